@@ -1,0 +1,60 @@
+// A typed, host-resident column and the statistics gathered when it is loaded or generated.
+//
+// Invariants (checked by Column::validate()):
+//   - exactly one of the value vectors is populated, the one that matches (type, encoding):
+//       Int32, Date, String+Dictionary  -> i32   (dictionary codes for strings)
+//       Int64, Decimal                  -> i64
+//       Float64                         -> f64
+//       String+Heap                     -> offsets (rows + 1, offsets[0] == 0) and heap
+//   - a Dictionary column's `dictionary` is sorted ascending (byte order) without duplicates, so
+//     comparing codes is comparing strings; every code is in [0, dictionary.size()).
+//   - row counts and offsets are 64-bit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/types.h"
+
+namespace hqc {
+
+struct ColumnStats {
+  bool valid = false;
+  int64_t min = 0;          // over the physical integer value (codes for dictionary strings)
+  int64_t max = 0;
+  uint64_t distinct = 0;    // exact for dictionaries and small domains, an estimate otherwise
+};
+
+struct Column {
+  std::string name;
+  DataType type;
+  Encoding encoding = Encoding::Plain;
+
+  std::vector<int32_t> i32;
+  std::vector<int64_t> i64;
+  std::vector<double> f64;
+  std::vector<std::string> dictionary;
+  std::vector<uint64_t> offsets;
+  std::vector<char> heap;
+
+  ColumnStats stats;
+
+  uint64_t size() const;
+  // Integer view of row r for Int32/Int64/Decimal/Date and dictionary codes.
+  int64_t int_at(uint64_t r) const;
+  // String view of row r for String columns (either encoding).
+  std::string_view string_at(uint64_t r) const;
+  // Bytes the column occupies on a device (values, or codes, or offsets + heap).
+  uint64_t device_bytes() const;
+  // Recomputes `stats` from the values.
+  void compute_stats();
+  // Throws std::logic_error describing the first broken invariant.
+  void validate() const;
+};
+
+// Builds an order-preserving dictionary column from strings (sorts the distinct values).
+Column make_dictionary_column(std::string name, DataType type, const std::vector<std::string>& values);
+
+}  // namespace hqc

@@ -1,0 +1,59 @@
+// Logical column types and their physical representation on the host and the device.
+//
+// Contract: every value horseqc stores is one of these types. Physical forms:
+//   Int32            int32_t
+//   Int64            int64_t
+//   Decimal(p, s)    int64_t scaled by 10^s (exact; 0.05 with s=2 is stored as 5)
+//   Date             int32_t day number, days since 1970-01-01 (TPC-H dates; SSB date keys are Int32 yyyymmdd)
+//   String(n, fixed) either dictionary codes (int32_t, order-preserving) or a string heap, see Encoding
+//   Float64          double (results of AVG and other non-exact arithmetic only)
+//   Bool             predicate results inside expressions; never stored in a table
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace hqc {
+
+enum class TypeId : uint8_t { Bool, Int32, Int64, Decimal, Date, String, Float64 };
+
+struct DataType {
+  TypeId id = TypeId::Int32;
+  uint8_t precision = 0;    // Decimal: total digits
+  uint8_t scale = 0;        // Decimal: digits after the point
+  uint32_t length = 0;      // String: declared length (0 = unbounded varchar)
+  bool fixed_length = false;  // String: CHAR(n) rather than VARCHAR(n)
+
+  static DataType boolean() { return {TypeId::Bool}; }
+  static DataType int32() { return {TypeId::Int32}; }
+  static DataType int64() { return {TypeId::Int64}; }
+  static DataType decimal(uint8_t p, uint8_t s) { return {TypeId::Decimal, p, s}; }
+  static DataType date() { return {TypeId::Date}; }
+  static DataType float64() { return {TypeId::Float64}; }
+  static DataType varchar(uint32_t n) { return {TypeId::String, 0, 0, n, false}; }
+  static DataType fixed_char(uint32_t n) { return {TypeId::String, 0, 0, n, true}; }
+
+  bool is_string() const { return id == TypeId::String; }
+  bool is_integer_like() const {  // stored as an integer of some width
+    return id == TypeId::Int32 || id == TypeId::Int64 || id == TypeId::Decimal || id == TypeId::Date;
+  }
+  // Width in bytes of one stored value (strings: of one dictionary code).
+  uint32_t physical_width() const;
+  // "int32", "decimal(15,2)", "char(25)", "varchar(152)", "date", ...
+  std::string to_string() const;
+  // Parses the spelling produced by to_string(); throws std::invalid_argument on anything else.
+  static DataType parse(const std::string& spelling);
+
+  bool operator==(const DataType&) const = default;
+};
+
+// How a string column is stored. Non-string columns are always Plain.
+enum class Encoding : uint8_t {
+  Plain,       // fixed-width values
+  Dictionary,  // int32 codes into a sorted dictionary: code order == string order
+  Heap,        // 64-bit offsets (rows + 1 of them) into one byte heap
+};
+
+const char* encoding_name(Encoding e);
+
+}  // namespace hqc
