@@ -18,8 +18,9 @@ struct ColumnDef {
   DataType type;
   // For strings: Dictionary for low-cardinality columns (order-preserving codes), Heap otherwise.
   Encoding encoding = Encoding::Plain;
-  // How the .tbl text spells the value when it differs from the type's default
-  // (e.g. SSB dates are yyyymmdd integers: type Int32, text format "int").
+  // How the .tbl text spells the value when it differs from the type's default. Empty (the default
+  // spelling) or "yyyymmdd" on a Date column (8-digit dates converted to day numbers). The built-in
+  // SSB keeps its yyyymmdd date keys as Int32 values, so it needs no text format.
   std::string text_format;
 };
 
@@ -35,6 +36,7 @@ struct TableDef {
   std::vector<std::string> primary_key;
   std::vector<ForeignKey> foreign_keys;
   // Rows at scale factor 1 and whether the count scales with SF (for estimates without data).
+  // SSB part grows as 200,000 * (1 + floor(log2 SF)), not linearly; it stores 200,000 here.
   uint64_t rows_at_sf1 = 0;
   bool scales_with_sf = true;
 

@@ -21,10 +21,14 @@
 namespace hqc {
 
 struct ColumnStats {
+  // min/max are meaningful (integer-backed columns only; heap strings and Float64 leave it false).
   bool valid = false;
   int64_t min = 0;          // over the physical integer value (codes for dictionary strings)
   int64_t max = 0;
-  uint64_t distinct = 0;    // exact for dictionaries and small domains, an estimate otherwise
+  // Exact for integer-backed columns with max - min < 2^27 (so always for dictionary codes) and for
+  // heap strings / Float64 below 4096 rows; otherwise a HyperLogLog estimate (about 1% error).
+  // Filled for every column type, also when `valid` is false.
+  uint64_t distinct = 0;
 };
 
 struct Column {
@@ -54,7 +58,9 @@ struct Column {
   void validate() const;
 };
 
-// Builds an order-preserving dictionary column from strings (sorts the distinct values).
+// Builds an order-preserving dictionary column from strings (sorts the distinct values); stats computed.
 Column make_dictionary_column(std::string name, DataType type, const std::vector<std::string>& values);
+// Builds a heap string column (offsets + bytes) from strings; stats computed.
+Column make_heap_column(std::string name, DataType type, const std::vector<std::string>& values);
 
 }  // namespace hqc

@@ -1,0 +1,147 @@
+// Storage layout of generated values; see generator_columns.h for the contract.
+#include "ssb/generator_columns.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "storage/error.h"
+#include "storage/parallel.h"
+
+namespace hqc::ssb {
+
+namespace {
+
+[[noreturn]] void unsupported_layout(const ColumnDef& def, const std::string& what) {
+  throw Error(ErrorKind::Internal, "SSB generator: column " + def.name + " is declared " + def.type.to_string() +
+                                       " (" + encoding_name(def.encoding) + ") in the catalog, but " + what);
+}
+
+Column empty_like(const ColumnDef& def) {
+  Column c;
+  c.name = def.name;
+  c.type = def.type;
+  c.encoding = def.type.is_string() ? def.encoding : Encoding::Plain;
+  return c;
+}
+
+// Heap layout: offsets (rows + 1) into one byte heap.
+template <typename RowText>
+Column heap_column(const ColumnDef& def, uint64_t rows, RowText text_of) {
+  Column c = empty_like(def);
+  c.offsets.reserve(rows + 1);
+  c.offsets.push_back(0);
+  for (uint64_t r = 0; r < rows; ++r) {
+    std::string_view s = text_of(r);
+    c.heap.insert(c.heap.end(), s.begin(), s.end());
+    c.offsets.push_back(c.heap.size());
+  }
+  c.compute_stats();
+  return c;
+}
+
+}  // namespace
+
+const ColumnDef& column_def(const TableDef& table, const char* column) {
+  const ColumnDef* c = table.find(column);
+  if (!c)
+    throw Error(ErrorKind::Internal, "SSB generator: Catalog::ssb() has no column " + table.name + "." + column);
+  return *c;
+}
+
+IntColumn::IntColumn(const ColumnDef& def, uint64_t rows, int64_t max_value, Allocation when)
+    : column_(empty_like(def)), rows_(rows) {
+  switch (def.type.id) {
+    case TypeId::Int32:
+    case TypeId::Date:
+      if (max_value > std::numeric_limits<int32_t>::max())
+        throw Error(ErrorKind::Unsupported, "SSB generator: column " + def.name + " is " + def.type.to_string() +
+                                                " but needs values up to " + std::to_string(max_value) +
+                                                " at this scale factor; use a smaller --sf");
+      break;
+    case TypeId::Int64:
+    case TypeId::Decimal: break;
+    default: unsupported_layout(def, "the generator produces integers for it");
+  }
+  if (when == Allocation::Now) allocate();
+}
+
+void IntColumn::allocate() {
+  if (column_.type.id == TypeId::Int32 || column_.type.id == TypeId::Date) {
+    column_.i32.assign(rows_, 0);
+    i32_ = column_.i32.data();
+  } else {
+    column_.i64.assign(rows_, 0);
+    i64_ = column_.i64.data();
+  }
+}
+
+void allocate_in_parallel(unsigned threads, const std::vector<IntColumn*>& columns) {
+  parallel_for(columns.size(), threads, [&](size_t i) { columns[i]->allocate(); });
+}
+
+Column IntColumn::finish() {
+  column_.compute_stats();
+  return std::move(column_);
+}
+
+Column string_column(const ColumnDef& def, const std::vector<std::string>& values) {
+  if (!def.type.is_string()) unsupported_layout(def, "the generator produces strings for it");
+  if (def.encoding == Encoding::Dictionary) return make_dictionary_column(def.name, def.type, values);
+  if (def.encoding != Encoding::Heap) unsupported_layout(def, "a string column must be Dictionary or Heap");
+  return make_heap_column(def.name, def.type, values);
+}
+
+Column vocabulary_column(const ColumnDef& def, const std::vector<std::string_view>& vocabulary,
+                         const std::vector<uint8_t>& index) {
+  if (!def.type.is_string()) unsupported_layout(def, "the generator produces strings for it");
+  if (def.encoding == Encoding::Heap)
+    return heap_column(def, index.size(), [&](uint64_t r) { return vocabulary[index[r]]; });
+  if (def.encoding != Encoding::Dictionary) unsupported_layout(def, "a string column must be Dictionary or Heap");
+
+  // Dictionary of the entries that occur, sorted; then one remapping table from vocabulary index to code.
+  std::vector<bool> used(vocabulary.size(), false);
+  for (uint8_t i : index) used[i] = true;
+  std::vector<std::string_view> present;
+  for (size_t i = 0; i < vocabulary.size(); ++i)
+    if (used[i]) present.push_back(vocabulary[i]);
+  std::sort(present.begin(), present.end());
+  Column c = empty_like(def);
+  for (std::string_view s : present) c.dictionary.emplace_back(s);
+  std::vector<int32_t> code_of(vocabulary.size(), -1);
+  for (size_t i = 0; i < vocabulary.size(); ++i)
+    if (used[i])
+      code_of[i] = static_cast<int32_t>(std::lower_bound(present.begin(), present.end(), vocabulary[i]) - present.begin());
+  c.i32.resize(index.size());
+  for (size_t r = 0; r < index.size(); ++r) c.i32[r] = code_of[index[r]];
+  c.compute_stats();
+  return c;
+}
+
+std::vector<Column> build_columns(unsigned threads, const std::vector<std::function<Column()>>& builders) {
+  std::vector<Column> out(builders.size());
+  parallel_for(builders.size(), threads, [&](size_t i) { out[i] = builders[i](); });
+  return out;
+}
+
+Table assemble_table(const TableDef& def, uint64_t rows, std::vector<Column>&& columns) {
+  Table t;
+  t.name = def.name;
+  t.rows = rows;
+  for (const ColumnDef& cd : def.columns) {
+    auto it = std::find_if(columns.begin(), columns.end(), [&](const Column& c) { return c.name == cd.name; });
+    if (it == columns.end())
+      throw Error(ErrorKind::Internal, "SSB generator: catalog column " + def.name + "." + cd.name + " is not generated");
+    if (it->size() != rows)
+      throw Error(ErrorKind::Internal, "SSB generator: column " + cd.name + " has " + std::to_string(it->size()) +
+                                           " rows, table " + def.name + " has " + std::to_string(rows));
+    t.columns.push_back(std::move(*it));
+    columns.erase(it);
+  }
+  if (!columns.empty())
+    throw Error(ErrorKind::Internal, "SSB generator: column " + columns.front().name + " is not in the catalog's " +
+                                         def.name + " table");
+  t.validate();
+  return t;
+}
+
+}  // namespace hqc::ssb

@@ -1,0 +1,432 @@
+// Columnar file reader and writer (contract and layout in columnar_cache.h).
+#include "storage/columnar_cache.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "storage/error.h"
+#include "storage/parallel.h"
+
+namespace hqc {
+
+namespace {
+
+constexpr char kMagic[8] = {'H', 'Q', 'C', 'C', 'O', 'L', 'S', '\n'};
+constexpr char kTrailer[8] = {'H', 'Q', 'C', 'E', 'N', 'D', '\n', '\0'};
+constexpr uint32_t kVersion = 2;  // 2: per-column payload checksums
+constexpr uint32_t kByteOrderMark = 0x01020304;
+constexpr uint32_t kFlagHasSource = 1;
+constexpr size_t kHeaderBytes = 64;
+constexpr size_t kDescriptorBytes = 64;
+// Sanity bounds that keep a corrupt descriptor from causing a huge allocation or an overflow;
+// the exact file-size check below catches everything else.
+constexpr uint64_t kMaxCount = uint64_t{1} << 44;
+
+enum class Kind : uint8_t { Int32 = 1, Int64 = 2, Float64 = 3, Heap = 4, Dictionary = 5 };
+
+Kind kind_of(const DataType& t, Encoding e) {
+  switch (t.id) {
+    case TypeId::Int32: case TypeId::Date: return Kind::Int32;
+    case TypeId::Int64: case TypeId::Decimal: return Kind::Int64;
+    case TypeId::Float64: return Kind::Float64;
+    case TypeId::String: return e == Encoding::Dictionary ? Kind::Dictionary : Kind::Heap;
+    case TypeId::Bool: break;
+  }
+  throw Error(ErrorKind::Internal, "type " + t.to_string() + " has no columnar form");
+}
+
+uint64_t fnv1a(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ULL) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+// A fast checksum of one array (four independent lanes, 8 bytes per step, so it runs near memory
+// speed): detects damaged payloads, not adversaries.
+uint64_t array_checksum(const void* data, uint64_t n) {
+  constexpr uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xC2B2AE3D27D4EB4FULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t lanes[4] = {k1, k2, k1 ^ k2, n};
+  uint64_t left = n;
+  for (; left >= 32; left -= 32, p += 32)
+    for (int i = 0; i < 4; ++i) {
+      uint64_t w;
+      std::memcpy(&w, p + 8 * i, 8);
+      lanes[i] = std::rotl(lanes[i] ^ (w * k1), 29) * k2;
+    }
+  uint64_t tail = 0;
+  for (uint64_t i = 0; i < left; ++i) tail = (tail << 8 | p[i]) * (i % 8 == 7 ? k1 : 1);
+  uint64_t h = tail ^ (n * k2);
+  for (uint64_t lane : lanes) h = std::rotl(h ^ (lane * k1), 31) * k2;
+  return h ^ (h >> 29);
+}
+
+// The arrays of one column's payload, in file order.
+struct ArrayRef {
+  const void* data;
+  uint64_t bytes;
+};
+
+uint64_t column_checksum(const std::vector<ArrayRef>& arrays) {
+  uint64_t h = 0;
+  for (const ArrayRef& a : arrays) h = std::rotl(h, 17) ^ array_checksum(a.data, a.bytes);
+  return h;
+}
+
+struct Descriptor {
+  Kind kind{};
+  ColumnStats stats;
+  uint64_t dict_count = 0;
+  uint64_t dict_bytes = 0;
+  uint64_t heap_bytes = 0;
+  uint64_t checksum = 0;  // column_checksum of the payload arrays
+
+  uint64_t payload_bytes(uint64_t rows) const {
+    switch (kind) {
+      case Kind::Int32: return rows * 4;
+      case Kind::Int64: case Kind::Float64: return rows * 8;
+      case Kind::Heap: return (rows + 1) * 8 + heap_bytes;
+      case Kind::Dictionary: return (dict_count + 1) * 8 + dict_bytes + rows * 4;
+    }
+    return 0;
+  }
+};
+
+class ByteWriter {
+ public:
+  template <typename T>
+  void put(T v) {
+    const auto* p = reinterpret_cast<const char*>(&v);
+    bytes_.insert(bytes_.end(), p, p + sizeof v);
+  }
+  void raw(const void* p, size_t n) { bytes_.insert(bytes_.end(), static_cast<const char*>(p), static_cast<const char*>(p) + n); }
+  void pad_to(size_t n) { bytes_.resize(n, 0); }
+  std::vector<char>& bytes() { return bytes_; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
+class ByteReader {
+ public:
+  ByteReader(const char* p, size_t n) : p_(p), end_(p + n) {}
+  template <typename T>
+  T get() {
+    T v{};
+    if (p_ + sizeof v <= end_) std::memcpy(&v, p_, sizeof v);
+    p_ += sizeof v;
+    return v;
+  }
+  void skip(size_t n) { p_ += n; }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Reads exactly n bytes at `offset` (pread may return less than asked, e.g. above 2 GiB).
+bool pread_all(int fd, void* dst, uint64_t n, uint64_t offset) {
+  auto* p = static_cast<char*>(dst);
+  while (n > 0) {
+    const ssize_t got = ::pread(fd, p, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    p += got;
+    n -= static_cast<uint64_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+SourceStamp stamp_of(const std::filesystem::path& source) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(source, ec);
+  if (ec) throw Error(ErrorKind::Input, source.string() + ": cannot inspect: " + ec.message());
+  const auto mtime = std::filesystem::last_write_time(source, ec);
+  if (ec) throw Error(ErrorKind::Input, source.string() + ": cannot inspect: " + ec.message());
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+  return {size, static_cast<int64_t>(ns)};
+}
+
+uint64_t table_fingerprint(const TableDef& def) {
+  std::string text = "hqc-columnar-" + std::to_string(kVersion) + "|" + def.name;
+  for (const ColumnDef& c : def.columns)
+    text += "|" + c.name + ":" + c.type.to_string() + ":" + encoding_name(c.encoding) + ":" + c.text_format;
+  return fnv1a(text.data(), text.size());
+}
+
+void write_columnar(const Table& table, const TableDef& def, const std::filesystem::path& path,
+                    std::optional<SourceStamp> source) {
+  if (table.columns.size() != def.columns.size())
+    throw Error(ErrorKind::Internal, "write_columnar: table " + table.name + " does not match its definition");
+  std::vector<Kind> kinds;
+  for (size_t c = 0; c < def.columns.size(); ++c) {
+    const Column& col = table.columns[c];
+    if (col.name != def.columns[c].name || !(col.type == def.columns[c].type) || col.encoding != def.columns[c].encoding)
+      throw Error(ErrorKind::Internal, "write_columnar: column " + col.name + " does not match its definition");
+    kinds.push_back(kind_of(col.type, col.encoding));
+  }
+
+  // Dictionaries are serialised up front (they are small) so every column's payload is a list of
+  // arrays whose checksum can go into the header before the payload is written.
+  std::vector<std::vector<uint64_t>> dict_offsets(kinds.size());
+  std::vector<std::string> dict_bytes(kinds.size());
+  std::vector<std::vector<ArrayRef>> arrays(kinds.size());
+  for (size_t c = 0; c < kinds.size(); ++c) {
+    const Column& col = table.columns[c];
+    switch (kinds[c]) {
+      case Kind::Int32: arrays[c] = {{col.i32.data(), col.i32.size() * 4}}; break;
+      case Kind::Int64: arrays[c] = {{col.i64.data(), col.i64.size() * 8}}; break;
+      case Kind::Float64: arrays[c] = {{col.f64.data(), col.f64.size() * 8}}; break;
+      case Kind::Heap: arrays[c] = {{col.offsets.data(), col.offsets.size() * 8}, {col.heap.data(), col.heap.size()}}; break;
+      case Kind::Dictionary:
+        dict_offsets[c].push_back(0);
+        for (const std::string& v : col.dictionary) {
+          dict_bytes[c] += v;
+          dict_offsets[c].push_back(dict_bytes[c].size());
+        }
+        arrays[c] = {{dict_offsets[c].data(), dict_offsets[c].size() * 8},
+                     {dict_bytes[c].data(), dict_bytes[c].size()},
+                     {col.i32.data(), col.i32.size() * 4}};
+        break;
+    }
+  }
+
+  // Header and descriptors are assembled in memory (they are small) so the checksum covers them.
+  std::vector<Descriptor> descriptors;
+  uint64_t payload = 0;
+  for (size_t c = 0; c < kinds.size(); ++c) {
+    const Column& col = table.columns[c];
+    Descriptor d;
+    d.kind = kinds[c];
+    d.stats = col.stats;
+    d.dict_count = col.dictionary.size();
+    d.dict_bytes = dict_bytes[c].size();
+    d.heap_bytes = col.heap.size();
+    d.checksum = column_checksum(arrays[c]);
+    payload += d.payload_bytes(table.rows);
+    descriptors.push_back(d);
+  }
+  ByteWriter w;
+  w.raw(kMagic, sizeof kMagic);
+  w.put<uint32_t>(kVersion);
+  w.put<uint32_t>(kByteOrderMark);
+  w.put<uint64_t>(table_fingerprint(def));
+  w.put<uint32_t>(source ? kFlagHasSource : 0);
+  w.put<uint32_t>(static_cast<uint32_t>(kinds.size()));
+  w.put<uint64_t>(source ? source->size : 0);
+  w.put<int64_t>(source ? source->mtime_ns : 0);
+  w.put<uint64_t>(table.rows);
+  const uint64_t total = kHeaderBytes + kDescriptorBytes * kinds.size() + 8 + payload + sizeof kTrailer;
+  w.put<uint64_t>(total);
+  w.pad_to(kHeaderBytes);
+  for (const Descriptor& d : descriptors) {
+    const size_t start = w.bytes().size();
+    w.put<uint8_t>(static_cast<uint8_t>(d.kind));
+    w.put<uint8_t>(d.stats.valid ? 1 : 0);
+    w.pad_to(start + 8);
+    w.put<int64_t>(d.stats.min);
+    w.put<int64_t>(d.stats.max);
+    w.put<uint64_t>(d.stats.distinct);
+    w.put<uint64_t>(d.dict_count);
+    w.put<uint64_t>(d.dict_bytes);
+    w.put<uint64_t>(d.heap_bytes);
+    w.put<uint64_t>(d.checksum);
+  }
+  w.put<uint64_t>(fnv1a(w.bytes().data(), w.bytes().size()));
+
+  std::random_device rd;
+  const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(rd()) + std::to_string(rd());
+  bool ok = true;
+  {
+    File f(std::fopen(tmp.c_str(), "wb"));
+    if (!f) throw Error(ErrorKind::Input, tmp.string() + ": cannot create: " + std::strerror(errno));
+    auto out = [&](const void* p, size_t n) { ok = ok && (n == 0 || std::fwrite(p, 1, n, f.get()) == n); };
+    out(w.bytes().data(), w.bytes().size());
+    for (size_t c = 0; c < kinds.size() && ok; ++c)
+      for (const ArrayRef& array : arrays[c]) out(array.data, array.bytes);
+    out(kTrailer, sizeof kTrailer);
+    ok = ok && std::fflush(f.get()) == 0;
+  }
+  std::error_code ec;
+  if (ok) std::filesystem::rename(tmp, path, ec);
+  if (!ok || ec) {
+    const std::string reason = ec ? ec.message() : std::strerror(errno);
+    std::filesystem::remove(tmp, ec);
+    throw Error(ErrorKind::Input, path.string() + ": cannot write: " + reason);
+  }
+}
+
+std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
+                                   std::optional<SourceStamp> expected_source, std::string* why_not,
+                                   unsigned threads) {
+  const std::string name = path.filename().string();
+  auto reject = [&](const std::string& why) -> std::optional<Table> {
+    if (why_not) *why_not = name + ": " + why;
+    return std::nullopt;
+  };
+  std::error_code ec;
+  const uint64_t actual_size = std::filesystem::file_size(path, ec);
+  if (ec) return reject("cannot read: " + ec.message());
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) return reject(std::string("cannot open: ") + std::strerror(errno));
+  auto in = [&](void* p, size_t n) { return n == 0 || std::fread(p, 1, n, f.get()) == n; };
+
+  std::vector<char> head(kHeaderBytes);
+  if (actual_size < sizeof kMagic || !in(head.data(), sizeof kMagic) ||
+      std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
+    return reject("not a horseqc columnar file");
+  if (!in(head.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic)) return reject("truncated header");
+  ByteReader r(head.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic);
+  const auto version = r.get<uint32_t>();
+  const auto bom = r.get<uint32_t>();
+  const auto fingerprint = r.get<uint64_t>();
+  const auto flags = r.get<uint32_t>();
+  const auto ncols = r.get<uint32_t>();
+  const SourceStamp stamp{r.get<uint64_t>(), r.get<int64_t>()};
+  const auto rows = r.get<uint64_t>();
+  const auto total = r.get<uint64_t>();
+  if (version != kVersion) return reject("format version " + std::to_string(version) + ", expected " + std::to_string(kVersion));
+  if (bom != kByteOrderMark) return reject("written on a machine of another byte order");
+  if (fingerprint != table_fingerprint(def) || ncols != def.columns.size())
+    return reject("written for another definition of table " + def.name);
+  if (expected_source) {
+    if (!(flags & kFlagHasSource)) return reject("has no source stamp");
+    if (!(stamp == *expected_source)) return reject("stale: the source file changed since the cache was written");
+  }
+  if (total != actual_size)
+    return reject("truncated or extended (header says " + std::to_string(total) + " bytes, found " + std::to_string(actual_size) + ")");
+  if (rows > kMaxCount) return reject("implausible row count");
+
+  head.resize(kHeaderBytes + kDescriptorBytes * ncols + 8);
+  if (!in(head.data() + kHeaderBytes, head.size() - kHeaderBytes)) return reject("truncated descriptors");
+  uint64_t checksum;
+  std::memcpy(&checksum, head.data() + head.size() - 8, 8);
+  if (checksum != fnv1a(head.data(), head.size() - 8)) return reject("header checksum mismatch");
+  std::vector<Descriptor> descriptors;
+  uint64_t payload = 0;
+  for (uint32_t c = 0; c < ncols; ++c) {
+    ByteReader d(head.data() + kHeaderBytes + kDescriptorBytes * c, kDescriptorBytes);
+    Descriptor desc;
+    desc.kind = static_cast<Kind>(d.get<uint8_t>());
+    desc.stats.valid = d.get<uint8_t>() != 0;
+    d.skip(6);
+    desc.stats.min = d.get<int64_t>();
+    desc.stats.max = d.get<int64_t>();
+    desc.stats.distinct = d.get<uint64_t>();
+    desc.dict_count = d.get<uint64_t>();
+    desc.dict_bytes = d.get<uint64_t>();
+    desc.heap_bytes = d.get<uint64_t>();
+    desc.checksum = d.get<uint64_t>();
+    const ColumnDef& cd = def.columns[c];
+    if (desc.kind != kind_of(cd.type, cd.encoding)) return reject("column " + cd.name + " stored in another form");
+    if (desc.dict_count > kMaxCount || desc.dict_bytes > kMaxCount || desc.heap_bytes > kMaxCount)
+      return reject("implausible sizes for column " + cd.name);
+    payload += desc.payload_bytes(rows);
+    descriptors.push_back(desc);
+  }
+  if (head.size() + payload + sizeof kTrailer != actual_size) return reject("sizes in the descriptors do not add up");
+
+  // The arrays sit at known offsets, so columns are read concurrently, each array with one bulk
+  // pread: allocation page faults and copies spread over the cores.
+  std::vector<uint64_t> column_offset(ncols + 1, head.size());
+  for (uint32_t c = 0; c < ncols; ++c) column_offset[c + 1] = column_offset[c] + descriptors[c].payload_bytes(rows);
+  char trailer[sizeof kTrailer];
+  if (!pread_all(fileno(f.get()), trailer, sizeof trailer, column_offset[ncols]) ||
+      std::memcmp(trailer, kTrailer, sizeof kTrailer) != 0)
+    return reject("missing end marker");
+
+  Table table;
+  table.name = def.name;
+  table.rows = rows;
+  table.columns.resize(ncols);
+  std::vector<std::string> problems(ncols);  // per column, so workers never share a string
+  parallel_for(ncols, threads, [&](size_t c) {
+    const Descriptor& d = descriptors[c];
+    Column& col = table.columns[c];
+    col.name = def.columns[c].name;
+    col.type = def.columns[c].type;
+    col.encoding = def.columns[c].encoding;
+    col.stats = d.stats;
+    const int fd = fileno(f.get());
+    uint64_t at = column_offset[c];
+    auto next = [&](void* p, uint64_t n) {
+      const bool ok = pread_all(fd, p, n, at);
+      at += n;
+      return ok;
+    };
+    bool ok = true;
+    std::vector<ArrayRef> arrays;
+    std::vector<uint64_t> offsets;
+    std::string bytes;
+    switch (d.kind) {
+      case Kind::Int32:
+        col.i32.resize(rows);
+        ok = next(col.i32.data(), rows * 4);
+        arrays = {{col.i32.data(), rows * 4}};
+        break;
+      case Kind::Int64:
+        col.i64.resize(rows);
+        ok = next(col.i64.data(), rows * 8);
+        arrays = {{col.i64.data(), rows * 8}};
+        break;
+      case Kind::Float64:
+        col.f64.resize(rows);
+        ok = next(col.f64.data(), rows * 8);
+        arrays = {{col.f64.data(), rows * 8}};
+        break;
+      case Kind::Heap:
+        col.offsets.resize(rows + 1);
+        col.heap.resize(d.heap_bytes);
+        ok = next(col.offsets.data(), (rows + 1) * 8) && next(col.heap.data(), d.heap_bytes);
+        arrays = {{col.offsets.data(), (rows + 1) * 8}, {col.heap.data(), d.heap_bytes}};
+        break;
+      case Kind::Dictionary:
+        offsets.resize(d.dict_count + 1);
+        bytes.resize(d.dict_bytes);
+        col.i32.resize(rows);
+        ok = next(offsets.data(), offsets.size() * 8) && next(bytes.data(), bytes.size()) &&
+             next(col.i32.data(), rows * 4);
+        arrays = {{offsets.data(), offsets.size() * 8}, {bytes.data(), bytes.size()}, {col.i32.data(), rows * 4}};
+        break;
+    }
+    if (ok && column_checksum(arrays) != d.checksum) {
+      problems[c] = "column " + col.name + " is damaged (checksum mismatch)";
+      return;
+    }
+    if (ok && d.kind == Kind::Dictionary) {
+      for (uint64_t i = 0; ok && i < d.dict_count; ++i) {
+        if (offsets[i] > offsets[i + 1] || offsets[i + 1] > bytes.size()) ok = false;
+        else col.dictionary.emplace_back(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+      }
+    }
+    if (!ok) {
+      problems[c] = "column " + col.name + " is damaged or truncated";
+      return;
+    }
+    try {
+      col.validate();
+    } catch (const std::logic_error& e) {
+      problems[c] = std::string("inconsistent contents: ") + e.what();
+    }
+  });
+  for (const std::string& problem : problems)
+    if (!problem.empty()) return reject(problem);
+  return table;
+}
+
+}  // namespace hqc
