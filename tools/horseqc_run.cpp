@@ -1,10 +1,20 @@
 // horseqc-run: load (or generate) benchmark data and run queries on a device.
-// Options and exit codes: docs/cli.md. This main only parses options and calls the libraries.
+// Options and exit codes: docs/cli.md. This main parses options and calls the libraries; the query
+// path itself is tools/driver/query_driver.h.
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "codegen/dialect.h"
+#include "frontend/json_plan.h"
+#include "ir/kernel.h"
+#include "planner/statistics.h"
+#include "runtime/backend.h"
+#include "runtime/kernel_cache.h"
+#include "ssb/benchmark_queries.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
 #include "storage/load_options.h"
@@ -12,29 +22,75 @@
 #include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
 #include "tools/data_source.h"
+#include "tools/driver/query_driver.h"
 #include "tools/table_stats.h"
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: horseqc-run ssb [QUERY...] [options]
 
-Runs Star Schema Benchmark queries. With no --data, SSB is generated once at --sf into
+Runs Star Schema Benchmark queries (default: all 13, q1.1 ... q4.3) from their JSON plans
+(ssb/plans, built into the binary). With no --data, SSB is generated once at --sf into
 $XDG_CACHE_HOME/horseqc/ssb/sf<X> (default ~/.cache/horseqc/ssb/sf0.01) and reused afterwards.
+Prints each result and the time of every phase: load, plan, codegen, compile (or cache hit),
+transfer, kernels, finalize, total. The device that ran the queries is always printed.
 
 options:
-  --sf X           scale factor of generated data (default 0.01)
-  --data DIR       use the .tbl files in DIR instead of generated data
-  --stats          print table statistics of the loaded data
-  --threads N      loader threads (default: all hardware threads)
-  --quiet          no progress bars
-  -h, --help       this text
+  --sf X                          scale factor of generated data (default 0.01)
+  --data DIR                      use the .tbl files in DIR instead of generated data
+  --device auto|cuda|opencl       auto: CUDA, else an OpenCL GPU, else OpenCL on the CPU (default auto)
+  --model resolution|pipelined    micro execution model (default resolution)
+  --repeat N                      run each query's kernels N times, report the best (default 1)
+  --format table|csv|json         result format on stdout (default table)
+  --stats                         print table statistics of the loaded data first
+  --threads N                     loader threads (default: all hardware threads)
+  --quiet                         no progress bars, no phase lines on stderr
+  -h, --help                      this text
 
+Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
+             HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name).
 exit codes: 0 ok, 2 usage, 3 bad input data, 4 unsupported, 5 device, 70 internal (docs/cli.md)
 )";
 
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+struct QueryReport {
+  std::string name;
+  hqc::runtime::Execution execution;
+  double plan_ms = 0, codegen_ms = 0, total_ms = 0;
+};
+
+nlohmann::json phases_json(const QueryReport& r, double load_ms) {
+  const auto& s = r.execution.stats;
+  return {{"load_ms", load_ms},
+          {"plan_ms", r.plan_ms},
+          {"codegen_ms", r.codegen_ms},
+          {"compile_ms", s.compile_ms},
+          {"compile_cache_hit", s.compile_cache_hit},
+          {"transfer_ms", s.transfer_ms},
+          {"kernels_ms", s.kernel_ms},
+          {"finalize_ms", s.finalize_ms},
+          {"total_ms", r.total_ms}};
+}
+
+std::string phases_line(const QueryReport& r) {
+  const auto& s = r.execution.stats;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%s: plan %.2f ms, codegen %.2f ms, compile %.1f ms%s, transfer %.2f ms (%.1f MiB), kernels %.3f ms, "
+                "finalize %.2f ms, total %.1f ms%s\n",
+                r.name.c_str(), r.plan_ms, r.codegen_ms, s.compile_ms, s.compile_cache_hit ? " (cache hit)" : "",
+                s.transfer_ms, s.transfer_bytes / 1048576.0, s.kernel_ms, s.finalize_ms, r.total_ms,
+                s.rebuilds ? (" [" + std::to_string(s.rebuilds) + " rebuild(s) after overflow]").c_str() : "");
+  return buf;
+}
+
 int run(int argc, char** argv) {
   using namespace hqc;
-  const cli::Args args = cli::parse(argc, argv, {{"sf"}, {"data"}, {"threads"}, {"stats", false}, {"quiet", false}});
+  const cli::Args args = cli::parse(argc, argv,
+                                    {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
+                                     {"stats", false}, {"quiet", false}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -45,17 +101,75 @@ int run(int argc, char** argv) {
   const bool quiet = args.has("quiet");
   const double sf = args.get_double("sf", 0.01);
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
+  const std::string format = args.get_choice("format", {"table", "csv", "json"}, "table");
+  const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
+  const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
+  const long repeat = args.get_long("repeat", 1);
+  if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
+  std::vector<std::string> queries;
+  for (size_t i = 1; i < args.positionals.size(); ++i) queries.push_back(ssb::canonical_query_name(args.positionals[i]));
+  if (queries.empty()) queries = ssb::query_names();
 
+  // Data.
   const auto dir = args.get("data") ? std::filesystem::path(*args.get("data")) : cli::ensure_ssb_data(sf, quiet);
   LoadOptions load;
   load.threads = static_cast<unsigned>(args.get_long("threads", 0));
   load.progress = !quiet;
-  const auto t0 = std::chrono::steady_clock::now();
+  auto t0 = Clock::now();
   const Catalog catalog = Catalog::ssb();
   const Database db = load_database(catalog, dir, load);
-  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("data: %s (loaded in %.1f ms)\n", dir.c_str(), load_ms);
-  std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
+  const double load_ms = ms_since(t0);
+  if (!quiet) std::fprintf(stderr, "data: %s (loaded in %.1f ms)\n", dir.c_str(), load_ms);
+  if (args.has("stats")) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
+
+  // Device: never a silent switch; the line below says which one runs.
+  auto backend = runtime::open_backend(device_choice);
+  const std::string device = backend->device_description();
+  if (!quiet) std::fprintf(stderr, "device: %s\n", device.c_str());
+  auto cache = runtime::KernelCache::open_default();
+  runtime::Executor executor(*backend, cache.get());
+  runtime::ExecutorOptions exec;
+  exec.repeat = static_cast<int>(repeat);
+
+  driver::CompileOptions compile;
+  compile.model = model;
+  compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  const planner::DatabaseStatistics stats(db);
+  compile.stats = &stats;
+
+  nlohmann::json out = {{"backend", backend->name()}, {"device", device}, {"model", ir::execution_model_name(model)},
+                        {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
+  for (const auto& name : queries) {
+    QueryReport r;
+    r.name = name;
+    t0 = Clock::now();
+    auto plan = std::make_shared<const plan::LogicalPlan>(
+        plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog));
+    const auto compiled = driver::compile_query(plan, catalog, compile);
+    r.plan_ms = compiled.plan_ms;
+    r.codegen_ms = compiled.codegen_ms;
+    r.execution = driver::run_query(compiled, db, executor, exec);
+    r.total_ms = ms_since(t0);
+
+    const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
+                               : format == "json" ? runtime::ResultFormat::Json
+                                                  : runtime::ResultFormat::Table;
+    const std::string text = r.execution.result.format(result_format);
+    if (format == "json") {
+      nlohmann::json q = nlohmann::json::parse(text);
+      q["query"] = name;
+      q["phases"] = phases_json(r, load_ms);
+      q["stats"] = nlohmann::json::parse(r.execution.stats.to_json());
+      out["queries"].push_back(q);
+    } else {
+      if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", name.c_str());
+      std::fputs(text.c_str(), stdout);
+      if (format == "table") std::fputs(phases_line(r).c_str(), stdout);
+      else if (!quiet) std::fputs(phases_line(r).c_str(), stderr);
+      std::fflush(stdout);
+    }
+  }
+  if (format == "json") std::printf("%s\n", out.dump(1).c_str());
   return 0;
 }
 

@@ -79,7 +79,8 @@ def main():
         if not os.path.exists(os.path.join(data, "lineorder.tbl")):
             subprocess.run([os.path.join(args.bin, "horseqc-gen"), "ssb", "--sf", sf, "--out", data], check=True)
         run = subprocess.run([os.path.join(args.bin, "horseqc-run"), "ssb", "--data", data, "--format", "json",
-                              "--device", args.device, "--model", args.model, f"--from-{args.source}"],
+                              "--device", args.device, "--model", args.model, "--quiet"]
+                             + (["--from-sql"] if args.source == "sql" else []),
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(run.stderr, file=sys.stderr)

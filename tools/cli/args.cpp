@@ -57,6 +57,7 @@ Args parse(int argc, char** argv, const std::vector<OptionSpec>& specs) {
   Args args;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "-o") a = "--output";  // the one short option: the output directory of horseqc-compile
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
       if (a.size() > 1 && a[0] == '-' && a != "-h")
         throw Error(ErrorKind::Usage, "unknown option \"" + a + "\" (see --help)");

@@ -1,0 +1,77 @@
+// Internal to codegen/: the state shared by the kernel frame (kernel_emitter.cpp), the pipeline
+// operators (operator_emitter.cpp) and the sinks (sink_emitter.cpp) while one compound kernel is
+// written. Not included outside codegen/.
+//
+// Contract: a KernelContext is built for one (program, pipeline, kernel, dialect); `require_*`
+// throw hqc::Error(Internal) naming the kernel and the missing name, so an IR/codegen mismatch is
+// reported where it happens rather than as a compile error in generated source.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/dialect.h"
+#include "codegen/generated_program.h"
+#include "codegen/source_writer.h"
+#include "ir/program.h"
+
+namespace hqc::codegen::detail {
+
+// A region of the CTA's dynamic scratchpad, in 8-byte words.
+struct ScratchRegion {
+  std::string pointer;        // names::scratch_pointer(...)
+  std::string element;        // "hqc_u64", "hqc_i64", "hqc_f64"
+  std::string words_expr;     // device expression for the region's size in words
+  ScratchSize size;           // the same size, for the manifest
+};
+
+struct KernelContext {
+  const ir::Program& program;
+  const ir::Pipeline& pipeline;
+  const ir::Kernel& kernel;
+  Dialect dialect;
+  SourceWriter& w;
+  KernelManifest& manifest;
+  std::vector<ScratchRegion> scratch;
+
+  // Register variable of an attribute of this pipeline.
+  std::string variable(const std::string& source, const std::string& name) const;
+  const ir::AttributeBinding& binding(const std::string& source, const std::string& name) const;
+  // The kernel argument called `name` (a buffer or param): returns `name`.
+  const std::string& require_arg(const std::string& name) const;
+  const ir::Buffer& require_buffer(const std::string& name) const;
+  std::string expr(const plan::Expr& e) const;
+  // Registers a scratchpad region; returns its pointer name.
+  std::string add_scratch(const std::string& pointer, const std::string& element, const std::string& words_expr,
+                          const ScratchSize& size);
+  // "Kernel q1_1_p1_aggregate (pipeline 1)": the prefix of every error message.
+  std::string where() const;
+};
+
+// The hqc_* element type of a buffer ("hqc_i32", "hqc_i64", "hqc_u64", ...).
+const char* element_type(ir::ScalarType t);
+// Suffix of typed template functions for a scalar type ("i32", "i64", "f64").
+const char* template_suffix(ir::ScalarType t);
+
+// The local-resolution mechanism actually generated for a requested one in this dialect.
+ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect dialect);
+
+// One sink of a pipeline, written in three places of the kernel frame.
+class SinkEmitter {
+ public:
+  virtual ~SinkEmitter() = default;
+  // Registers scratch regions and manifest reductions; runs before anything is written.
+  virtual void plan(KernelContext& ctx) = 0;
+  virtual void before_loop(KernelContext& ctx) = 0;  // after scratch pointers, before the tile loop
+  virtual void in_loop(KernelContext& ctx) = 0;      // last statement(s) of a tile iteration
+  virtual void after_loop(KernelContext& ctx) = 0;   // global propagation after the tile loop
+};
+
+std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline);
+
+// Pipeline operators inside the tile loop (operator_emitter.cpp): loads are placed right before
+// the first operator that needs a column; filters and probes narrow `flag`.
+void emit_operators(KernelContext& ctx);
+
+}  // namespace hqc::codegen::detail

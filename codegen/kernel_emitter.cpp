@@ -1,0 +1,206 @@
+// The kernel frame of a compound kernel (templates/device/tile.h describes its shape) and the
+// program assembly behind codegen::generate():
+//
+//   HQC_KERNEL void <name>(<args in IR order> HQC_SCRATCH_PARAMS) {
+//     HQC_SCRATCH_BEGIN                       // only when the kernel uses scratchpad
+//     <scratch pointers>                      // regions registered by the sink
+//     <sink: before the loop>                 // B3 register accumulators, C3 scratch fill
+//     for (tile ...) {                        // grid-stride over tiles of HQC_BDIM() rows
+//       <loads / filters / probes / maps>     // operator_emitter.cpp
+//       <sink: per tile>                      // sink_emitter.cpp
+//     }
+//     <sink: after the loop>                  // B3/C3 global propagation
+//   }
+//
+// Expects / guarantees: see generate.h and kernel_context.h.
+#include "codegen/expr_emitter.h"
+#include "codegen/generate.h"
+#include "codegen/kernel_context.h"
+#include "codegen/names.h"
+#include "storage/error.h"
+#include "templates/template_library.h"
+
+namespace hqc::codegen {
+namespace detail {
+
+std::string KernelContext::where() const {
+  return "kernel " + kernel.name + " (pipeline " + std::to_string(pipeline.id) + ")";
+}
+
+const ir::AttributeBinding& KernelContext::binding(const std::string& source, const std::string& name) const {
+  const ir::AttributeBinding* b = pipeline.find_attribute(source, name);
+  if (b == nullptr)
+    throw Error(ErrorKind::Internal, where() + ": attribute " + (source.empty() ? "" : source + ".") + name +
+                                         " is not bound in the pipeline");
+  return *b;
+}
+
+std::string KernelContext::variable(const std::string& source, const std::string& name) const {
+  return binding(source, name).variable;
+}
+
+const std::string& KernelContext::require_arg(const std::string& name) const {
+  for (const ir::KernelArg& a : kernel.args)
+    if ((a.kind == ir::KernelArg::Kind::Buffer || a.kind == ir::KernelArg::Kind::Param) && a.name == name) return a.name;
+  throw Error(ErrorKind::Internal, where() + ": \"" + name + "\" is used by the kernel but not one of its arguments");
+}
+
+const ir::Buffer& KernelContext::require_buffer(const std::string& name) const {
+  require_arg(name);
+  const ir::Buffer* b = program.find_buffer(name);
+  if (b == nullptr) throw Error(ErrorKind::Internal, where() + ": buffer \"" + name + "\" is not declared in the program");
+  return *b;
+}
+
+std::string KernelContext::expr(const plan::Expr& e) const {
+  return emit_expr(e, [this](const std::string& source, const std::string& column) { return variable(source, column); });
+}
+
+std::string KernelContext::add_scratch(const std::string& pointer, const std::string& element,
+                                       const std::string& words_expr, const ScratchSize& size) {
+  scratch.push_back({pointer, element, words_expr, size});
+  return pointer;
+}
+
+const char* element_type(ir::ScalarType t) {
+  switch (t) {
+    case ir::ScalarType::I32: return "hqc_i32";
+    case ir::ScalarType::I64: return "hqc_i64";
+    case ir::ScalarType::U32: return "hqc_u32";
+    case ir::ScalarType::U64: return "hqc_u64";
+    case ir::ScalarType::F64: return "hqc_f64";
+  }
+  return "hqc_i64";
+}
+
+const char* template_suffix(ir::ScalarType t) {
+  switch (t) {
+    case ir::ScalarType::I32:
+    case ir::ScalarType::U32: return "i32";
+    case ir::ScalarType::F64: return "f64";
+    default: return "i64";
+  }
+}
+
+ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect dialect) {
+  if (requested == ir::LocalResolution::Simd && !dialect_table(dialect).has_simd) return ir::LocalResolution::WorkEfficient;
+  if (requested == ir::LocalResolution::None) return ir::LocalResolution::WorkEfficient;  // resolution needs one
+  return requested;
+}
+
+namespace {
+
+std::string parameter(const ir::KernelArg& a) {
+  switch (a.kind) {
+    case ir::KernelArg::Kind::Column:
+      return std::string("HQC_GLOBAL const ") + element_type(a.type) + "* HQC_RESTRICT " + a.name;
+    case ir::KernelArg::Kind::Buffer:
+      return std::string("HQC_GLOBAL ") + (a.written ? "" : "const ") + element_type(a.type) + "* " + a.name;
+    case ir::KernelArg::Kind::Param: return std::string(element_type(a.type)) + " " + a.name;
+    case ir::KernelArg::Kind::Scratch: return "";
+  }
+  return "";
+}
+
+void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect dialect, SourceWriter& w,
+                 KernelManifest& manifest) {
+  if (kernel.pipeline < 0 || static_cast<size_t>(kernel.pipeline) >= program.pipelines.size())
+    throw Error(ErrorKind::Internal, "kernel " + kernel.name + " refers to pipeline " + std::to_string(kernel.pipeline) +
+                                         ", which does not exist");
+  const ir::Pipeline& pipeline = program.pipelines[static_cast<size_t>(kernel.pipeline)];
+  manifest.name = kernel.name;
+  manifest.pipeline = kernel.pipeline;
+  manifest.work_items_param = pipeline.source.rows_param;
+  manifest.work_items_table = pipeline.source.table;
+  manifest.block_size = kernel.launch.block_size;
+
+  detail::KernelContext ctx{program, pipeline, kernel, dialect, w, manifest, {}};
+  std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline);
+  sink->plan(ctx);
+
+  // Arguments: the IR's order; the scratchpad (if any) last, where HQC_SCRATCH_PARAMS puts it.
+  bool ir_has_scratch = false;
+  std::vector<std::string> params;
+  for (const ir::KernelArg& a : kernel.args) {
+    if (a.kind == ir::KernelArg::Kind::Scratch) {
+      ir_has_scratch = true;
+      continue;
+    }
+    manifest.args.push_back(a);
+    params.push_back(parameter(a));
+  }
+  const bool uses_scratch = ir_has_scratch || !ctx.scratch.empty();
+  if (uses_scratch) {
+    ir::KernelArg s;
+    s.kind = ir::KernelArg::Kind::Scratch;
+    s.name = names::scratch_base();
+    manifest.args.push_back(s);
+  }
+  // The IR may reserve a scratchpad the generated technique does not need (e.g. C3 fell back to
+  // C2): the argument stays, so argument positions match the IR, with the smallest legal size.
+  if (uses_scratch && ctx.scratch.empty()) manifest.scratch.fixed_bytes = 8;
+  for (const detail::ScratchRegion& r : ctx.scratch) {
+    manifest.scratch.fixed_bytes += r.size.fixed_bytes;
+    manifest.scratch.bytes_per_thread += r.size.bytes_per_thread;
+    for (const auto& t : r.size.bytes_per_param_unit) manifest.scratch.bytes_per_param_unit.push_back(t);
+  }
+
+  w.line("// " + pipeline.name);
+  std::string block_rule = manifest.power_of_two_block ? "; block size: power of two" : "; block size: any";
+  if (manifest.block_size_multiple > 1) block_rule += ", multiple of " + std::to_string(manifest.block_size_multiple);
+  w.line("// work-items: one per row of " + pipeline.source.rows_param + block_rule);
+  std::string head = "HQC_KERNEL void " + kernel.name + "(";
+  if (params.empty()) throw Error(ErrorKind::Internal, ctx.where() + ": a kernel needs at least its row count argument");
+  for (size_t i = 0; i < params.size(); ++i) head += (i ? ",\n    " : "\n    ") + params[i];
+  head += uses_scratch ? " HQC_SCRATCH_PARAMS)" : ")";
+  auto body = w.block(head);
+  if (uses_scratch) w.line("HQC_SCRATCH_BEGIN");
+  std::string offset = "0";
+  for (const detail::ScratchRegion& r : ctx.scratch) {
+    std::string base = std::string(names::scratch_base()) + " + " + offset;
+    std::string cast = r.element == "hqc_u64" ? "" : "(HQC_LOCAL " + r.element + "*)(";
+    w.line("HQC_LOCAL " + r.element + "* " + r.pointer + " = " + cast + base + (cast.empty() ? "" : ")") + ";");
+    offset = offset == "0" ? r.words_expr : offset + " + " + r.words_expr;
+  }
+  sink->before_loop(ctx);
+  {
+    const std::string rows = ctx.require_arg(pipeline.source.rows_param);
+    w.blank();
+    auto loop = w.block(std::string("for (hqc_i64 ") + names::tile() + " = hqc_tile_first(); " + names::tile() + " < " +
+                        rows + "; " + names::tile() + " += hqc_tile_stride())");
+    w.line(std::string("const hqc_i32 ") + names::tile_items() + " = hqc_tile_items(" + names::tile() + ", " + rows + ");");
+    w.line(std::string("hqc_i32 ") + names::flag() + " = hqc_tile_valid(" + names::tile_items() + ");");
+    detail::emit_operators(ctx);
+    sink->in_loop(ctx);
+  }
+  sink->after_loop(ctx);
+}
+
+}  // namespace
+}  // namespace detail
+
+GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
+  if (program.model != ir::ExecutionModel::Resolution && program.model != ir::ExecutionModel::Pipelined)
+    throw Error(ErrorKind::Unsupported, "query " + program.label + ": the " + ir::execution_model_name(program.model) +
+                                            " model is not generated (use resolution or pipelined)");
+  if (program.kernels.empty())
+    throw Error(ErrorKind::Internal, "query " + program.label + ": no kernels; run the fusion pass before codegen");
+  GeneratedProgram out;
+  out.dialect = dialect;
+  out.label = program.label;
+  out.compile_options = compile_options(dialect);
+  SourceWriter w;
+  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.kernels.size()) + " compound kernel(s), " +
+         ir::execution_model_name(program.model) + " model ====");
+  for (const ir::Kernel& k : program.kernels) {
+    w.blank();
+    KernelManifest m;
+    detail::emit_kernel(program, k, dialect, w, m);
+    out.kernels.push_back(std::move(m));
+  }
+  out.kernels_source = w.str();
+  out.source = device_library_source(dialect) + "\n" + out.kernels_source;
+  return out;
+}
+
+}  // namespace hqc::codegen

@@ -1,0 +1,20 @@
+// Identifier construction; see names.h for the prefixes and why they cannot collide.
+#include "codegen/names.h"
+
+namespace hqc::codegen::names {
+
+std::string probe_slot(int op_id) { return "slot_op" + std::to_string(op_id); }
+std::string build_slot(const std::string& ht) { return "slot_" + ht; }
+std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + part; }
+std::string register_accumulator(const std::string& state, const std::string& accumulator) {
+  return "acc_" + state + "_" + accumulator;
+}
+std::string accumulator_input(const std::string& state, const std::string& accumulator) {
+  return "v_" + state + "_" + accumulator;
+}
+std::string group_index(const std::string& state) { return "g_" + state; }
+std::string group_key(const std::string& state) { return "gkey_" + state; }
+std::string write_position(const std::string& state) { return "pos_" + state; }
+std::string map_value(const std::string& ir_variable) { return ir_variable; }
+
+}  // namespace hqc::codegen::names

@@ -1,0 +1,39 @@
+// Every identifier the code generator invents comes from here, so generated source is consistent
+// and a rename is one edit (DogQC's identifier.py). Names the IR already chose (attribute
+// variables, buffer and param names, column argument names) pass through unchanged: they are C
+// identifiers by the IR's contract, and keeping them makes kernels readable next to EXPLAIN.
+//
+// Contract: every function returns a valid C identifier that cannot collide with another
+// function's results (distinct prefixes) or with the device library (which uses hqc_ / HQC_).
+#pragma once
+
+#include <string>
+
+namespace hqc::codegen::names {
+
+// Tile loop of the kernel frame (templates/device/tile.h).
+inline const char* tile() { return "tile"; }
+inline const char* tile_items() { return "tile_items"; }
+inline const char* flag() { return "flag"; }                 // tuple still qualifies
+inline const char* scratch_base() { return "hqc_scratch"; }  // dialect prelude: HQC_SCRATCH_BEGIN/PARAMS
+
+// Slot of the match of probe op `op_id` (-1 = no match).
+std::string probe_slot(int op_id);
+// Slot of the build-side insert of hash table `ht`.
+std::string build_slot(const std::string& ht);
+// Scratchpad pointer of a state object region: "s_agg0_revenue", "s_agg0_count", "s_out0_scan".
+std::string scratch_pointer(const std::string& state, const std::string& part);
+// Register accumulator of a single-tuple aggregate (B3): "acc_agg0_revenue".
+std::string register_accumulator(const std::string& state, const std::string& accumulator);
+// Value an accumulator adds for this tuple: "v_agg0_revenue".
+std::string accumulator_input(const std::string& state, const std::string& accumulator);
+// Group index of a direct-indexed / slot of a hashed aggregation table: "g_agg0".
+std::string group_index(const std::string& state);
+// Packed key of a hashed aggregation table: "gkey_agg0".
+std::string group_key(const std::string& state);
+// Write position of a materialization: "pos_out0".
+std::string write_position(const std::string& state);
+// Value of a Map expression: the IR's variable name of the bound attribute.
+std::string map_value(const std::string& ir_variable);
+
+}  // namespace hqc::codegen::names

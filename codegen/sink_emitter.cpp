@@ -1,0 +1,380 @@
+// The sink of a compound kernel: hash build, aggregation (scalar or grouped) or materialization,
+// with the reduction technique of HorseQC Table 4 the IR chose for it.
+//
+// Expects: the operators have run (operator_emitter.cpp): `flag` says whether the tuple reaches the
+//   sink and every attribute the sink reads is a register variable.
+// Guarantees (techniques as generated; ManifestReduction records each, with a note when it had to
+// differ from the IR's request):
+//   - HashBuild: insert with the layout's build primitive, then store the payload columns.
+//   - Materialize: A3 = CTA prefix sum (SIMD or work-efficient) + one atomic per CTA per tile;
+//     A2 = one atomic per tuple. Rows past the output capacity are never written.
+//   - Scalar aggregate: B3 = register accumulation over all tiles of the CTA, one CTA reduction and
+//     one atomic per CTA at the end; B2 = one atomic per qualifying tuple.
+//   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
+//     tuple, one global atomic per non-empty group per CTA at the end; C2 = global atomics per tuple.
+//     C3 needs AggregationTable::scratchpad (the planner said it fits); otherwise C2.
+//   - Hashed grouped aggregate (one key): C2 — find-or-insert the key, global atomics at its slot.
+//   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
+#include "codegen/expr_emitter.h"
+#include "codegen/kernel_context.h"
+#include "codegen/names.h"
+#include "storage/error.h"
+
+namespace hqc::codegen::detail {
+namespace {
+
+const ir::Reduction* find_reduction(const KernelContext& ctx, const std::string& state) {
+  for (const ir::Reduction& r : ctx.kernel.reductions)
+    if (r.state == state) return &r;
+  return nullptr;
+}
+
+bool is_pipelined(ir::Technique t) { return t == ir::Technique::A2 || t == ir::Technique::B2 || t == ir::Technique::C2; }
+bool is_resolution(ir::Technique t) { return t == ir::Technique::A3 || t == ir::Technique::B3 || t == ir::Technique::C3; }
+
+const ir::Reduction& require_reduction(const KernelContext& ctx, const std::string& state) {
+  const ir::Reduction* r = find_reduction(ctx, state);
+  if (r == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": no reduction listed for state " + state);
+  if (!is_pipelined(r->technique) && !is_resolution(r->technique))
+    throw Error(ErrorKind::Unsupported, ctx.where() + ": technique " + std::string(ir::technique_name(r->technique)) +
+                                            " (multi-pass) is not generated; use the resolution or pipelined model");
+  return *r;
+}
+
+const char* mech(ir::LocalResolution l) { return l == ir::LocalResolution::Simd ? "simd" : "we"; }
+
+void note_constraints(KernelContext& ctx, ir::LocalResolution local) {
+  if (local == ir::LocalResolution::Simd) ctx.manifest.block_size_multiple = 32;
+  ctx.manifest.power_of_two_block = true;  // the work-efficient trees and the SIMD scan's warp count
+}
+
+// ---------------------------------------------------------------- hash build
+
+class HashBuildSink : public SinkEmitter {
+ public:
+  void plan(KernelContext& ctx) override {
+    ht_ = ctx.program.find_hash_table(ctx.pipeline.sink.state);
+    if (ht_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown hash table " + ctx.pipeline.sink.state);
+    if (ht_->build_keys.size() != 1 || ht_->key_buffers.size() != 1)
+      throw Error(ErrorKind::Unsupported, ctx.where() + ": hash table " + ht_->name +
+                                              " on several key columns: only single-column join keys are generated yet");
+  }
+  void before_loop(KernelContext&) override {}
+  void in_loop(KernelContext& ctx) override {
+    ctx.w.banner("build " + ht_->name + " (" + ir::hash_layout_name(ht_->layout) + ", sink)");
+    const ir::Buffer& keys = ctx.require_buffer(ht_->key_buffers[0]);
+    const char* kt = template_suffix(keys.element);
+    std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx.expr(*ht_->build_keys[0]);
+    const std::string& flags = ctx.require_arg(ht_->overflow_buffer);
+    std::string call = ht_->layout == ir::HashLayout::PerfectHash
+                           ? std::string("hqc_ph_build_") + kt + "(" + keys.name + ", " +
+                                 ctx.require_arg(ht_->capacity_param) + ", " + ctx.require_arg(ht_->key_min_param) +
+                                 ", " + key + ", " + flags + ")"
+                           : std::string("hqc_oa_build_") + kt + "(" + keys.name + ", " +
+                                 ctx.require_arg(ht_->capacity_param) + ", " + key + ", " + flags + ")";
+    std::string slot = names::build_slot(ht_->name);
+    ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
+    for (size_t i = 0; i < ht_->payload.size(); ++i) {
+      const ir::Buffer& pay = ctx.require_buffer(ht_->payload_buffers.at(i));
+      ctx.w.line(std::string("hqc_ht_put_") + template_suffix(pay.element) + "(" + pay.name + ", " + slot + ", " +
+                 ctx.variable(ht_->payload[i].source, ht_->payload[i].name) + ");");
+    }
+  }
+  void after_loop(KernelContext&) override {}
+
+ private:
+  const ir::HashTable* ht_ = nullptr;
+};
+
+// ---------------------------------------------------------------- materialize
+
+class MaterializeSink : public SinkEmitter {
+ public:
+  void plan(KernelContext& ctx) override {
+    out_ = ctx.program.find_output(ctx.pipeline.sink.state);
+    if (out_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown output " + ctx.pipeline.sink.state);
+    const ir::Reduction& r = require_reduction(ctx, out_->name);
+    ManifestReduction m{out_->name, ir::ReductionKind::WritePosition, r.technique, ir::LocalResolution::None, ""};
+    if (is_resolution(r.technique)) {
+      m.technique = ir::Technique::A3;
+      m.local = effective_local(r.local, ctx.dialect);
+      if (m.local != r.local) m.note = "no SIMD level in this dialect: work-efficient scan";
+      note_constraints(ctx, m.local);
+      ScratchSize size;
+      std::string words;
+      if (m.local == ir::LocalResolution::Simd) {
+        size.fixed_bytes = 18 * 8;
+        words = "HQC_SCAN_SIMD_WORDS";
+      } else {
+        size.bytes_per_thread = 4;
+        size.fixed_bytes = 24;  // (B + 1) / 2 + 2 words, rounded up for odd B
+        words = "hqc_scan_we_words(HQC_BDIM())";
+      }
+      scratch_ = ctx.add_scratch(names::scratch_pointer(out_->name, "scan"), "hqc_u64", words, size);
+    } else {
+      m.technique = ir::Technique::A2;
+    }
+    local_ = m.local;
+    ctx.manifest.reductions.push_back(m);
+  }
+  void before_loop(KernelContext&) override {}
+  void in_loop(KernelContext& ctx) override {
+    const std::string pos = names::write_position(out_->name);
+    const std::string& counter = ctx.require_arg(out_->counter_buffer);
+    if (local_ == ir::LocalResolution::None) {
+      ctx.w.banner("materialize " + out_->name + ": one atomic per tuple (A2, sink)");
+      ctx.w.line("const hqc_u64 " + pos + " = hqc_reserve_atomic((hqc_u32)" + names::flag() + ", " + counter + ");");
+    } else {
+      ctx.w.banner("materialize " + out_->name + ": CTA prefix sum + one atomic per CTA (A3, sink)");
+      ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_" + mech(local_) + "((hqc_u32)" + names::flag() + ", " +
+                 counter + ", " + scratch_ + ");");
+    }
+    auto s = ctx.w.block(std::string("if (") + names::flag() + " && " + pos + " < (hqc_u64)" +
+                         ctx.require_arg(out_->capacity_param) + ")");
+    for (const ir::OutputColumn& c : out_->columns) {
+      const ir::Buffer& b = ctx.require_buffer(c.buffer);
+      ctx.w.line(b.name + "[" + pos + "] = (" + element_type(b.element) + ")" + ctx.expr(*c.expr) + ";");
+    }
+  }
+  void after_loop(KernelContext&) override {}
+
+ private:
+  const ir::OutputTable* out_ = nullptr;
+  ir::LocalResolution local_ = ir::LocalResolution::None;
+  std::string scratch_;
+};
+
+// ---------------------------------------------------------------- aggregation
+
+// One accumulator (or the occupancy count) as the templates see it.
+struct AccumulatorPlan {
+  std::string name;       // accumulator name, or "count" for the occupancy
+  std::string op;         // "sum", "min", "max"
+  std::string type;       // "i64" | "f64"
+  std::string buffer;     // global buffer name
+  std::string pointer;    // global pointer expression of the right type
+  std::string input;      // device expression of this tuple's contribution
+  std::string identity;   // register / scratchpad initial value
+};
+
+class AggregateSink : public SinkEmitter {
+ public:
+  void plan(KernelContext& ctx) override {
+    agg_ = ctx.program.find_aggregation(ctx.pipeline.sink.state);
+    if (agg_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown aggregation " + ctx.pipeline.sink.state);
+    const ir::Reduction& r = require_reduction(ctx, agg_->name);
+    build_accumulators(ctx);
+    ManifestReduction m{agg_->name, r.kind, r.technique, ir::LocalResolution::None, ""};
+    if (agg_->layout == ir::AggLayout::Scalar) {
+      m.kind = ir::ReductionKind::SingleAggregate;
+      m.technique = is_resolution(r.technique) ? ir::Technique::B3 : ir::Technique::B2;
+      if (m.technique == ir::Technique::B3) {
+        m.local = effective_local(r.local, ctx.dialect);
+        if (m.local != r.local) m.note = "no SIMD level in this dialect: work-efficient tree";
+        note_constraints(ctx, m.local);
+        ScratchSize size;
+        std::string words;
+        if (m.local == ir::LocalResolution::Simd) {
+          size.fixed_bytes = 33 * 8;
+          words = "HQC_REDUCE_SIMD_WORDS";
+        } else {
+          size.bytes_per_thread = 8;
+          words = "HQC_BDIM()";
+        }
+        scratch_ = ctx.add_scratch(names::scratch_pointer(agg_->name, "reduce"), "hqc_u64", words, size);
+      }
+    } else {
+      m.kind = ir::ReductionKind::GroupedAggregate;
+      m.technique = is_resolution(r.technique) ? ir::Technique::C3 : ir::Technique::C2;
+      if (m.technique == ir::Technique::C3 && agg_->layout == ir::AggLayout::GlobalHash) {
+        m.technique = ir::Technique::C2;
+        m.note = "hashed group tables are not privatised in scratchpad: one atomic per tuple";
+      } else if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
+        m.technique = ir::Technique::C2;
+        m.note = "the table does not fit in scratchpad (planner): one atomic per tuple";
+      }
+      if (m.technique == ir::Technique::C3) {
+        m.local = ir::LocalResolution::WorkEfficient;  // privatised table + barriers
+        const std::string& slots = ctx.require_arg(agg_->slots_param);
+        for (AccumulatorPlan& a : accs_) {
+          ScratchSize size;
+          size.bytes_per_param_unit.push_back({agg_->slots_param, 8});
+          scratch_ptrs_.push_back(ctx.add_scratch(names::scratch_pointer(agg_->name, a.name),
+                                                  a.type == "f64" ? "hqc_f64" : "hqc_i64", slots, size));
+        }
+      }
+      if (agg_->layout == ir::AggLayout::GlobalHash && agg_->keys.size() != 1)
+        throw Error(ErrorKind::Unsupported, ctx.where() + ": hashed aggregation " + agg_->name + " on " +
+                                                std::to_string(agg_->keys.size()) +
+                                                " keys: only one key column is generated yet");
+    }
+    technique_ = m.technique;
+    local_ = m.local;
+    ctx.manifest.reductions.push_back(m);
+  }
+
+  void before_loop(KernelContext& ctx) override {
+    if (technique_ == ir::Technique::B3) {
+      ctx.w.banner("aggregate " + agg_->name + ": per-thread accumulators over all tiles (B3)");
+      for (const AccumulatorPlan& a : accs_)
+        ctx.w.line("hqc_" + a.type + " " + names::register_accumulator(agg_->name, a.name) + " = " + a.identity + ";");
+    } else if (technique_ == ir::Technique::C3) {
+      ctx.w.banner("aggregate " + agg_->name + ": privatise the group table in scratchpad (C3)");
+      const std::string& slots = ctx.require_arg(agg_->slots_param);
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        if (a.type == "f64")
+          ctx.w.line("hqc_gb_local_fill_f64(" + scratch_ptrs_[i] + ", " + slots + ");");
+        else
+          ctx.w.line("hqc_gb_local_fill_i64(" + scratch_ptrs_[i] + ", " + slots + ", " + a.identity + ");");
+      }
+      ctx.w.line("HQC_BARRIER();");
+    }
+  }
+
+  void in_loop(KernelContext& ctx) override {
+    const std::string title = "aggregate " + agg_->name + " (" + ir::technique_name(technique_) + ", sink)";
+    ctx.w.banner(title);
+    if (technique_ == ir::Technique::B3) {
+      for (const AccumulatorPlan& a : accs_) {
+        std::string acc = names::register_accumulator(agg_->name, a.name);
+        if (a.op == "sum")
+          ctx.w.line(acc + " += " + names::flag() + " ? " + a.input + " : " + (a.type == "f64" ? "0.0" : "0") + ";");
+        else
+          ctx.w.line(acc + " = " + names::flag() + " ? hqc_" + a.op + "_i64(" + acc + ", " + a.input + ") : " + acc + ";");
+      }
+      return;
+    }
+    if (technique_ == ir::Technique::B2) {
+      for (const AccumulatorPlan& a : accs_)
+        ctx.w.line("hqc_tuple_" + a.op + "_" + a.type + "(" + a.pointer + ", " + names::flag() + ", " + a.input + ");");
+      return;
+    }
+    const std::string g = names::group_index(agg_->name);
+    if (agg_->layout == ir::AggLayout::DirectIndexed) {
+      ctx.w.line("const hqc_i64 " + g + " = " + mixed_radix(ctx) + ";");
+      // The key domains come from column statistics, so the index is in range unless they lied.
+      const std::string& slots = ctx.require_arg(agg_->slots_param);
+      if (!agg_->overflow_buffer.empty())
+        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_gb_index_ok(" + g + ", " + slots + ", " +
+                   ctx.require_arg(agg_->overflow_buffer) + ");");
+      else
+        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0 && " + g + " < " + slots + ";");
+    } else {
+      const ir::GroupKey& k = agg_->keys[0];
+      const std::string key = names::group_key(agg_->name);
+      ctx.w.line("const hqc_i64 " + key + " = (hqc_i64)" + ctx.expr(*k.expr) + ";");
+      ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? hqc_gb_hash_slot_i64(" +
+                 ctx.require_arg(k.key_buffer) + ", " + ctx.require_arg(agg_->slots_param) + ", " + key + ", " +
+                 ctx.require_arg(agg_->overflow_buffer) + ") : -1;");
+      ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0;");
+    }
+    auto s = ctx.w.block(std::string("if (") + names::flag() + ")");
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (technique_ == ir::Technique::C3)
+        ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + g + ", " + a.input + ");");
+      else
+        ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + g + ", " + a.input + ");");
+    }
+  }
+
+  void after_loop(KernelContext& ctx) override {
+    if (technique_ == ir::Technique::B3) {
+      ctx.w.banner("aggregate " + agg_->name + ": CTA reduction + one atomic per CTA (B3)");
+      for (const AccumulatorPlan& a : accs_)
+        ctx.w.line("hqc_cta_" + a.op + "_" + a.type + "_" + mech(local_) + "_to(" + a.pointer + ", " +
+                   names::register_accumulator(agg_->name, a.name) + ", " + scratch_ + ");");
+    } else if (technique_ == ir::Technique::C3) {
+      ctx.w.banner("aggregate " + agg_->name + ": one atomic per group per CTA (C3)");
+      ctx.w.line("HQC_BARRIER();");
+      const std::string& slots = ctx.require_arg(agg_->slots_param);
+      const std::string& count = scratch_ptrs_.back();
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        ctx.w.line("hqc_gb_flush_" + a.op + "_" + a.type + "(" + a.pointer + ", " + scratch_ptrs_[i] + ", " + count +
+                   ", " + slots + ");");
+      }
+    }
+  }
+
+ private:
+  void build_accumulators(KernelContext& ctx) {
+    for (const ir::Accumulator& acc : agg_->accumulators) {
+      AccumulatorPlan a;
+      a.name = acc.name;
+      a.buffer = acc.buffer;
+      const ir::Buffer& b = ctx.require_buffer(acc.buffer);
+      a.type = b.element == ir::ScalarType::F64 ? "f64" : "i64";
+      if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
+        throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
+      a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;
+      switch (acc.func) {
+        case plan::AggFunc::Sum:
+          a.op = "sum";
+          a.input = "(hqc_" + a.type + ")" + ctx.expr(*acc.arg);
+          a.identity = a.type == "f64" ? "0.0" : "0";
+          break;
+        case plan::AggFunc::Count:
+        case plan::AggFunc::CountStar:
+          a.op = "sum";
+          a.input = a.type == "f64" ? "1.0" : "1";
+          a.identity = a.type == "f64" ? "0.0" : "0";
+          break;
+        case plan::AggFunc::Min:
+        case plan::AggFunc::Max:
+          if (a.type == "f64")
+            throw Error(ErrorKind::Unsupported, ctx.where() + ": " + plan::agg_func_name(acc.func) +
+                                                    " of a floating-point value is not generated yet");
+          a.op = acc.func == plan::AggFunc::Min ? "min" : "max";
+          a.input = "(hqc_i64)" + ctx.expr(*acc.arg);
+          a.identity = acc.func == plan::AggFunc::Min ? "HQC_I64_MAX" : "HQC_I64_MIN";
+          break;
+        case plan::AggFunc::Avg:
+          throw Error(ErrorKind::Internal, ctx.where() + ": AVG must be lowered into SUM and COUNT by the IR");
+      }
+      accs_.push_back(a);
+    }
+    if (!agg_->occupancy_buffer.empty()) {
+      // Last, so C3 flushes can use it as the "group seen by this CTA" test.
+      const ir::Buffer& b = ctx.require_buffer(agg_->occupancy_buffer);
+      AccumulatorPlan a{"count", "sum", "i64", b.name,
+                        b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name, "1", "0"};
+      accs_.push_back(a);
+    } else if (agg_->layout == ir::AggLayout::DirectIndexed) {
+      throw Error(ErrorKind::Internal, ctx.where() + ": direct-indexed aggregation " + agg_->name +
+                                           " has no occupancy buffer (needed to tell empty groups)");
+    }
+  }
+
+  // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
+  std::string mixed_radix(KernelContext& ctx) const {
+    std::string out;
+    for (size_t i = 0; i < agg_->keys.size(); ++i) {
+      const ir::GroupKey& k = agg_->keys[i];
+      std::string term = "((hqc_i64)" + ctx.expr(*k.expr) + " - " + ctx.require_arg(k.min_param) + ")";
+      out = i == 0 ? term : "(" + out + " * " + ctx.require_arg(k.domain_param) + " + " + term + ")";
+    }
+    return out.empty() ? "0" : out;
+  }
+
+  const ir::AggregationTable* agg_ = nullptr;
+  std::vector<AccumulatorPlan> accs_;
+  std::vector<std::string> scratch_ptrs_;  // C3: parallel to accs_
+  std::string scratch_;                    // B3: the reduction scratch
+  ir::Technique technique_ = ir::Technique::B3;
+  ir::LocalResolution local_ = ir::LocalResolution::None;
+};
+
+}  // namespace
+
+std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline) {
+  switch (pipeline.sink.kind) {
+    case ir::SinkKind::HashBuild: return std::make_unique<HashBuildSink>();
+    case ir::SinkKind::Aggregate: return std::make_unique<AggregateSink>();
+    case ir::SinkKind::Materialize: return std::make_unique<MaterializeSink>();
+  }
+  throw Error(ErrorKind::Internal, "unknown sink kind in pipeline " + pipeline.name);
+}
+
+}  // namespace hqc::codegen::detail

@@ -1,0 +1,430 @@
+// Expression binding (frontend/bind_expr.h): JSON expression → typed plan::Expr.
+//
+// Type rules (also in docs/plan-format.md):
+//   - integers: Int32 literal when it fits, else Int64; + - * on integers yield Int64 (sums of
+//     Int32 products must not wrap); / always yields Float64 (DuckDB semantics).
+//   - decimals: + - align scales (the lower-scale side is rescaled, literals folded), * adds
+//     scales; an integer operand counts as scale 0; total scale above 18 is Unsupported.
+//   - Date ± integer is a Date; a string literal compared with a Date is parsed as YYYY-MM-DD.
+//   - strings compared with a Dictionary column become code comparisons against DictCode params:
+//       = → code == eq(s)     <> → code <> eq(s)     <  → code < lower_bound(s)
+//       <= → code < upper_bound(s)   > → code >= upper_bound(s)   >= → code >= lower_bound(s)
+//     so the order-preserving dictionary makes ranges (SSB Q2.2's BETWEEN) integer comparisons.
+#include "frontend/bind_expr.h"
+
+#include <algorithm>
+
+#include "storage/date.h"
+#include "storage/error.h"
+
+namespace hqc::plan {
+
+namespace {
+
+bool is_integer(const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; }
+bool is_dict(const Expr& e) { return e.type.is_string() && !e.dict_table.empty(); }
+bool is_string_literal(const Expr& e) { return e.kind == ExprKind::Literal && e.type.is_string(); }
+
+std::string type_words(const Expr& e) {
+  if (is_dict(e)) return "string (dictionary " + e.dict_table + "." + e.dict_column + ")";
+  return e.type.to_string();
+}
+
+int64_t pow10(int n) {
+  int64_t p = 1;
+  while (n-- > 0) p *= 10;
+  return p;
+}
+
+int scale_of(const DataType& t) { return t.id == TypeId::Decimal ? t.scale : 0; }
+
+// Converts a numeric expression to `target` (Decimal of a larger or equal scale, Int64, Float64);
+// literals are folded so kernels compare against plain constants.
+ExprPtr coerce(const ExprPtr& e, const DataType& target, const JsonNode& at) {
+  if (e->type == target) return e;
+  if (e->kind == ExprKind::Literal) {
+    if (target.id == TypeId::Float64) {
+      double v = e->type.id == TypeId::Decimal ? static_cast<double>(e->int_value) / static_cast<double>(pow10(e->type.scale))
+                                               : static_cast<double>(e->int_value);
+      return make_float_literal(v);
+    }
+    if (target.id == TypeId::Decimal) {
+      int shift = target.scale - scale_of(e->type);
+      if (shift < 0) at.unsupported("cannot lower the scale of " + e->to_string() + " to " + target.to_string());
+      int64_t v = 0;
+      if (__builtin_mul_overflow(e->int_value, pow10(shift), &v)) at.fail("literal " + e->to_string() + " overflows " + target.to_string());
+      return make_int_literal(v, target);
+    }
+    if (is_integer(target)) return make_int_literal(e->int_value, target);
+  }
+  if (target.id == TypeId::Decimal && scale_of(e->type) > target.scale) {
+    at.unsupported("cannot lower the scale of " + e->to_string() + " to " + target.to_string());
+  }
+  return make_cast(e, target);
+}
+
+// The common comparison type of two numeric operands.
+DataType common_numeric(const DataType& a, const DataType& b) {
+  if (a.id == TypeId::Float64 || b.id == TypeId::Float64) return DataType::float64();
+  if (a.id == TypeId::Decimal || b.id == TypeId::Decimal) {
+    return DataType::decimal(18, static_cast<uint8_t>(std::max(scale_of(a), scale_of(b))));
+  }
+  if (a.id == TypeId::Int64 || b.id == TypeId::Int64) return DataType::int64();
+  return DataType::int32();
+}
+
+ExprPtr bind_any(const JsonNode& node, const std::vector<Attribute>& scope);
+
+ExprPtr bind_column(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"column"});
+  std::string name = node.at("column").as_string();
+  std::string alias, column = name;
+  if (auto dot = name.find('.'); dot != std::string::npos) {
+    alias = name.substr(0, dot);
+    column = name.substr(dot + 1);
+  }
+  std::vector<const Attribute*> matches;
+  for (const Attribute& a : scope) {
+    if (a.name == column && (alias.empty() || a.source == alias)) matches.push_back(&a);
+  }
+  if (matches.empty()) {
+    std::vector<std::string> names;
+    for (const Attribute& a : scope) {
+      names.push_back(a.name);
+      if (!a.source.empty()) names.push_back(a.source + "." + a.name);
+    }
+    node.fail("unknown column \"" + name + "\"" + did_you_mean(name, names));
+  }
+  if (matches.size() > 1) {
+    std::string options;
+    for (const Attribute* a : matches) options += (options.empty() ? "" : ", ") + a->source + "." + a->name;
+    node.fail("ambiguous column \"" + name + "\": qualify it with its scan alias (" + options + ")");
+  }
+  const Attribute& a = *matches[0];
+  ExprPtr e = make_column(a.source, a.name, a.type);
+  e->dict_table = a.dict_table;
+  e->dict_column = a.dict_column;
+  return e;
+}
+
+ExprPtr bind_decimal(const JsonNode& node) {
+  std::string text = node.as_string();
+  bool negative = !text.empty() && text[0] == '-';
+  std::string digits = negative ? text.substr(1) : text;
+  auto dot = digits.find('.');
+  std::string whole = digits.substr(0, dot);
+  std::string frac = dot == std::string::npos ? "" : digits.substr(dot + 1);
+  auto all_digits = [](const std::string& s) { return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+  if (whole.empty() || !all_digits(whole) || !all_digits(frac) || (dot != std::string::npos && frac.empty())) {
+    node.fail("expected a decimal number like \"0.05\" or \"-12.50\", found \"" + text + "\"");
+  }
+  std::string all = whole + frac;
+  all.erase(0, std::min(all.find_first_not_of('0'), all.size() - 1));
+  if (all.size() > 18) node.fail("decimal \"" + text + "\" has more than 18 significant digits");
+  int64_t v = std::stoll(all);
+  uint8_t precision = static_cast<uint8_t>(std::max<size_t>(all.size(), frac.size() + 1));
+  return make_int_literal(negative ? -v : v, DataType::decimal(precision, static_cast<uint8_t>(frac.size())));
+}
+
+ExprPtr bind_literal(const JsonNode& node) {
+  if (node.has("int")) {
+    node.expect_object({"int"});
+    int64_t v = node.at("int").as_int();
+    bool fits32 = v >= INT32_MIN && v <= INT32_MAX;
+    return make_int_literal(v, fits32 ? DataType::int32() : DataType::int64());
+  }
+  if (node.has("decimal")) {
+    node.expect_object({"decimal"});
+    return bind_decimal(node.at("decimal"));
+  }
+  if (node.has("date")) {
+    node.expect_object({"date"});
+    JsonNode d = node.at("date");
+    auto days = parse_iso_date(d.as_string());
+    if (!days) d.fail("expected a date \"YYYY-MM-DD\", found \"" + d.as_string() + "\"");
+    return make_int_literal(*days, DataType::date());
+  }
+  if (node.has("string")) {
+    node.expect_object({"string"});
+    std::string s = node.at("string").as_string();
+    return make_string_literal(s, DataType::varchar(static_cast<uint32_t>(s.size())));
+  }
+  if (node.has("float")) {
+    node.expect_object({"float"});
+    return make_float_literal(node.at("float").as_number());
+  }
+  node.expect_object({"bool"});
+  return make_int_literal(node.at("bool").as_bool() ? 1 : 0, DataType::boolean());
+}
+
+// A string literal met by a Date operand is a date.
+ExprPtr as_date_literal(const ExprPtr& lit, const JsonNode& at) {
+  auto days = parse_iso_date(lit->string_value);
+  if (!days) at.fail("expected a date \"YYYY-MM-DD\" to compare with a date, found '" + lit->string_value + "'");
+  return make_int_literal(*days, DataType::date());
+}
+
+CompareOp mirror(CompareOp op) {
+  switch (op) {
+    case CompareOp::Lt: return CompareOp::Gt;
+    case CompareOp::Le: return CompareOp::Ge;
+    case CompareOp::Gt: return CompareOp::Lt;
+    case CompareOp::Ge: return CompareOp::Le;
+    default: return op;
+  }
+}
+
+ExprPtr dict_compare(CompareOp op, const ExprPtr& col, const std::string& literal) {
+  auto code = [&](DictMatch m) { return make_dict_code(col->dict_table, col->dict_column, literal, m); };
+  switch (op) {
+    case CompareOp::Eq: return make_compare(CompareOp::Eq, col, code(DictMatch::Equal));
+    case CompareOp::Ne: return make_compare(CompareOp::Ne, col, code(DictMatch::Equal));
+    case CompareOp::Lt: return make_compare(CompareOp::Lt, col, code(DictMatch::LowerBound));
+    case CompareOp::Le: return make_compare(CompareOp::Lt, col, code(DictMatch::UpperBound));
+    case CompareOp::Gt: return make_compare(CompareOp::Ge, col, code(DictMatch::UpperBound));
+    case CompareOp::Ge: return make_compare(CompareOp::Ge, col, code(DictMatch::LowerBound));
+  }
+  return nullptr;
+}
+
+// Brings two operands of a comparison (or an IN / BETWEEN / CASE) to one comparable form.
+// Returns false with `why` set when they cannot be compared.
+bool unify(ExprPtr& a, ExprPtr& b, const JsonNode& at, std::string& why) {
+  if (is_numeric(a->type) && is_numeric(b->type)) {
+    if (is_integer(a->type) && is_integer(b->type)) return true;  // C promotion handles widths
+    DataType t = common_numeric(a->type, b->type);
+    a = coerce(a, t, at);
+    b = coerce(b, t, at);
+    return true;
+  }
+  if (a->type.id == TypeId::Date && is_string_literal(*b)) b = as_date_literal(b, at);
+  if (b->type.id == TypeId::Date && is_string_literal(*a)) a = as_date_literal(a, at);
+  if (a->type.id == TypeId::Date && b->type.id == TypeId::Date) return true;
+  if (a->type.is_string() && b->type.is_string()) {
+    if (is_dict(*a) && is_dict(*b)) {
+      if (a->dict_table == b->dict_table && a->dict_column == b->dict_column) return true;
+      why = "codes of different dictionaries (" + a->dict_table + "." + a->dict_column + ", " + b->dict_table + "." +
+            b->dict_column + ") cannot be compared";
+      return false;
+    }
+    if (!is_dict(*a) && !is_dict(*b) && !(is_string_literal(*a) && is_string_literal(*b))) return true;  // heap strings
+  }
+  why = "cannot compare " + type_words(*a) + " with " + type_words(*b);
+  return false;
+}
+
+ExprPtr bind_compare(CompareOp op, const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "left", "right"});
+  ExprPtr l = bind_any(node.at("left"), scope);
+  ExprPtr r = bind_any(node.at("right"), scope);
+  if (is_dict(*l) && is_string_literal(*r)) return dict_compare(op, l, r->string_value);
+  if (is_dict(*r) && is_string_literal(*l)) return dict_compare(mirror(op), r, l->string_value);
+  std::string why;
+  if (!unify(l, r, node, why)) node.fail(why);
+  return make_compare(op, l, r);
+}
+
+ExprPtr bind_arith(ArithOp op, const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "left", "right"});
+  ExprPtr l = bind_any(node.at("left"), scope);
+  ExprPtr r = bind_any(node.at("right"), scope);
+  const DataType lt = l->type, rt = r->type;
+  if (lt.id == TypeId::Date && is_integer(rt) && (op == ArithOp::Add || op == ArithOp::Sub)) return make_arith(op, l, r, lt);
+  if (!is_numeric(lt)) node.at("left").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*l));
+  if (!is_numeric(rt)) node.at("right").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*r));
+  if (op == ArithOp::Div || lt.id == TypeId::Float64 || rt.id == TypeId::Float64) {
+    return make_arith(op, coerce(l, DataType::float64(), node), coerce(r, DataType::float64(), node), DataType::float64());
+  }
+  if (lt.id == TypeId::Decimal || rt.id == TypeId::Decimal) {
+    if (op == ArithOp::Mul) {
+      int s = scale_of(lt) + scale_of(rt);
+      if (s > 18) node.unsupported("product scale " + std::to_string(s) + " exceeds 18 digits");
+      return make_arith(op, l, r, DataType::decimal(18, static_cast<uint8_t>(s)));
+    }
+    DataType t = common_numeric(lt, rt);
+    return make_arith(op, coerce(l, t, node), coerce(r, t, node), t);
+  }
+  return make_arith(op, l, r, DataType::int64());
+}
+
+std::vector<ExprPtr> bind_bool_args(const JsonNode& node, const std::vector<Attribute>& scope) {
+  std::vector<ExprPtr> args;
+  for (const JsonNode& a : node.array("args")) args.push_back(bind_predicate(a, scope));
+  if (args.empty()) node.at("args").fail("expected at least one operand");
+  return args;
+}
+
+ExprPtr bind_between(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "low", "high"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  ExprPtr lo = bind_any(node.at("low"), scope);
+  ExprPtr hi = bind_any(node.at("high"), scope);
+  if (is_dict(*v) && is_string_literal(*lo) && is_string_literal(*hi)) {
+    return make_logical(ExprKind::And, {dict_compare(CompareOp::Ge, v, lo->string_value),
+                                        dict_compare(CompareOp::Le, v, hi->string_value)});
+  }
+  std::string why;
+  ExprPtr v2 = v;
+  if (!unify(v, lo, node.at("low"), why)) node.at("low").fail(why);
+  if (!unify(v2, hi, node.at("high"), why)) node.at("high").fail(why);
+  if (!(v->type == v2->type)) v = coerce(v, common_numeric(v->type, v2->type), node);
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Between;
+  e->type = DataType::boolean();
+  if (is_numeric(v->type) && !is_integer(v->type)) {
+    lo = coerce(lo, v->type, node.at("low"));
+    hi = coerce(hi, v->type, node.at("high"));
+  }
+  e->args = {v, lo, hi};
+  return e;
+}
+
+ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "list"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::InList;
+  e->type = DataType::boolean();
+  e->args.push_back(v);
+  std::vector<JsonNode> items = node.array("list");
+  if (items.empty()) node.at("list").fail("expected at least one value");
+  for (const JsonNode& item : items) {
+    ExprPtr x = bind_any(item, scope);
+    if (is_dict(*v) && is_string_literal(*x)) {
+      e->args.push_back(make_dict_code(v->dict_table, v->dict_column, x->string_value, DictMatch::Equal));
+      continue;
+    }
+    std::string why;
+    ExprPtr vv = v;
+    if (!unify(vv, x, item, why)) item.fail(why);
+    if (!(vv->type == v->type)) item.unsupported("IN list value needs a conversion of the tested expression; write the values in its type " + v->type.to_string());
+    e->args.push_back(x);
+  }
+  return e;
+}
+
+ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "when", "else"});
+  std::vector<ExprPtr> conds, values;
+  for (const JsonNode& w : node.array("when")) {
+    w.expect_object({"if", "then"});
+    conds.push_back(bind_predicate(w.at("if"), scope));
+    values.push_back(bind_any(w.at("then"), scope));
+  }
+  if (conds.empty()) node.at("when").fail("expected at least one {\"if\", \"then\"} branch");
+  values.push_back(bind_any(node.at("else"), scope));
+  DataType t = values[0]->type;
+  for (size_t i = 1; i < values.size(); ++i) {
+    const DataType& u = values[i]->type;
+    if (is_numeric(t) && is_numeric(u)) {
+      t = common_numeric(t, u);
+      if (is_integer(t)) t = (t.id == TypeId::Int64 || u.id == TypeId::Int64) ? DataType::int64() : t;
+    } else if (!(t == u) || t.is_string()) {
+      node.fail("CASE branches must all be numbers or all dates, found " + type_words(*values[0]) + " and " + type_words(*values[i]));
+    }
+  }
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Case;
+  e->type = t;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    e->args.push_back(conds[i]);
+    e->args.push_back(coerce(values[i], t, node));
+  }
+  e->args.push_back(coerce(values.back(), t, node));
+  return e;
+}
+
+struct OpName {
+  const char* name;
+  int kind;  // 0 compare, 1 arith
+  int op;
+};
+constexpr OpName kBinaryOps[] = {
+    {"=", 0, static_cast<int>(CompareOp::Eq)},  {"<>", 0, static_cast<int>(CompareOp::Ne)},
+    {"!=", 0, static_cast<int>(CompareOp::Ne)}, {"<", 0, static_cast<int>(CompareOp::Lt)},
+    {"<=", 0, static_cast<int>(CompareOp::Le)}, {">", 0, static_cast<int>(CompareOp::Gt)},
+    {">=", 0, static_cast<int>(CompareOp::Ge)}, {"+", 1, static_cast<int>(ArithOp::Add)},
+    {"-", 1, static_cast<int>(ArithOp::Sub)},   {"*", 1, static_cast<int>(ArithOp::Mul)},
+    {"/", 1, static_cast<int>(ArithOp::Div)},
+};
+
+ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope) {
+  std::string op = node.at("op").as_string();
+  for (const OpName& o : kBinaryOps) {
+    if (op == o.name) {
+      return o.kind == 0 ? bind_compare(static_cast<CompareOp>(o.op), node, scope)
+                         : bind_arith(static_cast<ArithOp>(o.op), node, scope);
+    }
+  }
+  if (op == "and" || op == "or") {
+    node.expect_object({"op", "args"});
+    std::vector<ExprPtr> args = bind_bool_args(node, scope);
+    return args.size() == 1 ? args[0] : make_logical(op == "and" ? ExprKind::And : ExprKind::Or, std::move(args));
+  }
+  if (op == "not") {
+    node.expect_object({"op", "arg"});
+    return make_not(bind_predicate(node.at("arg"), scope));
+  }
+  if (op == "between") return bind_between(node, scope);
+  if (op == "in") return bind_in(node, scope);
+  if (op == "case") return bind_case(node, scope);
+  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case"};
+  for (const OpName& o : kBinaryOps) known.push_back(o.name);
+  node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
+                     "; expected one of = <> < <= > >= + - * / and or not between in case");
+}
+
+ExprPtr bind_any(const JsonNode& node, const std::vector<Attribute>& scope) {
+  if (!node.value().is_object()) {
+    node.fail("expected an expression object ({\"column\": ...}, {\"int\": ...}, {\"op\": ...}), found " + json_kind(node.value()));
+  }
+  if (node.has("column")) return bind_column(node, scope);
+  if (node.has("op")) return bind_operator(node, scope);
+  for (const char* k : {"int", "decimal", "date", "string", "float", "bool"}) {
+    if (node.has(k)) return bind_literal(node);
+  }
+  node.fail("expected an expression: an object with \"column\", \"op\" or a literal (\"int\", \"decimal\", \"date\", "
+            "\"string\", \"float\", \"bool\")");
+}
+
+}  // namespace
+
+bool is_numeric(const DataType& t) {
+  return t.id == TypeId::Int32 || t.id == TypeId::Int64 || t.id == TypeId::Decimal || t.id == TypeId::Float64;
+}
+
+ExprPtr bind_expression(const JsonNode& node, const std::vector<Attribute>& scope) { return bind_any(node, scope); }
+
+ExprPtr bind_predicate(const JsonNode& node, const std::vector<Attribute>& scope) {
+  ExprPtr e = bind_any(node, scope);
+  if (e->type.id != TypeId::Bool) node.fail("expected a predicate (a comparison, and/or/not, between, in), found a " + e->type.to_string() + " expression");
+  return e;
+}
+
+bool aggregate_type(AggFunc f, const DataType* arg, DataType& result, std::string& why) {
+  switch (f) {
+    case AggFunc::CountStar:
+    case AggFunc::Count:
+      result = DataType::int64();
+      return true;
+    case AggFunc::Avg:
+      if (!is_numeric(*arg)) break;
+      result = DataType::float64();
+      return true;
+    case AggFunc::Sum:
+      if (!is_numeric(*arg)) break;
+      if (arg->id == TypeId::Decimal) result = DataType::decimal(18, arg->scale);
+      else if (arg->id == TypeId::Float64) result = DataType::float64();
+      else result = DataType::int64();
+      return true;
+    case AggFunc::Min:
+    case AggFunc::Max:
+      if (arg->id == TypeId::Bool) break;
+      result = *arg;
+      return true;
+  }
+  why = std::string(agg_func_name(f)) + " needs a number, found " + arg->to_string();
+  return false;
+}
+
+}  // namespace hqc::plan

@@ -1,0 +1,112 @@
+// Bound, typed scalar expressions: what the binder produces from JSON (and later SQL) expressions,
+// and what the pipeline IR and the code generator consume unchanged.
+//
+// Contract:
+//   - every Expr carries its result DataType; the binder has checked operand types, so consumers
+//     never re-check (the IR verifier does, to catch bugs in passes).
+//   - a Column names an attribute by (source, column): `source` is the alias of the scan that
+//     produced it ("lineorder", or "n1" for a self-join) or "" for an attribute computed by a
+//     map/project/aggregate; `column` is the column name or the computed attribute's name.
+//   - string literals compared with a Dictionary column never appear as strings: the binder turns
+//     them into DictCode nodes (a run-time parameter: the code of the literal in that column's
+//     dictionary), so kernel source does not depend on the data. The IR fills DictCode::param with
+//     the parameter's name.
+//   - operands live in `args`, in a fixed order per kind (documented on ExprKind).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/types.h"
+
+namespace hqc::plan {
+
+enum class ExprKind : uint8_t {
+  Column,    // attribute reference (source, column)
+  Literal,   // int_value for integer-backed types (decimals scaled, dates day numbers), float_value
+             // for Float64, string_value for strings compared with heap columns
+  DictCode,  // run-time parameter: code of string_value in dict_table.dict_column (see DictMatch)
+  Arith,     // args: left, right
+  Compare,   // args: left, right
+  And,       // args: two or more conjuncts
+  Or,        // args: two or more disjuncts
+  Not,       // args: operand
+  Between,   // args: value, low, high (inclusive both ends)
+  InList,    // args: value, item1, item2, ...
+  Case,      // args: when1, then1, when2, then2, ..., else
+  Cast,      // args: operand; converts to `type` (integer widening, decimal rescale, to Float64)
+};
+
+enum class ArithOp : uint8_t { Add, Sub, Mul, Div };
+enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+// How a DictCode literal is resolved against an order-preserving dictionary:
+//   Equal       the code of the string, or -1 when absent (so `code == p` matches no row)
+//   LowerBound  first code whose string >= literal  (col >= 'x'  is  code >= LowerBound)
+//   UpperBound  first code whose string >  literal  (col <= 'x'  is  code <  UpperBound)
+enum class DictMatch : uint8_t { Equal, LowerBound, UpperBound };
+
+struct Expr;
+using ExprPtr = std::shared_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::Literal;
+  DataType type;
+
+  // Column
+  std::string source;
+  std::string column;
+  // For a Column that reads a Dictionary string column: the physical table/column whose dictionary
+  // decodes it (also set on computed attributes that just rename such a column). Empty otherwise.
+  std::string dict_table;
+  std::string dict_column;
+
+  // Literal / DictCode
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string string_value;
+  DictMatch match = DictMatch::Equal;
+  std::string param;  // DictCode: name of the run-time parameter, assigned by the IR
+
+  ArithOp arith = ArithOp::Add;
+  CompareOp compare = CompareOp::Eq;
+  std::vector<ExprPtr> args;
+
+  // Text form used by EXPLAIN and error messages, stable across runs:
+  // "(lineorder.lo_quantity < 25)", "dict_eq(customer.c_region, 'ASIA')", "sum(...)".
+  std::string to_string() const;
+};
+
+// Constructors that set `type` consistently. They do not check operand types (the binder does).
+ExprPtr make_column(std::string source, std::string column, DataType type);
+ExprPtr make_int_literal(int64_t value, DataType type);
+ExprPtr make_float_literal(double value);
+ExprPtr make_string_literal(std::string value, DataType type);
+ExprPtr make_dict_code(std::string table, std::string column, std::string literal, DictMatch match);
+ExprPtr make_arith(ArithOp op, ExprPtr left, ExprPtr right, DataType type);
+ExprPtr make_compare(CompareOp op, ExprPtr left, ExprPtr right);
+ExprPtr make_logical(ExprKind and_or, std::vector<ExprPtr> args);
+ExprPtr make_not(ExprPtr operand);
+ExprPtr make_cast(ExprPtr operand, DataType type);
+
+// Deep copy (the IR rewrites DictCode::param on its own copy, never on the logical plan's).
+ExprPtr clone(const Expr& e);
+// Calls f on e and every sub-expression, pre-order.
+template <typename F>
+void visit(const Expr& e, F&& f) {
+  f(e);
+  for (const ExprPtr& a : e.args) visit(*a, f);
+}
+template <typename F>
+void visit_mutable(Expr& e, F&& f) {
+  f(e);
+  for (const ExprPtr& a : e.args) visit_mutable(*a, f);
+}
+
+const char* arith_symbol(ArithOp op);      // "+", "-", "*", "/"
+const char* compare_symbol(CompareOp op);  // "=", "<>", "<", "<=", ">", ">="
+const char* dict_match_name(DictMatch m);  // "eq", "lower_bound", "upper_bound"
+
+}  // namespace hqc::plan

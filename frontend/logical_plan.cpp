@@ -1,0 +1,117 @@
+// Names of logical operators and the stable EXPLAIN LOGICAL text (frontend/logical_plan.h).
+#include "frontend/logical_plan.h"
+
+namespace hqc::plan {
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::Scan: return "scan";
+    case OpKind::Filter: return "filter";
+    case OpKind::Map: return "map";
+    case OpKind::Project: return "project";
+    case OpKind::Join: return "join";
+    case OpKind::Aggregate: return "aggregate";
+    case OpKind::OrderBy: return "order_by";
+    case OpKind::Limit: return "limit";
+  }
+  return "?";
+}
+
+const char* join_type_name(JoinType t) {
+  switch (t) {
+    case JoinType::Inner: return "inner";
+    case JoinType::Semi: return "semi";
+    case JoinType::Anti: return "anti";
+    case JoinType::LeftOuter: return "left_outer";
+  }
+  return "?";
+}
+
+const char* agg_func_name(AggFunc f) {
+  switch (f) {
+    case AggFunc::Sum: return "sum";
+    case AggFunc::Count: return "count";
+    case AggFunc::CountStar: return "count_star";
+    case AggFunc::Min: return "min";
+    case AggFunc::Max: return "max";
+    case AggFunc::Avg: return "avg";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string named_list(const std::vector<NamedExpr>& list) {
+  std::string s;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) s += ", ";
+    s += list[i].name + " := " + list[i].expr->to_string();
+  }
+  return s;
+}
+
+std::string expr_list(const std::vector<ExprPtr>& list) {
+  std::string s;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) s += ", ";
+    s += list[i]->to_string();
+  }
+  return s;
+}
+
+void explain_node(const LogicalOp& op, int depth, std::string& out) {
+  out += std::string(static_cast<size_t>(depth) * 2, ' ');
+  out += op_kind_name(op.kind);
+  switch (op.kind) {
+    case OpKind::Scan:
+      out += " " + op.table;
+      if (op.alias != op.table) out += " as " + op.alias;
+      break;
+    case OpKind::Filter:
+      out += " " + op.predicate->to_string();
+      break;
+    case OpKind::Map:
+    case OpKind::Project:
+      out += " [" + named_list(op.exprs) + "]";
+      break;
+    case OpKind::Join:
+      out += std::string(" ") + join_type_name(op.join_type) + " probe [" + expr_list(op.probe_keys) + "] = build [" +
+             expr_list(op.build_keys) + "]";
+      break;
+    case OpKind::Aggregate: {
+      out += " group [" + named_list(op.group_by) + "] aggregates [";
+      for (size_t i = 0; i < op.aggregates.size(); ++i) {
+        const AggregateExpr& a = op.aggregates[i];
+        if (i) out += ", ";
+        out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") + "): " +
+               a.type.to_string();
+      }
+      out += "]";
+      break;
+    }
+    case OpKind::OrderBy:
+      out += " [";
+      for (size_t i = 0; i < op.sort_keys.size(); ++i) {
+        if (i) out += ", ";
+        out += op.sort_keys[i].name + (op.sort_keys[i].descending ? " desc" : " asc");
+      }
+      out += "]";
+      break;
+    case OpKind::Limit:
+      out += " " + std::to_string(op.limit);
+      break;
+  }
+  if (op.pipeline_break) out += " [pipeline_break]";
+  out += "\n";
+  for (const auto& c : op.children) explain_node(*c, depth + 1, out);
+}
+
+}  // namespace
+
+std::string explain_logical(const LogicalPlan& plan) {
+  std::string out = "logical plan " + plan.name + "\n";
+  if (plan.root) explain_node(*plan.root, 1, out);
+  return out;
+}
+
+}  // namespace hqc::plan

@@ -1,0 +1,99 @@
+// The bound logical plan: an operator tree whose expressions are typed and whose column references
+// are resolved against the catalog. Produced by the JSON plan binder (frontend/json_plan.h) and,
+// later, by the SQL binder (frontend/sql/); consumed by the pipeline IR builder (ir/build_pipelines.h).
+//
+// Contract:
+//   - every node's `schema` lists the attributes it outputs, in order; a parent's expressions only
+//     reference attributes of its children's schemas (the binder guarantees it).
+//   - Join: children[0] is the probe side, children[1] the build side; probe_keys[i] = build_keys[i].
+//     The output schema is probe schema ++ build schema (semi/anti: probe schema only).
+//   - Aggregate: output schema is group keys (in order) ++ aggregates (in order); AVG stays an AVG
+//     here (the IR splits it into SUM and COUNT).
+//   - OrderBy/Limit sit above everything else (the binder rejects them elsewhere), so the host can
+//     apply them to the assembled result.
+//   - `json_path` is where the node came from ("$.plan.input"), for later error messages.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/expr.h"
+
+namespace hqc::plan {
+
+enum class OpKind : uint8_t { Scan, Filter, Map, Project, Join, Aggregate, OrderBy, Limit };
+enum class JoinType : uint8_t { Inner, Semi, Anti, LeftOuter };
+enum class AggFunc : uint8_t { Sum, Count, CountStar, Min, Max, Avg };
+
+struct Attribute {
+  std::string source;  // scan alias, or "" for a computed attribute
+  std::string name;    // column name or computed name (the output name users see)
+  DataType type;
+  std::string dict_table;   // set when the values are codes of a dictionary column
+  std::string dict_column;
+};
+
+struct NamedExpr {
+  std::string name;
+  ExprPtr expr;
+};
+
+struct AggregateExpr {
+  std::string name;
+  AggFunc func = AggFunc::Sum;
+  ExprPtr arg;  // nullptr for CountStar
+  DataType type;  // result type: SUM of integers/decimals keeps the scale in Int64/Decimal(18,s);
+                  // COUNT is Int64; AVG is Float64; MIN/MAX keep the argument type
+};
+
+struct SortKey {
+  std::string name;  // an output attribute of the input
+  bool descending = false;
+};
+
+struct LogicalOp {
+  OpKind kind = OpKind::Scan;
+  std::string json_path;
+  std::vector<std::unique_ptr<LogicalOp>> children;
+  std::vector<Attribute> schema;
+  // Explicit fusion marker from the plan ("pipeline_break": true): the node's output is
+  // materialized and a new pipeline starts above it, even where fusion would continue.
+  bool pipeline_break = false;
+
+  // Scan
+  std::string table;
+  std::string alias;
+  // Filter
+  ExprPtr predicate;
+  // Map (appends to the input schema) / Project (replaces it)
+  std::vector<NamedExpr> exprs;
+  // Join
+  JoinType join_type = JoinType::Inner;
+  std::vector<ExprPtr> probe_keys;
+  std::vector<ExprPtr> build_keys;
+  // Aggregate
+  std::vector<NamedExpr> group_by;
+  std::vector<AggregateExpr> aggregates;
+  // OrderBy
+  std::vector<SortKey> sort_keys;
+  // Limit
+  int64_t limit = -1;
+
+  const LogicalOp& child(size_t i) const { return *children.at(i); }
+};
+
+struct LogicalPlan {
+  std::string name;  // "q1.1" (from the plan's "name", else the file stem)
+  std::unique_ptr<LogicalOp> root;
+};
+
+const char* op_kind_name(OpKind k);          // "scan", "filter", ...
+const char* join_type_name(JoinType t);      // "inner", "semi", "anti", "left_outer"
+const char* agg_func_name(AggFunc f);        // "sum", "count", "count_star", "min", "max", "avg"
+
+// Stable indented text form (EXPLAIN LOGICAL), one node per line, children indented by two spaces.
+std::string explain_logical(const LogicalPlan& plan);
+
+}  // namespace hqc::plan

@@ -1,0 +1,125 @@
+// The horseqc SQL AST: a small, binder-friendly form of the one SELECT statement a query is.
+// Produced by frontend/sql/sql_parser.h from libpg_query's JSON parse tree; consumed by the binder
+// (frontend/sql/sql_binder.h).
+//
+// Contract:
+//   - every node keeps `location`, the byte offset of its first token in the query text (or -1
+//     when the parser does not know it), so every later error can point at line:column;
+//   - the AST is untyped and unresolved: names are spelled as written (lower-cased by the parser
+//     for unquoted identifiers), literals keep their text (decimals are not rounded);
+//   - operands live in `args` in a fixed order per kind, documented on SqlExprKind.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hqc::sql {
+
+struct SelectStmt;
+
+enum class SqlExprKind : uint8_t {
+  Column,       // qualifiers: ["alias", "column"] or ["column"]
+  IntLiteral,   // int_value
+  DecimalLiteral,  // text: "0.05" as written
+  StringLiteral,   // text
+  DateLiteral,     // text: "1998-12-01" (date '...' or '...'::date)
+  IntervalLiteral, // int_value units of `interval_unit` (interval '90' day)
+  NullLiteral,
+  Binary,       // text: operator ("+", "=", "<>", "||", ...); args: left, right
+  Negate,       // args: operand
+  And,          // args: two or more
+  Or,           // args: two or more
+  Not,          // args: operand
+  Between,      // args: value, low, high; negated for NOT BETWEEN
+  InList,       // args: value, items...; negated for NOT IN
+  Like,         // args: value, pattern; negated for NOT LIKE
+  IsNull,       // args: operand; negated for IS NOT NULL
+  Case,         // args: when1, then1, ..., else (NullLiteral when absent); a simple CASE x WHEN v
+                // is rewritten into searched form (x = v) by the parser
+  Function,     // text: lower-case name; args; distinct (COUNT(DISTINCT x)); star (COUNT(*))
+  Extract,      // text: field ("year"); args: operand
+  Substring,    // args: string, start, length (length may be absent)
+  Cast,         // text: target type name ("date", "numeric", "integer"); args: operand
+  Exists,       // subquery; negated for NOT EXISTS
+  InSubquery,   // args: value; subquery; negated for NOT IN (subquery)
+  ScalarSubquery,  // subquery
+};
+
+enum class IntervalUnit : uint8_t { Day, Month, Year };
+
+struct SqlExpr;
+using SqlExprPtr = std::shared_ptr<SqlExpr>;
+
+struct SqlExpr {
+  SqlExprKind kind = SqlExprKind::NullLiteral;
+  int location = -1;
+  std::vector<std::string> qualifiers;  // Column
+  std::string text;
+  int64_t int_value = 0;
+  IntervalUnit interval_unit = IntervalUnit::Day;
+  bool negated = false;
+  bool distinct = false;
+  bool star = false;
+  std::vector<SqlExprPtr> args;
+  std::shared_ptr<SelectStmt> subquery;
+
+  // SQL text of the expression, normalized (lower-case keywords, single spaces, no redundant
+  // parentheses): the output name of an unaliased select item, "sum(lo_revenue)".
+  std::string to_sql() const;
+};
+
+enum class TableRefKind : uint8_t { Table, Join, Subquery };
+enum class SqlJoinType : uint8_t { Inner, Left, Right, Full, Cross };
+
+struct TableRef {
+  TableRefKind kind = TableRefKind::Table;
+  int location = -1;
+  std::string name;   // Table: the table (or CTE) name
+  std::string alias;  // "" when none was written
+  // Join
+  SqlJoinType join_type = SqlJoinType::Inner;
+  std::shared_ptr<TableRef> left, right;
+  SqlExprPtr on;  // nullptr for CROSS JOIN / comma
+  // Subquery
+  std::shared_ptr<SelectStmt> subquery;
+};
+
+struct SelectItem {
+  SqlExprPtr expr;    // nullptr for `*`
+  std::string alias;  // "" when none was written
+  int location = -1;
+};
+
+struct OrderItem {
+  SqlExprPtr expr;
+  bool descending = false;
+  int location = -1;
+};
+
+struct CommonTable {
+  std::string name;
+  std::vector<std::string> column_names;
+  std::shared_ptr<SelectStmt> query;
+  int location = -1;
+};
+
+struct SelectStmt {
+  int location = -1;
+  bool distinct = false;
+  std::vector<CommonTable> with;
+  std::vector<SelectItem> items;
+  std::vector<std::shared_ptr<TableRef>> from;
+  SqlExprPtr where;
+  std::vector<SqlExprPtr> group_by;
+  SqlExprPtr having;
+  std::vector<OrderItem> order_by;
+  std::optional<int64_t> limit;
+  int limit_location = -1;
+};
+
+const char* kind_name(SqlExprKind k);  // "column", "between", "scalar subquery", ... for messages
+
+}  // namespace hqc::sql

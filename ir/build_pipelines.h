@@ -1,0 +1,37 @@
+// Lowering of a bound logical plan into pipelines and state objects. Pipeline breaking lives in
+// ONE function (break_into_pipelines in build_pipelines.cpp): a hash build or an aggregation sink
+// ends a pipeline, the probe side of a join continues it, and an explicit "pipeline_break" marker
+// materializes a node's output into an OutputTable that a new pipeline scans.
+//
+// Contract:
+//   expects: a LogicalPlan produced by the binder (typed, resolved; OrderBy/Limit only on top).
+//   guarantees: pipelines in dependency order; every state object, buffer and param declared;
+//   layouts chosen (perfect hash vs linear probing, direct-indexed vs global hash aggregation)
+//   from `catalog` facts (keys, dictionary encodings) and the statistics when given. Kernels are
+//   NOT built here (the fusion pass does that).
+//   throws: Error(Unsupported) for constructs that parse but do not compile yet (non-inner joins,
+//   multi-column perfect-hash keys, ...), naming the plan's JSON path.
+#pragma once
+
+#include <memory>
+
+#include "frontend/logical_plan.h"
+#include "ir/program.h"
+#include "planner/statistics.h"
+#include "storage/catalog.h"
+
+namespace hqc::ir {
+
+struct BuildOptions {
+  ExecutionModel model = ExecutionModel::Resolution;
+  // When given, layout decisions (perfect hash, direct-indexed, scratchpad) use the data's
+  // statistics; otherwise the catalog's keys alone (perfect hash for single-column primary keys of
+  // integer type, direct-indexed for dictionary/narrow keys) — the run-time sizes still come from
+  // resolve_parameters().
+  const planner::Statistics* stats = nullptr;
+};
+
+Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
+                      const BuildOptions& options = {});
+
+}  // namespace hqc::ir

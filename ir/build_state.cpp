@@ -1,0 +1,329 @@
+// State objects of build_program(): hash tables, aggregation tables and outputs, with the params
+// that size them and the buffers they own. Layout decisions:
+//   - join hash table: perfect hash (slot = key - min) when the single build key is a unique
+//     integer column whose domain is dense enough per statistics (planner::use_perfect_hash), or,
+//     without statistics, whenever it is a single-column integer primary key; else linear probing
+//     sized by planner::hash_capacity() from rows x estimated selectivity of the build filters.
+//   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
+//     domain (dictionary codes, integers) and the product of domains is at most
+//     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
+//     privatized in scratchpad per CTA under the resolution model when it fits the budget;
+//     else a global hash table.
+#include <algorithm>
+
+#include "ir/lowering.h"
+#include "planner/sizing.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+namespace {
+
+[[noreturn]] void unsupported(const plan::LogicalOp& op, const std::string& what) {
+  throw Error(ErrorKind::Unsupported, op.json_path + ": " + what);
+}
+
+bool same_param(const Param& a, const Param& b) {
+  return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
+         a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value &&
+         a.distinct_columns == b.distinct_columns && a.load_factor == b.load_factor &&
+         ((!a.predicate && !b.predicate) || (a.predicate && b.predicate && a.predicate->to_string() == b.predicate->to_string()));
+}
+
+bool is_key_column(const TableDef& t, const std::string& column) {
+  if (std::find(t.primary_key.begin(), t.primary_key.end(), column) != t.primary_key.end()) return true;
+  for (const ForeignKey& fk : t.foreign_keys) {
+    if (std::find(fk.columns.begin(), fk.columns.end(), column) != fk.columns.end()) return true;
+  }
+  return false;
+}
+
+// True when `key` (a Column) takes each value at most once in the output of `side`.
+bool key_is_unique(const plan::LogicalOp& side, const plan::Expr& key, const Catalog& catalog) {
+  if (key.kind != plan::ExprKind::Column || key.source.empty()) return false;
+  switch (side.kind) {
+    case plan::OpKind::Scan: {
+      if (side.alias != key.source) return false;
+      const TableDef* t = catalog.find(side.table);
+      return t && t->primary_key.size() == 1 && t->primary_key[0] == key.column;
+    }
+    case plan::OpKind::Filter:
+    case plan::OpKind::Map:
+      return key_is_unique(side.child(0), key, catalog);
+    case plan::OpKind::Join: {
+      if (side.join_type != plan::JoinType::Inner || side.build_keys.size() != 1) return false;
+      // An n:1 join keeps the probe side's uniqueness; a key from the build side may repeat.
+      bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(),
+                                  [&](const plan::Attribute& a) { return a.source == key.source && a.name == key.column; });
+      return on_probe && key_is_unique(side.child(1), *side.build_keys[0], catalog) && key_is_unique(side.child(0), key, catalog);
+    }
+    default:
+      return false;
+  }
+}
+
+uint64_t fill_min(ScalarType t) {
+  switch (t) {
+    case ScalarType::I32: return 0x7fffffffull;
+    case ScalarType::F64: return 0x7ff0000000000000ull;  // +infinity
+    default: return kMaxI64;
+  }
+}
+
+uint64_t fill_max(ScalarType t) {
+  switch (t) {
+    case ScalarType::I32: return kEmptyKeyI32;
+    case ScalarType::F64: return 0xfff0000000000000ull;  // -infinity
+    default: return kMinI64;
+  }
+}
+
+uint64_t empty_key(ScalarType t) { return t == ScalarType::I32 ? kEmptyKeyI32 : kEmptyKeyI64; }
+
+// Conjunction of a pipeline's filter predicates (cloned), nullptr when there are none.
+plan::ExprPtr filters_of(const Pipeline& p) {
+  std::vector<plan::ExprPtr> preds;
+  for (const PipelineOp& op : p.ops) {
+    if (op.kind == PipelineOpKind::Filter) preds.push_back(plan::clone(*op.predicate));
+  }
+  if (preds.empty()) return nullptr;
+  return preds.size() == 1 ? preds[0] : plan::make_logical(plan::ExprKind::And, preds);
+}
+
+}  // namespace
+
+std::string Lowering::add_param(Param p) {
+  if (const Param* existing = program_.find_param(p.name)) {
+    if (!same_param(*existing, p)) throw Error(ErrorKind::Internal, "build_program: two different params named " + p.name);
+    return p.name;
+  }
+  program_.params.push_back(p);
+  return p.name;
+}
+
+std::string Lowering::add_buffer(Buffer b) {
+  if (program_.find_buffer(b.name)) throw Error(ErrorKind::Internal, "build_program: two buffers named " + b.name);
+  program_.buffers.push_back(b);
+  return b.name;
+}
+
+std::string Lowering::rows_param(const std::string& table) {
+  Param p;
+  p.name = "rows_" + sanitize_identifier(table);
+  p.source = Param::Source::RowCount;
+  p.table = table;
+  p.comment = "rows of " + table;
+  return add_param(p);
+}
+
+std::string Lowering::physical_table(const std::string& alias) const {
+  auto it = alias_table_.find(alias);
+  return it == alias_table_.end() ? "" : it->second;
+}
+
+const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
+                                           const std::vector<plan::Attribute>& payload) {
+  HashTable ht;
+  ht.name = "ht" + std::to_string(program_.hash_tables.size());
+  ht.build_table = build.source.table;
+  ht.build_alias = build.source.alias;
+  for (const auto& k : join.build_keys) ht.build_keys.push_back(plan::clone(*k));
+  ht.payload = payload;
+  ht.unique_keys = join.build_keys.size() == 1 && key_is_unique(join.child(1), *join.build_keys[0], catalog_);
+  if (!ht.unique_keys) {
+    unsupported(join, "the build keys are not a primary key of the build side; joins with several matches per probe "
+                      "are not supported yet (swap probe and build, or build on the unique side)");
+  }
+  const plan::Expr& key = *ht.build_keys[0];
+  std::string key_table = key.kind == plan::ExprKind::Column ? physical_table(key.source) : "";
+  bool perfect = !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1;
+  if (perfect && options_.stats) {
+    ColumnStats s = options_.stats->column(key_table, key.column);
+    uint64_t domain = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : 0;
+    perfect = s.valid && planner::use_perfect_hash(domain, options_.stats->rows(key_table));
+  }
+  if (perfect) {
+    ht.layout = HashLayout::PerfectHash;
+    Param min{ht.name + "_key_min", Param::Source::ColumnMin, scalar_of(key.type), key_table, key.column};
+    min.comment = "smallest " + key_table + "." + key.column;
+    ht.key_min_param = add_param(min);
+    Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key.column};
+    slots.comment = "domain of " + key_table + "." + key.column;
+    ht.capacity_param = add_param(slots);
+  } else {
+    ht.layout = HashLayout::LinearProbing;
+    Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};
+    cap.predicate = filters_of(build);
+    if (build.source.table.empty()) cap.factors = {build.source.rows_param};
+    cap.comment = "power of two >= build rows x selectivity / load factor";
+    ht.capacity_param = add_param(cap);
+  }
+  for (size_t i = 0; i < ht.build_keys.size(); ++i) {
+    ScalarType t = scalar_of(ht.build_keys[i]->type);
+    Buffer b{ht.name + "_keys" + (ht.build_keys.size() > 1 ? std::to_string(i) : ""), t, 0, ht.capacity_param, 1,
+             Buffer::Fill::Pattern, empty_key(t), "keys of " + ht.name};
+    ht.key_buffers.push_back(add_buffer(b));
+  }
+  for (const plan::Attribute& a : payload) {
+    std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
+    Buffer b{ht.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, ht.capacity_param, 1, Buffer::Fill::None, 0,
+             "payload " + (a.source.empty() ? a.name : a.source + "." + a.name)};
+    ht.payload_buffers.push_back(add_buffer(b));
+  }
+  ht.overflow_buffer = add_buffer({ht.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
+                                   "nonzero: a key found no slot (rebuild larger)"});
+  program_.hash_tables.push_back(std::move(ht));
+  return program_.hash_tables.back();
+}
+
+const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p) {
+  AggregationTable t;
+  t.name = "agg" + std::to_string(program_.aggregations.size());
+  bool all_domains = true, any_key_column = false;
+  std::vector<std::string> domains, distinct_columns;
+  for (const plan::NamedExpr& g : agg.group_by) {
+    GroupKey k;
+    k.name = g.name;
+    k.expr = plan::clone(*g.expr);
+    k.type = g.expr->type;
+    k.dict_table = g.expr->dict_table;
+    k.dict_column = g.expr->dict_column;
+    const plan::Expr& e = *g.expr;
+    std::string table = e.kind == plan::ExprKind::Column ? physical_table(e.source) : "";
+    bool has_domain = !table.empty() && (e.type.is_integer_like() || !e.dict_table.empty());
+    if (has_domain) {
+      if (!e.dict_table.empty()) table = e.dict_table;
+      std::string column = e.dict_table.empty() ? e.column : e.dict_column;
+      const TableDef* def = catalog_.find(table);
+      if (def && is_key_column(*def, column)) any_key_column = true;
+      std::string base = t.name + "_" + sanitize_identifier(k.name);
+      Param min{base + "_min", Param::Source::ColumnMin, scalar_of(k.type), table, column};
+      min.comment = "smallest " + table + "." + column;
+      k.min_param = add_param(min);
+      Param dom{base + "_domain", Param::Source::ColumnDomain, ScalarType::I64, table, column};
+      dom.comment = "domain of " + table + "." + column;
+      k.domain_param = add_param(dom);
+      domains.push_back(k.domain_param);
+      distinct_columns.push_back(table + "." + column);
+    } else {
+      all_domains = false;
+    }
+    t.keys.push_back(std::move(k));
+  }
+
+  uint64_t slots_estimate = 0;  // 0 = unknown (no statistics)
+  if (options_.stats && all_domains && !t.keys.empty()) {
+    slots_estimate = 1;
+    for (const GroupKey& k : t.keys) {
+      const Param* dom = program_.find_param(k.domain_param);
+      ColumnStats s = options_.stats->column(dom->table, dom->column);
+      uint64_t d = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : planner::kMaxDirectSlots + 1;
+      slots_estimate = (slots_estimate > planner::kMaxDirectSlots || d > planner::kMaxDirectSlots) ? planner::kMaxDirectSlots + 1
+                                                                                               : slots_estimate * d;
+    }
+  }
+  if (t.keys.empty()) {
+    t.layout = AggLayout::Scalar;
+  } else if (all_domains && (options_.stats ? slots_estimate <= planner::kMaxDirectSlots : !any_key_column)) {
+    t.layout = AggLayout::DirectIndexed;
+    Param slots{t.name + "_slots", Param::Source::Product, ScalarType::I64};
+    slots.factors = domains;
+    slots.comment = "product of the key domains";
+    t.slots_param = add_param(slots);
+  } else {
+    t.layout = AggLayout::GlobalHash;
+    Param cap{t.name + "_capacity", Param::Source::Capacity, ScalarType::I64, p.source.table};
+    if (p.source.table.empty()) cap.factors = {p.source.rows_param};
+    if (all_domains) cap.distinct_columns = distinct_columns;
+    cap.comment = "power of two >= estimated groups / load factor";
+    t.slots_param = add_param(cap);
+  }
+
+  auto slot_buffer = [&](const std::string& name, ScalarType type, Buffer::Fill fill, uint64_t pattern, const std::string& comment) {
+    Buffer b{name, type, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1, fill, pattern, comment};
+    return add_buffer(b);
+  };
+  if (t.layout == AggLayout::GlobalHash) {
+    for (GroupKey& k : t.keys) {
+      ScalarType st = scalar_of(k.type);
+      k.key_buffer = slot_buffer(t.name + "_key_" + sanitize_identifier(k.name), st, Buffer::Fill::Pattern, empty_key(st), "group key " + k.name);
+    }
+    t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
+                                    "nonzero: a group found no slot (rebuild larger)"});
+  }
+  t.occupancy_buffer = slot_buffer(t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
+
+  auto add_accumulator = [&](const std::string& name, plan::AggFunc f, const plan::ExprPtr& arg, DataType type) {
+    Accumulator a;
+    a.name = name;
+    a.func = f;
+    a.arg = arg ? plan::clone(*arg) : nullptr;
+    a.type = type;
+    bool counting = f == plan::AggFunc::Count || f == plan::AggFunc::CountStar;
+    a.element = counting ? ScalarType::I64 : (f == plan::AggFunc::Sum ? (type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64) : scalar_of(type));
+    uint64_t pattern = f == plan::AggFunc::Min ? fill_min(a.element) : f == plan::AggFunc::Max ? fill_max(a.element) : 0;
+    a.buffer = slot_buffer(t.name + "_" + sanitize_identifier(name), a.element, pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero,
+                           pattern, std::string(plan::agg_func_name(f)) + " " + name);
+    t.accumulators.push_back(a);
+    return t.accumulators.size() - 1;
+  };
+
+  ResultDesc& r = program_.result;
+  r.kind = ResultDesc::Kind::Aggregation;
+  r.state = t.name;
+  for (size_t i = 0; i < t.keys.size(); ++i) {
+    const GroupKey& k = t.keys[i];
+    r.columns.push_back({k.name, k.type, ResultColumn::Source::GroupKey, i, 0, k.dict_table, k.dict_column});
+  }
+  for (const plan::AggregateExpr& a : agg.aggregates) {
+    if (a.func == plan::AggFunc::Avg) {
+      DataType sum_type = a.arg->type.id == TypeId::Decimal ? DataType::decimal(18, a.arg->type.scale)
+                          : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
+      size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type);
+      size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64());
+      r.columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", ""});
+    } else {
+      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type);
+      std::string dt = a.arg ? a.arg->dict_table : "", dc = a.arg ? a.arg->dict_column : "";
+      r.columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc});
+    }
+  }
+
+  if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::DirectIndexed) {
+    uint32_t bytes = 8;  // the tuple count
+    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element);
+    t.scratchpad_bytes_per_slot = bytes;
+    t.max_scratchpad_slots = planner::kScratchpadBudgetBytes / bytes;
+    t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes);
+  }
+  program_.aggregations.push_back(std::move(t));
+  return program_.aggregations.back();
+}
+
+const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p) {
+  OutputTable out;
+  out.name = "out" + std::to_string(program_.outputs.size());
+  Param cap{out.name + "_capacity", Param::Source::Product, ScalarType::I64};
+  cap.factors = {p.source.rows_param};  // n:1 joins never produce more rows than the source scan
+  cap.comment = "rows of the pipeline's source (upper bound)";
+  out.capacity_param = add_param(cap);
+  for (const plan::Attribute& a : columns) {
+    OutputColumn c;
+    c.name = a.name;
+    c.expr = plan::make_column(a.source, a.name, a.type);
+    c.expr->dict_table = a.dict_table;
+    c.expr->dict_column = a.dict_column;
+    c.type = a.type;
+    c.dict_table = a.dict_table;
+    c.dict_column = a.dict_column;
+    std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
+    c.buffer = add_buffer({out.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, out.capacity_param, 1,
+                           Buffer::Fill::None, 0, "column " + a.name});
+    out.columns.push_back(c);
+  }
+  out.counter_buffer = add_buffer({out.name + "_count", ScalarType::U64, 1, "", 1, Buffer::Fill::Zero, 0, "rows written"});
+  program_.outputs.push_back(std::move(out));
+  return program_.outputs.back();
+}
+
+}  // namespace hqc::ir

@@ -1,0 +1,210 @@
+// EXPLAIN text of a Program (ir/explain.h). Format, one item per line, two-space indentation:
+//   program <label> model <model>
+//   params:      <name> = <source>(...)            # comment
+//   buffers:     <name>: <elem>[<size>] fill <fill>  # comment
+//   hash tables, aggregations, outputs, pipelines (ops with ids, sink), kernels, result.
+#include "ir/explain.h"
+
+#include <cstdio>
+
+namespace hqc::ir {
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string param_text(const Param& p) {
+  std::string s = p.name + ": " + scalar_type_name(p.type) + " = ";
+  switch (p.source) {
+    case Param::Source::RowCount: s += "rows(" + p.table + ")"; break;
+    case Param::Source::ColumnMin: s += "min(" + p.table + "." + p.column + ")"; break;
+    case Param::Source::ColumnMax: s += "max(" + p.table + "." + p.column + ")"; break;
+    case Param::Source::ColumnDomain: s += "domain(" + p.table + "." + p.column + ")"; break;
+    case Param::Source::DictCode:
+      s += std::string("dict_") + plan::dict_match_name(p.match) + "(" + p.table + "." + p.column + ", '" + p.literal + "')";
+      break;
+    case Param::Source::Capacity: {
+      s += "capacity(rows(" + (p.table.empty() ? (p.factors.empty() ? "?" : p.factors[0]) : p.table) + ")";
+      if (p.predicate) s += " x sel" + p.predicate->to_string();
+      if (!p.distinct_columns.empty()) {
+        s += " capped by distinct(";
+        for (size_t i = 0; i < p.distinct_columns.size(); ++i) s += (i ? " x " : "") + p.distinct_columns[i];
+        s += ")";
+      }
+      char lf[32];
+      std::snprintf(lf, sizeof lf, "%.2f", p.load_factor);
+      s += std::string(", load ") + lf + ")";
+      break;
+    }
+    case Param::Source::Product: {
+      s += "product(";
+      for (size_t i = 0; i < p.factors.size(); ++i) s += (i ? ", " : "") + p.factors[i];
+      s += ")";
+      break;
+    }
+    case Param::Source::OutputRows: s += "rows_written(" + p.table + ")"; break;
+    case Param::Source::Constant: s += std::to_string(p.value); break;
+  }
+  return s;
+}
+
+std::string buffer_text(const Buffer& b) {
+  std::string size;
+  if (b.elements_param.empty()) size = std::to_string(b.fixed_elements);
+  else {
+    if (b.fixed_elements) size = std::to_string(b.fixed_elements) + " + ";
+    if (b.multiplier != 1) size += std::to_string(b.multiplier) + " * ";
+    size += b.elements_param;
+  }
+  std::string fill = b.fill == Buffer::Fill::Zero ? "zero" : b.fill == Buffer::Fill::None ? "none" : hex(b.pattern);
+  return b.name + ": " + scalar_type_name(b.element) + "[" + size + "] fill " + fill;
+}
+
+std::string attr_name(const plan::Attribute& a) { return a.source.empty() ? a.name : a.source + "." + a.name; }
+
+std::string with_comment(const std::string& text, const std::string& comment) {
+  return comment.empty() ? text : text + "  # " + comment;
+}
+
+const char* origin_name(AttributeBinding::Origin o) {
+  switch (o) {
+    case AttributeBinding::Origin::SourceColumn: return "source";
+    case AttributeBinding::Origin::ProbePayload: return "payload";
+    case AttributeBinding::Origin::Computed: return "computed";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string explain_pipelines(const Program& p) {
+  std::string s = "program " + p.label + " model " + execution_model_name(p.model) + "\n";
+  s += "params:\n";
+  for (const Param& prm : p.params) s += "  " + with_comment(param_text(prm), prm.comment) + "\n";
+  s += "buffers:\n";
+  for (const Buffer& b : p.buffers) s += "  " + with_comment(buffer_text(b), b.comment) + "\n";
+  for (const HashTable& ht : p.hash_tables) {
+    s += "hash table " + ht.name + " " + hash_layout_name(ht.layout) + " on " + ht.build_alias + " keys [";
+    for (size_t i = 0; i < ht.build_keys.size(); ++i) s += (i ? ", " : "") + ht.build_keys[i]->to_string();
+    s += "] slots " + ht.capacity_param;
+    if (!ht.key_min_param.empty()) s += " key_min " + ht.key_min_param;
+    s += std::string(ht.unique_keys ? " unique" : " multi") + "\n  payload [";
+    for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
+    s += "]\n  keys [";
+    for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
+    s += "] overflow " + ht.overflow_buffer + "\n";
+  }
+  for (const AggregationTable& a : p.aggregations) {
+    s += "aggregation " + a.name + " " + agg_layout_name(a.layout);
+    if (!a.slots_param.empty()) s += " slots " + a.slots_param;
+    if (a.layout == AggLayout::DirectIndexed) {
+      s += a.scratchpad ? " scratchpad" : " global";
+      s += " (" + std::to_string(a.scratchpad_bytes_per_slot) + " B/slot, budget " + std::to_string(a.max_scratchpad_slots) + " slots)";
+    }
+    s += " tuples " + a.occupancy_buffer + "\n";
+    for (const GroupKey& k : a.keys) {
+      s += "  key " + k.name + " := " + k.expr->to_string() + ": " + k.type.to_string();
+      if (!k.min_param.empty()) s += " min " + k.min_param + " domain " + k.domain_param;
+      if (!k.key_buffer.empty()) s += " -> " + k.key_buffer;
+      if (!k.dict_table.empty()) s += " decode " + k.dict_table + "." + k.dict_column;
+      s += "\n";
+    }
+    for (const Accumulator& acc : a.accumulators) {
+      s += "  " + acc.name + " := " + plan::agg_func_name(acc.func) + "(" + (acc.arg ? acc.arg->to_string() : "*") + "): " +
+           acc.type.to_string() + " -> " + acc.buffer + "\n";
+    }
+    if (!a.overflow_buffer.empty()) s += "  overflow " + a.overflow_buffer + "\n";
+  }
+  for (const OutputTable& o : p.outputs) {
+    s += "output " + o.name + " capacity " + o.capacity_param + " counter " + o.counter_buffer + "\n";
+    for (const OutputColumn& c : o.columns) s += "  " + c.name + " := " + c.expr->to_string() + ": " + c.type.to_string() + " -> " + c.buffer + "\n";
+  }
+  for (const Pipeline& pl : p.pipelines) {
+    s += "pipeline " + pl.name + "\n";
+    s += "  depends on [";
+    for (size_t i = 0; i < pl.depends_on.size(); ++i) s += (i ? ", p" : "p") + std::to_string(pl.depends_on[i]);
+    s += "]\n  source " + (pl.source.output.empty() ? "scan " + pl.source.table + (pl.source.alias != pl.source.table ? " as " + pl.source.alias : "")
+                                                     : "output " + pl.source.output);
+    s += " rows " + pl.source.rows_param + " columns [";
+    for (size_t i = 0; i < pl.source.columns.size(); ++i) s += (i ? ", " : "") + pl.source.columns[i];
+    s += "]\n";
+    for (const PipelineOp& op : pl.ops) {
+      s += "  op " + std::to_string(op.id) + " " + pipeline_op_kind_name(op.kind);
+      switch (op.kind) {
+        case PipelineOpKind::Filter: s += " " + op.predicate->to_string(); break;
+        case PipelineOpKind::Probe: {
+          s += std::string(" ") + plan::join_type_name(op.join_type) + " " + op.hash_table + " keys [";
+          for (size_t i = 0; i < op.probe_keys.size(); ++i) s += (i ? ", " : "") + op.probe_keys[i]->to_string();
+          s += "]";
+          break;
+        }
+        case PipelineOpKind::Map:
+          for (size_t i = 0; i < op.exprs.size(); ++i) s += std::string(i ? ", " : " ") + op.exprs[i].name + " := " + op.exprs[i].expr->to_string();
+          break;
+      }
+      s += "\n";
+    }
+    s += "  sink " + std::string(sink_kind_name(pl.sink.kind)) + " " + pl.sink.state + "\n";
+    s += "  attributes [";
+    for (size_t i = 0; i < pl.attributes.size(); ++i) {
+      const AttributeBinding& b = pl.attributes[i];
+      s += (i ? ", " : "") + b.variable + "=" + attr_name(b.attr) + ":" + origin_name(b.origin);
+    }
+    s += "]\n";
+  }
+  const ResultDesc& r = p.result;
+  s += std::string("result from ") + (r.kind == ResultDesc::Kind::Aggregation ? "aggregation " : "output ") + r.state + "\n";
+  static const char* sources[] = {"key", "accumulator", "average", "output"};
+  for (const ResultColumn& c : r.columns) {
+    s += "  " + c.name + ": " + c.type.to_string() + " = " + sources[static_cast<int>(c.source)] + " " + std::to_string(c.index);
+    if (c.source == ResultColumn::Source::Average) s += " / " + std::to_string(c.count_index);
+    if (!c.dict_table.empty()) s += " decode " + c.dict_table + "." + c.dict_column;
+    s += "\n";
+  }
+  if (!r.order_by.empty()) {
+    s += "  order by";
+    for (size_t i = 0; i < r.order_by.size(); ++i) s += std::string(i ? ", " : " ") + r.order_by[i].name + (r.order_by[i].descending ? " desc" : " asc");
+    s += "\n";
+  }
+  if (r.limit >= 0) s += "  limit " + std::to_string(r.limit) + "\n";
+  return s;
+}
+
+std::string explain_kernels(const Program& p) {
+  std::string s;
+  for (const Kernel& k : p.kernels) {
+    s += "kernel " + k.name + " (p" + std::to_string(k.pipeline) + ") block " + std::to_string(k.launch.block_size) + " x " +
+         std::to_string(k.launch.items_per_thread) + " over " + k.launch.tuples_param + ", scratch " + std::to_string(k.launch.scratch_bytes) + " B";
+    if (!k.launch.scratch_slots_param.empty()) s += " + " + std::to_string(k.launch.scratch_slot_bytes) + " B x " + k.launch.scratch_slots_param;
+    s += "\n";
+    for (const KernelArg& a : k.args) {
+      s += "  arg ";
+      switch (a.kind) {
+        case KernelArg::Kind::Column: s += "column " + a.name + " = " + a.table + "." + a.column + ": " + scalar_type_name(a.type); break;
+        case KernelArg::Kind::Buffer: s += std::string(a.written ? "out " : "in ") + a.name + ": " + scalar_type_name(a.type) + "*"; break;
+        case KernelArg::Kind::Param: s += "param " + a.name + ": " + scalar_type_name(a.type); break;
+        case KernelArg::Kind::Scratch: s += "scratch"; break;
+      }
+      s += "\n";
+    }
+    for (const Reduction& r : k.reductions) {
+      s += std::string("  reduction ") + reduction_kind_name(r.kind) + " " + technique_name(r.technique) + " local " +
+           local_resolution_name(r.local) + " into " + r.state + "\n";
+    }
+  }
+  return s;
+}
+
+std::string explain(const Program& p) {
+  std::string s;
+  if (p.logical) s += plan::explain_logical(*p.logical);
+  s += explain_pipelines(p);
+  s += explain_kernels(p);
+  return s;
+}
+
+}  // namespace hqc::ir

@@ -1,0 +1,92 @@
+// Kernels: what the fusion pass (ir/fuse_pipelines.h) makes of pipelines under a micro execution
+// model, and what the code generator turns into source.
+//
+// Contract:
+//   - under Resolution and Pipelined, each pipeline becomes exactly one compound kernel (the
+//     pipeline's ops run in registers; nothing is materialized in between);
+//   - every reduction a kernel performs (write positions of a materialization, a single-tuple
+//     aggregate, a grouped aggregate) is listed with its technique from Table 4 of the HorseQC
+//     paper: A/B/C x 1 (multi-pass) / 2 (pipelined: one atomic per tuple) / 3 (resolution: local
+//     resolution in the CTA, then one atomic per CTA or per group);
+//   - `args` is the kernel's full parameter list in order; codegen emits them in that order and
+//     the executor binds them in that order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/state.h"
+
+namespace hqc::ir {
+
+enum class ExecutionModel : uint8_t {
+  Resolution,       // default: compound kernel, local resolution + one atomic per CTA (A3/B3/C3)
+  Pipelined,        // compound kernel, one atomic per tuple (A2/B2/C2)
+  OperatorAtATime,  // representable, not implemented: Unsupported
+  MultiPass,        // representable, not implemented: Unsupported
+};
+const char* execution_model_name(ExecutionModel m);  // "resolution", "pipelined", ...
+// Parses the names above ("operator_at_a_time", "multi_pass"); throws Error(Usage) otherwise.
+ExecutionModel parse_execution_model(const std::string& name);
+
+enum class Technique : uint8_t { A1, A2, A3, B1, B2, B3, C1, C2, C3 };
+const char* technique_name(Technique t);  // "A3"
+
+enum class ReductionKind : uint8_t {
+  WritePosition,     // A: output positions of a Materialize sink
+  SingleAggregate,   // B: scalar aggregation
+  GroupedAggregate,  // C: grouped aggregation
+};
+const char* reduction_kind_name(ReductionKind k);
+
+// How a CTA resolves its tuples locally before the one global atomic (resolution model only).
+enum class LocalResolution : uint8_t {
+  None,           // pipelined model: straight to global atomics
+  Simd,           // warp ballot / shuffle, no barrier
+  WorkEfficient,  // Blelloch tree / privatized table in scratchpad, with barriers
+};
+const char* local_resolution_name(LocalResolution l);
+
+struct Reduction {
+  ReductionKind kind = ReductionKind::WritePosition;
+  Technique technique = Technique::A3;
+  LocalResolution local = LocalResolution::WorkEfficient;
+  std::string state;  // the OutputTable or AggregationTable reduced into
+};
+
+struct KernelArg {
+  enum class Kind : uint8_t {
+    Column,   // device values of table.column (codes for dictionary strings)
+    Buffer,   // Program::buffers[name]
+    Param,    // Program::params[name], passed by value as `type`
+    Scratch,  // dynamic scratchpad (an OpenCL __local argument; CUDA uses dynamic shared memory)
+  };
+  Kind kind = Kind::Param;
+  std::string name;    // Buffer/Param name; Column: the kernel-side identifier ("col_lo_quantity")
+  std::string table;   // Column
+  std::string column;  // Column
+  ScalarType type = ScalarType::I64;  // element type (Column/Buffer) or value type (Param)
+  bool written = false;               // Buffer: the kernel writes it
+};
+
+struct LaunchConfig {
+  uint32_t block_size = 128;
+  uint32_t items_per_thread = 1;
+  std::string tuples_param;  // grid = ceil(tuples / (block_size * items_per_thread)), at least 1
+  uint32_t scratch_bytes = 0;  // scratchpad per CTA for local resolution, for `block_size`
+  // A privatized aggregation table adds scratch_slot_bytes x value(scratch_slots_param) bytes
+  // (known at run time only; the executor checks it against the device's limit).
+  std::string scratch_slots_param;
+  uint32_t scratch_slot_bytes = 0;
+};
+
+struct Kernel {
+  std::string name;  // C identifier: "<label>_p<pipeline>_<sink>", e.g. "q1_1_p1_aggregate"
+  int pipeline = 0;
+  std::vector<KernelArg> args;
+  std::vector<Reduction> reductions;
+  LaunchConfig launch;
+};
+
+}  // namespace hqc::ir

@@ -1,0 +1,53 @@
+// Internal to ir/: the state shared by the two halves of build_program() — pipeline breaking
+// (build_pipelines.cpp) and state-object construction (build_state.cpp). Not a public header.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/build_pipelines.h"
+
+namespace hqc::ir {
+
+using AttrKey = std::pair<std::string, std::string>;  // (source alias, name)
+using AttrSet = std::set<AttrKey>;
+
+// Attributes referenced by `e` (Column nodes).
+void collect_refs(const plan::Expr& e, AttrSet& out);
+// A C identifier made of [A-Za-z0-9_] from `text`.
+std::string sanitize_identifier(const std::string& text);
+
+class Lowering {
+ public:
+  Lowering(Program& program, const Catalog& catalog, const BuildOptions& options)
+      : program_(program), catalog_(catalog), options_(options) {}
+
+  void lower(const plan::LogicalPlan& plan);
+
+  // ---- build_pipelines.cpp: breaking and attribute binding
+  void produce(const plan::LogicalOp& op, Pipeline& current, const AttrSet& needed);
+  int finish(Pipeline& p);
+  void bind(Pipeline& p, const plan::Attribute& a, AttributeBinding::Origin origin, int op_id, size_t payload_index);
+
+  // ---- build_state.cpp: params, buffers, state objects
+  std::string add_param(Param p);
+  std::string add_buffer(Buffer b);
+  std::string rows_param(const std::string& table);
+  // Physical table of a scan alias ("" for computed attributes and unknown aliases).
+  std::string physical_table(const std::string& alias) const;
+  const HashTable& make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
+                                   const std::vector<plan::Attribute>& payload);
+  const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p);
+  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p);
+
+  Program& program_;
+  const Catalog& catalog_;
+  const BuildOptions& options_;
+  std::map<std::string, std::string> alias_table_;
+  int next_op_id_ = 0;
+};
+
+}  // namespace hqc::ir

@@ -1,0 +1,133 @@
+// Names of IR enums and the lookup helpers of Program and Pipeline (ir/program.h).
+#include <algorithm>
+
+#include "ir/program.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+const char* scalar_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::I32: return "i32";
+    case ScalarType::I64: return "i64";
+    case ScalarType::U32: return "u32";
+    case ScalarType::U64: return "u64";
+    case ScalarType::F64: return "f64";
+  }
+  return "?";
+}
+
+uint32_t scalar_bytes(ScalarType t) {
+  return (t == ScalarType::I32 || t == ScalarType::U32) ? 4 : 8;
+}
+
+ScalarType scalar_of(const DataType& t) {
+  switch (t.id) {
+    case TypeId::Int64:
+    case TypeId::Decimal: return ScalarType::I64;
+    case TypeId::Float64: return ScalarType::F64;
+    default: return ScalarType::I32;  // Int32, Date, dictionary codes, Bool
+  }
+}
+
+const char* hash_layout_name(HashLayout l) {
+  return l == HashLayout::PerfectHash ? "perfect_hash" : "linear_probing";
+}
+
+const char* agg_layout_name(AggLayout l) {
+  switch (l) {
+    case AggLayout::Scalar: return "scalar";
+    case AggLayout::DirectIndexed: return "direct_indexed";
+    case AggLayout::GlobalHash: return "global_hash";
+  }
+  return "?";
+}
+
+const char* pipeline_op_kind_name(PipelineOpKind k) {
+  switch (k) {
+    case PipelineOpKind::Filter: return "filter";
+    case PipelineOpKind::Probe: return "probe";
+    case PipelineOpKind::Map: return "map";
+  }
+  return "?";
+}
+
+const char* sink_kind_name(SinkKind k) {
+  switch (k) {
+    case SinkKind::HashBuild: return "hash_build";
+    case SinkKind::Aggregate: return "aggregate";
+    case SinkKind::Materialize: return "materialize";
+  }
+  return "?";
+}
+
+const char* execution_model_name(ExecutionModel m) {
+  switch (m) {
+    case ExecutionModel::Resolution: return "resolution";
+    case ExecutionModel::Pipelined: return "pipelined";
+    case ExecutionModel::OperatorAtATime: return "operator_at_a_time";
+    case ExecutionModel::MultiPass: return "multi_pass";
+  }
+  return "?";
+}
+
+ExecutionModel parse_execution_model(const std::string& name) {
+  for (ExecutionModel m : {ExecutionModel::Resolution, ExecutionModel::Pipelined, ExecutionModel::OperatorAtATime,
+                           ExecutionModel::MultiPass}) {
+    if (name == execution_model_name(m)) return m;
+  }
+  throw Error(ErrorKind::Usage, "unknown execution model \"" + name +
+                                    "\" (expected resolution, pipelined, operator_at_a_time or multi_pass)");
+}
+
+const char* technique_name(Technique t) {
+  static const char* names[] = {"A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"};
+  return names[static_cast<int>(t)];
+}
+
+const char* reduction_kind_name(ReductionKind k) {
+  switch (k) {
+    case ReductionKind::WritePosition: return "write_position";
+    case ReductionKind::SingleAggregate: return "single_aggregate";
+    case ReductionKind::GroupedAggregate: return "grouped_aggregate";
+  }
+  return "?";
+}
+
+const char* local_resolution_name(LocalResolution l) {
+  switch (l) {
+    case LocalResolution::None: return "none";
+    case LocalResolution::Simd: return "simd";
+    case LocalResolution::WorkEfficient: return "work_efficient";
+  }
+  return "?";
+}
+
+namespace {
+template <typename T>
+const T* find_named(const std::vector<T>& v, const std::string& name) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const T& x) { return x.name == name; });
+  return it == v.end() ? nullptr : &*it;
+}
+}  // namespace
+
+const Param* Program::find_param(const std::string& name) const { return find_named(params, name); }
+const Buffer* Program::find_buffer(const std::string& name) const { return find_named(buffers, name); }
+const HashTable* Program::find_hash_table(const std::string& name) const { return find_named(hash_tables, name); }
+const AggregationTable* Program::find_aggregation(const std::string& name) const { return find_named(aggregations, name); }
+const OutputTable* Program::find_output(const std::string& name) const { return find_named(outputs, name); }
+
+const AttributeBinding* Pipeline::find_attribute(const std::string& source, const std::string& name) const {
+  for (const AttributeBinding& b : attributes) {
+    if (b.attr.source == source && b.attr.name == name) return &b;
+  }
+  return nullptr;
+}
+
+int64_t ParamValues::at(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end()) throw Error(ErrorKind::Internal, "run-time parameter \"" + name + "\" has no value");
+  return it->second;
+}
+
+}  // namespace hqc::ir

@@ -1,0 +1,195 @@
+// Pass fuse_pipelines: one compound kernel per pipeline (HorseQC fusion operator).
+//   expects: pipelines with sinks and state objects (build_program), DictCode params assigned
+//            (assign_parameters) so kernels can list them as arguments.
+//   guarantees: Program::kernels[i] is pipeline i's compound kernel with its complete, ordered
+//     argument list: source columns (or the materialized output's buffers), probed hash-table
+//     buffers (read), the sink's buffers (written), then every param the kernel reads (the
+//     tuple count first); each reduction annotated with its technique:
+//       model        materialize  scalar aggregate  grouped aggregate
+//       resolution   A3           B3                C3 if the table is privatized in scratchpad,
+//                                                   else C2 (no local table fits: per-tuple atomics)
+//       pipelined    A2           B2                C2
+//     Hash builds have no reduction (one atomicCAS insert per tuple in every model).
+//   throws: Error(Unsupported) for operator_at_a_time and multi_pass (representable, not implemented).
+#include <algorithm>
+
+#include "ir/passes.h"
+#include "ir/walk.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+namespace {
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const Program& program, Kernel& k) : program_(program), k_(k) {}
+
+  void buffer(const std::string& name, bool written) {
+    for (KernelArg& a : k_.args) {
+      if (a.kind == KernelArg::Kind::Buffer && a.name == name) {
+        a.written = a.written || written;
+        return;
+      }
+    }
+    const Buffer* b = program_.find_buffer(name);
+    if (!b) throw Error(ErrorKind::Internal, "fuse_pipelines: kernel " + k_.name + " uses undeclared buffer " + name);
+    KernelArg a;
+    a.kind = KernelArg::Kind::Buffer;
+    a.name = name;
+    a.type = b->element;
+    a.written = written;
+    k_.args.push_back(a);
+  }
+
+  void param(const std::string& name) {
+    if (name.empty()) return;
+    for (const std::string& p : params_) {
+      if (p == name) return;
+    }
+    params_.push_back(name);
+  }
+
+  void column(const std::string& variable, const std::string& table, const std::string& column, ScalarType type) {
+    KernelArg a;
+    a.kind = KernelArg::Kind::Column;
+    a.name = "col_" + variable;
+    a.table = table;
+    a.column = column;
+    a.type = type;
+    k_.args.push_back(a);
+  }
+
+  void finish_params() {
+    for (const std::string& name : params_) {
+      const Param* p = program_.find_param(name);
+      if (!p) throw Error(ErrorKind::Internal, "fuse_pipelines: kernel " + k_.name + " uses undeclared param " + name);
+      KernelArg a;
+      a.kind = KernelArg::Kind::Param;
+      a.name = name;
+      a.type = p->type;
+      k_.args.push_back(a);
+    }
+  }
+
+ private:
+  const Program& program_;
+  Kernel& k_;
+  std::vector<std::string> params_;
+};
+
+const char* sink_suffix(SinkKind k) {
+  switch (k) {
+    case SinkKind::HashBuild: return "build";
+    case SinkKind::Aggregate: return "aggregate";
+    case SinkKind::Materialize: return "materialize";
+  }
+  return "sink";
+}
+
+Kernel fuse(const Program& program, const Pipeline& p) {
+  bool resolution = program.model == ExecutionModel::Resolution;
+  Kernel k;
+  k.pipeline = p.id;
+  k.name = program.label + "_p" + std::to_string(p.id) + "_" + sink_suffix(p.sink.kind);
+  KernelBuilder b(program, k);
+  b.param(p.source.rows_param);
+
+  // Source.
+  if (p.source.output.empty()) {
+    for (const AttributeBinding& a : p.attributes) {
+      if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, scalar_of(a.attr.type));
+    }
+  } else {
+    const OutputTable* out = program.find_output(p.source.output);
+    for (const AttributeBinding& a : p.attributes) {
+      if (a.origin != AttributeBinding::Origin::SourceColumn) continue;
+      for (const OutputColumn& c : out->columns) {
+        if (c.expr->source == a.attr.source && c.name == a.attr.name) b.buffer(c.buffer, false);
+      }
+    }
+  }
+  // Probes read their hash tables.
+  for (const PipelineOp& op : p.ops) {
+    if (op.kind != PipelineOpKind::Probe) continue;
+    const HashTable* ht = program.find_hash_table(op.hash_table);
+    for (const std::string& buf : ht->key_buffers) b.buffer(buf, false);
+    for (const std::string& buf : ht->payload_buffers) b.buffer(buf, false);
+    b.param(ht->capacity_param);
+    b.param(ht->key_min_param);
+  }
+  // The sink writes its state.
+  switch (p.sink.kind) {
+    case SinkKind::HashBuild: {
+      const HashTable* ht = program.find_hash_table(p.sink.state);
+      for (const std::string& buf : ht->key_buffers) b.buffer(buf, true);
+      for (const std::string& buf : ht->payload_buffers) b.buffer(buf, true);
+      b.buffer(ht->overflow_buffer, true);
+      b.param(ht->capacity_param);
+      b.param(ht->key_min_param);
+      break;
+    }
+    case SinkKind::Aggregate: {
+      const AggregationTable* agg = program.find_aggregation(p.sink.state);
+      for (const GroupKey& key : agg->keys) {
+        if (!key.key_buffer.empty()) b.buffer(key.key_buffer, true);
+      }
+      b.buffer(agg->occupancy_buffer, true);
+      for (const Accumulator& acc : agg->accumulators) b.buffer(acc.buffer, true);
+      if (!agg->overflow_buffer.empty()) b.buffer(agg->overflow_buffer, true);
+      for (const GroupKey& key : agg->keys) {
+        b.param(key.min_param);
+        b.param(key.domain_param);
+      }
+      b.param(agg->slots_param);
+      Reduction r;
+      r.state = agg->name;
+      if (agg->layout == AggLayout::Scalar) {
+        r.kind = ReductionKind::SingleAggregate;
+        r.technique = resolution ? Technique::B3 : Technique::B2;
+        r.local = resolution ? LocalResolution::WorkEfficient : LocalResolution::None;
+      } else {
+        r.kind = ReductionKind::GroupedAggregate;
+        bool local = resolution && agg->scratchpad;
+        r.technique = local ? Technique::C3 : Technique::C2;
+        r.local = local ? LocalResolution::WorkEfficient : LocalResolution::None;
+      }
+      k.reductions.push_back(r);
+      break;
+    }
+    case SinkKind::Materialize: {
+      const OutputTable* out = program.find_output(p.sink.state);
+      for (const OutputColumn& c : out->columns) b.buffer(c.buffer, true);
+      b.buffer(out->counter_buffer, true);
+      b.param(out->capacity_param);
+      Reduction r;
+      r.kind = ReductionKind::WritePosition;
+      r.state = out->name;
+      r.technique = resolution ? Technique::A3 : Technique::A2;
+      r.local = resolution ? LocalResolution::WorkEfficient : LocalResolution::None;
+      k.reductions.push_back(r);
+      break;
+    }
+  }
+  // Dictionary codes of literals.
+  for (const plan::Expr* root : pipeline_exprs(program, p)) {
+    plan::visit(*root, [&](const plan::Expr& e) {
+      if (e.kind == plan::ExprKind::DictCode) b.param(e.param);
+    });
+  }
+  b.finish_params();
+  return k;
+}
+
+}  // namespace
+
+void fuse_pipelines(Program& program) {
+  if (program.model == ExecutionModel::OperatorAtATime || program.model == ExecutionModel::MultiPass) {
+    throw Error(ErrorKind::Unsupported, std::string("micro execution model ") + execution_model_name(program.model) +
+                                            " is representable but not implemented; use resolution or pipelined");
+  }
+  program.kernels.clear();
+  for (const Pipeline& p : program.pipelines) program.kernels.push_back(fuse(program, p));
+}
+
+}  // namespace hqc::ir

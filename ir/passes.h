@@ -1,0 +1,46 @@
+// The pass driver: the passes that turn a freshly built Program into a kernel program, in ONE
+// readable list (default_passes()). Each pass is a function in its own file with its contract on
+// top. The driver runs them in order, verifies the IR after each (ir/verifier.h), times them, can
+// skip passes by name, and dumps the IR (ir/explain.h) to stderr after each pass when the
+// environment variable HORSEQC_DUMP_IR is set (to anything but "0").
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace hqc::ir {
+
+struct Pass {
+  std::string name;
+  std::function<void(Program&)> run;
+};
+
+struct PassTiming {
+  std::string name;
+  double milliseconds = 0.0;
+  bool skipped = false;
+};
+
+struct PassOptions {
+  std::vector<std::string> skip;  // pass names not to run; an unknown name is Error(Usage)
+  bool dump = false;              // also dump when HORSEQC_DUMP_IR is not set
+};
+
+// The passes, in order (default_passes() returns exactly this list):
+//   assign_parameters  DictCode literals → named run-time params (ir/pass_assign_parameters.cpp)
+//   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
+//   plan_launch        block size, tuples per thread, scratchpad bytes (ir/pass_plan_launch.cpp)
+std::vector<Pass> default_passes();
+
+void assign_parameters(Program& program);
+void fuse_pipelines(Program& program);
+void plan_launch(Program& program);
+
+// Runs `passes` over `program`; returns one timing per pass in order.
+std::vector<PassTiming> run_passes(Program& program, const std::vector<Pass>& passes,
+                                   const PassOptions& options = {});
+
+}  // namespace hqc::ir

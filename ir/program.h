@@ -1,0 +1,95 @@
+// The pipeline IR of one query: the whole compiled form between the logical plan and source code.
+//
+// Overview (read this first):
+//
+//   plan::LogicalPlan ──build_program()──▶ Program{ pipelines, state objects, params, buffers }
+//                      ──fuse (pass)─────▶ Program{ ..., kernels }          (ir/passes.h lists the
+//                                                                             passes in order)
+//   Program + Database ──resolve_parameters()──▶ ParamValues (every run-time number)
+//
+//   - Pipeline (ir/pipeline.h): source scan → Filter / Probe / Map ops → one Sink (HashBuild,
+//     Aggregate or Materialize). Pipelines are listed in dependency order: a hash table is built
+//     by an earlier pipeline than any that probes it. Breaking happens in ONE function,
+//     ir/build_pipelines.cpp: a hash build or an aggregation sink ends a pipeline, the probe side
+//     continues.
+//   - State objects (ir/state.h): HashTable, AggregationTable, OutputTable. Each names its device
+//     buffers (Program::buffers) and the params that size them (Program::params). Codegen names
+//     kernel arguments after them; the executor allocates Program::buffers generically.
+//   - Params: every data-dependent value (row counts, key minima/domains, capacities, dictionary
+//     codes of string literals) is a kernel argument, so the source is the same at every scale
+//     factor and the kernel cache hits.
+//   - Kernels (ir/kernel.h): one compound kernel per pipeline under the resolution (default) or
+//     pipelined model, each reduction annotated with its technique (A3/B3/C3 or A2/B2/C2).
+//   - ResultDesc: how the host turns the final state object into rows (group keys decoded through
+//     dictionaries, AVG = sum / count), then ORDER BY and LIMIT on the host.
+//   - Text form: ir/explain.h (stable, golden-tested). Invariants: ir/verifier.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/logical_plan.h"
+#include "ir/kernel.h"
+#include "ir/pipeline.h"
+#include "ir/state.h"
+
+namespace hqc::ir {
+
+struct ResultColumn {
+  enum class Source : uint8_t {
+    GroupKey,     // AggregationTable::keys[index]
+    Accumulator,  // AggregationTable::accumulators[index]
+    Average,      // accumulators[index] (sum) / accumulators[count_index] (count), as Float64
+    Output,       // OutputTable::columns[index]
+  };
+  std::string name;
+  DataType type;  // type shown to the user (strings for dictionary-coded keys)
+  Source source = Source::Accumulator;
+  size_t index = 0;
+  size_t count_index = 0;
+  std::string dict_table;   // non-empty: decode codes through this dictionary
+  std::string dict_column;
+};
+
+struct ResultDesc {
+  enum class Kind : uint8_t { Aggregation, Output };
+  Kind kind = Kind::Aggregation;
+  std::string state;  // AggregationTable or OutputTable name
+  std::vector<ResultColumn> columns;
+  std::vector<plan::SortKey> order_by;  // by result column name, applied on the host
+  int64_t limit = -1;                   // -1: none
+};
+
+struct Program {
+  std::string label;  // query name, a C identifier prefix: "q1_1"
+  ExecutionModel model = ExecutionModel::Resolution;
+  std::shared_ptr<const plan::LogicalPlan> logical;  // for EXPLAIN; may be null in tests
+
+  std::vector<Param> params;
+  std::vector<Buffer> buffers;
+  std::vector<HashTable> hash_tables;
+  std::vector<AggregationTable> aggregations;
+  std::vector<OutputTable> outputs;
+  std::vector<Pipeline> pipelines;  // dependency order
+  std::vector<Kernel> kernels;      // filled by the fusion pass
+  ResultDesc result;
+
+  // nullptr when absent.
+  const Param* find_param(const std::string& name) const;
+  const Buffer* find_buffer(const std::string& name) const;
+  const HashTable* find_hash_table(const std::string& name) const;
+  const AggregationTable* find_aggregation(const std::string& name) const;
+  const OutputTable* find_output(const std::string& name) const;
+};
+
+// The values of every Param of a program for one database.
+struct ParamValues {
+  std::map<std::string, int64_t> values;
+  // Throws Error(Internal) naming the parameter when absent.
+  int64_t at(const std::string& name) const;
+};
+
+}  // namespace hqc::ir

@@ -1,0 +1,94 @@
+// Run-time parameter values for one database (ir/resolve_parameters.h).
+#include "ir/resolve_parameters.h"
+
+#include <algorithm>
+
+#include "planner/sizing.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+namespace {
+
+int64_t capacity(const Param& p, const planner::Statistics& stats, const ParamValues& so_far) {
+  uint64_t rows = 0;
+  double selectivity = 1.0;
+  if (!p.table.empty()) {
+    rows = stats.rows(p.table);
+    if (p.predicate) selectivity = planner::estimate_selectivity(*p.predicate, p.table, stats);
+  } else if (!p.factors.empty()) {
+    rows = static_cast<uint64_t>(so_far.at(p.factors[0]));
+  }
+  double estimate = static_cast<double>(rows) * selectivity;
+  if (!p.distinct_columns.empty()) {
+    double groups = 1.0;
+    for (const std::string& tc : p.distinct_columns) {
+      auto dot = tc.find('.');
+      groups *= static_cast<double>(std::max<uint64_t>(1, stats.column(tc.substr(0, dot), tc.substr(dot + 1)).distinct));
+    }
+    estimate = std::min(estimate, groups);
+  }
+  return static_cast<int64_t>(planner::hash_capacity(static_cast<uint64_t>(estimate), 1.0, p.load_factor));
+}
+
+ColumnStats valid_stats(const Param& p, const planner::Statistics& stats) {
+  ColumnStats s = stats.column(p.table, p.column);
+  if (!s.valid) {
+    throw Error(ErrorKind::Input, "parameter " + p.name + ": column " + p.table + "." + p.column +
+                                      " has no min/max statistics (is the table empty?)");
+  }
+  return s;
+}
+
+}  // namespace
+
+ParamValues resolve_parameters(const Program& program, const planner::Statistics& stats) {
+  ParamValues v;
+  for (const Param& p : program.params) {
+    int64_t value = 0;
+    switch (p.source) {
+      case Param::Source::RowCount: value = static_cast<int64_t>(stats.rows(p.table)); break;
+      case Param::Source::ColumnMin: value = valid_stats(p, stats).min; break;
+      case Param::Source::ColumnMax: value = valid_stats(p, stats).max; break;
+      case Param::Source::ColumnDomain: {
+        ColumnStats s = valid_stats(p, stats);
+        value = s.max - s.min + 1;
+        break;
+      }
+      case Param::Source::DictCode: value = stats.dictionary_code(p.table, p.column, p.literal, p.match); break;
+      case Param::Source::Capacity: value = capacity(p, stats, v); break;
+      case Param::Source::Product: {
+        value = 1;
+        for (const std::string& f : p.factors) {
+          if (__builtin_mul_overflow(value, v.at(f), &value)) {
+            throw Error(ErrorKind::Unsupported, "parameter " + p.name + ": the product of " + std::to_string(p.factors.size()) +
+                                                    " factors overflows 64 bits");
+          }
+        }
+        break;
+      }
+      case Param::Source::OutputRows: {
+        const OutputTable* out = program.find_output(p.table);
+        if (!out) throw Error(ErrorKind::Internal, "parameter " + p.name + " names unknown output " + p.table);
+        value = v.at(out->capacity_param);
+        break;
+      }
+      case Param::Source::Constant: value = p.value; break;
+    }
+    v.values[p.name] = value;
+  }
+  return v;
+}
+
+ParamValues resolve_parameters(const Program& program, const Database& db) {
+  planner::DatabaseStatistics stats(db);
+  return resolve_parameters(program, stats);
+}
+
+uint64_t buffer_elements(const Buffer& b, const ParamValues& values) {
+  uint64_t n = b.fixed_elements;
+  if (!b.elements_param.empty()) n += b.multiplier * static_cast<uint64_t>(values.at(b.elements_param));
+  return n;
+}
+
+}  // namespace hqc::ir

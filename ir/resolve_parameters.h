@@ -1,0 +1,21 @@
+// Computes the value of every run-time parameter of a program for one database: row counts, key
+// minima and domains, dictionary codes of string literals, and hash-table capacities (through the
+// sizing in planner/sizing.h). The same Program serves every scale factor; only these values differ.
+//
+// Contract: parameters are resolved in declaration order, so a Product may name earlier params;
+// a missing table/column throws Error(Input) naming it; a Product that overflows int64 throws
+// Error(Unsupported).
+#pragma once
+
+#include "ir/program.h"
+#include "planner/statistics.h"
+#include "storage/table.h"
+
+namespace hqc::ir {
+
+ParamValues resolve_parameters(const Program& program, const planner::Statistics& stats);
+ParamValues resolve_parameters(const Program& program, const Database& db);
+// Elements of buffer `b` under `values` (fixed_elements + multiplier * param).
+uint64_t buffer_elements(const Buffer& b, const ParamValues& values);
+
+}  // namespace hqc::ir

@@ -1,0 +1,168 @@
+// State objects of the pipeline IR: run-time parameters, device buffers, and the hash tables,
+// aggregation tables and outputs that pipelines share. See ir/program.h for the overview.
+//
+// Contract:
+//   - every data-dependent number (row counts, key minima, key domains, capacities, dictionary
+//     codes of literals) is a Param; buffers are sized by Params, never by constants derived from
+//     the data, so generated source is identical for every scale factor.
+//   - every state object lists the names of its buffers; each name is declared in Program::buffers.
+//   - a Param's value comes from resolve_parameters() (ir/resolve_parameters.h) or, for Capacity,
+//     from the sizing in planner/sizing.h applied to the statistics.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/expr.h"
+#include "frontend/logical_plan.h"
+
+namespace hqc::ir {
+
+// ---------------------------------------------------------------- parameters and buffers
+
+enum class ScalarType : uint8_t { I32, I64, U32, U64, F64 };
+const char* scalar_type_name(ScalarType t);  // "i32", "i64", "u32", "u64", "f64"
+uint32_t scalar_bytes(ScalarType t);
+// Physical element type of values of `t` (Int32/Date/dictionary codes → I32, Int64/Decimal → I64,
+// Float64 → F64, Bool → I32).
+ScalarType scalar_of(const DataType& t);
+
+struct Param {
+  enum class Source : uint8_t {
+    RowCount,      // rows of `table`
+    ColumnMin,     // ColumnStats::min of table.column (codes for dictionary columns)
+    ColumnMax,     // ColumnStats::max
+    ColumnDomain,  // max - min + 1 (slots of a perfect-hash or direct-indexed table over the column)
+    DictCode,      // code of `literal` in table.column's dictionary, per `match`
+    Capacity,      // hash-table slots: planner sizing of rows(table) x selectivity(`predicate`)
+    Product,       // product of the params named in `factors` (direct-indexed group slots)
+    OutputRows,    // rows an earlier pipeline wrote to output `table` (an OutputTable name):
+                   // resolve_parameters() gives the output's capacity (an upper bound); the
+                   // executor replaces it with the counter it reads back after that pipeline
+    Constant,      // `value`
+  };
+  std::string name;  // a C identifier, unique in the program: "rows_lineorder", "ht0_capacity"
+  Source source = Source::Constant;
+  ScalarType type = ScalarType::I64;  // how the kernel receives it
+  std::string table;
+  std::string column;
+  std::string literal;                       // DictCode
+  plan::DictMatch match = plan::DictMatch::Equal;
+  plan::ExprPtr predicate;                   // Capacity: filter over `table` rows (nullptr = all)
+  // Capacity: "table.column" entries; when present the row estimate is also capped by the product
+  // of their distinct counts (group-by hash tables: groups <= product of key cardinalities).
+  std::vector<std::string> distinct_columns;
+  double load_factor = 0.5;                  // Capacity: occupied fraction the table is sized for
+  std::vector<std::string> factors;          // Product
+  int64_t value = 0;                         // Constant
+  std::string comment;                       // shown by EXPLAIN
+};
+
+struct Buffer {
+  std::string name;  // a C identifier, unique in the program: "ht0_keys", "agg0_sum_revenue"
+  ScalarType element = ScalarType::I64;
+  // elements = fixed_elements + multiplier * value(elements_param) (param empty: fixed only)
+  uint64_t fixed_elements = 0;
+  std::string elements_param;
+  uint64_t multiplier = 1;
+  enum class Fill : uint8_t { Zero, Pattern, None };
+  Fill fill = Fill::Zero;
+  uint64_t pattern = 0;  // Fill::Pattern: the element's bit pattern (e.g. empty-slot markers)
+  std::string comment;
+};
+
+// Bit patterns used as fill values. The code generator uses the same constants for comparisons.
+inline constexpr uint64_t kEmptyKeyI32 = 0x80000000ull;            // INT32_MIN: never a key
+inline constexpr uint64_t kEmptyKeyI64 = 0x8000000000000000ull;    // INT64_MIN
+inline constexpr uint64_t kMaxI64 = 0x7fffffffffffffffull;         // MIN accumulators start here
+inline constexpr uint64_t kMinI64 = 0x8000000000000000ull;         // MAX accumulators start here
+
+// ---------------------------------------------------------------- hash tables (joins)
+
+enum class HashLayout : uint8_t {
+  PerfectHash,     // slot = key - key_min; capacity = key domain; key must be in [min, max]
+  LinearProbing,   // slot = hash(key) & (capacity - 1), then +1 until free; capacity a power of 2
+};
+const char* hash_layout_name(HashLayout l);
+
+struct HashTable {
+  std::string name;  // "ht0"
+  HashLayout layout = HashLayout::PerfectHash;
+  std::string build_table;             // physical table of the build-side scan
+  std::string build_alias;
+  std::vector<plan::ExprPtr> build_keys;  // over the build pipeline's attributes
+  std::vector<plan::Attribute> payload;   // build attributes the probe side needs, in order
+  bool unique_keys = true;  // build keys are a primary key: at most one match per probe
+  std::string capacity_param;   // slots
+  std::string key_min_param;    // PerfectHash only
+  std::vector<std::string> key_buffers;      // one per key column, filled with the empty marker
+  std::vector<std::string> payload_buffers;  // parallel to `payload`
+  std::string overflow_buffer;  // one u32; nonzero after the build = rebuild with more capacity
+};
+
+// ---------------------------------------------------------------- aggregation tables
+
+enum class AggLayout : uint8_t {
+  Scalar,         // no group keys: one slot
+  DirectIndexed,  // slot = mixed-radix index over the key domains (product of domains slots)
+  GlobalHash,     // open addressing over packed keys in global memory
+};
+const char* agg_layout_name(AggLayout l);
+
+struct GroupKey {
+  std::string name;      // output name
+  plan::ExprPtr expr;    // over the aggregating pipeline's attributes
+  DataType type;
+  std::string dict_table;   // decode codes through this dictionary (empty: not a string)
+  std::string dict_column;
+  std::string min_param;     // DirectIndexed: smallest key value
+  std::string domain_param;  // DirectIndexed: max - min + 1
+  std::string key_buffer;    // GlobalHash: the key stored per slot
+  // DirectIndexed: slot = sum_i (key_i - min_i) * stride_i, stride of the last key = 1.
+};
+
+// One accumulator. AVG is lowered into a Sum and a Count accumulator plus an Average result column.
+struct Accumulator {
+  std::string name;         // "revenue", or "avg_price__sum" for a hidden half of an AVG
+  plan::AggFunc func = plan::AggFunc::Sum;  // Sum, Count, CountStar, Min, Max (never Avg)
+  plan::ExprPtr arg;        // nullptr for CountStar
+  DataType type;            // result type
+  ScalarType element = ScalarType::I64;
+  std::string buffer;       // one element per slot
+};
+
+struct AggregationTable {
+  std::string name;  // "agg0"
+  AggLayout layout = AggLayout::Scalar;
+  std::vector<GroupKey> keys;
+  std::vector<Accumulator> accumulators;
+  std::string slots_param;       // Scalar: empty (1 slot)
+  std::string occupancy_buffer;  // u64 count of tuples per slot: > 0 = the group exists
+  std::string overflow_buffer;   // GlobalHash only
+  // Scratchpad privatization (C3/B3 under the resolution model): the whole table is replicated
+  // per CTA in scratchpad when slots * bytes_per_slot <= the planner's budget.
+  bool scratchpad = false;
+  uint32_t scratchpad_bytes_per_slot = 0;
+  uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
+};
+
+// ---------------------------------------------------------------- materialized outputs
+
+struct OutputColumn {
+  std::string name;
+  plan::ExprPtr expr;
+  DataType type;
+  std::string dict_table;
+  std::string dict_column;
+  std::string buffer;
+};
+
+struct OutputTable {
+  std::string name;  // "out0"
+  std::vector<OutputColumn> columns;
+  std::string capacity_param;   // rows the buffers can hold (upper bound: rows of the source)
+  std::string counter_buffer;   // one u64: rows written (the A2/A3 write-position counter)
+};
+
+}  // namespace hqc::ir

@@ -1,0 +1,43 @@
+// Expression roots of a pipeline (ir/walk.h).
+#include "ir/walk.h"
+
+namespace hqc::ir {
+
+std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipeline& p) {
+  std::vector<const plan::Expr*> out;
+  auto add = [&](const plan::ExprPtr& e) {
+    if (e) out.push_back(e.get());
+  };
+  for (const PipelineOp& op : p.ops) {
+    add(op.predicate);
+    for (const auto& k : op.probe_keys) add(k);
+    for (const auto& m : op.exprs) add(m.expr);
+  }
+  switch (p.sink.kind) {
+    case SinkKind::HashBuild:
+      if (const HashTable* ht = program.find_hash_table(p.sink.state)) {
+        for (const auto& k : ht->build_keys) add(k);
+      }
+      break;
+    case SinkKind::Aggregate:
+      if (const AggregationTable* a = program.find_aggregation(p.sink.state)) {
+        for (const auto& k : a->keys) add(k.expr);
+        for (const auto& acc : a->accumulators) add(acc.arg);
+      }
+      break;
+    case SinkKind::Materialize:
+      if (const OutputTable* o = program.find_output(p.sink.state)) {
+        for (const auto& c : o->columns) add(c.expr);
+      }
+      break;
+  }
+  return out;
+}
+
+std::vector<plan::Expr*> pipeline_exprs(Program& program, const Pipeline& p) {
+  std::vector<plan::Expr*> out;
+  for (const plan::Expr* e : pipeline_exprs(static_cast<const Program&>(program), p)) out.push_back(const_cast<plan::Expr*>(e));
+  return out;
+}
+
+}  // namespace hqc::ir

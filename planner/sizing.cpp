@@ -1,0 +1,126 @@
+// Selectivity estimates and table sizing from statistics (planner/sizing.h).
+#include "planner/sizing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hqc::planner {
+
+namespace {
+
+using plan::CompareOp;
+using plan::Expr;
+using plan::ExprKind;
+
+// The column a comparison constrains when its left side is a plain column. Whether it belongs to
+// `table` is settled by the statistics lookup: a column the table lacks has no statistics.
+const Expr* column_of(const Expr& e, const std::string&) {
+  return e.kind == ExprKind::Column ? &e : nullptr;
+}
+
+bool constant_value(const Expr& e, int64_t& out) {
+  if (e.kind == ExprKind::Literal && e.type.is_integer_like()) {
+    out = e.int_value;
+    return true;
+  }
+  return false;
+}
+
+// Stats of the physical column an attribute reads; `table` names the physical table.
+bool stats_of(const Expr& col, const std::string& table, const Statistics& stats, ColumnStats& out) {
+  try {
+    out = stats.column(table, col.column);
+    return true;
+  } catch (...) {
+    return false;  // a computed attribute or an unknown column: no statistics, estimate 1
+  }
+}
+
+double equality(const Expr& col, const std::string& table, const Statistics& stats, double values) {
+  ColumnStats s;
+  if (!stats_of(col, table, stats, s) || s.distinct == 0) return 1.0;
+  return std::min(1.0, 2.0 * values / static_cast<double>(s.distinct));
+}
+
+double range(const Expr& col, const std::string& table, const Statistics& stats, int64_t lo, int64_t hi) {
+  ColumnStats s;
+  if (!stats_of(col, table, stats, s) || !s.valid) return 1.0;
+  if (hi < lo) return 1.0 / static_cast<double>(std::max<uint64_t>(1, s.distinct));
+  double domain = static_cast<double>(s.max) - static_cast<double>(s.min) + 1.0;
+  double covered = static_cast<double>(std::min(hi, s.max)) - static_cast<double>(std::max(lo, s.min)) + 1.0;
+  if (covered <= 0) return 1.0 / domain;  // outside the range: keep a nonzero estimate
+  return std::min(1.0, covered / domain);
+}
+
+double estimate(const Expr& e, const std::string& table, const Statistics& stats) {
+  switch (e.kind) {
+    case ExprKind::And: {
+      double s = 1.0;
+      for (const auto& a : e.args) s = std::min(s, estimate(*a, table, stats));
+      return s;
+    }
+    case ExprKind::Or: {
+      double s = 0.0;
+      for (const auto& a : e.args) s += estimate(*a, table, stats);
+      return std::min(1.0, s);
+    }
+    case ExprKind::InList: {
+      const Expr* col = column_of(*e.args[0], table);
+      return col ? equality(*col, table, stats, static_cast<double>(e.args.size() - 1)) : 1.0;
+    }
+    case ExprKind::Between: {
+      const Expr* col = column_of(*e.args[0], table);
+      int64_t lo = 0, hi = 0;
+      if (col && constant_value(*e.args[1], lo) && constant_value(*e.args[2], hi)) return range(*col, table, stats, lo, hi);
+      return 1.0;
+    }
+    case ExprKind::Compare: {
+      const Expr* col = column_of(*e.args[0], table);
+      const Expr& other = *e.args[1];
+      if (!col) return 1.0;
+      if (e.compare == CompareOp::Eq) return equality(*col, table, stats, 1.0);
+      int64_t v = 0;
+      if (!constant_value(other, v)) return 1.0;  // dictionary bounds are run-time values
+      switch (e.compare) {
+        case CompareOp::Lt: return range(*col, table, stats, INT64_MIN / 2, v - 1);
+        case CompareOp::Le: return range(*col, table, stats, INT64_MIN / 2, v);
+        case CompareOp::Gt: return range(*col, table, stats, v + 1, INT64_MAX / 2);
+        case CompareOp::Ge: return range(*col, table, stats, v, INT64_MAX / 2);
+        default: return 1.0;
+      }
+    }
+    default:
+      return 1.0;
+  }
+}
+
+}  // namespace
+
+double estimate_selectivity(const plan::Expr& predicate, const std::string& table, const Statistics& stats) {
+  double s = estimate(predicate, table, stats);
+  return std::clamp(s, 1e-9, 1.0);
+}
+
+uint64_t hash_capacity(uint64_t rows, double selectivity, double load_factor) {
+  double wanted = std::ceil(static_cast<double>(rows) * selectivity / load_factor);
+  uint64_t capacity = 16;
+  while (static_cast<double>(capacity) < wanted && capacity < (1ull << 62)) capacity <<= 1;
+  return capacity;
+}
+
+bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows) {
+  if (key_domain == 0 || key_domain > kMaxPerfectHashSlots) return false;
+  return key_domain <= kSmallPerfectHashSlots || key_domain <= kPerfectHashDensity * std::max<uint64_t>(build_rows, 1);
+}
+
+bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot) {
+  return slots > 0 && bytes_per_slot > 0 && slots <= kScratchpadBudgetBytes / bytes_per_slot;
+}
+
+SimpleLaunch simple_launch(uint64_t tuples) {
+  SimpleLaunch l;
+  l.items_per_thread = tuples > (1ull << 20) ? 4 : 1;
+  return l;
+}
+
+}  // namespace hqc::planner

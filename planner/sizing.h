@@ -1,0 +1,51 @@
+// Sizing of hash tables, aggregation tables and outputs from statistics, and a first, simple
+// launch configuration. Every size is computed from the data's statistics at run time
+// (never a per-query or per-scale-factor constant); overflow at run time makes the executor grow
+// the table, so an estimate that proves low costs a rebuild, never a wrong result.
+//
+// Contract:
+//   - estimate_selectivity() returns a value in (0, 1], an upper-leaning estimate: equality on a
+//     column with d distinct values counts 2/d (skew headroom), ranges count the covered fraction
+//     of [min, max], AND takes the minimum, OR sums (capped at 1), NOT and anything unknown 1.
+//   - hash_capacity() is a power of two >= max(16, rows / load_factor).
+//   - perfect hashing is chosen when the key domain (max - min + 1) is at most
+//     kPerfectHashDensity x the build rows, or small in absolute terms (kSmallPerfectHashSlots:
+//     SSB's yyyymmdd date keys span 70k values for 2.5k rows), and below kMaxPerfectHashSlots.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/expr.h"
+#include "planner/statistics.h"
+
+namespace hqc::planner {
+
+inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4x sparser than rows
+inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 28;  // 1 GiB of int32 keys
+inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
+// Scratchpad budget for one privatized aggregation table per CTA: the 48 KiB of static shared
+// memory every CUDA GPU and OpenCL GPU device grants a work-group without opt-in. The occupancy
+// planner (a later issue) replaces it with a device-derived budget.
+inline constexpr uint64_t kScratchpadBudgetBytes = 48 * 1024;
+// Direct-indexed aggregation tables up to this many slots; beyond it a global hash table.
+inline constexpr uint64_t kMaxDirectSlots = 1ull << 24;
+
+// `table` is the physical table the predicate's columns belong to (the predicate only references
+// columns of that scan; others count as unknown).
+double estimate_selectivity(const plan::Expr& predicate, const std::string& table, const Statistics& stats);
+uint64_t hash_capacity(uint64_t rows, double selectivity, double load_factor);
+bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows);
+// Whether a direct-indexed table of `slots` slots x `bytes_per_slot` fits one CTA's budget.
+bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot);
+
+// A first launch configuration, until the occupancy / knapsack model (a later issue) replaces it:
+// 256 threads per CTA, 4 tuples per thread for scans over more than 2^20 rows, else 1.
+struct SimpleLaunch {
+  uint32_t block_size = 256;
+  uint32_t items_per_thread = 1;
+};
+SimpleLaunch simple_launch(uint64_t tuples);
+
+}  // namespace hqc::planner

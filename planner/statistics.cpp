@@ -1,0 +1,48 @@
+// Statistics over a loaded Database (planner/statistics.h).
+#include "planner/statistics.h"
+
+#include <algorithm>
+
+#include "storage/error.h"
+
+namespace hqc::planner {
+
+uint64_t DatabaseStatistics::rows(const std::string& table) const {
+  const Table* t = db_.find(table);
+  if (!t) throw Error(ErrorKind::Input, "statistics: the database has no table \"" + table + "\"");
+  return t->rows;
+}
+
+const Column& DatabaseStatistics::find_column(const std::string& table, const std::string& column) const {
+  const Table* t = db_.find(table);
+  if (!t) throw Error(ErrorKind::Input, "statistics: the database has no table \"" + table + "\"");
+  const Column* c = t->find(column);
+  if (!c) throw Error(ErrorKind::Input, "statistics: table \"" + table + "\" has no column \"" + column + "\"");
+  return *c;
+}
+
+ColumnStats DatabaseStatistics::column(const std::string& table, const std::string& column) const {
+  return find_column(table, column).stats;
+}
+
+int64_t DatabaseStatistics::dictionary_code(const std::string& table, const std::string& column,
+                                            const std::string& literal, plan::DictMatch match) const {
+  const Column& c = find_column(table, column);
+  if (c.encoding != Encoding::Dictionary) {
+    throw Error(ErrorKind::Input, "statistics: column " + table + "." + column + " is not dictionary-encoded in the loaded data");
+  }
+  const std::vector<std::string>& d = c.dictionary;
+  switch (match) {
+    case plan::DictMatch::Equal: {
+      auto it = std::lower_bound(d.begin(), d.end(), literal);
+      return (it != d.end() && *it == literal) ? static_cast<int64_t>(it - d.begin()) : -1;
+    }
+    case plan::DictMatch::LowerBound:
+      return static_cast<int64_t>(std::lower_bound(d.begin(), d.end(), literal) - d.begin());
+    case plan::DictMatch::UpperBound:
+      return static_cast<int64_t>(std::upper_bound(d.begin(), d.end(), literal) - d.begin());
+  }
+  return -1;
+}
+
+}  // namespace hqc::planner

@@ -1,0 +1,42 @@
+// Statistics the sizing and the parameter resolution read: row counts, column min/max/distinct and
+// dictionary lookups. An interface so sizing can be tested without data and later fed by a catalog
+// estimate (rows_at_sf1 x SF) before the data is loaded.
+//
+// Contract: DatabaseStatistics answers from the loaded tables' ColumnStats (computed at load) and
+// dictionaries; it throws Error(Input) naming the table or column when the database lacks it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "frontend/expr.h"
+#include "storage/column.h"
+#include "storage/table.h"
+
+namespace hqc::planner {
+
+class Statistics {
+ public:
+  virtual ~Statistics() = default;
+  virtual uint64_t rows(const std::string& table) const = 0;
+  virtual ColumnStats column(const std::string& table, const std::string& column) const = 0;
+  // Code of `literal` in the order-preserving dictionary of table.column, per `match`
+  // (see plan::DictMatch); Equal yields -1 when the literal is absent.
+  virtual int64_t dictionary_code(const std::string& table, const std::string& column,
+                                  const std::string& literal, plan::DictMatch match) const = 0;
+};
+
+class DatabaseStatistics final : public Statistics {
+ public:
+  explicit DatabaseStatistics(const Database& db) : db_(db) {}
+  uint64_t rows(const std::string& table) const override;
+  ColumnStats column(const std::string& table, const std::string& column) const override;
+  int64_t dictionary_code(const std::string& table, const std::string& column,
+                          const std::string& literal, plan::DictMatch match) const override;
+
+ private:
+  const Column& find_column(const std::string& table, const std::string& column) const;
+  const Database& db_;
+};
+
+}  // namespace hqc::planner

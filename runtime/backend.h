@@ -1,0 +1,230 @@
+// The device abstraction every other runtime file talks to: one GPU (or PoCL CPU device) behind
+// either CUDA (driver API loaded with dlopen + NVRTC) or OpenCL (ICD loader).
+//
+// Contract:
+//   - open_backend() returns a usable backend or throws hqc::Error(ErrorKind::Device) saying why
+//     (library missing, no device, driver error text). Asking for CUDA never yields OpenCL: there is
+//     no silent fallback. Auto picks CUDA, else an OpenCL GPU, else an OpenCL CPU.
+//   - Every backend reports which device it is (name(), device_description(), properties()).
+//   - DeviceBuffer owns device memory (RAII) and must not outlive the Backend that made it.
+//   - Backend::compile() consults the KernelCache when one is given: a hit skips the compiler.
+//   - Launches are asynchronous on the backend's single in-order queue/stream; download() and
+//     synchronize() wait for everything launched before them.
+//   - Device constants (SM count, scratchpad sizes, ...) come from the device, never hard-coded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hqc::runtime {
+
+class KernelCache;
+
+enum class DeviceChoice { Auto, Cuda, OpenCL };
+
+// "auto", "cuda", "opencl" (as the CLI spells it); throws Error(Usage) listing the choices otherwise.
+DeviceChoice parse_device_choice(std::string_view text);
+const char* device_choice_name(DeviceChoice choice);
+
+// What the planner needs to know about a device. Fields the API cannot report stay 0.
+struct DeviceProperties {
+  std::string backend;          // "cuda" or "opencl"
+  std::string name;             // "NVIDIA H100 80GB HBM3", "pthread-skylake-avx512-..."
+  std::string vendor;           // "NVIDIA", "Portable Computing Language", ...
+  std::string driver_version;   // CUDA driver "13.0" / OpenCL driver version string
+  std::string api_version;      // "CUDA 13.0" / "OpenCL 3.0 PoCL ..."
+  std::string compiler_version; // "NVRTC 13.0" / OpenCL C version; part of the kernel cache key
+  int compute_major = 0;        // CUDA compute capability; 0 on OpenCL
+  int compute_minor = 0;
+  bool is_gpu = false;
+  uint32_t multiprocessors = 0;        // SMs / OpenCL compute units
+  uint32_t max_threads_per_block = 0;
+  uint32_t max_threads_per_multiprocessor = 0;
+  uint32_t max_blocks_per_multiprocessor = 0;
+  uint32_t warp_size = 0;              // warp size / preferred work-group size multiple
+  uint64_t shared_memory_per_block = 0;        // default static limit (48 KiB on NVIDIA)
+  uint64_t shared_memory_per_block_optin = 0;  // with the opt-in attribute (227 KiB on H100)
+  uint64_t shared_memory_per_multiprocessor = 0;
+  uint64_t reserved_shared_memory_per_block = 0;
+  uint32_t registers_per_block = 0;
+  uint32_t registers_per_multiprocessor = 0;
+  uint64_t global_memory = 0;
+  uint64_t l2_cache_bytes = 0;
+  uint32_t clock_khz = 0;
+  uint32_t memory_clock_khz = 0;
+  uint32_t memory_bus_width_bits = 0;
+  uint32_t async_engines = 0;          // copy engines (CUDA)
+  bool int64_atomics = false;          // 64-bit global atomics available
+};
+
+// What the compiler decided for one kernel (cuFuncGetAttribute / clGetKernelWorkGroupInfo).
+struct KernelAttributes {
+  int registers_per_thread = 0;        // 0 when the API does not say (OpenCL)
+  uint64_t static_shared_bytes = 0;    // __shared__ / __local declared in the kernel
+  uint64_t local_bytes_per_thread = 0; // spills / private memory
+  uint32_t max_threads_per_block = 0;  // the most this compiled kernel can be launched with
+  uint32_t preferred_block_multiple = 0;
+};
+
+class Backend;
+
+// Device memory. Movable, not copyable; frees itself. Sizes are in bytes and 64-bit.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Backend* owner, uint64_t handle, uint64_t bytes) : owner_(owner), handle_(handle), bytes_(bytes) {}
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  ~DeviceBuffer();
+
+  uint64_t bytes() const { return bytes_; }
+  bool valid() const { return owner_ != nullptr; }
+  // CUdeviceptr or cl_mem, as an integer; only backends interpret it.
+  uint64_t handle() const { return handle_; }
+
+  // Copies `bytes` from the host to the buffer at `offset`; throws Error(Internal) if out of range.
+  void upload(const void* host, uint64_t bytes, uint64_t offset = 0);
+  template <typename T>
+  void upload(const std::vector<T>& host) { upload(host.data(), host.size() * sizeof(T)); }
+  void download(void* host, uint64_t bytes, uint64_t offset = 0) const;
+  template <typename T>
+  std::vector<T> download_as(uint64_t count) const {
+    std::vector<T> out(count);
+    download(out.data(), count * sizeof(T));
+    return out;
+  }
+  // Fills the whole buffer with a repeated 4- or 8-byte pattern (bytes() must be a multiple of it).
+  void fill(const void* pattern, uint32_t pattern_bytes);
+  void fill_u32(uint32_t value) { fill(&value, 4); }
+  void fill_u64(uint64_t value) { fill(&value, 8); }
+  void release();
+
+ private:
+  Backend* owner_ = nullptr;
+  uint64_t handle_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+// One argument of a kernel launch. `Scratch` is the dialect difference for dynamic scratchpad:
+// OpenCL receives it as a __local pointer argument of LaunchConfig::dynamic_shared_bytes bytes,
+// CUDA kernels use `extern __shared__` and the argument is skipped.
+struct KernelArg {
+  enum class Kind { Buffer, I32, I64, U64, F64, Scratch };
+  Kind kind = Kind::I32;
+  uint64_t buffer = 0;  // handle for Kind::Buffer
+  int32_t i32 = 0;
+  int64_t i64 = 0;
+  uint64_t u64 = 0;
+  double f64 = 0;
+
+  static KernelArg buf(const DeviceBuffer& b) { KernelArg a; a.kind = Kind::Buffer; a.buffer = b.handle(); return a; }
+  static KernelArg int32(int32_t v) { KernelArg a; a.kind = Kind::I32; a.i32 = v; return a; }
+  static KernelArg int64(int64_t v) { KernelArg a; a.kind = Kind::I64; a.i64 = v; return a; }
+  static KernelArg uint64(uint64_t v) { KernelArg a; a.kind = Kind::U64; a.u64 = v; return a; }
+  static KernelArg float64(double v) { KernelArg a; a.kind = Kind::F64; a.f64 = v; return a; }
+  static KernelArg scratch() { KernelArg a; a.kind = Kind::Scratch; return a; }
+};
+
+struct LaunchConfig {
+  uint64_t grid_blocks = 1;          // number of CTAs / work-groups
+  uint32_t block_size = 128;         // threads per CTA / work-items per work-group
+  uint32_t dynamic_shared_bytes = 0; // dynamic scratchpad per CTA
+};
+
+// A compiled kernel inside a Module. Valid while its Module lives.
+struct Kernel {
+  std::string name;
+  KernelAttributes attributes;
+  uint64_t handle = 0;  // CUfunction or cl_kernel
+};
+
+// A loaded program (CUmodule / cl_program) and its kernels; unloads itself.
+class Module {
+ public:
+  Module(Backend* owner, uint64_t handle, std::vector<Kernel> kernels)
+      : owner_(owner), handle_(handle), kernels_(std::move(kernels)) {}
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+  ~Module();
+
+  const std::vector<Kernel>& kernels() const { return kernels_; }
+  // Throws Error(Internal) naming the kernel and the kernels that exist.
+  const Kernel& kernel(const std::string& name) const;
+
+ private:
+  Backend* owner_;
+  uint64_t handle_;
+  std::vector<Kernel> kernels_;
+};
+
+struct ModuleSource {
+  std::string source;
+  std::vector<std::string> options;       // compiler options ("-DTILE=4", "-cl-std=CL1.2", ...)
+  std::vector<std::string> kernel_names;  // entry points to look up after loading
+  std::string label = "kernel";           // names the source in compiler error messages
+};
+
+struct CompileResult {
+  std::shared_ptr<Module> module;
+  bool cache_hit = false;
+  double compile_ms = 0;  // compiler (miss) or load-from-cache (hit) wall time
+  std::string log;        // compiler warnings, if any
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;  // "cuda" or "opencl"
+  virtual const DeviceProperties& properties() const = 0;
+  // One line: backend, device, vendor, compute capability / OpenCL version, memory.
+  std::string device_description() const;
+
+  DeviceBuffer allocate(uint64_t bytes);
+
+  // Compiles (or loads from `cache`, which may be null) and returns the kernels. A compiler error
+  // throws Error(Device) containing `label` and the compiler log.
+  CompileResult compile(const ModuleSource& source, KernelCache* cache);
+
+  // Asynchronous launch. Throws Error(Device) on an invalid configuration.
+  virtual void launch(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) = 0;
+  // Launches, waits, and returns the device-measured kernel time in milliseconds
+  // (CUDA events / OpenCL profiling info).
+  virtual double launch_timed(const Kernel& kernel, const std::vector<KernelArg>& args,
+                              const LaunchConfig& config) = 0;
+  virtual void synchronize() = 0;
+
+  // The part of the cache key that identifies device + compiler: the same source compiled by a
+  // different driver/compiler/architecture must not hit.
+  virtual std::string cache_identity() const = 0;
+
+  // ---- hooks for DeviceBuffer / Module / compile(); not for general use ----
+  virtual uint64_t raw_allocate(uint64_t bytes) = 0;
+  virtual void raw_free(uint64_t handle) noexcept = 0;
+  virtual void raw_upload(uint64_t handle, uint64_t offset, const void* host, uint64_t bytes) = 0;
+  virtual void raw_download(uint64_t handle, uint64_t offset, void* host, uint64_t bytes) = 0;
+  virtual void raw_fill(uint64_t handle, uint64_t bytes, const void* pattern, uint32_t pattern_bytes) = 0;
+  // Compiles source to a loadable binary (cubin / OpenCL program binary); throws with the log.
+  virtual std::vector<char> compile_binary(const ModuleSource& source, std::string& log) = 0;
+  // Loads a binary produced by compile_binary(); returns nullptr (not throw) when the binary is
+  // unusable so the caller can recompile a stale cache entry.
+  virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;
+  virtual void raw_unload(uint64_t module_handle) noexcept = 0;
+};
+
+struct BackendOptions {
+  // OpenCL: pick the first device whose name/vendor/platform contains this (case-insensitive);
+  // empty = $HORSEQC_OPENCL_DEVICE, else GPU first, then CPU.
+  std::string opencl_device;
+  int cuda_device_ordinal = 0;
+};
+
+std::unique_ptr<Backend> open_backend(DeviceChoice choice, const BackendOptions& options = {});
+
+}  // namespace hqc::runtime

@@ -1,0 +1,239 @@
+// CUDA implementation of Backend. One primary context, the legacy default stream (launches are
+// ordered, cuMemcpy* synchronise with them), events for kernel timing.
+#include "runtime/cuda_backend.h"
+
+#include <cstring>
+#include <vector>
+
+#include "runtime/cuda_driver.h"
+#include "runtime/nvrtc_compiler.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int ordinal) : driver_(cuda_driver()) {
+    int count = 0;
+    driver_.check(driver_.device_get_count(&count), "cuDeviceGetCount");
+    if (count == 0) throw Error(ErrorKind::Device, "CUDA is not available: the driver reports no CUDA device");
+    if (ordinal < 0 || ordinal >= count) {
+      throw Error(ErrorKind::Device, "CUDA device " + std::to_string(ordinal) + " does not exist (" +
+                                         std::to_string(count) + " device(s))");
+    }
+    driver_.check(driver_.device_get(&device_, ordinal), "cuDeviceGet");
+    driver_.check(driver_.primary_ctx_retain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    driver_.check(driver_.ctx_set_current(context_), "cuCtxSetCurrent");
+    read_properties();
+  }
+
+  ~CudaBackend() override {
+    driver_.ctx_synchronize();
+    driver_.primary_ctx_release(device_);
+  }
+
+  std::string name() const override { return "cuda"; }
+  const DeviceProperties& properties() const override { return props_; }
+
+  std::string cache_identity() const override {
+    return "cuda|" + props_.name + "|" + cuda_arch_name(props_.compute_major, props_.compute_minor) + "|" +
+           props_.driver_version + "|" + props_.compiler_version;
+  }
+
+  uint64_t raw_allocate(uint64_t bytes) override {
+    CUdeviceptr ptr = 0;
+    const CUresult status = driver_.mem_alloc(&ptr, bytes);
+    if (status != CUDA_SUCCESS) {
+      throw Error(ErrorKind::Device, "CUDA cannot allocate " + std::to_string(bytes) + " bytes of device memory: " +
+                                         driver_.describe(status, "cuMemAlloc"));
+    }
+    return ptr;
+  }
+
+  void raw_free(uint64_t handle) noexcept override { driver_.mem_free(static_cast<CUdeviceptr>(handle)); }
+
+  void raw_upload(uint64_t handle, uint64_t offset, const void* host, uint64_t bytes) override {
+    driver_.check(driver_.memcpy_htod(handle + offset, host, bytes), "cuMemcpyHtoD");
+  }
+
+  void raw_download(uint64_t handle, uint64_t offset, void* host, uint64_t bytes) override {
+    driver_.check(driver_.memcpy_dtoh(host, handle + offset, bytes), "cuMemcpyDtoH");
+  }
+
+  void raw_fill(uint64_t handle, uint64_t bytes, const void* pattern, uint32_t pattern_bytes) override {
+    uint32_t words[2] = {0, 0};
+    std::memcpy(words, pattern, pattern_bytes);
+    if (pattern_bytes == 4 || words[0] == words[1]) {
+      driver_.check(driver_.memset_d32(handle, words[0], bytes / 4), "cuMemsetD32");
+      return;
+    }
+    // An 8-byte pattern as two strided 32-bit memsets: rows of pitch 8 bytes, one word wide.
+    const size_t rows = bytes / 8;
+    driver_.check(driver_.memset_d2d32(handle, 8, words[0], 1, rows), "cuMemsetD2D32");
+    driver_.check(driver_.memset_d2d32(handle + 4, 8, words[1], 1, rows), "cuMemsetD2D32");
+  }
+
+  std::vector<char> compile_binary(const ModuleSource& source, std::string& log) override {
+    return nvrtc_compile_cubin(source.source, source.options, cuda_arch_name(props_.compute_major, props_.compute_minor),
+                               source.label, log);
+  }
+
+  std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) override {
+    CUmodule module = nullptr;
+    if (driver_.module_load_data(&module, binary.data()) != CUDA_SUCCESS) return nullptr;
+    std::vector<Kernel> kernels;
+    for (const std::string& kernel_name : source.kernel_names) {
+      CUfunction function = nullptr;
+      const CUresult status = driver_.module_get_function(&function, module, kernel_name.c_str());
+      if (status != CUDA_SUCCESS) {
+        driver_.module_unload(module);
+        throw Error(ErrorKind::Internal, source.label + ": kernel \"" + kernel_name + "\" not found in the module (" +
+                                             driver_.describe(status, "cuModuleGetFunction") +
+                                             "); is it declared extern \"C\" __global__?");
+      }
+      Kernel k;
+      k.name = kernel_name;
+      k.handle = reinterpret_cast<uint64_t>(function);
+      k.attributes.registers_per_thread = attribute(function, CU_FUNC_ATTRIBUTE_NUM_REGS);
+      k.attributes.static_shared_bytes = static_cast<uint64_t>(attribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+      k.attributes.local_bytes_per_thread = static_cast<uint64_t>(attribute(function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+      k.attributes.max_threads_per_block =
+          static_cast<uint32_t>(attribute(function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+      k.attributes.preferred_block_multiple = props_.warp_size;
+      kernels.push_back(k);
+    }
+    return std::make_shared<Module>(this, reinterpret_cast<uint64_t>(module), std::move(kernels));
+  }
+
+  void raw_unload(uint64_t module_handle) noexcept override {
+    driver_.module_unload(reinterpret_cast<CUmodule>(module_handle));
+  }
+
+  void launch(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) override {
+    auto function = reinterpret_cast<CUfunction>(kernel.handle);
+    if (config.grid_blocks == 0 || config.grid_blocks > 0x7fffffffULL) {
+      throw Error(ErrorKind::Device, "CUDA launch of " + kernel.name + ": grid of " +
+                                         std::to_string(config.grid_blocks) + " blocks is out of range");
+    }
+    const uint64_t static_shared = kernel.attributes.static_shared_bytes;
+    if (static_shared + config.dynamic_shared_bytes > props_.shared_memory_per_block) {
+      // Above 48 KiB the kernel must opt in to the larger carve-out.
+      driver_.check(driver_.func_set_attribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                               static_cast<int>(config.dynamic_shared_bytes)),
+                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    }
+    // cuLaunchKernel wants a pointer to each argument's value; keep the values alive here.
+    std::vector<uint64_t> storage(args.size());
+    std::vector<void*> pointers;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const KernelArg& a = args[i];
+      void* slot = &storage[i];
+      switch (a.kind) {
+        case KernelArg::Kind::Buffer: std::memcpy(slot, &a.buffer, 8); break;
+        case KernelArg::Kind::I32: std::memcpy(slot, &a.i32, 4); break;
+        case KernelArg::Kind::I64: std::memcpy(slot, &a.i64, 8); break;
+        case KernelArg::Kind::U64: std::memcpy(slot, &a.u64, 8); break;
+        case KernelArg::Kind::F64: std::memcpy(slot, &a.f64, 8); break;
+        case KernelArg::Kind::Scratch: continue;  // extern __shared__ in CUDA, not a parameter
+      }
+      pointers.push_back(slot);
+    }
+    const CUresult status =
+        driver_.launch_kernel(function, static_cast<unsigned>(config.grid_blocks), 1, 1, config.block_size, 1, 1,
+                              config.dynamic_shared_bytes, nullptr, pointers.data(), nullptr);
+    if (status != CUDA_SUCCESS) {
+      throw Error(ErrorKind::Device, "CUDA launch of " + kernel.name + " (" + std::to_string(config.grid_blocks) +
+                                         " blocks x " + std::to_string(config.block_size) + " threads, " +
+                                         std::to_string(config.dynamic_shared_bytes) + " B scratchpad) failed: " +
+                                         driver_.describe(status, "cuLaunchKernel"));
+    }
+  }
+
+  double launch_timed(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) override {
+    CUevent start = nullptr;
+    CUevent stop = nullptr;
+    driver_.check(driver_.event_create(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+    driver_.check(driver_.event_create(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+    float ms = 0;
+    try {
+      driver_.check(driver_.event_record(start, nullptr), "cuEventRecord");
+      launch(kernel, args, config);
+      driver_.check(driver_.event_record(stop, nullptr), "cuEventRecord");
+      driver_.check(driver_.event_synchronize(stop), ("kernel " + kernel.name).c_str());
+      driver_.check(driver_.event_elapsed_time(&ms, start, stop), "cuEventElapsedTime");
+    } catch (...) {
+      driver_.event_destroy(start);
+      driver_.event_destroy(stop);
+      throw;
+    }
+    driver_.event_destroy(start);
+    driver_.event_destroy(stop);
+    return ms;
+  }
+
+  void synchronize() override { driver_.check(driver_.ctx_synchronize(), "cuCtxSynchronize (kernel execution)"); }
+
+ private:
+  int attribute(CUfunction function, CUfunction_attribute which) const {
+    int value = 0;
+    driver_.check(driver_.func_get_attribute(&value, which, function), "cuFuncGetAttribute");
+    return value;
+  }
+
+  int device_attribute(CUdevice_attribute which) const {
+    int value = 0;
+    driver_.check(driver_.device_get_attribute(&value, which, device_), "cuDeviceGetAttribute");
+    return value;
+  }
+
+  void read_properties() {
+    char name[256] = {};
+    driver_.check(driver_.device_get_name(name, sizeof(name) - 1, device_), "cuDeviceGetName");
+    int driver_version = 0;
+    driver_.check(driver_.driver_get_version(&driver_version), "cuDriverGetVersion");
+    size_t total = 0;
+    driver_.check(driver_.device_total_mem(&total, device_), "cuDeviceTotalMem");
+    auto u = [this](CUdevice_attribute a) { return static_cast<uint32_t>(device_attribute(a)); };
+
+    props_.backend = "cuda";
+    props_.name = name;
+    props_.vendor = "NVIDIA";
+    props_.driver_version = std::to_string(driver_version / 1000) + "." + std::to_string((driver_version % 1000) / 10);
+    props_.api_version = "CUDA " + props_.driver_version;
+    props_.compiler_version = nvrtc_version();
+    props_.compute_major = device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    props_.compute_minor = device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    props_.is_gpu = true;
+    props_.multiprocessors = u(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    props_.max_threads_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    props_.max_threads_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    props_.max_blocks_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    props_.warp_size = u(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    props_.shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    props_.shared_memory_per_block_optin = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    props_.shared_memory_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    props_.reserved_shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    props_.registers_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    props_.registers_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    props_.global_memory = total;
+    props_.l2_cache_bytes = u(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    props_.clock_khz = u(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    props_.memory_clock_khz = u(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    props_.memory_bus_width_bits = u(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    props_.async_engines = u(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
+    props_.int64_atomics = true;
+  }
+
+  const CudaDriver& driver_;
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;
+  DeviceProperties props_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> open_cuda_backend(int device_ordinal) { return std::make_unique<CudaBackend>(device_ordinal); }
+
+}  // namespace hqc::runtime

@@ -1,0 +1,68 @@
+// Uploading host columns in their physical form; see device_columns.h.
+#include "runtime/device_columns.h"
+
+#include <chrono>
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+struct HostView {
+  const void* data = nullptr;
+  uint64_t bytes = 0;
+  uint64_t rows = 0;
+};
+
+HostView host_values(const Column& c) {
+  if (c.type.is_string() && c.encoding == Encoding::Heap) {
+    return {c.offsets.data(), c.offsets.size() * sizeof(uint64_t), c.offsets.empty() ? 0 : c.offsets.size() - 1};
+  }
+  switch (c.type.id) {
+    case TypeId::Int32:
+    case TypeId::Date:
+    case TypeId::String:
+      return {c.i32.data(), c.i32.size() * sizeof(int32_t), c.i32.size()};
+    case TypeId::Int64:
+    case TypeId::Decimal:
+      return {c.i64.data(), c.i64.size() * sizeof(int64_t), c.i64.size()};
+    case TypeId::Float64:
+      return {c.f64.data(), c.f64.size() * sizeof(double), c.f64.size()};
+    case TypeId::Bool:
+      break;
+  }
+  throw Error(ErrorKind::Internal, "column " + c.name + " of type " + c.type.to_string() + " cannot be stored on a device");
+}
+
+}  // namespace
+
+const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column) {
+  const std::string key = table + "." + column.name;
+  const HostView view = host_values(column);
+  auto it = entries_.find(key);
+  if (it != entries_.end() && it->second.host_data == view.data && it->second.host_bytes == view.bytes) {
+    return it->second.column;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Entry entry;
+  entry.host_data = view.data;
+  entry.host_bytes = view.bytes;
+  entry.column.rows = view.rows;
+  entry.column.values = backend_.allocate(view.bytes);
+  entry.column.values.upload(view.data, view.bytes);
+  uint64_t bytes = view.bytes;
+  if (column.type.is_string() && column.encoding == Encoding::Heap) {
+    entry.column.heap = backend_.allocate(column.heap.size());
+    entry.column.heap.upload(column.heap.data(), column.heap.size());
+    bytes += column.heap.size();
+  }
+  transfer_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  bytes_uploaded_ += bytes;
+  ++uploads_;
+  auto [pos, inserted] = entries_.insert_or_assign(key, std::move(entry));
+  (void)inserted;
+  return pos->second.column;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,53 @@
+// Device copies of host columns, uploaded once and shared by every pipeline and query that scans
+// them (a dimension table's key column is read by the hash build of several queries).
+//
+// Contract:
+//   - get() returns the device form of a column: one buffer with the physical values (int32 for
+//     Int32/Date/dictionary codes, int64 for Int64/Decimal, double for Float64), or for a Heap
+//     string column `values` = the uint64 offsets (rows + 1) and `heap` = the bytes.
+//   - An entry is keyed by "table.column" and remembers the host vectors' address and length; a
+//     Column that was replaced or resized is uploaded again, never served stale.
+//   - Transfer time and bytes are accumulated, so the executor can report the transfer phase.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/backend.h"
+#include "storage/column.h"
+
+namespace hqc::runtime {
+
+struct DeviceColumn {
+  DeviceBuffer values;  // values, codes, or heap offsets
+  DeviceBuffer heap;    // string bytes (Heap encoding only)
+  uint64_t rows = 0;
+};
+
+class DeviceColumnCache {
+ public:
+  explicit DeviceColumnCache(Backend& backend) : backend_(backend) {}
+
+  const DeviceColumn& get(const std::string& table, const Column& column);
+  void clear() { entries_.clear(); }
+
+  double transfer_ms() const { return transfer_ms_; }
+  uint64_t bytes_uploaded() const { return bytes_uploaded_; }
+  uint64_t uploads() const { return uploads_; }
+  void reset_counters() { transfer_ms_ = 0; bytes_uploaded_ = 0; uploads_ = 0; }
+
+ private:
+  struct Entry {
+    DeviceColumn column;
+    const void* host_data = nullptr;
+    uint64_t host_bytes = 0;
+  };
+  Backend& backend_;
+  std::map<std::string, Entry> entries_;
+  double transfer_ms_ = 0;
+  uint64_t bytes_uploaded_ = 0;
+  uint64_t uploads_ = 0;
+};
+
+}  // namespace hqc::runtime

@@ -1,0 +1,295 @@
+// Executor::run: compile → resolve parameters → upload columns → (allocate state, run pipelines,
+// check overflow flags, grow and restart if needed) × repeat → assemble the result.
+// See executor.h for the guarantees; the restart-from-scratch policy is deliberate: a grown hash
+// table changes the state every later pipeline reads, so re-running only one pipeline would need
+// the plan to describe every dependency, and an overflow is rare once capacities come from
+// statistics.
+#include "runtime/executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/database_lookup.h"
+#include "runtime/result_assembly.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Raised inside one attempt when a Grow check fires; caught by run() to restart.
+struct OverflowRestart {
+  const CheckSpec* check;
+};
+
+uint64_t buffer_elements(const BufferSpec& b, const std::map<std::string, int64_t>& params, const std::string& label) {
+  uint64_t elements = b.fixed_elements;
+  if (!b.elements_param.empty()) {
+    const int64_t p = params.at(b.elements_param);
+    if (p < 0) {
+      throw Error(ErrorKind::Internal, label + ": buffer " + b.name + " sized by parameter " + b.elements_param +
+                                           " = " + std::to_string(p) + " (negative)");
+    }
+    elements += b.multiplier * static_cast<uint64_t>(p);
+  }
+  return std::max<uint64_t>(elements, 1);  // kernels may take the address of an empty output
+}
+
+KernelArg scalar_arg(int64_t value, ScalarKind kind) {
+  switch (kind) {
+    case ScalarKind::I32: return KernelArg::int32(static_cast<int32_t>(value));
+    case ScalarKind::I64: return KernelArg::int64(value);
+    case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
+  }
+  return KernelArg::int64(value);
+}
+
+// Grid, block and scratchpad of one launch under the current parameters. The block size is the
+// plan's, lowered when the compiled kernel cannot run that many threads (register pressure), to
+// the largest size that keeps the kernel's multiple / power-of-two constraint.
+LaunchConfig launch_config(const ExecutablePlan& plan, const LaunchSpec& launch, const Kernel& kernel,
+                           const std::map<std::string, int64_t>& params, const DeviceProperties& device) {
+  const std::string where = plan.label + ": kernel " + launch.kernel;
+  uint32_t block = launch.block_size;
+  const uint32_t kernel_max = kernel.attributes.max_threads_per_block > 0 ? kernel.attributes.max_threads_per_block
+                                                                          : device.max_threads_per_block;
+  if (kernel_max > 0 && block > kernel_max) {
+    uint32_t lowered = launch.power_of_two_block ? 1u : launch.block_size_multiple;
+    if (launch.power_of_two_block) {
+      while (lowered * 2 <= kernel_max) lowered *= 2;
+    } else {
+      lowered = kernel_max / launch.block_size_multiple * launch.block_size_multiple;
+    }
+    if (lowered == 0 || lowered % launch.block_size_multiple != 0) {
+      throw Error(ErrorKind::Device, where + ": the compiled kernel allows at most " + std::to_string(kernel_max) +
+                                         " threads per block, below its required multiple of " +
+                                         std::to_string(launch.block_size_multiple));
+    }
+    block = lowered;
+  }
+  LaunchConfig config;
+  config.block_size = block;
+  if (launch.tuples_param.empty()) {
+    config.grid_blocks = std::max<uint64_t>(1, launch.fixed_grid);
+  } else {
+    const uint64_t tuples = static_cast<uint64_t>(std::max<int64_t>(0, params.at(launch.tuples_param)));
+    const uint64_t per_block = uint64_t{block} * launch.items_per_thread;
+    config.grid_blocks = std::max<uint64_t>(1, (tuples + per_block - 1) / per_block);
+  }
+  uint64_t scratch = launch.scratch_bytes + uint64_t{launch.scratch_bytes_per_thread} * block;
+  for (const auto& [name, bytes] : launch.scratch_bytes_per_param) {
+    scratch += bytes * static_cast<uint64_t>(std::max<int64_t>(0, params.at(name)));
+  }
+  const uint64_t limit = std::max(device.shared_memory_per_block_optin, device.shared_memory_per_block);
+  if (limit > 0 && scratch + kernel.attributes.static_shared_bytes > limit) {
+    throw Error(ErrorKind::Device, where + " needs " + std::to_string(scratch) + " bytes of dynamic scratchpad (+" +
+                                       std::to_string(kernel.attributes.static_shared_bytes) + " static) per block; " +
+                                       device.name + " offers " + std::to_string(limit));
+  }
+  config.dynamic_shared_bytes = static_cast<uint32_t>(scratch);
+  return config;
+}
+
+}  // namespace
+
+std::string ExecutionStats::summary() const {
+  std::ostringstream out;
+  char line[256];
+  out << "device: " << device << "\n";
+  std::snprintf(line, sizeof(line), "compile: %.2f ms (%s)\n", compile_ms, compile_cache_hit ? "cache hit" : "compiled");
+  out << line;
+  std::snprintf(line, sizeof(line), "transfer: %.2f ms (%llu bytes of columns uploaded)\n", transfer_ms,
+                static_cast<unsigned long long>(transfer_bytes));
+  out << line;
+  std::snprintf(line, sizeof(line), "kernels: %.3f ms (best of %zu)\n", kernel_ms, kernel_ms_per_repeat.size());
+  out << line;
+  for (const PipelineTiming& p : pipelines) {
+    std::snprintf(line, sizeof(line), "  %s: %.3f ms\n", p.name.c_str(), p.kernel_ms);
+    out << line;
+  }
+  std::snprintf(line, sizeof(line), "finalize: %.2f ms\n", finalize_ms);
+  out << line;
+  if (rebuilds > 0) out << "rebuilds after overflow: " << rebuilds << "\n";
+  return out.str();
+}
+
+std::string ExecutionStats::to_json() const {
+  nlohmann::json j;
+  j["device"] = device;
+  j["compile_ms"] = compile_ms;
+  j["compile_cache_hit"] = compile_cache_hit;
+  j["transfer_ms"] = transfer_ms;
+  j["transfer_bytes"] = transfer_bytes;
+  j["kernel_ms"] = kernel_ms;
+  j["kernel_ms_per_repeat"] = kernel_ms_per_repeat;
+  j["pipelines"] = nlohmann::json::array();
+  for (const PipelineTiming& p : pipelines) j["pipelines"].push_back({{"name", p.name}, {"kernel_ms", p.kernel_ms}});
+  j["finalize_ms"] = finalize_ms;
+  j["rebuilds"] = rebuilds;
+  j["params"] = params;
+  return j.dump();
+}
+
+Executor::Executor(Backend& backend, KernelCache* cache) : backend_(backend), cache_(cache), columns_(backend) {}
+
+std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, ExecutionStats& stats) {
+  std::string key = KernelCache::key_for(backend_.cache_identity(), source.source, source.options);
+  for (const std::string& k : source.kernel_names) key += "|" + k;
+  if (auto it = modules_.find(key); it != modules_.end()) {
+    stats.compile_cache_hit = true;
+    stats.compile_ms = 0;
+    return it->second;
+  }
+  CompileResult compiled = backend_.compile(source, cache_);
+  stats.compile_cache_hit = compiled.cache_hit;
+  stats.compile_ms = compiled.compile_ms;
+  modules_[key] = compiled.module;
+  return compiled.module;
+}
+
+Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {
+  validate_plan(plan);
+  if (!plan.dialect.empty() && plan.dialect != backend_.name()) {
+    throw Error(ErrorKind::Usage, plan.label + ": the kernels were generated for " + plan.dialect + " but the device is " +
+                                      backend_.device_description() + "; generate them for " + backend_.name());
+  }
+  Execution execution;
+  ExecutionStats& stats = execution.stats;
+  stats.device = backend_.device_description();
+
+  std::shared_ptr<Module> module = module_for(plan.module, stats);
+  std::map<std::string, int64_t> params = resolve_params(plan, database);
+
+  // Columns first: they do not depend on capacities and survive restarts and repetitions.
+  columns_.reset_counters();
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns;
+  for (const PipelineSpec& pipeline : plan.pipelines) {
+    for (const LaunchSpec& launch : pipeline.launches) {
+      for (const ArgSpec& a : launch.args) {
+        if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
+        const std::string context = plan.label + ": " + pipeline.name + ", kernel " + launch.kernel;
+        const Column& column = lookup_column(database, a.table, a.column, context);
+        if (a.kind == ArgSpec::Kind::ColumnHeap && column.encoding != Encoding::Heap) {
+          throw Error(ErrorKind::Internal, context + ": " + a.table + "." + a.column + " has no string heap");
+        }
+        device_columns[{a.table, a.column}] = &columns_.get(a.table, column);
+      }
+    }
+  }
+  stats.transfer_ms = columns_.transfer_ms();
+  stats.transfer_bytes = columns_.bytes_uploaded();
+
+  std::map<std::string, AllocatedBuffer> buffers;
+  const int repeat = std::max(1, options.repeat);
+  double best = -1;
+  for (int rep = 0; rep < repeat; ++rep) {
+    std::vector<PipelineTiming> timings;
+    double total = 0;
+    for (;;) {  // attempts: restart from the first pipeline after a Grow overflow
+      const auto setup_start = Clock::now();
+      buffers.clear();  // frees the previous attempt's state before allocating the grown one
+      uint64_t state_bytes = 0;
+      for (const BufferSpec& spec : plan.buffers) {
+        const uint64_t elements = buffer_elements(spec, params, plan.label);
+        state_bytes += elements * element_bytes(spec.element);
+      }
+      if (state_bytes > backend_.properties().global_memory) {
+        throw Error(ErrorKind::Device, plan.label + ": state buffers need " + std::to_string(state_bytes >> 20) +
+                                           " MiB but " + backend_.properties().name + " has " +
+                                           std::to_string(backend_.properties().global_memory >> 20) + " MiB");
+      }
+      for (const BufferSpec& spec : plan.buffers) {
+        AllocatedBuffer allocated;
+        allocated.spec = &spec;
+        allocated.elements = buffer_elements(spec, params, plan.label);
+        allocated.buffer = backend_.allocate(allocated.elements * element_bytes(spec.element));
+        if (spec.init == BufferSpec::Init::Zero) {
+          allocated.buffer.fill_u32(0);
+        } else if (spec.init == BufferSpec::Init::Pattern) {
+          if (element_bytes(spec.element) == 4) {
+            allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
+          } else {
+            allocated.buffer.fill_u64(spec.pattern);
+          }
+        }
+        buffers.emplace(spec.name, std::move(allocated));
+      }
+      stats.transfer_ms += ms_since(setup_start);
+
+      try {
+        timings.clear();
+        total = 0;
+        for (const PipelineSpec& pipeline : plan.pipelines) {
+          for (const ParamFromBuffer& f : pipeline.params_from_buffers) {
+            params[f.param] = read_ints(buffers.at(f.buffer), 1)[0];
+          }
+          double pipeline_ms = 0;
+          for (const LaunchSpec& launch : pipeline.launches) {
+            std::vector<KernelArg> args;
+            args.reserve(launch.args.size());
+            for (const ArgSpec& a : launch.args) {
+              switch (a.kind) {
+                case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values)); break;
+                case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
+                case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers.at(a.name).buffer)); break;
+                case ArgSpec::Kind::Param: args.push_back(scalar_arg(params.at(a.name), a.scalar)); break;
+                case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
+              }
+            }
+            const Kernel& kernel = module->kernel(launch.kernel);
+            const LaunchConfig config = launch_config(plan, launch, kernel, params, backend_.properties());
+            if (options.time_kernels) {
+              pipeline_ms += backend_.launch_timed(kernel, args, config);
+            } else {
+              const auto start = Clock::now();
+              backend_.launch(kernel, args, config);
+              backend_.synchronize();
+              pipeline_ms += ms_since(start);
+            }
+          }
+          timings.push_back({pipeline.name, pipeline_ms});
+          total += pipeline_ms;
+          for (const CheckSpec& check : pipeline.checks) {
+            if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
+            if (check.action == CheckSpec::Action::Fail) {
+              throw Error(ErrorKind::Unsupported, plan.label + ": " + pipeline.name + ": " + check.what +
+                                                      " overflowed; horseqc cannot compute this result exactly");
+            }
+            throw OverflowRestart{&check};
+          }
+        }
+        break;  // every pipeline ran and no flag was raised
+      } catch (const OverflowRestart& restart) {
+        if (++stats.rebuilds > options.max_rebuilds) {
+          throw Error(ErrorKind::Device, plan.label + ": " + restart.check->what + " still overflows after " +
+                                             std::to_string(options.max_rebuilds) + " rebuilds with doubled capacity");
+        }
+        for (const std::string& p : restart.check->grow_params) params[p] = std::max<int64_t>(1, params[p] * 2);
+      }
+    }
+    stats.kernel_ms_per_repeat.push_back(total);
+    if (best < 0 || total < best) {
+      best = total;
+      stats.pipelines = timings;
+    }
+  }
+  stats.kernel_ms = best;
+  stats.params = params;
+
+  const auto finalize_start = Clock::now();
+  execution.result = assemble_result(plan, buffers, params, database);
+  stats.finalize_ms = ms_since(finalize_start);
+  return execution;
+}
+
+}  // namespace hqc::runtime

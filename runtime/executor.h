@@ -1,0 +1,93 @@
+// The executor: runs an ExecutablePlan on a Backend against a Database and returns a Result with
+// per-phase timings.
+//
+// Contract:
+//   - Compiles the plan's module once per process and source (in memory) and through the on-disk
+//     KernelCache (when given): a repeated query compiles nothing.
+//   - Uploads each scanned column once (DeviceColumnCache, shared across pipelines and queries run
+//     by the same Executor).
+//   - Resolves run-time parameters from the Database (row counts, statistics, dictionary codes of
+//     string literals) — the same compiled source serves every data set.
+//   - Runs the pipelines in the plan's order. After each pipeline its overflow flags are read:
+//     Grow doubles the named capacities and re-runs everything from the first pipeline with fresh
+//     buffers; Fail throws. A result is only assembled from a run in which no flag was raised.
+//   - `repeat` > 1 re-runs the pipelines (fresh state each time) and reports the best kernel time;
+//     the result of the last repetition is returned.
+//   - Never falls back to another device: stats.device says which one ran.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/backend.h"
+#include "runtime/device_columns.h"
+#include "runtime/executable_plan.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/result.h"
+#include "storage/table.h"
+
+namespace hqc::runtime {
+
+struct ExecutorOptions {
+  int repeat = 1;
+  int max_rebuilds = 12;      // capacity doublings before giving up with Error(Device)
+  bool time_kernels = true;   // device-timed launches (events / profiling)
+};
+
+struct PipelineTiming {
+  std::string name;
+  double kernel_ms = 0;
+};
+
+struct ExecutionStats {
+  std::string device;               // Backend::device_description()
+  double compile_ms = 0;            // compile or cache load (0 when the module was already loaded)
+  bool compile_cache_hit = false;   // disk cache hit or module already loaded in this process
+  double transfer_ms = 0;           // column uploads + state buffer allocation/initialisation
+  uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
+  double kernel_ms = 0;             // best repetition: sum of device-timed launches
+  std::vector<double> kernel_ms_per_repeat;
+  std::vector<PipelineTiming> pipelines;  // of the best repetition
+  double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
+  int rebuilds = 0;                 // re-runs caused by overflow flags
+  std::map<std::string, int64_t> params;  // resolved parameters of the final run (capacities grown)
+
+  // Multi-line human summary ("device: ...\ncompile: 12.3 ms (cache hit)\n...").
+  std::string summary() const;
+  // The same as a JSON object (for --format json and bench/results): {"device":..,"compile_ms":..,
+  // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"kernel_ms":..,"kernel_ms_per_repeat":[..],
+  // "pipelines":[{"name":..,"kernel_ms":..}],"finalize_ms":..,"rebuilds":..,"params":{..}}
+  std::string to_json() const;
+};
+
+struct Execution {
+  Result result;
+  ExecutionStats stats;
+};
+
+class Executor {
+ public:
+  // `cache` may be null (no disk cache). Both must outlive the Executor.
+  Executor(Backend& backend, KernelCache* cache);
+
+  Execution run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options = {});
+
+  DeviceColumnCache& device_columns() { return columns_; }
+  Backend& backend() { return backend_; }
+
+ private:
+  std::shared_ptr<Module> module_for(const ModuleSource& source, ExecutionStats& stats);
+
+  Backend& backend_;
+  KernelCache* cache_;
+  DeviceColumnCache columns_;
+  std::map<std::string, std::shared_ptr<Module>> modules_;
+};
+
+// Parameter resolution on its own (used by run(); exposed for tests and EXPLAIN ANALYZE-style output).
+std::map<std::string, int64_t> resolve_params(const ExecutablePlan& plan, const Database& database);
+
+}  // namespace hqc::runtime

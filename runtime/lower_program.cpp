@@ -1,0 +1,310 @@
+// ir::Program + parameter values + module source → ExecutablePlan; see lower_program.h.
+// Only the IR's data structures are read (no ir/ functions are called), so runtime does not need
+// to link the compiler to run a plan.
+#include "runtime/lower_program.h"
+
+#include <algorithm>
+
+#include "planner/sizing.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+[[noreturn]] void fail(const ir::Program& program, const std::string& what) {
+  throw Error(ErrorKind::Internal, "lowering " + program.label + " for execution: " + what);
+}
+
+int64_t value_of(const ir::Program& program, const ir::ParamValues& values, const std::string& name) {
+  auto it = values.values.find(name);
+  if (it == values.values.end()) fail(program, "parameter \"" + name + "\" has no resolved value");
+  return it->second;
+}
+
+ElementType element_of(const ir::Program& program, ir::ScalarType t, const std::string& buffer) {
+  switch (t) {
+    case ir::ScalarType::I32: return ElementType::I32;
+    case ir::ScalarType::U32: return ElementType::U32;
+    case ir::ScalarType::I64: return ElementType::I64;
+    case ir::ScalarType::U64: return ElementType::U64;
+    case ir::ScalarType::F64: return ElementType::F64;
+  }
+  fail(program, "buffer " + buffer + " has an unknown element type");
+}
+
+ScalarKind scalar_of(const ir::Program& program, ir::ScalarType t, const std::string& param) {
+  switch (t) {
+    case ir::ScalarType::I32:
+    case ir::ScalarType::U32: return ScalarKind::I32;  // same 32 bits; the kernel reads them as it declares
+    case ir::ScalarType::I64: return ScalarKind::I64;
+    case ir::ScalarType::U64: return ScalarKind::U64;
+    case ir::ScalarType::F64: break;
+  }
+  fail(program, "parameter " + param + " is passed as a double; run-time parameters are integers");
+}
+
+template <typename T>
+const T& find_state(const ir::Program& program, const std::vector<T>& states, const std::string& name,
+                    const char* kind) {
+  for (const T& s : states) {
+    if (s.name == name) return s;
+  }
+  fail(program, std::string(kind) + " \"" + name + "\" is not declared");
+}
+
+void lower_result(const ir::Program& program, const ir::ParamValues& values, ExecutablePlan& plan) {
+  const ir::ResultDesc& desc = program.result;
+  ResultSpec& r = plan.result;
+  if (desc.kind == ir::ResultDesc::Kind::Output) {
+    const ir::OutputTable& out = find_state(program, program.outputs, desc.state, "output");
+    r.rows = ResultSpec::Rows::Counter;
+    r.counter_buffer = out.counter_buffer;
+    for (const ir::ResultColumn& rc : desc.columns) {
+      if (rc.source != ir::ResultColumn::Source::Output || rc.index >= out.columns.size()) {
+        fail(program, "result column " + rc.name + " does not name a column of output " + out.name);
+      }
+      const ir::OutputColumn& oc = out.columns[rc.index];
+      ResultColumnSpec c;
+      c.name = rc.name;
+      c.type = rc.type;
+      c.buffer = oc.buffer;
+      c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
+      c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      r.columns.push_back(c);
+    }
+  } else {
+    const ir::AggregationTable& agg = find_state(program, program.aggregations, desc.state, "aggregation table");
+    r.rows = ResultSpec::Rows::Slots;
+    if (agg.layout == ir::AggLayout::Scalar) {
+      r.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
+    } else {
+      r.occupancy_buffer = agg.occupancy_buffer;
+      r.empty_value = 0;
+    }
+    // Mixed-radix strides of a direct-indexed table: stride of the last key is 1.
+    std::vector<int64_t> strides(agg.keys.size(), 1);
+    if (agg.layout == ir::AggLayout::DirectIndexed) {
+      for (size_t i = agg.keys.size(); i-- > 1;) {
+        strides[i - 1] = strides[i] * value_of(program, values, agg.keys[i].domain_param);
+      }
+    }
+    auto accumulator_column = [&](size_t index) {
+      if (index >= agg.accumulators.size()) fail(program, "accumulator index " + std::to_string(index) + " out of range");
+      return "__" + agg.accumulators[index].name;
+    };
+    bool needs_hidden = false;
+    for (const ir::ResultColumn& rc : desc.columns) {
+      ResultColumnSpec c;
+      c.name = rc.name;
+      c.type = rc.type;
+      switch (rc.source) {
+        case ir::ResultColumn::Source::GroupKey: {
+          if (rc.index >= agg.keys.size()) fail(program, "result column " + rc.name + ": group key index out of range");
+          const ir::GroupKey& key = agg.keys[rc.index];
+          c.dictionary_table = rc.dict_table.empty() ? key.dict_table : rc.dict_table;
+          c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
+          if (agg.layout == ir::AggLayout::DirectIndexed) {
+            c.source = ResultColumnSpec::Source::SlotKey;
+            c.divisor = strides[rc.index];
+            c.modulus = value_of(program, values, key.domain_param);
+            c.offset_param = key.min_param;
+          } else if (agg.layout == ir::AggLayout::GlobalHash) {
+            c.buffer = key.key_buffer;
+          } else {
+            fail(program, "result column " + rc.name + " is a group key of a scalar aggregate");
+          }
+          break;
+        }
+        case ir::ResultColumn::Source::Accumulator:
+          if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
+          c.buffer = agg.accumulators[rc.index].buffer;
+          break;
+        case ir::ResultColumn::Source::Average:
+          c.source = ResultColumnSpec::Source::AverageOf;
+          c.sum_column = accumulator_column(rc.index);
+          c.count_column = accumulator_column(rc.count_index);
+          needs_hidden = true;
+          break;
+        case ir::ResultColumn::Source::Output:
+          fail(program, "result column " + rc.name + " reads an output from an aggregation result");
+      }
+      r.columns.push_back(c);
+    }
+    if (needs_hidden) {
+      for (const ir::Accumulator& acc : agg.accumulators) {
+        ResultColumnSpec c;
+        c.name = "__" + acc.name;
+        c.type = acc.type;
+        c.buffer = acc.buffer;
+        c.hidden = true;
+        r.columns.push_back(c);
+      }
+    }
+  }
+  for (const plan::SortKey& key : desc.order_by) r.order_by.emplace_back(key.name, key.descending);
+  r.limit = desc.limit;
+}
+
+std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir::KernelArg>& args) {
+  std::vector<ArgSpec> out;
+  for (const ir::KernelArg& a : args) {
+    switch (a.kind) {
+      case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column)); break;
+      case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name)); break;
+      case ir::KernelArg::Kind::Param: out.push_back(ArgSpec::param(a.name, scalar_of(program, a.type, a.name))); break;
+      case ir::KernelArg::Kind::Scratch: out.push_back(ArgSpec::scratch()); break;
+    }
+  }
+  return out;
+}
+
+struct PipelineLaunch {
+  int pipeline;
+  LaunchSpec launch;
+};
+
+ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& values, ModuleSource module,
+                          std::string dialect, const std::vector<PipelineLaunch>& launches) {
+  ExecutablePlan plan;
+  plan.label = program.label;
+  plan.dialect = std::move(dialect);
+  plan.module = std::move(module);
+  if (plan.module.kernel_names.empty()) {
+    for (const PipelineLaunch& l : launches) plan.module.kernel_names.push_back(l.launch.kernel);
+  }
+  if (plan.module.label.empty() || plan.module.label == "kernel") plan.module.label = program.label;
+
+  for (const ir::Param& p : program.params) {
+    ParamSpec spec;
+    spec.name = p.name;
+    spec.source = ParamSpec::Source::Constant;
+    spec.value = value_of(program, values, p.name);
+    plan.params.push_back(spec);
+  }
+  for (const ir::Buffer& b : program.buffers) {
+    BufferSpec spec;
+    spec.name = b.name;
+    spec.element = element_of(program, b.element, b.name);
+    spec.fixed_elements = b.fixed_elements;
+    spec.elements_param = b.elements_param;
+    spec.multiplier = b.multiplier;
+    spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
+                : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
+                                                      : BufferSpec::Init::None;
+    spec.pattern = b.pattern;
+    plan.buffers.push_back(spec);
+  }
+
+  for (const ir::Pipeline& pipeline : program.pipelines) {
+    PipelineSpec ps;
+    ps.name = pipeline.name;
+    for (const PipelineLaunch& l : launches) {
+      if (l.pipeline == pipeline.id) ps.launches.push_back(l.launch);
+    }
+    if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
+
+    if (!pipeline.source.output.empty()) {
+      const ir::OutputTable& out = find_state(program, program.outputs, pipeline.source.output, "output");
+      ps.params_from_buffers.push_back({pipeline.source.rows_param, out.counter_buffer});
+    }
+    if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
+      const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");
+      if (!ht.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = ht.overflow_buffer;
+        check.what = "hash table " + ht.name + " (build on " + ht.build_table + ")";
+        if (ht.layout == ir::HashLayout::LinearProbing) {
+          check.action = CheckSpec::Action::Grow;
+          check.grow_params = {ht.capacity_param};
+        } else {
+          check.action = CheckSpec::Action::Fail;
+          check.what += ": a key outside the statistics' [min, max] of the perfect-hash table";
+        }
+        ps.checks.push_back(check);
+      }
+    } else if (pipeline.sink.kind == ir::SinkKind::Aggregate) {
+      const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.sink.state, "aggregation table");
+      if (!agg.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = agg.overflow_buffer;
+        check.what = "aggregation table " + agg.name;
+        if (agg.layout == ir::AggLayout::GlobalHash && !agg.slots_param.empty()) {
+          check.action = CheckSpec::Action::Grow;
+          check.grow_params = {agg.slots_param};
+        } else {
+          check.action = CheckSpec::Action::Fail;
+        }
+        ps.checks.push_back(check);
+      }
+    }
+    plan.pipelines.push_back(std::move(ps));
+  }
+  lower_result(program, values, plan);
+  validate_plan(plan);
+  return plan;
+}
+
+}  // namespace
+
+ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values, ModuleSource module) {
+  if (program.kernels.empty()) fail(program, "the program has no kernels (did the fusion pass run?)");
+  std::vector<PipelineLaunch> launches;
+  for (const ir::Kernel& kernel : program.kernels) {
+    LaunchSpec launch;
+    launch.kernel = kernel.name;
+    launch.args = lower_args(program, kernel.args);
+    launch.block_size = kernel.launch.block_size;
+    launch.items_per_thread = kernel.launch.items_per_thread;
+    launch.tuples_param = kernel.launch.tuples_param;
+    launch.scratch_bytes = kernel.launch.scratch_bytes;
+    if (!kernel.launch.scratch_slots_param.empty()) {
+      launch.scratch_bytes_per_param.emplace_back(kernel.launch.scratch_slots_param, kernel.launch.scratch_slot_bytes);
+    }
+    launches.push_back({kernel.pipeline, launch});
+  }
+  return lower_with(program, values, std::move(module), "", launches);
+}
+
+ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values,
+                             const codegen::GeneratedProgram& generated) {
+  if (generated.kernels.empty()) fail(program, "the generated program has no kernels");
+  std::vector<PipelineLaunch> launches;
+  for (const codegen::KernelManifest& m : generated.kernels) {
+    LaunchSpec launch;
+    launch.kernel = m.name;
+    launch.args = lower_args(program, m.args);
+    launch.tuples_param = m.work_items_param;
+    // Block size and tuples per thread from the planner's launch rule for this many tuples; the
+    // manifest's suggestion when the kernel does not scan a counted source.
+    launch.block_size = m.block_size;
+    if (!m.work_items_param.empty()) {
+      const planner::SimpleLaunch chosen =
+          planner::simple_launch(static_cast<uint64_t>(std::max<int64_t>(0, value_of(program, values, m.work_items_param))));
+      launch.block_size = chosen.block_size;
+      launch.items_per_thread = chosen.items_per_thread;
+    }
+    launch.block_size_multiple = std::max<uint32_t>(1, m.block_size_multiple);
+    launch.power_of_two_block = m.power_of_two_block;
+    if (launch.block_size % launch.block_size_multiple != 0) {
+      launch.block_size = (launch.block_size / launch.block_size_multiple + 1) * launch.block_size_multiple;
+    }
+    if (launch.power_of_two_block) {
+      uint32_t p = 1;
+      while (p < launch.block_size) p *= 2;
+      launch.block_size = p;
+    }
+    launch.scratch_bytes = static_cast<uint32_t>(m.scratch.fixed_bytes);
+    launch.scratch_bytes_per_thread = static_cast<uint32_t>(m.scratch.bytes_per_thread);
+    launch.scratch_bytes_per_param = m.scratch.bytes_per_param_unit;
+    launches.push_back({m.pipeline, launch});
+  }
+  ModuleSource module;
+  module.source = generated.source;
+  module.options = generated.compile_options;
+  module.label = generated.label.empty() ? program.label : generated.label;
+  const std::string dialect = generated.dialect == codegen::Dialect::Cuda ? "cuda" : "opencl";
+  return lower_with(program, values, std::move(module), dialect, launches);
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,298 @@
+// Result columns, host-side ORDER BY / LIMIT, dictionary decoding, AVG finalisation and the three
+// output formats. See result.h for the exactness guarantees.
+#include "runtime/result.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "storage/date.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+enum class Storage { Ints, Floats, Strings };
+
+Storage storage_of(const DataType& type) {
+  switch (type.id) {
+    case TypeId::Float64: return Storage::Floats;
+    case TypeId::String: return Storage::Strings;
+    default: return Storage::Ints;
+  }
+}
+
+std::string decimal_text(int64_t value, uint8_t scale) {
+  const bool negative = value < 0;
+  // Unsigned magnitude so INT64_MIN does not overflow.
+  uint64_t magnitude = negative ? (~static_cast<uint64_t>(value) + 1) : static_cast<uint64_t>(value);
+  std::string digits = std::to_string(magnitude);
+  if (scale > 0) {
+    if (digits.size() <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
+    digits.insert(digits.size() - scale, ".");
+  }
+  return negative ? "-" + digits : digits;
+}
+
+std::string double_text(double value) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (ec != std::errc()) return "nan";
+  return std::string(buffer, end);
+}
+
+bool is_numeric(const DataType& type) { return type.id != TypeId::String && type.id != TypeId::Date; }
+
+std::string csv_quote(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+uint64_t ResultColumn::rows() const {
+  switch (storage_of(type)) {
+    case Storage::Ints: return ints.size();
+    case Storage::Floats: return floats.size();
+    case Storage::Strings: return strings.size();
+  }
+  return 0;
+}
+
+std::string ResultColumn::text(uint64_t row) const {
+  switch (type.id) {
+    case TypeId::Float64: return double_text(floats[row]);
+    case TypeId::String: return strings[row];
+    case TypeId::Decimal: return decimal_text(ints[row], type.scale);
+    case TypeId::Date: return format_iso_date(static_cast<int32_t>(ints[row]));
+    case TypeId::Bool: return ints[row] != 0 ? "true" : "false";
+    default: return std::to_string(ints[row]);
+  }
+}
+
+ResultFormat parse_result_format(const std::string& text) {
+  if (text == "table") return ResultFormat::Table;
+  if (text == "csv") return ResultFormat::Csv;
+  if (text == "json") return ResultFormat::Json;
+  throw Error(ErrorKind::Usage, "unknown output format \"" + text + "\": expected table, csv or json");
+}
+
+size_t Result::index_of(const std::string& name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == name) return i;
+  }
+  std::string known;
+  for (const ResultColumn& c : columns) known += (known.empty() ? "" : ", ") + c.name;
+  throw Error(ErrorKind::Internal, "result has no column \"" + name + "\" (it has: " + known + ")");
+}
+
+void Result::validate() const {
+  for (const ResultColumn& c : columns) {
+    const Storage s = storage_of(c.type);
+    const bool only_one = (s == Storage::Ints || c.ints.empty()) && (s == Storage::Floats || c.floats.empty()) &&
+                          (s == Storage::Strings || c.strings.empty());
+    if (!only_one) {
+      throw Error(ErrorKind::Internal, "result column " + c.name + " (" + c.type.to_string() +
+                                           ") holds values in the wrong representation");
+    }
+    if (c.rows() != rows()) {
+      throw Error(ErrorKind::Internal, "result column " + c.name + " has " + std::to_string(c.rows()) +
+                                           " rows, column " + columns.front().name + " has " + std::to_string(rows()));
+    }
+  }
+}
+
+void Result::sort(const std::vector<SortKey>& keys) {
+  if (keys.empty() || rows() < 2) return;
+  for (const SortKey& k : keys) {
+    if (k.column >= columns.size()) {
+      throw Error(ErrorKind::Internal, "ORDER BY column index " + std::to_string(k.column) + " out of range");
+    }
+  }
+  std::vector<uint64_t> order(rows());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+    for (const SortKey& k : keys) {
+      const ResultColumn& c = columns[k.column];
+      int cmp = 0;
+      switch (storage_of(c.type)) {
+        case Storage::Ints: cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]); break;
+        case Storage::Floats: cmp = (c.floats[a] > c.floats[b]) - (c.floats[a] < c.floats[b]); break;
+        case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
+      }
+      if (cmp != 0) return k.descending ? cmp > 0 : cmp < 0;
+    }
+    return false;
+  });
+  for (ResultColumn& c : columns) {
+    switch (storage_of(c.type)) {
+      case Storage::Ints: {
+        std::vector<int64_t> v(order.size());
+        for (size_t i = 0; i < order.size(); ++i) v[i] = c.ints[order[i]];
+        c.ints = std::move(v);
+        break;
+      }
+      case Storage::Floats: {
+        std::vector<double> v(order.size());
+        for (size_t i = 0; i < order.size(); ++i) v[i] = c.floats[order[i]];
+        c.floats = std::move(v);
+        break;
+      }
+      case Storage::Strings: {
+        std::vector<std::string> v(order.size());
+        for (size_t i = 0; i < order.size(); ++i) v[i] = std::move(c.strings[order[i]]);
+        c.strings = std::move(v);
+        break;
+      }
+    }
+  }
+}
+
+void Result::limit(uint64_t count) {
+  if (count >= rows()) return;
+  for (ResultColumn& c : columns) {
+    switch (storage_of(c.type)) {
+      case Storage::Ints: c.ints.resize(count); break;
+      case Storage::Floats: c.floats.resize(count); break;
+      case Storage::Strings: c.strings.resize(count); break;
+    }
+  }
+}
+
+void Result::project(const std::vector<size_t>& order) {
+  std::vector<ResultColumn> kept;
+  for (size_t i : order) {
+    if (i >= columns.size()) throw Error(ErrorKind::Internal, "projected column index " + std::to_string(i) + " out of range");
+    kept.push_back(columns[i]);
+  }
+  columns = std::move(kept);
+}
+
+std::string Result::format(ResultFormat format) const {
+  validate();
+  std::ostringstream out;
+  const uint64_t n = rows();
+  switch (format) {
+    case ResultFormat::Csv: {
+      for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_quote(columns[c].name);
+      out << "\n";
+      for (uint64_t r = 0; r < n; ++r) {
+        for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_quote(columns[c].text(r));
+        out << "\n";
+      }
+      break;
+    }
+    case ResultFormat::Json: {
+      out << "{\"columns\":[";
+      for (size_t c = 0; c < columns.size(); ++c) {
+        out << (c ? "," : "") << "{\"name\":" << nlohmann::json(columns[c].name).dump()
+            << ",\"type\":" << nlohmann::json(columns[c].type.to_string()).dump() << "}";
+      }
+      out << "],\"rows\":[";
+      for (uint64_t r = 0; r < n; ++r) {
+        out << (r ? "," : "") << "[";
+        for (size_t c = 0; c < columns.size(); ++c) {
+          const ResultColumn& col = columns[c];
+          out << (c ? "," : "");
+          const TypeId id = col.type.id;
+          if (id == TypeId::Int32 || id == TypeId::Int64) {
+            out << col.ints[r];
+          } else if (id == TypeId::Float64) {
+            // JSON has no NaN/Infinity; null says "not a number" without lying.
+            const double v = col.floats[r];
+            if (v != v || v - v != 0) out << "null"; else out << double_text(v);
+          } else if (id == TypeId::Bool) {
+            out << col.text(r);
+          } else {
+            out << nlohmann::json(col.text(r)).dump();
+          }
+        }
+        out << "]";
+      }
+      out << "]}";
+      break;
+    }
+    case ResultFormat::Table: {
+      std::vector<size_t> width(columns.size());
+      std::vector<std::vector<std::string>> cells(columns.size());
+      for (size_t c = 0; c < columns.size(); ++c) {
+        width[c] = columns[c].name.size();
+        cells[c].reserve(n);
+        for (uint64_t r = 0; r < n; ++r) {
+          cells[c].push_back(columns[c].text(r));
+          width[c] = std::max(width[c], cells[c].back().size());
+        }
+      }
+      auto pad = [&](const std::string& s, size_t c, bool right) {
+        std::string fill(width[c] - s.size(), ' ');
+        return right ? fill + s : s + fill;
+      };
+      for (size_t c = 0; c < columns.size(); ++c) out << (c ? " | " : "") << pad(columns[c].name, c, false);
+      out << "\n";
+      for (size_t c = 0; c < columns.size(); ++c) out << (c ? "-+-" : "") << std::string(width[c], '-');
+      out << "\n";
+      for (uint64_t r = 0; r < n; ++r) {
+        for (size_t c = 0; c < columns.size(); ++c) {
+          out << (c ? " | " : "") << pad(cells[c][r], c, is_numeric(columns[c].type));
+        }
+        out << "\n";
+      }
+      out << "(" << n << (n == 1 ? " row" : " rows") << ")\n";
+      break;
+    }
+  }
+  return out.str();
+}
+
+ResultColumn decode_dictionary(const ResultColumn& codes, const std::vector<std::string>& dictionary,
+                               DataType string_type) {
+  ResultColumn out;
+  out.name = codes.name;
+  out.type = string_type;
+  out.strings.reserve(codes.ints.size());
+  for (uint64_t r = 0; r < codes.ints.size(); ++r) {
+    const int64_t code = codes.ints[r];
+    if (code < 0 || static_cast<uint64_t>(code) >= dictionary.size()) {
+      throw Error(ErrorKind::Internal, "result column " + codes.name + " row " + std::to_string(r) +
+                                           ": dictionary code " + std::to_string(code) + " outside the dictionary of " +
+                                           std::to_string(dictionary.size()) + " strings");
+    }
+    out.strings.push_back(dictionary[static_cast<size_t>(code)]);
+  }
+  return out;
+}
+
+ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, const ResultColumn& count) {
+  if (sum.rows() != count.rows()) {
+    throw Error(ErrorKind::Internal, "AVG " + name + ": " + std::to_string(sum.rows()) + " sums but " +
+                                         std::to_string(count.rows()) + " counts");
+  }
+  // long double holds every int64 exactly, so the only rounding is the final one to double.
+  long double unscale = 1;
+  if (sum.type.id == TypeId::Decimal) {
+    for (uint8_t i = 0; i < sum.type.scale; ++i) unscale *= 10;
+  }
+  ResultColumn out;
+  out.name = name;
+  out.type = DataType::float64();
+  out.floats.reserve(sum.rows());
+  for (uint64_t r = 0; r < sum.rows(); ++r) {
+    const int64_t n = count.ints[r];
+    if (n == 0) throw Error(ErrorKind::Internal, "AVG " + name + ": group " + std::to_string(r) + " has count 0");
+    const long double total =
+        sum.type.id == TypeId::Float64 ? sum.floats[r] : static_cast<long double>(sum.ints[r]) / unscale;
+    out.floats.push_back(static_cast<double>(total / static_cast<long double>(n)));
+  }
+  return out;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,73 @@
+// A query result on the host: named, typed columns of equal length, and the host-side finishing
+// steps that follow the kernels (dictionary decoding, AVG finalisation, ORDER BY, LIMIT, output).
+//
+// Contract:
+//   - Values are stored in their physical form: Int32/Int64/Date/Decimal (scaled) in `ints`,
+//     Float64 in `floats`, String in `strings` (decoded). Exactly the vector matching the type
+//     has rows() entries; validate() checks it.
+//   - sort() is stable and compares strings byte-wise, decimals by scaled value (all decimals of a
+//     column share its scale), so ties keep kernel output order and the rest is deterministic.
+//   - Formatting is exact for integers and decimals (decimals print all `scale` digits: "12.50"),
+//     dates print as YYYY-MM-DD, floats print the shortest text that reads back to the same double.
+//   - JSON: {"columns":[{"name":..,"type":..}],"rows":[[..],..]}; decimals and dates are JSON
+//     strings so no reader turns them into binary floating point.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "storage/types.h"
+
+namespace hqc::runtime {
+
+struct ResultColumn {
+  std::string name;
+  DataType type;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  std::vector<std::string> strings;
+
+  uint64_t rows() const;
+  // Text of one value as the formats print it (without CSV/JSON quoting).
+  std::string text(uint64_t row) const;
+};
+
+enum class ResultFormat { Table, Csv, Json };
+
+// "table", "csv", "json"; throws Error(Usage) otherwise.
+ResultFormat parse_result_format(const std::string& text);
+
+struct SortKey {
+  size_t column = 0;
+  bool descending = false;
+};
+
+class Result {
+ public:
+  std::vector<ResultColumn> columns;
+
+  uint64_t rows() const { return columns.empty() ? 0 : columns.front().rows(); }
+  // Index of the column named `name`; throws Error(Internal) listing the columns when absent.
+  size_t index_of(const std::string& name) const;
+  // Throws Error(Internal) when a column's storage does not match its type or lengths differ.
+  void validate() const;
+
+  void sort(const std::vector<SortKey>& keys);
+  void limit(uint64_t count);
+  // Keeps and reorders columns (the query's SELECT list over the computed columns).
+  void project(const std::vector<size_t>& order);
+
+  std::string format(ResultFormat format) const;
+};
+
+// Dictionary codes (an integer column) → strings. Throws Error(Internal) naming the column when a
+// code is outside the dictionary: a wrong code is a bug, never printed as some other string.
+ResultColumn decode_dictionary(const ResultColumn& codes, const std::vector<std::string>& dictionary,
+                               DataType string_type);
+
+// AVG = SUM / COUNT as Float64. A Decimal sum is unscaled first. Groups with count 0 cannot occur
+// (a group exists because a row reached it); a 0 count throws Error(Internal).
+ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, const ResultColumn& count);
+
+}  // namespace hqc::runtime

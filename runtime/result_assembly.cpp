@@ -1,0 +1,156 @@
+// Result assembly from device buffers; see result_assembly.h.
+#include "runtime/result_assembly.h"
+
+#include "runtime/database_lookup.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count) {
+  std::vector<int64_t> out(count);
+  switch (b.spec->element) {
+    case ElementType::I32: {
+      auto raw = b.buffer.download_as<int32_t>(count);
+      for (uint64_t i = 0; i < count; ++i) out[i] = raw[i];
+      break;
+    }
+    case ElementType::U32: {
+      auto raw = b.buffer.download_as<uint32_t>(count);
+      for (uint64_t i = 0; i < count; ++i) out[i] = raw[i];
+      break;
+    }
+    case ElementType::I64:
+    case ElementType::U64:
+      b.buffer.download(out.data(), count * 8);
+      break;
+    case ElementType::F64:
+      throw Error(ErrorKind::Internal, "buffer " + b.spec->name + " holds doubles but an integer column reads it");
+  }
+  return out;
+}
+
+std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count) {
+  if (b.spec->element == ElementType::F64) return b.buffer.download_as<double>(count);
+  std::vector<double> out(count);
+  auto ints = read_ints(b, count);
+  for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<double>(ints[i]);
+  return out;
+}
+
+namespace {
+
+const AllocatedBuffer& find_buffer(const std::map<std::string, AllocatedBuffer>& buffers, const std::string& name,
+                                   const std::string& context) {
+  auto it = buffers.find(name);
+  if (it == buffers.end()) throw Error(ErrorKind::Internal, context + ": buffer \"" + name + "\" was not allocated");
+  return it->second;
+}
+
+}  // namespace
+
+Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
+                       const std::map<std::string, int64_t>& params, const Database& database) {
+  const ResultSpec& spec = plan.result;
+  const std::string context = plan.label + ": result";
+
+  // ---- which rows / slots make the result ----
+  uint64_t extent = 0;               // elements to read from each buffer
+  std::vector<uint64_t> selected;    // slot indices kept, in slot order
+  if (spec.rows == ResultSpec::Rows::Counter) {
+    const AllocatedBuffer& counter = find_buffer(buffers, spec.counter_buffer, context);
+    const int64_t n = read_ints(counter, 1)[0];
+    if (n < 0) throw Error(ErrorKind::Internal, context + ": output counter is negative (" + std::to_string(n) + ")");
+    extent = static_cast<uint64_t>(n);
+    selected.resize(extent);
+    for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+  } else {
+    extent = spec.slots;
+    if (extent == 0 && !spec.occupancy_buffer.empty()) extent = find_buffer(buffers, spec.occupancy_buffer, context).elements;
+    if (extent == 0) {
+      for (const ResultColumnSpec& c : spec.columns) {
+        if (c.source == ResultColumnSpec::Source::Buffer) {
+          extent = find_buffer(buffers, c.buffer, context).elements;
+          break;
+        }
+      }
+    }
+    if (spec.occupancy_buffer.empty()) {
+      selected.resize(extent);
+      for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+    } else {
+      auto occupancy = read_ints(find_buffer(buffers, spec.occupancy_buffer, context), extent);
+      for (uint64_t i = 0; i < extent; ++i) {
+        if (occupancy[i] != spec.empty_value) selected.push_back(i);
+      }
+    }
+  }
+
+  // ---- columns ----
+  Result result;
+  for (const ResultColumnSpec& c : spec.columns) {
+    const std::string where = context + " column " + c.name;
+    ResultColumn col;
+    col.name = c.name;
+    const bool decode = !c.dictionary_table.empty();
+    col.type = decode ? DataType::int32() : c.type;
+    if (c.source == ResultColumnSpec::Source::AverageOf) {
+      col.type = DataType::float64();
+      result.columns.push_back(col);  // filled below, once its inputs exist
+      continue;
+    }
+    const AllocatedBuffer* source = nullptr;
+    if (!c.buffer.empty()) {
+      source = &find_buffer(buffers, c.buffer, where);
+      if (extent > source->elements) {
+        throw Error(ErrorKind::Internal, where + ": " + std::to_string(extent) + " rows but buffer " + c.buffer +
+                                             " holds only " + std::to_string(source->elements) +
+                                             " (an output overflow the kernel did not flag)");
+      }
+    }
+    if (c.source == ResultColumnSpec::Source::Buffer) {
+      if (col.type.id == TypeId::Float64) {
+        auto all = read_floats(*source, extent);
+        for (uint64_t s : selected) col.floats.push_back(all[s]);
+      } else {
+        auto all = read_ints(*source, extent);
+        for (uint64_t s : selected) col.ints.push_back(all[s]);
+      }
+    } else {  // SlotKey
+      std::vector<int64_t> raw;
+      if (source != nullptr) raw = read_ints(*source, extent);
+      const int64_t offset = c.offset_param.empty() ? 0 : params.at(c.offset_param);
+      for (uint64_t s : selected) {
+        int64_t key = source != nullptr ? raw[s] : static_cast<int64_t>(s);
+        key /= c.divisor;
+        if (c.modulus > 0) key %= c.modulus;
+        col.ints.push_back(key + offset);
+      }
+    }
+    if (decode) {
+      const Column& dict = lookup_column(database, c.dictionary_table, c.dictionary_column, where);
+      col = decode_dictionary(col, dict.dictionary, c.type);
+    }
+    result.columns.push_back(std::move(col));
+  }
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    const ResultColumnSpec& c = spec.columns[i];
+    if (c.source != ResultColumnSpec::Source::AverageOf) continue;
+    result.columns[i] = finalize_average(c.name, result.columns[result.index_of(c.sum_column)],
+                                         result.columns[result.index_of(c.count_column)]);
+  }
+  result.validate();
+
+  // ---- ORDER BY, LIMIT, then drop hidden columns ----
+  std::vector<SortKey> keys;
+  for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
+  result.sort(keys);
+  if (spec.limit >= 0) result.limit(static_cast<uint64_t>(spec.limit));
+  std::vector<size_t> visible;
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    if (!spec.columns[i].hidden) visible.push_back(i);
+  }
+  result.project(visible);
+  return result;
+}
+
+}  // namespace hqc::runtime

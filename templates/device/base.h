@@ -1,0 +1,54 @@
+// Dialect-neutral device library, layer 0: constants and scalar helpers every other file uses.
+// Written in the common subset of CUDA C++ and OpenCL C 1.2, against the dialect prelude only
+// (codegen/dialect.cpp generates it); no file here may name a CUDA or OpenCL built-in directly.
+// Expects: the prelude (and, on OpenCL, device/atomics_cas.cl).
+// Guarantees: HQC_EMPTY_* sentinels for hash-table key slots, hash mixers with good avalanche
+//   (murmur3 finalizers), and hqc_set_flag() for overflow / error flags that the host reads back.
+
+// Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
+// raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.
+#define HQC_EMPTY_I32 ((hqc_i32)(-2147483647 - 1))
+#define HQC_EMPTY_I64 ((hqc_i64)(-9223372036854775807L - 1))
+#define HQC_I64_MAX ((hqc_i64)9223372036854775807L)
+#define HQC_I64_MIN HQC_EMPTY_I64
+
+// Bits of a state object's flag word (element 0 of its *_flags buffer); the host requires 0.
+#define HQC_FLAG_FULL 1u          // no free slot: the host rebuilds the table larger
+#define HQC_FLAG_RESERVED_KEY 2u  // a key equal to the empty sentinel: unsupported, fails the query
+#define HQC_FLAG_OUT_OF_RANGE 4u  // perfect hash / direct index outside [min, min + capacity)
+
+HQC_FN void hqc_set_flag(HQC_GLOBAL hqc_u32* flags, hqc_u32 bit) {
+  // An atomic OR is not in every OpenCL 1.2 core; max of distinct bits would lose bits, so CAS.
+  hqc_u32 seen = *flags;
+  while ((seen & bit) == 0u) {
+    hqc_u32 prev = HQC_ATOMIC_CAS_U32(flags, seen, seen | bit);
+    if (prev == seen) break;
+    seen = prev;
+  }
+}
+
+HQC_FN hqc_u32 hqc_hash_u32(hqc_u32 h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+HQC_FN hqc_u64 hqc_hash_u64(hqc_u64 h) {
+  h ^= h >> 33;
+  h *= (hqc_u64)0xff51afd7ed558ccdUL;
+  h ^= h >> 33;
+  h *= (hqc_u64)0xc4ceb9fe1a85ec53UL;
+  h ^= h >> 33;
+  return h;
+}
+
+// Integer division that cannot trap: a zero divisor yields 0. Rows that are filtered out still
+// evaluate expressions (branch-free pipelines), and on CPU devices (PoCL) x / 0 raises SIGFPE.
+HQC_FN hqc_i32 hqc_div_i32(hqc_i32 a, hqc_i32 b) { return b != 0 ? a / b : 0; }
+HQC_FN hqc_i64 hqc_div_i64(hqc_i64 a, hqc_i64 b) { return b != 0 ? a / b : 0; }
+
+HQC_FN hqc_i64 hqc_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
+HQC_FN hqc_i64 hqc_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }

@@ -1,0 +1,105 @@
+// Dialect-neutral device library, layer 4: join hash tables (state objects built by one pipeline
+// and probed by later ones; DESIGN.md §3).
+// Expects: base.h. A table is two buffers: `keys` (capacity slots, every slot initialised by the
+//   host to HQC_EMPTY_I32 / HQC_EMPTY_I64) and one payload buffer per build attribute the probe side needs (capacity
+//   elements each; none for semi-joins), plus a flag word. Capacity and key minimum are kernel arguments, so the
+//   same source serves every scale factor. Build and probe run in different launches.
+// Guarantees:
+//   - Perfect hash (slot = key - key_min, for dense key domains): build stores the key in its slot;
+//     a key outside [key_min, key_min + capacity) raises HQC_FLAG_OUT_OF_RANGE.
+//   - Open addressing: murmur3-finalizer hash, slot = hash % capacity, linear probing, the key claimed with one CAS;
+//     a build that finds no free slot after `capacity` probes raises HQC_FLAG_FULL (the host grows the
+//     table and re-runs; never a silently dropped row).
+//   - Build keys equal to the empty sentinel raise HQC_FLAG_RESERVED_KEY; probes of that key miss.
+//   - Build returns the slot (or -1 after raising a flag); probe returns the slot of a matching key or
+//     -1. Duplicate build keys (non-unique join keys) occupy separate slots and a probe returns the
+//     first: callers build only on unique keys (the IR's job).
+
+HQC_FN hqc_i64 hqc_ph_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i32 key,
+                                HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  hqc_i64 slot = (hqc_i64)key - key_min;
+  if (slot < 0 || slot >= capacity) { hqc_set_flag(flags, HQC_FLAG_OUT_OF_RANGE); return -1; }
+  keys[slot] = key;
+  return slot;
+}
+
+HQC_FN hqc_i64 hqc_ph_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i32 key) {
+  hqc_i64 slot = (hqc_i64)key - key_min;
+  if (key == HQC_EMPTY_I32 || slot < 0 || slot >= capacity) return -1;
+  return keys[slot] == key ? slot : -1;
+}
+
+HQC_FN hqc_i64 hqc_ph_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i64 key,
+                                HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  hqc_i64 slot = key - key_min;
+  // key < key_min also catches a wrapped subtraction for keys far below the minimum.
+  if (key < key_min || slot >= capacity) { hqc_set_flag(flags, HQC_FLAG_OUT_OF_RANGE); return -1; }
+  keys[slot] = key;
+  return slot;
+}
+
+HQC_FN hqc_i64 hqc_ph_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i64 key) {
+  hqc_i64 slot = key - key_min;
+  if (key == HQC_EMPTY_I64 || key < key_min || slot >= capacity) return -1;
+  return keys[slot] == key ? slot : -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i32 key, HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  // Once one insert found the table full the whole build is redone larger: stop probing early.
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    if (HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i32 key) {
+  if (key == HQC_EMPTY_I32) return -1;
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    hqc_i32 k = keys[slot];
+    if (k == key) return slot;
+    if (k == HQC_EMPTY_I32) return -1;
+    if (++slot == capacity) slot = 0;
+  }
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key, HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    if (HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 key) {
+  if (key == HQC_EMPTY_I64) return -1;
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    hqc_i64 k = keys[slot];
+    if (k == key) return slot;
+    if (k == HQC_EMPTY_I64) return -1;
+    if (++slot == capacity) slot = 0;
+  }
+  return -1;
+}
+
+// Payload columns: one buffer per payload attribute, indexed by slot (columnar, so each probe
+// reads only the attributes it needs). A slot of -1 (failed build / probe miss) is ignored / reads 0.
+HQC_FN void hqc_ht_put_i32(HQC_GLOBAL hqc_i32* col, hqc_i64 slot, hqc_i32 v) { if (slot >= 0) col[slot] = v; }
+HQC_FN void hqc_ht_put_i64(HQC_GLOBAL hqc_i64* col, hqc_i64 slot, hqc_i64 v) { if (slot >= 0) col[slot] = v; }
+HQC_FN void hqc_ht_put_f64(HQC_GLOBAL hqc_f64* col, hqc_i64 slot, hqc_f64 v) { if (slot >= 0) col[slot] = v; }
+HQC_FN hqc_i32 hqc_ht_get_i32(HQC_GLOBAL const hqc_i32* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
+HQC_FN hqc_i64 hqc_ht_get_i64(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
+HQC_FN hqc_f64 hqc_ht_get_f64(HQC_GLOBAL const hqc_f64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0.0; }

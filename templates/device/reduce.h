@@ -1,0 +1,91 @@
+// Dialect-neutral device library, layer 3: single-tuple aggregates (techniques B2, B3).
+// Expects: base.h (and warp.cuh when HQC_HAS_SIMD); the calling conventions of scan.h (all
+//   work-items call hqc_cta_*, power-of-two HQC_BDIM() <= 1024, a multiple of the warp for SIMD).
+// Guarantees:
+//   - hqc_cta_<op>_<type>_{we,simd}(x, scratch): the CTA-wide reduction, returned to every work-item.
+//     Work-efficient = tree in scratchpad (HQC_BDIM() words); SIMD = warp shuffles, then one
+//     scratchpad word per warp (HQC_REDUCE_SIMD_WORDS).
+//   - hqc_cta_<op>_<type>_{we,simd}_to(out, x, scratch): B3 — the reduction, then ONE atomic per CTA
+//     into *out (skipped when the CTA's value is the identity).
+//   - hqc_tuple_<op>_<type>(out, flag, x): B2 — one atomic per qualifying tuple.
+//   - Sums of int64 wrap like the hardware add; the planner bounds them (see DESIGN.md §3).
+//   - All hqc_cta_* functions end with a barrier (scratch reusable).
+// Ops: sum_i64, min_i64, max_i64, sum_f64. Identity elements: 0, HQC_I64_MAX, HQC_I64_MIN, 0.0.
+
+#define HQC_REDUCE_SIMD_WORDS 33
+
+HQC_FN hqc_i64 hqc_combine_sum_i64(hqc_i64 a, hqc_i64 b) { return a + b; }
+HQC_FN hqc_f64 hqc_combine_sum_f64(hqc_f64 a, hqc_f64 b) { return a + b; }
+HQC_FN hqc_i64 hqc_combine_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
+HQC_FN hqc_i64 hqc_combine_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }
+
+// One definition per (op, type): the tree is the same, only the combine and identity differ.
+#define HQC_DEFINE_CTA_REDUCE_WE(OP, T, IDENTITY)                                   \
+  HQC_FN T hqc_cta_##OP##_we(T x, HQC_LOCAL hqc_u64* scratch) {                     \
+    HQC_LOCAL T* s = (HQC_LOCAL T*)scratch;                                         \
+    s[HQC_LID()] = x;                                                               \
+    for (hqc_i32 d = HQC_BDIM() >> 1; d > 0; d >>= 1) {                             \
+      HQC_BARRIER();                                                                \
+      if (HQC_LID() < d) s[HQC_LID()] = hqc_combine_##OP(s[HQC_LID()], s[HQC_LID() + d]); \
+    }                                                                               \
+    HQC_BARRIER();                                                                  \
+    T result = s[0];                                                                \
+    HQC_BARRIER();                                                                  \
+    return result;                                                                  \
+  }
+
+#define HQC_DEFINE_CTA_REDUCE_SIMD(OP, T, IDENTITY)                                 \
+  HQC_FN T hqc_cta_##OP##_simd(T x, HQC_LOCAL hqc_u64* scratch) {                   \
+    HQC_LOCAL T* s = (HQC_LOCAL T*)scratch;                                         \
+    const hqc_i32 warps = HQC_BDIM() / HQC_SIMD_WIDTH;                               \
+    T w = hqc_warp_##OP(x);                                                         \
+    if (hqc_lane() == 0) s[hqc_warp()] = w;                                         \
+    HQC_BARRIER();                                                                  \
+    if (hqc_warp() == 0) {                                                          \
+      T t = hqc_warp_##OP(hqc_lane() < warps ? s[hqc_lane()] : (IDENTITY));         \
+      if (hqc_lane() == 0) s[HQC_SIMD_WIDTH] = t;                                   \
+    }                                                                               \
+    HQC_BARRIER();                                                                  \
+    T result = s[HQC_SIMD_WIDTH];                                                   \
+    HQC_BARRIER();                                                                  \
+    return result;                                                                  \
+  }
+
+HQC_DEFINE_CTA_REDUCE_WE(sum_i64, hqc_i64, 0)
+HQC_DEFINE_CTA_REDUCE_WE(min_i64, hqc_i64, HQC_I64_MAX)
+HQC_DEFINE_CTA_REDUCE_WE(max_i64, hqc_i64, HQC_I64_MIN)
+HQC_DEFINE_CTA_REDUCE_WE(sum_f64, hqc_f64, 0.0)
+#if HQC_HAS_SIMD
+HQC_DEFINE_CTA_REDUCE_SIMD(sum_i64, hqc_i64, 0)
+HQC_DEFINE_CTA_REDUCE_SIMD(min_i64, hqc_i64, HQC_I64_MAX)
+HQC_DEFINE_CTA_REDUCE_SIMD(max_i64, hqc_i64, HQC_I64_MIN)
+HQC_DEFINE_CTA_REDUCE_SIMD(sum_f64, hqc_f64, 0.0)
+#endif
+
+// Global propagation of a CTA's value, by work-item 0 (B3), and per tuple (B2).
+HQC_FN void hqc_propagate_sum_i64(HQC_GLOBAL hqc_i64* out, hqc_i64 v) { if (v != 0) HQC_ATOMIC_ADD_I64(out, v); }
+HQC_FN void hqc_propagate_min_i64(HQC_GLOBAL hqc_i64* out, hqc_i64 v) { if (v != HQC_I64_MAX) HQC_ATOMIC_MIN_I64_G(out, v); }
+HQC_FN void hqc_propagate_max_i64(HQC_GLOBAL hqc_i64* out, hqc_i64 v) { if (v != HQC_I64_MIN) HQC_ATOMIC_MAX_I64_G(out, v); }
+HQC_FN void hqc_propagate_sum_f64(HQC_GLOBAL hqc_f64* out, hqc_f64 v) { if (v != 0.0) HQC_ATOMIC_ADD_F64_G(out, v); }
+
+#define HQC_DEFINE_CTA_REDUCE_TO(OP, T, MECH)                                         \
+  HQC_FN void hqc_cta_##OP##_##MECH##_to(HQC_GLOBAL T* out, T x, HQC_LOCAL hqc_u64* scratch) { \
+    T v = hqc_cta_##OP##_##MECH(x, scratch);                                            \
+    if (HQC_LID() == 0) hqc_propagate_##OP(out, v);                                     \
+  }
+
+HQC_DEFINE_CTA_REDUCE_TO(sum_i64, hqc_i64, we)
+HQC_DEFINE_CTA_REDUCE_TO(min_i64, hqc_i64, we)
+HQC_DEFINE_CTA_REDUCE_TO(max_i64, hqc_i64, we)
+HQC_DEFINE_CTA_REDUCE_TO(sum_f64, hqc_f64, we)
+#if HQC_HAS_SIMD
+HQC_DEFINE_CTA_REDUCE_TO(sum_i64, hqc_i64, simd)
+HQC_DEFINE_CTA_REDUCE_TO(min_i64, hqc_i64, simd)
+HQC_DEFINE_CTA_REDUCE_TO(max_i64, hqc_i64, simd)
+HQC_DEFINE_CTA_REDUCE_TO(sum_f64, hqc_f64, simd)
+#endif
+
+HQC_FN void hqc_tuple_sum_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) { if (flag) hqc_propagate_sum_i64(out, x); }
+HQC_FN void hqc_tuple_min_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) { if (flag) HQC_ATOMIC_MIN_I64_G(out, x); }
+HQC_FN void hqc_tuple_max_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) { if (flag) HQC_ATOMIC_MAX_I64_G(out, x); }
+HQC_FN void hqc_tuple_sum_f64(HQC_GLOBAL hqc_f64* out, hqc_i32 flag, hqc_f64 x) { if (flag) hqc_propagate_sum_f64(out, x); }

@@ -1,0 +1,126 @@
+// ---- horseqc dialect prelude: cuda (generated from codegen/dialect.cpp) ----
+typedef int hqc_i32;
+typedef unsigned int hqc_u32;
+typedef long long hqc_i64;
+typedef unsigned long long hqc_u64;
+typedef double hqc_f64;
+#define HQC_KERNEL extern "C" __global__
+#define HQC_FN __device__ __forceinline__
+#define HQC_GLOBAL
+#define HQC_LOCAL
+#define HQC_LOCAL_DECL __shared__
+#define HQC_RESTRICT __restrict__
+#define HQC_LID() ((hqc_i32)threadIdx.x)
+#define HQC_BID() ((hqc_i64)blockIdx.x)
+#define HQC_BDIM() ((hqc_i32)blockDim.x)
+#define HQC_GDIM() ((hqc_i64)gridDim.x)
+#define HQC_BARRIER() __syncthreads()
+#define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))
+#define HQC_ATOMIC_ADD_U64(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_CAS_I32(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_CAS_U32(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_CAS_I64(p, c, v) ((hqc_i64)atomicCAS((hqc_u64*)(p), (hqc_u64)(c), (hqc_u64)(v)))
+#define HQC_ATOMIC_CAS_U64(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_MAX_I64_L(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_ADD_F64_G(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_F64_L(p, v) atomicAdd((p), (v))
+#define HQC_F64_AS_I64(x) __double_as_longlong(x)
+#define HQC_I64_AS_F64(x) __longlong_as_double(x)
+#define HQC_HAS_SIMD 1
+#define HQC_SIMD_WIDTH 32
+#define HQC_SHFL_UP(v, d) __shfl_up_sync(0xffffffffu, (v), (d))
+#define HQC_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
+#define HQC_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
+#define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
+#define HQC_POPC(x) __popc(x)
+#define HQC_SCRATCH_PARAMS
+#define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
+
+// ==== horseqc query t_grouped: 2 compound kernel(s), pipelined model ====
+
+// p0 build ht0 on dim
+// work-items: one per row of rows_dim; block size: any
+HQC_KERNEL void t_grouped_p0_build(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_key,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_year,
+    HQC_GLOBAL hqc_i32* ht0_d_year,
+    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_u32* ht0_overflow,
+    hqc_i64 ht0_capacity,
+    hqc_i64 ht0_key_min,
+    hqc_i64 rows_dim) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_dim; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_dim);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan dim (for the sink) ----
+    const hqc_i32 d_key = hqc_load_i32(col_d_key, tile, tile_items);
+    const hqc_i32 d_year = hqc_load_i32(col_d_year, tile, tile_items);
+
+    // ---- build ht0 (perfect_hash, sink) ----
+    const hqc_i64 slot_ht0 = flag ? hqc_ph_build_i32(ht0_keys, ht0_capacity, ht0_key_min, (hqc_i32)d_key, ht0_overflow) : -1;
+    hqc_ht_put_i32(ht0_d_year, slot_ht0, d_year);
+  }
+}
+
+// p1 aggregate agg0 over fact
+// work-items: one per row of rows_fact; block size: any
+HQC_KERNEL void t_grouped_p1_aggregate(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_brand,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_key,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_price,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_qty,
+    HQC_GLOBAL hqc_u64* agg0_count,
+    HQC_GLOBAL hqc_i64* agg0_max,
+    HQC_GLOBAL hqc_i64* agg0_min,
+    HQC_GLOBAL hqc_i64* agg0_sum,
+    HQC_GLOBAL const hqc_i32* ht0_d_year,
+    HQC_GLOBAL const hqc_i32* ht0_keys,
+    hqc_i64 ht0_capacity,
+    hqc_i64 ht0_key_min,
+    hqc_i64 agg0_brand_domain,
+    hqc_i64 agg0_brand_min,
+    hqc_i64 agg0_slots,
+    hqc_i64 agg0_year_domain,
+    hqc_i64 agg0_year_min,
+    hqc_i64 rows_fact) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_fact; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_fact);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan fact (for op 2) ----
+    const hqc_i32 f_qty = hqc_load_i32(col_f_qty, tile, tile_items);
+
+    // ---- filter (op 2) ----
+    flag = flag && (f_qty < 40);
+
+    // ---- scan fact (for op 3) ----
+    const hqc_i32 f_key = hqc_pred_load_i32(col_f_key, tile, flag);
+
+    // ---- probe ht0 (op 3) ----
+    const hqc_i64 slot_op3 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_capacity, ht0_key_min, (hqc_i32)f_key) : -1;
+    flag = flag && slot_op3 >= 0;
+    const hqc_i32 d_year = hqc_ht_get_i32(ht0_d_year, slot_op3);
+
+    // ---- scan fact (for the sink) ----
+    const hqc_i32 f_price = hqc_pred_load_i32(col_f_price, tile, flag);
+    const hqc_i32 f_brand = hqc_pred_load_i32(col_f_brand, tile, flag);
+
+    // ---- aggregate agg0 (C2, sink) ----
+    const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_year_min) * agg0_brand_domain + ((hqc_i64)f_brand - agg0_brand_min));
+    flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+    if (flag) {
+      hqc_gb_global_sum_i64(agg0_sum, g_agg0, (hqc_i64)f_price);
+      hqc_gb_global_min_i64(agg0_min, g_agg0, (hqc_i64)f_price);
+      hqc_gb_global_max_i64(agg0_max, g_agg0, (hqc_i64)f_price);
+      hqc_gb_global_sum_i64((HQC_GLOBAL hqc_i64*)agg0_count, g_agg0, 1);
+    }
+  }
+}

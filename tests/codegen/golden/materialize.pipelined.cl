@@ -1,0 +1,70 @@
+// ---- horseqc dialect prelude: opencl (generated from codegen/dialect.cpp) ----
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef int hqc_i32;
+typedef uint hqc_u32;
+typedef long hqc_i64;
+typedef ulong hqc_u64;
+typedef double hqc_f64;
+#define HQC_KERNEL __kernel
+#define HQC_FN
+#define HQC_GLOBAL __global
+#define HQC_LOCAL __local
+#define HQC_LOCAL_DECL __local
+#define HQC_RESTRICT restrict
+#define HQC_LID() ((hqc_i32)get_local_id(0))
+#define HQC_BID() ((hqc_i64)get_group_id(0))
+#define HQC_BDIM() ((hqc_i32)get_local_size(0))
+#define HQC_GDIM() ((hqc_i64)get_num_groups(0))
+#define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_ADD_U64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_CAS_I32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
+#define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
+#define HQC_F64_AS_I64(x) as_long(x)
+#define HQC_I64_AS_F64(x) as_double(x)
+#define HQC_HAS_SIMD 0
+#define HQC_SIMD_WIDTH 0
+#define HQC_SCRATCH_PARAMS , __local hqc_u64* hqc_scratch
+#define HQC_SCRATCH_BEGIN
+
+// ==== horseqc query t_materialize: 1 compound kernel(s), pipelined model ====
+
+// p0 materialize out0 from fact
+// work-items: one per row of rows_fact; block size: any
+HQC_KERNEL void t_materialize_p0_materialize(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_key,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_price,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_qty,
+    HQC_GLOBAL hqc_u64* out0_counter,
+    HQC_GLOBAL hqc_i64* out0_double_price,
+    HQC_GLOBAL hqc_i32* out0_f_key,
+    hqc_i64 rows_fact) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_fact; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_fact);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan fact (for op 1) ----
+    const hqc_i32 f_qty = hqc_load_i32(col_f_qty, tile, tile_items);
+
+    // ---- filter (op 1) ----
+    flag = flag && (f_qty < 10);
+
+    // ---- scan fact (for the sink) ----
+    const hqc_i32 f_key = hqc_pred_load_i32(col_f_key, tile, flag);
+    const hqc_i32 f_price = hqc_pred_load_i32(col_f_price, tile, flag);
+
+    // ---- materialize out0: one atomic per tuple (A2, sink) ----
+    const hqc_u64 pos_out0 = hqc_reserve_atomic((hqc_u32)flag, out0_counter);
+    if (flag && pos_out0 < (hqc_u64)rows_fact) {
+      out0_f_key[pos_out0] = (hqc_i32)f_key;
+      out0_double_price[pos_out0] = (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)2));
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// ---- horseqc dialect prelude: cuda (generated from codegen/dialect.cpp) ----
+typedef int hqc_i32;
+typedef unsigned int hqc_u32;
+typedef long long hqc_i64;
+typedef unsigned long long hqc_u64;
+typedef double hqc_f64;
+#define HQC_KERNEL extern "C" __global__
+#define HQC_FN __device__ __forceinline__
+#define HQC_GLOBAL
+#define HQC_LOCAL
+#define HQC_LOCAL_DECL __shared__
+#define HQC_RESTRICT __restrict__
+#define HQC_LID() ((hqc_i32)threadIdx.x)
+#define HQC_BID() ((hqc_i64)blockIdx.x)
+#define HQC_BDIM() ((hqc_i32)blockDim.x)
+#define HQC_GDIM() ((hqc_i64)gridDim.x)
+#define HQC_BARRIER() __syncthreads()
+#define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))
+#define HQC_ATOMIC_ADD_U64(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_CAS_I32(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_CAS_U32(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_CAS_I64(p, c, v) ((hqc_i64)atomicCAS((hqc_u64*)(p), (hqc_u64)(c), (hqc_u64)(v)))
+#define HQC_ATOMIC_CAS_U64(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
+#define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_MAX_I64_L(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_ADD_F64_G(p, v) atomicAdd((p), (v))
+#define HQC_ATOMIC_ADD_F64_L(p, v) atomicAdd((p), (v))
+#define HQC_F64_AS_I64(x) __double_as_longlong(x)
+#define HQC_I64_AS_F64(x) __longlong_as_double(x)
+#define HQC_HAS_SIMD 1
+#define HQC_SIMD_WIDTH 32
+#define HQC_SHFL_UP(v, d) __shfl_up_sync(0xffffffffu, (v), (d))
+#define HQC_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
+#define HQC_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
+#define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
+#define HQC_POPC(x) __popc(x)
+#define HQC_SCRATCH_PARAMS
+#define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
+
+// ==== horseqc query q1_1: 2 compound kernel(s), resolution model ====
+
+// p0 hash_build ht0 from date
+// work-items: one per row of rows_date; block size: any
+HQC_KERNEL void q1_1_p0_build(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_datekey,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_year,
+    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_u32* ht0_overflow,
+    hqc_i64 rows_date,
+    hqc_i64 ht0_slots,
+    hqc_i32 ht0_key_min) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_date; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_date);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan date (for op 0) ----
+    const hqc_i32 d_year = hqc_load_i32(col_d_year, tile, tile_items);
+
+    // ---- filter (op 0) ----
+    flag = flag && (d_year == 1993);
+
+    // ---- scan date (for the sink) ----
+    const hqc_i32 d_datekey = hqc_pred_load_i32(col_d_datekey, tile, flag);
+
+    // ---- build ht0 (perfect_hash, sink) ----
+    const hqc_i64 slot_ht0 = flag ? hqc_ph_build_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)d_datekey, ht0_overflow) : -1;
+  }
+}
+
+// p1 aggregate agg0 from lineorder
+// work-items: one per row of rows_lineorder; block size: power of two
+HQC_KERNEL void q1_1_p1_aggregate(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_orderdate,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_quantity,
+    HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_extendedprice,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_discount,
+    HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_i64* agg0_tuples,
+    HQC_GLOBAL hqc_i64* agg0_revenue,
+    hqc_i64 rows_lineorder,
+    hqc_i64 ht0_slots,
+    hqc_i32 ht0_key_min HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  HQC_LOCAL hqc_u64* s_agg0_reduce = hqc_scratch + 0;
+
+  // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
+  hqc_i64 acc_agg0_revenue = 0;
+  hqc_i64 acc_agg0_count = 0;
+
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_lineorder; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_lineorder);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan lineorder (for op 1) ----
+    const hqc_i32 lo_quantity = hqc_load_i32(col_lo_quantity, tile, tile_items);
+    const hqc_i32 lo_discount = hqc_load_i32(col_lo_discount, tile, tile_items);
+
+    // ---- filter (op 1) ----
+    flag = flag && (((lo_discount >= 1) && (lo_discount <= 3)) && (lo_quantity < 25));
+
+    // ---- scan lineorder (for op 2) ----
+    const hqc_i32 lo_orderdate = hqc_pred_load_i32(col_lo_orderdate, tile, flag);
+
+    // ---- probe ht0 (op 2) ----
+    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)lo_orderdate) : -1;
+    flag = flag && slot_op2 >= 0;
+
+    // ---- scan lineorder (for the sink) ----
+    const hqc_i64 lo_extendedprice = hqc_pred_load_i64(col_lo_extendedprice, tile, flag);
+
+    // ---- aggregate agg0 (B3, sink) ----
+    acc_agg0_revenue += flag ? (hqc_i64)(lo_extendedprice * ((hqc_i64)lo_discount)) : 0;
+    acc_agg0_count += flag ? 1 : 0;
+  }
+
+  // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
+  hqc_cta_sum_i64_we_to(agg0_revenue, acc_agg0_revenue, s_agg0_reduce);
+  hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
+}

@@ -1,0 +1,35 @@
+// Helpers shared by the IR tests: compile an SSB plan file or an inline JSON plan.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "frontend/json_plan.h"
+#include "ir/build_pipelines.h"
+#include "ir/passes.h"
+#include "storage/catalog.h"
+#include "tests/ir/ssb_fixture.h"
+
+namespace hqc::test {
+
+inline ir::Program build_inline(const std::string& json, const planner::Statistics* stats = nullptr,
+                                ir::ExecutionModel model = ir::ExecutionModel::Resolution) {
+  Catalog catalog = Catalog::ssb();
+  auto plan = std::make_shared<plan::LogicalPlan>(plan::parse_json_plan(json, "test.json", catalog));
+  ir::BuildOptions options;
+  options.stats = stats;
+  options.model = model;
+  return ir::build_program(plan, catalog, options);
+}
+
+inline ir::Program build_ssb(const std::string& name, const planner::Statistics* stats = nullptr,
+                             ir::ExecutionModel model = ir::ExecutionModel::Resolution) {
+  Catalog catalog = Catalog::ssb();
+  auto plan = std::make_shared<plan::LogicalPlan>(plan::load_json_plan(source_dir() + "/ssb/plans/" + name + ".json", catalog));
+  ir::BuildOptions options;
+  options.stats = stats;
+  options.model = model;
+  return ir::build_program(plan, catalog, options);
+}
+
+}  // namespace hqc::test

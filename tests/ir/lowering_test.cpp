@@ -1,0 +1,171 @@
+// Lowering details beyond the SSB shapes: unsupported constructs, materialized outputs, explicit
+// pipeline breaks, hash-table and aggregation layouts chosen from statistics, AVG, parameters.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "ir/explain.h"
+#include "ir/resolve_parameters.h"
+#include "planner/statistics.h"
+#include "storage/error.h"
+#include "tests/ir/ir_test_util.h"
+
+using namespace hqc;
+
+namespace {
+
+std::string error_of(const std::string& json, ir::ExecutionModel model = ir::ExecutionModel::Resolution) {
+  try {
+    ir::Program p = test::build_inline(json, nullptr, model);
+    ir::run_passes(p, ir::default_passes());
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Unsupported);
+    return e.what();
+  }
+  return "";
+}
+
+const char* kSemi = R"({"plan": {"op": "join", "type": "semi", "probe": {"op": "scan", "table": "lineorder"},
+  "build": {"op": "scan", "table": "customer"}, "probe_keys": [{"column": "lo_custkey"}], "build_keys": [{"column": "c_custkey"}]}})";
+
+const char* kMaterialize = R"({"plan": {"op": "limit", "count": 10, "input": {"op": "project",
+  "columns": [{"column": "lo_orderkey"}, {"name": "nation", "expr": {"column": "c_nation"}}],
+  "input": {"op": "join", "probe": {"op": "filter", "predicate": {"op": "<", "left": {"column": "lo_quantity"}, "right": {"int": 10}},
+                                    "input": {"op": "scan", "table": "lineorder"}},
+            "build": {"op": "scan", "table": "customer"}, "probe_keys": [{"column": "lo_custkey"}], "build_keys": [{"column": "c_custkey"}]}}}})";
+
+}  // namespace
+
+TEST_CASE("constructs that parse but do not compile yet are Unsupported, naming the plan path") {
+  CHECK(error_of(kSemi) == "$.plan: semi joins parse but do not compile yet (only inner joins execute)");
+  std::string many = R"({"plan": {"op": "join", "probe": {"op": "scan", "table": "customer"}, "build": {"op": "scan", "table": "lineorder"},
+      "probe_keys": [{"column": "c_custkey"}], "build_keys": [{"column": "lo_custkey"}]}})";
+  CHECK(error_of(many).find("$.plan: the build keys are not a primary key of the build side") == 0);
+  std::string nested = R"({"plan": {"op": "filter", "predicate": {"op": ">", "left": {"column": "n"}, "right": {"int": 1}},
+      "input": {"op": "aggregate", "aggregates": [{"name": "n", "func": "count_star"}], "input": {"op": "scan", "table": "lineorder"}}}})";
+  CHECK(error_of(nested) == "$.plan.input: an aggregate below another operator (HAVING, nested aggregation) is not supported yet");
+  CHECK(error_of(kMaterialize, ir::ExecutionModel::OperatorAtATime) ==
+        "micro execution model operator_at_a_time is representable but not implemented; use resolution or pipelined");
+  CHECK(error_of(kMaterialize, ir::ExecutionModel::MultiPass).find("multi_pass is representable") != std::string::npos);
+}
+
+TEST_CASE("a plan without aggregation materializes its output with A3 (resolution) or A2 (pipelined)") {
+  ir::Program p = test::build_inline(kMaterialize);
+  ir::run_passes(p, ir::default_passes());
+  REQUIRE(p.pipelines.size() == 2);
+  CHECK(p.pipelines[1].sink.kind == ir::SinkKind::Materialize);
+  REQUIRE(p.outputs.size() == 1);
+  CHECK(p.outputs[0].columns.size() == 2);
+  CHECK(p.outputs[0].columns[1].dict_column == "c_nation");
+  CHECK(p.result.kind == ir::ResultDesc::Kind::Output);
+  CHECK(p.result.limit == 10);
+  CHECK(p.result.columns[1].name == "nation");
+  CHECK(p.kernels[1].reductions[0].technique == ir::Technique::A3);
+  CHECK(p.kernels[1].launch.scratch_bytes == 256 * 8);
+  // The customer hash table carries c_nation as payload; only the projected columns are read.
+  CHECK(p.hash_tables[0].payload.size() == 1);
+  CHECK(p.pipelines[1].source.columns == std::vector<std::string>{"lo_orderkey", "lo_custkey", "lo_quantity"});
+  ir::Program q = test::build_inline(kMaterialize, nullptr, ir::ExecutionModel::Pipelined);
+  ir::run_passes(q, ir::default_passes());
+  CHECK(q.kernels[1].reductions[0].technique == ir::Technique::A2);
+  CHECK(q.kernels[1].launch.scratch_bytes == 0);
+}
+
+TEST_CASE("an explicit pipeline_break materializes the node and starts a pipeline over its output") {
+  std::string json = R"({"plan": {"op": "aggregate", "aggregates": [{"name": "s", "func": "sum", "arg": {"column": "lo_revenue"}}],
+    "input": {"op": "filter", "predicate": {"op": "<", "left": {"column": "lo_tax"}, "right": {"int": 3}},
+      "input": {"op": "filter", "pipeline_break": true, "predicate": {"op": "<", "left": {"column": "lo_quantity"}, "right": {"int": 10}},
+        "input": {"op": "scan", "table": "lineorder"}}}}})";
+  Database db = test::ssb_database();
+  ir::Program p = test::build_inline(json);
+  ir::run_passes(p, ir::default_passes());
+  REQUIRE(p.pipelines.size() == 2);
+  CHECK(p.pipelines[0].sink.kind == ir::SinkKind::Materialize);
+  CHECK(p.pipelines[1].source.output == "out0");
+  CHECK(p.pipelines[1].depends_on == std::vector<int>{0});
+  // The output carries exactly what the consumers use: lo_tax for the filter, lo_revenue for the sum.
+  REQUIRE(p.outputs[0].columns.size() == 2);
+  const ir::Param* rows = p.find_param(p.pipelines[1].source.rows_param);
+  REQUIRE(rows);
+  CHECK(rows->source == ir::Param::Source::OutputRows);
+  CHECK(p.kernels[1].args[0].kind == ir::KernelArg::Kind::Buffer);  // reads the materialized columns
+}
+
+TEST_CASE("layouts follow the statistics: sparse keys use linear probing sized from selectivity") {
+  Database db = test::ssb_database();
+  for (int32_t& k : db.tables["customer"].find("c_custkey")->i32) k *= 100000;  // 30M-wide domain, 300 rows
+  db.tables["customer"].find("c_custkey")->compute_stats();
+  planner::DatabaseStatistics stats(db);
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "c_nation"}], "aggregates": [
+      {"name": "avg_rev", "func": "avg", "arg": {"column": "lo_revenue"}}, {"name": "n", "func": "count_star"}],
+    "input": {"op": "join", "probe": {"op": "scan", "table": "lineorder"},
+      "build": {"op": "filter", "predicate": {"op": "=", "left": {"column": "c_region"}, "right": {"string": "ASIA"}},
+                "input": {"op": "scan", "table": "customer"}},
+      "probe_keys": [{"column": "lo_custkey"}], "build_keys": [{"column": "c_custkey"}]}}})";
+  ir::Program p = test::build_inline(json, &stats);
+  ir::run_passes(p, ir::default_passes());
+  REQUIRE(p.hash_tables.size() == 1);
+  CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);
+  ir::ParamValues v = ir::resolve_parameters(p, db);
+  // 300 rows x 2/5 (equality on a 5-value dictionary, doubled for skew) / 0.5 load = 240 -> 256.
+  CHECK(v.at(p.hash_tables[0].capacity_param) == 256);
+  // AVG is a sum and a count; the result divides them.
+  const ir::AggregationTable& agg = p.aggregations[0];
+  REQUIRE(agg.accumulators.size() == 3);
+  CHECK(agg.accumulators[0].name == "avg_rev__sum");
+  CHECK(agg.accumulators[1].func == plan::AggFunc::Count);
+  CHECK(p.result.columns[1].source == ir::ResultColumn::Source::Average);
+  CHECK(p.result.columns[1].count_index == 1);
+  CHECK(p.result.columns[2].index == 2);
+  CHECK(agg.layout == ir::AggLayout::DirectIndexed);
+  CHECK(v.at(agg.slots_param) == 25);
+}
+
+TEST_CASE("grouping by a key column: global hash without statistics, direct-indexed when the domain is small") {
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "lo_custkey"}], "aggregates": [
+      {"name": "m", "func": "max", "arg": {"column": "lo_revenue"}}], "input": {"op": "scan", "table": "lineorder"}}})";
+  ir::Program blind = test::build_inline(json);
+  ir::run_passes(blind, ir::default_passes());
+  CHECK(blind.aggregations[0].layout == ir::AggLayout::GlobalHash);
+  CHECK(blind.find_buffer(blind.aggregations[0].accumulators[0].buffer)->pattern == ir::kMinI64);
+  Database db = test::ssb_database();
+  planner::DatabaseStatistics stats(db);
+  ir::ParamValues bv = ir::resolve_parameters(blind, db);
+  // Groups capped by the distinct count of lo_custkey (300 in the fixture): 300 / 0.5 -> 1024.
+  CHECK(bv.at(blind.aggregations[0].slots_param) == 1024);
+  ir::Program seen = test::build_inline(json, &stats);
+  ir::run_passes(seen, ir::default_passes());
+  CHECK(seen.aggregations[0].layout == ir::AggLayout::DirectIndexed);
+}
+
+TEST_CASE("parameters resolve from the data: dictionary codes, key minima, row counts") {
+  Database db = test::ssb_database();
+  ir::Program p = test::build_ssb("q2.1");
+  ir::run_passes(p, ir::default_passes());
+  ir::ParamValues v = ir::resolve_parameters(p, db);
+  CHECK(v.at("rows_lineorder") == 6000);
+  CHECK(v.at("rows_part") == 400);
+  const Column& category = *db.tables["part"].find("p_category");
+  int64_t expected = std::find(category.dictionary.begin(), category.dictionary.end(), "MFGR#12") - category.dictionary.begin();
+  bool found = false;
+  for (const ir::Param& prm : p.params) {
+    if (prm.source == ir::Param::Source::DictCode && prm.literal == "MFGR#12") {
+      CHECK(v.at(prm.name) == expected);
+      found = true;
+    }
+  }
+  CHECK(found);
+  // The same program resolves against a bigger database: only the values change.
+  Database bigger = test::ssb_database(12000);
+  CHECK(ir::resolve_parameters(p, bigger).at("rows_lineorder") == 12000);
+  // A literal missing from the dictionary matches nothing.
+  ir::Program q = test::build_inline(R"({"plan": {"op": "aggregate", "aggregates": [{"name": "n", "func": "count_star"}],
+      "input": {"op": "filter", "predicate": {"op": "=", "left": {"column": "c_region"}, "right": {"string": "ATLANTIS"}},
+      "input": {"op": "scan", "table": "customer"}}}})");
+  ir::run_passes(q, ir::default_passes());
+  CHECK(ir::resolve_parameters(q, db).at("dict_c_region_eq_0") == -1);
+  // Buffers size from the params.
+  const ir::Buffer* keys = p.find_buffer("ht0_keys");
+  REQUIRE(keys);
+  CHECK(ir::buffer_elements(*keys, v) == static_cast<uint64_t>(v.at(keys->elements_param)));
+}

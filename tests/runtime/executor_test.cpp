@@ -1,0 +1,397 @@
+// The executor end to end with hand-written kernels (one source, an OpenCL and a CUDA prelude):
+// a hash join whose table starts too small (overflow → grow → re-run), a grouped aggregate with
+// dictionary-decoded keys, a string-literal predicate resolved to a dictionary code at run time,
+// AVG, ORDER BY/LIMIT, a materialised output with an atomic counter, Fail checks, plan validation.
+// Every answer is checked against a host computation over the same data.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/cuda_backend.h"
+#include "runtime/executor.h"
+#include "storage/error.h"
+
+using namespace hqc;
+using namespace hqc::runtime;
+
+namespace {
+
+const char* kOpenClPrelude = R"(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define KERNEL __kernel
+#define GLOBAL __global
+#define TID ((ulong)get_global_id(0))
+#define ATOMIC_ADD64(p, v) atom_add(p, v)
+#define ATOMIC_CAS32(p, c, v) atomic_cmpxchg(p, c, v)
+#define ATOMIC_OR32(p, v) atomic_or(p, v)
+typedef long i64; typedef int i32; typedef ulong u64;
+)";
+
+const char* kCudaPrelude = R"(
+#define KERNEL extern "C" __global__
+#define GLOBAL
+#define TID (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x)
+#define ATOMIC_ADD64(p, v) atomicAdd((unsigned long long*)(p), (unsigned long long)(v))
+#define ATOMIC_CAS32(p, c, v) atomicCAS(p, c, v)
+#define ATOMIC_OR32(p, v) atomicOr(p, v)
+typedef long long i64; typedef int i32; typedef unsigned long long u64;
+)";
+
+const char* kBody = R"(
+KERNEL void build(GLOBAL const i32* d_key, GLOBAL const i32* d_cat, u64 n, GLOBAL i32* ht_keys,
+                  GLOBAL i32* ht_vals, i64 cap, GLOBAL i32* overflow) {
+  u64 i = TID;
+  if (i >= n) return;
+  i32 k = d_key[i];
+  i64 slot = ((i64)k * 40503) % cap;
+  for (i64 probe = 0; probe < cap; ++probe) {
+    i32 prev = ATOMIC_CAS32(&ht_keys[slot], -1, k);
+    if (prev == -1 || prev == k) { ht_vals[slot] = d_cat[i]; return; }
+    slot = (slot + 1) % cap;
+  }
+  ATOMIC_OR32(overflow, 1);
+}
+KERNEL void probe_agg(GLOBAL const i32* f_fk, GLOBAL const i64* f_val, GLOBAL const i32* f_flag, u64 n,
+                      i32 flag_lo, GLOBAL const i32* ht_keys, GLOBAL const i32* ht_vals, i64 cap, i32 cat_min,
+                      GLOBAL i64* sums, GLOBAL i64* counts) {
+  u64 i = TID;
+  if (i >= n || f_flag[i] < flag_lo) return;
+  i32 k = f_fk[i];
+  i64 slot = ((i64)k * 40503) % cap;
+  for (i64 probe = 0; probe < cap; ++probe) {
+    i32 stored = ht_keys[slot];
+    if (stored == -1) return;
+    if (stored == k) {
+      i32 g = ht_vals[slot] - cat_min;
+      ATOMIC_ADD64(&sums[g], f_val[i]);
+      ATOMIC_ADD64(&counts[g], 1);
+      return;
+    }
+    slot = (slot + 1) % cap;
+  }
+}
+KERNEL void select_big(GLOBAL const i64* f_val, u64 n, i64 threshold, GLOBAL i64* out, GLOBAL i64* count) {
+  u64 i = TID;
+  if (i >= n || f_val[i] <= threshold) return;
+  i64 pos = (i64)ATOMIC_ADD64(count, 1);
+  out[pos] = f_val[i];
+}
+KERNEL void sum_all(GLOBAL const i64* f_val, u64 n, GLOBAL i64* total, GLOBAL i32* overflow) {
+  u64 i = TID;
+  if (i >= n) return;
+  ATOMIC_ADD64(total, f_val[i]);
+  if (f_val[i] > 90000) ATOMIC_OR32(overflow, 1);
+}
+)";
+
+Column int_column(const std::string& name, DataType type, std::vector<int32_t> values) {
+  Column c;
+  c.name = name;
+  c.type = type;
+  c.i32 = std::move(values);
+  return c;
+}
+
+Column dict_column(const std::string& name, std::vector<std::string> dictionary, std::vector<int32_t> codes) {
+  Column c;
+  c.name = name;
+  c.type = DataType::varchar(10);
+  c.encoding = Encoding::Dictionary;
+  c.dictionary = std::move(dictionary);
+  c.i32 = std::move(codes);
+  return c;
+}
+
+struct TestData {
+  Database db;
+  std::vector<int32_t> d_key, d_cat, f_fk, f_flag;
+  std::vector<int64_t> f_val;
+};
+
+TestData make_data() {
+  TestData t;
+  for (int i = 0; i < 10; ++i) {
+    t.d_key.push_back(1000 + 7 * i);
+    t.d_cat.push_back(1 + i % 3);  // codes 1..3: "banana", "cherry", "date" ("apple" unused)
+  }
+  for (int i = 0; i < 5000; ++i) {
+    t.f_fk.push_back(i % 13 == 0 ? 5 : 1000 + 7 * (i % 10));  // some keys miss the dimension
+    t.f_val.push_back((i * 7919) % 100000 - 2000);
+    t.f_flag.push_back(i % 3);                                // "A", "M", "Z"
+  }
+  Table dim;
+  dim.name = "dim";
+  dim.rows = t.d_key.size();
+  dim.columns.push_back(int_column("d_key", DataType::int32(), t.d_key));
+  dim.columns.push_back(dict_column("d_cat", {"apple", "banana", "cherry", "date"}, t.d_cat));
+  Table fact;
+  fact.name = "fact";
+  fact.rows = t.f_fk.size();
+  fact.columns.push_back(int_column("f_fk", DataType::int32(), t.f_fk));
+  Column val;
+  val.name = "f_val";
+  val.type = DataType::decimal(12, 2);
+  val.i64 = t.f_val;
+  fact.columns.push_back(val);
+  fact.columns.push_back(dict_column("f_flag", {"A", "M", "Z"}, t.f_flag));
+  t.db.tables["dim"] = dim;
+  t.db.tables["fact"] = fact;
+  return t;
+}
+
+// SELECT d_cat, SUM(f_val) AS total, AVG(f_val) AS mean FROM fact JOIN dim ON f_fk = d_key
+// WHERE f_flag >= 'M' GROUP BY d_cat ORDER BY total DESC LIMIT 2
+ExecutablePlan join_aggregate_plan(const std::string& prelude) {
+  ExecutablePlan p;
+  p.label = "join-agg";
+  p.module = {prelude + kBody, {}, {"build", "probe_agg"}, "join-agg"};
+  using S = ParamSpec::Source;
+  p.params = {
+      {"dim_rows", S::RowCount, 0, "dim"},
+      {"fact_rows", S::RowCount, 0, "fact"},
+      {"ht_cap", S::Constant, 2},  // far too small on purpose: the executor must grow it
+      {"cat_min", S::ColumnMin, 0, "dim", "d_cat"},
+      {"cat_domain", S::ColumnDomain, 0, "dim", "d_cat"},
+      {"flag_lo", S::DictionaryCode, 0, "fact", "f_flag", "M", ParamSpec::Match::LowerBound},
+  };
+  p.buffers = {
+      {"ht_keys", ElementType::I32, 0, "ht_cap", 1, BufferSpec::Init::Pattern, 0xFFFFFFFFull},
+      {"ht_vals", ElementType::I32, 0, "ht_cap"},
+      {"ht_overflow", ElementType::I32, 1},
+      {"sums", ElementType::I64, 0, "cat_domain"},
+      {"counts", ElementType::I64, 0, "cat_domain"},
+  };
+  LaunchSpec build{"build",
+                   {ArgSpec::col("dim", "d_key"), ArgSpec::col("dim", "d_cat"), ArgSpec::param("dim_rows", ScalarKind::U64),
+                    ArgSpec::buf("ht_keys"), ArgSpec::buf("ht_vals"), ArgSpec::param("ht_cap", ScalarKind::I64),
+                    ArgSpec::buf("ht_overflow")},
+                   64, "dim_rows"};
+  LaunchSpec probe{"probe_agg",
+                   {ArgSpec::col("fact", "f_fk"), ArgSpec::col("fact", "f_val"), ArgSpec::col("fact", "f_flag"),
+                    ArgSpec::param("fact_rows", ScalarKind::U64), ArgSpec::param("flag_lo", ScalarKind::I32),
+                    ArgSpec::buf("ht_keys"), ArgSpec::buf("ht_vals"), ArgSpec::param("ht_cap", ScalarKind::I64),
+                    ArgSpec::param("cat_min", ScalarKind::I32), ArgSpec::buf("sums"), ArgSpec::buf("counts")},
+                   128, "fact_rows"};
+  p.pipelines = {
+      {"pipeline 0: build dim", {build}, {{"ht_overflow", CheckSpec::Action::Grow, {"ht_cap"}, "hash table on dim.d_key"}}},
+      {"pipeline 1: probe fact, aggregate", {probe}, {}},
+  };
+  ResultSpec& r = p.result;
+  r.rows = ResultSpec::Rows::Slots;
+  r.occupancy_buffer = "counts";
+  r.empty_value = 0;
+  ResultColumnSpec cat;
+  cat.name = "d_cat";
+  cat.type = DataType::varchar(10);
+  cat.source = ResultColumnSpec::Source::SlotKey;
+  cat.offset_param = "cat_min";
+  cat.dictionary_table = "dim";
+  cat.dictionary_column = "d_cat";
+  ResultColumnSpec total;
+  total.name = "total";
+  total.type = DataType::decimal(18, 2);
+  total.buffer = "sums";
+  ResultColumnSpec count;
+  count.name = "n";
+  count.type = DataType::int64();
+  count.buffer = "counts";
+  count.hidden = true;
+  ResultColumnSpec mean;
+  mean.name = "mean";
+  mean.source = ResultColumnSpec::Source::AverageOf;
+  mean.sum_column = "total";
+  mean.count_column = "n";
+  r.columns = {cat, total, count, mean};
+  r.order_by = {{"total", true}};
+  r.limit = 2;
+  return p;
+}
+
+void check_join_aggregate(Backend& backend, const std::string& prelude) {
+  TestData t = make_data();
+  // Host oracle.
+  std::map<int32_t, int32_t> dim;
+  for (size_t i = 0; i < t.d_key.size(); ++i) dim[t.d_key[i]] = t.d_cat[i];
+  const std::vector<std::string> names = {"apple", "banana", "cherry", "date"};
+  std::map<std::string, std::pair<int64_t, int64_t>> groups;
+  for (size_t i = 0; i < t.f_fk.size(); ++i) {
+    auto it = dim.find(t.f_fk[i]);
+    if (it == dim.end() || t.f_flag[i] < 1) continue;
+    auto& g = groups[names[static_cast<size_t>(it->second)]];
+    g.first += t.f_val[i];
+    g.second += 1;
+  }
+  std::vector<std::pair<int64_t, std::string>> expected;
+  for (const auto& [name, g] : groups) expected.push_back({g.first, name});
+  std::sort(expected.rbegin(), expected.rend());
+  REQUIRE(expected.size() == 3);
+
+  Executor executor(backend, nullptr);
+  ExecutorOptions options;
+  options.repeat = 2;
+  Execution run = executor.run(join_aggregate_plan(prelude), t.db, options);
+  CHECK(run.stats.rebuilds == 3);  // 2 → 4 → 8 → 16 slots for 10 keys
+  CHECK(run.stats.params.at("ht_cap") == 16);
+  CHECK(run.stats.params.at("flag_lo") == 1);
+  CHECK(run.stats.kernel_ms_per_repeat.size() == 2);
+  CHECK(run.stats.pipelines.size() == 2);
+  CHECK(run.stats.device == backend.device_description());
+  auto stats = nlohmann::json::parse(run.stats.to_json());
+  CHECK(stats["rebuilds"] == 3);
+  CHECK(stats["params"]["ht_cap"] == 16);
+  CHECK(run.stats.summary().find("rebuilds after overflow: 3") != std::string::npos);
+  const Result& r = run.result;
+  REQUIRE(r.columns.size() == 3);  // the hidden count is gone
+  REQUIRE(r.rows() == 2);          // LIMIT 2
+  for (uint64_t row = 0; row < 2; ++row) {
+    CHECK(r.columns[0].strings[row] == expected[row].second);
+    CHECK(r.columns[1].ints[row] == expected[row].first);
+    const auto& g = groups[expected[row].second];
+    CHECK(r.columns[2].floats[row] == doctest::Approx(static_cast<double>(g.first) / 100.0 / static_cast<double>(g.second)));
+  }
+
+  // Second run of the same plan: module already loaded, columns already on the device.
+  Execution again = executor.run(join_aggregate_plan(prelude), t.db);
+  CHECK(again.stats.compile_cache_hit);
+  CHECK(again.stats.transfer_bytes == 0);
+  CHECK(again.result.format(ResultFormat::Csv) == r.format(ResultFormat::Csv));
+}
+
+ExecutablePlan select_plan(const std::string& prelude, int64_t threshold) {
+  ExecutablePlan p;
+  p.label = "select";
+  p.module = {prelude + kBody, {}, {"select_big"}, "select"};
+  using S = ParamSpec::Source;
+  p.params = {{"fact_rows", S::RowCount, 0, "fact"}, {"threshold", S::Constant, threshold}};
+  p.buffers = {{"out", ElementType::I64, 0, "fact_rows"}, {"out_count", ElementType::I64, 1}};
+  p.pipelines = {{"pipeline 0: select",
+                  {{"select_big",
+                    {ArgSpec::col("fact", "f_val"), ArgSpec::param("fact_rows", ScalarKind::U64),
+                     ArgSpec::param("threshold", ScalarKind::I64), ArgSpec::buf("out"), ArgSpec::buf("out_count")},
+                    256, "fact_rows"}},
+                  {}}};
+  p.result.rows = ResultSpec::Rows::Counter;
+  p.result.counter_buffer = "out_count";
+  ResultColumnSpec v;
+  v.name = "f_val";
+  v.type = DataType::decimal(12, 2);
+  v.buffer = "out";
+  p.result.columns = {v};
+  p.result.order_by = {{"f_val", false}};
+  return p;
+}
+
+void check_select(Backend& backend, const std::string& prelude) {
+  TestData t = make_data();
+  std::vector<int64_t> expected;
+  for (int64_t v : t.f_val) {
+    if (v > 95000) expected.push_back(v);
+  }
+  std::sort(expected.begin(), expected.end());
+  REQUIRE(!expected.empty());
+  Executor executor(backend, nullptr);
+  Execution run = executor.run(select_plan(prelude, 95000), t.db);
+  CHECK(run.result.columns[0].ints == expected);
+  // A threshold nothing passes: an empty result, not an error.
+  CHECK(executor.run(select_plan(prelude, 1'000'000), t.db).result.rows() == 0);
+}
+
+bool cuda_present() {
+  try {
+    open_cuda_backend();
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("executor on OpenCL: join with hash-table growth, grouped aggregate, ORDER BY/LIMIT") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  check_join_aggregate(*backend, kOpenClPrelude);
+}
+
+TEST_CASE("executor on OpenCL: materialised output with an atomic counter") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  check_select(*backend, kOpenClPrelude);
+}
+
+TEST_CASE("executor on CUDA (GPU machines only)") {
+  if (!cuda_present()) {
+    MESSAGE("no CUDA device here; skipped");
+    return;
+  }
+  auto backend = open_backend(DeviceChoice::Cuda);
+  check_join_aggregate(*backend, kCudaPrelude);
+  check_select(*backend, kCudaPrelude);
+}
+
+TEST_CASE("a Fail check stops the query with an error naming what overflowed") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  TestData t = make_data();
+  ExecutablePlan p;
+  p.label = "sum";
+  p.module = {std::string(kOpenClPrelude) + kBody, {}, {"sum_all"}, "sum"};
+  p.params = {{"fact_rows", ParamSpec::Source::RowCount, 0, "fact"}};
+  p.buffers = {{"total", ElementType::I64, 1}, {"sum_overflow", ElementType::I32, 1}};
+  p.pipelines = {{"pipeline 0: sum",
+                  {{"sum_all",
+                    {ArgSpec::col("fact", "f_val"), ArgSpec::param("fact_rows", ScalarKind::U64), ArgSpec::buf("total"),
+                     ArgSpec::buf("sum_overflow")},
+                    128, "fact_rows"}},
+                  {{"sum_overflow", CheckSpec::Action::Fail, {}, "SUM(f_val) accumulator"}}}};
+  ResultColumnSpec total;
+  total.name = "total";
+  total.type = DataType::int64();
+  total.buffer = "total";
+  p.result.columns = {total};
+  Executor executor(*backend, nullptr);
+  try {
+    executor.run(p, t.db);
+    FAIL("expected the overflow to be reported");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("SUM(f_val) accumulator overflowed") != std::string::npos);
+  }
+}
+
+TEST_CASE("plan validation names dangling references") {
+  ExecutablePlan p = join_aggregate_plan(kOpenClPrelude);
+  p.pipelines[1].launches[0].args[5] = ArgSpec::buf("no_such_buffer");
+  try {
+    validate_plan(p);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Internal);
+    CHECK(std::string(e.what()).find("no_such_buffer") != std::string::npos);
+  }
+  ExecutablePlan q = join_aggregate_plan(kOpenClPrelude);
+  q.result.order_by = {{"nope", false}};
+  CHECK_THROWS_AS(validate_plan(q), Error);
+}
+
+TEST_CASE("dictionary-code parameters: equal, lower and upper bounds") {
+  TestData t = make_data();
+  ExecutablePlan p;
+  p.label = "params";
+  using S = ParamSpec::Source;
+  using M = ParamSpec::Match;
+  p.params = {{"eq_hit", S::DictionaryCode, 0, "dim", "d_cat", "cherry", M::Equal},
+              {"eq_miss", S::DictionaryCode, 0, "dim", "d_cat", "blueberry", M::Equal},
+              {"lb", S::DictionaryCode, 0, "dim", "d_cat", "blueberry", M::LowerBound},
+              {"ub", S::DictionaryCode, 0, "dim", "d_cat", "cherry", M::UpperBound},
+              {"kmin", S::ColumnMin, 0, "dim", "d_key"},
+              {"kmax", S::ColumnMax, 0, "dim", "d_key"}};
+  auto v = resolve_params(p, t.db);
+  CHECK(v["eq_hit"] == 2);
+  CHECK(v["eq_miss"] == -1);
+  CHECK(v["lb"] == 2);  // first string >= "blueberry" is "cherry"
+  CHECK(v["ub"] == 3);
+  CHECK(v["kmin"] == 1000);
+  CHECK(v["kmax"] == 1063);
+  p.params.push_back({"bad", S::RowCount, 0, "no_table"});
+  CHECK_THROWS_AS(resolve_params(p, t.db), Error);
+}

@@ -1,0 +1,122 @@
+// Host-side result finishing: ORDER BY / LIMIT, dictionary decoding, AVG, exact output formats.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/result.h"
+#include "storage/date.h"
+#include "storage/error.h"
+
+using namespace hqc;
+using namespace hqc::runtime;
+
+namespace {
+
+ResultColumn ints(const std::string& name, DataType type, std::vector<int64_t> values) {
+  ResultColumn c;
+  c.name = name;
+  c.type = type;
+  c.ints = std::move(values);
+  return c;
+}
+
+Result sample() {
+  Result r;
+  r.columns.push_back(ints("year", DataType::int32(), {1997, 1995, 1997, 1996}));
+  r.columns.push_back(ints("brand_code", DataType::fixed_char(9), {2, 0, 1, 2}));
+  r.columns.push_back(ints("revenue", DataType::decimal(15, 2), {1050, -5, 99999, 1050}));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("dictionary decoding, sort and limit") {
+  Result r = sample();
+  r.columns[1] = decode_dictionary(r.columns[1], {"MFGR#11", "MFGR#12", "MFGR#13"}, DataType::fixed_char(9));
+  r.validate();
+  CHECK(r.columns[1].strings == std::vector<std::string>{"MFGR#13", "MFGR#11", "MFGR#12", "MFGR#13"});
+
+  // ORDER BY year DESC, brand: ties on year 1997 broken by brand.
+  r.sort({{0, true}, {1, false}});
+  CHECK(r.columns[0].ints == std::vector<int64_t>{1997, 1997, 1996, 1995});
+  CHECK(r.columns[1].strings == std::vector<std::string>{"MFGR#12", "MFGR#13", "MFGR#13", "MFGR#11"});
+  CHECK(r.columns[2].ints == std::vector<int64_t>{99999, 1050, 1050, -5});
+
+  r.limit(2);
+  CHECK(r.rows() == 2);
+  CHECK(r.columns[1].rows() == 2);
+  r.limit(10);  // larger than the result: unchanged
+  CHECK(r.rows() == 2);
+}
+
+TEST_CASE("sort is stable for equal keys") {
+  Result r;
+  r.columns.push_back(ints("k", DataType::int32(), {1, 0, 1, 0}));
+  r.columns.push_back(ints("seq", DataType::int64(), {0, 1, 2, 3}));
+  r.sort({{0, false}});
+  CHECK(r.columns[1].ints == std::vector<int64_t>{1, 3, 0, 2});
+}
+
+TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
+  ResultColumn codes = ints("c", DataType::int32(), {0, 3});
+  CHECK_THROWS_AS(decode_dictionary(codes, {"a", "b"}, DataType::varchar(1)), Error);
+}
+
+TEST_CASE("AVG finalisation unscales decimals and is exact for large sums") {
+  ResultColumn sum = ints("s", DataType::decimal(15, 2), {1001, 900719925474099300});
+  ResultColumn count = ints("n", DataType::int64(), {4, 1});
+  ResultColumn avg = finalize_average("avg_price", sum, count);
+  CHECK(avg.type.id == TypeId::Float64);
+  CHECK(avg.floats[0] == doctest::Approx(2.5025).epsilon(1e-15));
+  CHECK(avg.floats[1] == 9007199254740993.0 / 1.0);  // rounding once, as a double division would not
+  CHECK_THROWS_AS(finalize_average("bad", sum, ints("n", DataType::int64(), {1, 0})), Error);
+}
+
+TEST_CASE("formats: csv and json are exact, table is aligned") {
+  Result r;
+  r.columns.push_back(ints("d", DataType::decimal(12, 2), {5, -123456, 0, INT64_MIN}));
+  r.columns.push_back(ints("day", DataType::date(), {days_from_civil(1998, 12, 1), 0, days_from_civil(1992, 1, 2),
+                                                    days_from_civil(2000, 2, 29)}));
+  ResultColumn f;
+  f.name = "avg";
+  f.type = DataType::float64();
+  f.floats = {0.1, 2.0, 1e300, -0.5};
+  r.columns.push_back(f);
+  ResultColumn s;
+  s.name = "name";
+  s.type = DataType::varchar(20);
+  s.strings = {"plain", "with,comma", "say \"hi\"", ""};
+  r.columns.push_back(s);
+
+  const std::string csv = r.format(ResultFormat::Csv);
+  CHECK(csv ==
+        "d,day,avg,name\n"
+        "0.05,1998-12-01,0.1,plain\n"
+        "-1234.56,1970-01-01,2,\"with,comma\"\n"
+        "0.00,1992-01-02,1e+300,\"say \"\"hi\"\"\"\n"
+        "-92233720368547758.08,2000-02-29,-0.5,\n");
+
+  auto json = nlohmann::json::parse(r.format(ResultFormat::Json));
+  CHECK(json["columns"][0]["name"] == "d");
+  CHECK(json["rows"].size() == 4);
+  CHECK(json["rows"][1][0] == "-1234.56");  // decimals travel as exact strings
+  CHECK(json["rows"][0][2].get<double>() == 0.1);
+  CHECK(json["rows"][2][3] == "say \"hi\"");
+
+  const std::string table = r.format(ResultFormat::Table);
+  CHECK(table.find("(4 rows)") != std::string::npos);
+  CHECK(table.find("                 0.05 |") != std::string::npos);  // numbers right-aligned
+}
+
+TEST_CASE("format names and column lookup") {
+  CHECK(parse_result_format("csv") == ResultFormat::Csv);
+  CHECK_THROWS_AS(parse_result_format("xml"), Error);
+  Result r = sample();
+  CHECK(r.index_of("revenue") == 2);
+  CHECK_THROWS_AS(r.index_of("nope"), Error);
+  r.project({2, 0});
+  CHECK(r.columns[0].name == "revenue");
+  CHECK(r.columns.size() == 2);
+  r.columns[1].ints.pop_back();
+  CHECK_THROWS_AS(r.validate(), Error);
+}

@@ -1,0 +1,470 @@
+// The device primitives run on the OpenCL device (PoCL here) through small test kernels and are
+// checked against host computations: CTA write positions across many CTAs (A2, A3), CTA reductions
+// (B2, B3), hash-table build + probe with the overflow flag (perfect and open addressing, 32/64-bit),
+// and direct-indexed group-by (C2, C3) and hashed group-by (C2).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "codegen/dialect.h"
+#include "tests/templates/device_harness.h"
+
+using hqc::test::OpenClDevice;
+
+namespace {
+
+constexpr const char* kTestKernels = R"CL(
+// A3 / A2: each selected row (value % 3 == 0) writes its row id at its reserved position.
+// Two kernels, not one with a run-time switch: a barrier under a run-time condition (even a uniform
+// one) is miscompiled by PoCL, so the technique is always a compile-time choice (as in codegen).
+#define COMPACT_KERNEL(NAME, RESERVE)                                                                 \
+  HQC_KERNEL void NAME(HQC_GLOBAL const hqc_i32* values, hqc_i64 n_rows, HQC_GLOBAL hqc_u64* counter,  \
+                       HQC_GLOBAL hqc_i64* out HQC_SCRATCH_PARAMS) {                                  \
+    HQC_SCRATCH_BEGIN                                                                                 \
+    for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {                 \
+      const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);                                        \
+      hqc_i32 flag = hqc_tile_valid(tile_items);                                                      \
+      hqc_i32 v = hqc_load_i32(values, tile, tile_items);                                             \
+      flag = flag && (v % 3 == 0);                                                                    \
+      hqc_u64 pos = RESERVE;                                                                          \
+      if (flag) out[pos] = hqc_tile_row(tile);                                                        \
+    }                                                                                                 \
+  }
+COMPACT_KERNEL(compact_cta, hqc_cta_reserve_we((hqc_u32)flag, counter, hqc_scratch))
+COMPACT_KERNEL(compact_atomic, hqc_reserve_atomic((hqc_u32)flag, counter))
+
+// Exclusive scan of one tile per CTA, written out per row (checks order within a CTA).
+HQC_KERNEL void scan_tiles(HQC_GLOBAL const hqc_i32* values, hqc_i64 n_rows, HQC_GLOBAL hqc_i64* prefix,
+                           HQC_GLOBAL hqc_i64* totals HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  hqc_i64 tile = hqc_tile_first();
+  const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+  hqc_i32 v = hqc_load_i32(values, tile, tile_items);
+  hqc_u32 total;
+  hqc_u32 p = hqc_cta_scan_we_u32((hqc_u32)v, hqc_scratch, &total);
+  if (hqc_tile_valid(tile_items)) prefix[hqc_tile_row(tile)] = p;
+  if (HQC_LID() == 0) totals[HQC_BID()] = total;
+}
+
+// B3 (USE_CTA) or B2: sum, min, max of int64 values and the sum of doubles.
+#define REDUCE_KERNEL(NAME, USE_CTA) \
+HQC_KERNEL void NAME(HQC_GLOBAL const hqc_i64* values, hqc_i64 n_rows,                               \
+                           HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_f64* out_f HQC_SCRATCH_PARAMS) {  \
+  HQC_SCRATCH_BEGIN                                                                                  \
+  hqc_i64 acc_sum = 0, acc_min = HQC_I64_MAX, acc_max = HQC_I64_MIN;                                 \
+  hqc_f64 acc_f = 0.0;                                                                               \
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {                  \
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);                                         \
+    hqc_i32 flag = hqc_tile_valid(tile_items);                                                       \
+    hqc_i64 v = hqc_load_i64(values, tile, tile_items);                                              \
+    if ((USE_CTA)) {                                                                                 \
+      acc_sum += flag ? v : 0;                                                                       \
+      acc_min = flag ? hqc_min_i64(acc_min, v) : acc_min;                                            \
+      acc_max = flag ? hqc_max_i64(acc_max, v) : acc_max;                                            \
+      acc_f += flag ? (hqc_f64)v * 0.5 : 0.0;                                                        \
+    } else {                                                                                         \
+      hqc_tuple_sum_i64(&out[0], flag, v);                                                           \
+      hqc_tuple_min_i64(&out[1], flag, v);                                                           \
+      hqc_tuple_max_i64(&out[2], flag, v);                                                           \
+      hqc_tuple_sum_f64(&out_f[0], flag, (hqc_f64)v * 0.5);                                          \
+    }                                                                                                \
+  }                                                                                                  \
+  if ((USE_CTA)) {                                                                                   \
+    hqc_cta_sum_i64_we_to(&out[0], acc_sum, hqc_scratch);                                            \
+    hqc_cta_min_i64_we_to(&out[1], acc_min, hqc_scratch);                                            \
+    hqc_cta_max_i64_we_to(&out[2], acc_max, hqc_scratch);                                            \
+    hqc_cta_sum_f64_we_to(&out_f[0], acc_f, hqc_scratch);                                            \
+  }                                                                                                  \
+}
+REDUCE_KERNEL(reduce_all_cta, 1)
+REDUCE_KERNEL(reduce_all_atomic, 0)
+
+// Join build: kind 0 = perfect hash, 1 = open addressing (32-bit keys); payload = key * 10.
+HQC_KERNEL void build32(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, hqc_i32 kind,
+                        HQC_GLOBAL hqc_i32* keys, HQC_GLOBAL hqc_i64* vals, hqc_i64 capacity, hqc_i64 key_min,
+                        HQC_GLOBAL hqc_u32* flags) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i32 k = hqc_load_i32(keys_in, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    hqc_i64 slot = kind == 0 ? hqc_ph_build_i32(keys, capacity, key_min, k, flags)
+                             : hqc_oa_build_i32(keys, capacity, k, flags);
+    hqc_ht_put_i64(vals, slot, (hqc_i64)k * 10);
+  }
+}
+
+HQC_KERNEL void probe32(HQC_GLOBAL const hqc_i32* probes, hqc_i64 n_rows, hqc_i32 kind,
+                        HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL const hqc_i64* vals, hqc_i64 capacity,
+                        hqc_i64 key_min, HQC_GLOBAL hqc_i64* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i32 k = hqc_load_i32(probes, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    hqc_i64 slot = kind == 0 ? hqc_ph_probe_i32(keys, capacity, key_min, k) : hqc_oa_probe_i32(keys, capacity, k);
+    out[hqc_tile_row(tile)] = slot >= 0 ? hqc_ht_get_i64(vals, slot) : -1;
+  }
+}
+
+HQC_KERNEL void build_probe64(HQC_GLOBAL const hqc_i64* keys_in, hqc_i64 n_rows, hqc_i32 build,
+                              HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, HQC_GLOBAL hqc_u32* flags,
+                              HQC_GLOBAL hqc_i64* found) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i64 k = hqc_load_i64(keys_in, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    if (build) hqc_oa_build_i64(keys, capacity, k, flags);
+    else found[hqc_tile_row(tile)] = hqc_oa_probe_i64(keys, capacity, k) >= 0 ? 1 : 0;
+  }
+}
+
+// Direct-indexed group-by: group = key (0..groups-1); sum, min, max of value and the count.
+// USE_CTA: C3 (scratchpad pre-aggregation, flush per CTA), else C2 (global atomics per tuple).
+#define GROUP_DIRECT_KERNEL(NAME, USE_CTA) \
+HQC_KERNEL void NAME(HQC_GLOBAL const hqc_i32* group_key, HQC_GLOBAL const hqc_i64* value, hqc_i64 n_rows,  \
+                             hqc_i64 groups, HQC_GLOBAL hqc_i64* g_sum, HQC_GLOBAL hqc_i64* g_min,          \
+                             HQC_GLOBAL hqc_i64* g_max, HQC_GLOBAL hqc_i64* g_count,                        \
+                             HQC_GLOBAL hqc_u32* flags HQC_SCRATCH_PARAMS) {                                \
+  HQC_SCRATCH_BEGIN                                                                                         \
+  HQC_LOCAL hqc_i64* s_sum = (HQC_LOCAL hqc_i64*)hqc_scratch;                                               \
+  HQC_LOCAL hqc_i64* s_min = s_sum + groups;                                                                \
+  HQC_LOCAL hqc_i64* s_max = s_min + groups;                                                                \
+  HQC_LOCAL hqc_i64* s_count = s_max + groups;                                                              \
+  if ((USE_CTA)) {                                                                                          \
+    hqc_gb_local_fill_i64(s_sum, groups, 0);                                                                \
+    hqc_gb_local_fill_i64(s_min, groups, HQC_I64_MAX);                                                      \
+    hqc_gb_local_fill_i64(s_max, groups, HQC_I64_MIN);                                                      \
+    hqc_gb_local_fill_i64(s_count, groups, 0);                                                              \
+    HQC_BARRIER();                                                                                          \
+  }                                                                                                         \
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {                         \
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);                                                \
+    hqc_i32 flag = hqc_tile_valid(tile_items);                                                              \
+    hqc_i64 g = hqc_load_i32(group_key, tile, tile_items);                                                  \
+    hqc_i64 v = hqc_load_i64(value, tile, tile_items);                                                      \
+    flag = flag && hqc_gb_index_ok(g, groups, flags);                                                       \
+    if (flag && (USE_CTA)) {                                                                                \
+      hqc_gb_local_sum_i64(s_sum, g, v);                                                                    \
+      hqc_gb_local_min_i64(s_min, g, v);                                                                    \
+      hqc_gb_local_max_i64(s_max, g, v);                                                                    \
+      hqc_gb_local_sum_i64(s_count, g, 1);                                                                  \
+    } else if (flag) {                                                                                      \
+      hqc_gb_global_sum_i64(g_sum, g, v);                                                                   \
+      hqc_gb_global_min_i64(g_min, g, v);                                                                   \
+      hqc_gb_global_max_i64(g_max, g, v);                                                                   \
+      hqc_gb_global_sum_i64(g_count, g, 1);                                                                 \
+    }                                                                                                       \
+  }                                                                                                         \
+  if ((USE_CTA)) {                                                                                          \
+    HQC_BARRIER();                                                                                          \
+    hqc_gb_flush_sum_i64(g_sum, s_sum, s_count, groups);                                                    \
+    hqc_gb_flush_min_i64(g_min, s_min, s_count, groups);                                                    \
+    hqc_gb_flush_max_i64(g_max, s_max, s_count, groups);                                                    \
+    hqc_gb_flush_sum_i64(g_count, s_count, s_count, groups);                                                \
+  }                                                                                                         \
+}
+GROUP_DIRECT_KERNEL(group_direct_cta, 1)
+GROUP_DIRECT_KERNEL(group_direct_atomic, 0)
+
+// Hashed group-by (C2): sums of value per 64-bit key.
+HQC_KERNEL void group_hashed(HQC_GLOBAL const hqc_i64* key, HQC_GLOBAL const hqc_i64* value, hqc_i64 n_rows,
+                             HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, HQC_GLOBAL hqc_i64* g_sum,
+                             HQC_GLOBAL hqc_i64* g_count, HQC_GLOBAL hqc_u32* flags) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i64 k = hqc_load_i64(key, tile, tile_items);
+    hqc_i64 v = hqc_load_i64(value, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    hqc_i64 slot = hqc_gb_hash_slot_i64(keys, capacity, k, flags);
+    if (slot < 0) continue;
+    hqc_gb_global_sum_i64(g_sum, slot, v);
+    hqc_gb_global_sum_i64(g_count, slot, 1);
+  }
+}
+)CL";
+
+std::string program_source() {
+  return hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kTestKernels;
+}
+
+OpenClDevice& device() {
+  static OpenClDevice d;
+  static bool built = false;
+  if (!built) {
+    d.build(program_source());
+    built = true;
+  }
+  return d;
+}
+
+std::vector<int32_t> random_i32(size_t n, int32_t lo, int32_t hi, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> dist(lo, hi);
+  std::vector<int32_t> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("test kernels also compile with NVRTC") {
+  std::string cuda = hqc::codegen::device_library_source(hqc::codegen::Dialect::Cuda) + kTestKernels;
+  CHECK(hqc::test::nvrtc_compile_log(cuda, "sm_90") == "");
+}
+
+TEST_CASE("CTA scan: exclusive prefix per tile equals the host scan, for several block sizes") {
+  auto& d = device();
+  for (size_t block : {1u, 2u, 64u, 256u}) {
+    CAPTURE(block);
+    const int64_t n = static_cast<int64_t>(block) * 5 - 1;  // last tile partial
+    auto values = random_i32(static_cast<size_t>(n), 0, 9, 7);
+    size_t groups = (static_cast<size_t>(n) + block - 1) / block;
+    cl_mem in = d.buffer(values);
+    cl_mem prefix = d.buffer(std::vector<int64_t>(static_cast<size_t>(n), -1));
+    cl_mem totals = d.buffer(std::vector<int64_t>(groups, -1));
+    size_t words = (block + 1) / 2 + 2;
+    d.run("scan_tiles", {OpenClDevice::mem(in), OpenClDevice::i64(n), OpenClDevice::mem(prefix),
+                         OpenClDevice::mem(totals), OpenClDevice::local(words * 8)},
+          groups, block);
+    auto got = d.read<int64_t>(prefix, static_cast<size_t>(n));
+    auto got_totals = d.read<int64_t>(totals, groups);
+    for (size_t t = 0; t < groups; ++t) {
+      int64_t running = 0;
+      for (size_t i = t * block; i < std::min((t + 1) * block, static_cast<size_t>(n)); ++i) {
+        REQUIRE(got[i] == running);
+        running += values[i];
+      }
+      CHECK(got_totals[t] == running);
+    }
+  }
+}
+
+TEST_CASE("write positions across many CTAs are unique and dense (A3 and A2)") {
+  auto& d = device();
+  const int64_t n = 100003;
+  auto values = random_i32(static_cast<size_t>(n), 0, 1000, 11);
+  std::set<int64_t> expected;
+  for (int64_t i = 0; i < n; ++i)
+    if (values[static_cast<size_t>(i)] % 3 == 0) expected.insert(i);
+  for (int use_cta : {1, 0}) {
+    for (size_t groups : {size_t{7}, size_t{400}}) {  // 7: grid-stride over many tiles per CTA
+      CAPTURE(use_cta);
+      CAPTURE(groups);
+      const size_t block = 128;
+      cl_mem in = d.buffer(values);
+      cl_mem counter = d.buffer(std::vector<uint64_t>{0});
+      cl_mem out = d.buffer(std::vector<int64_t>(static_cast<size_t>(n), -1));
+      d.run(use_cta ? "compact_cta" : "compact_atomic", {OpenClDevice::mem(in), OpenClDevice::i64(n),
+                        OpenClDevice::mem(counter), OpenClDevice::mem(out), OpenClDevice::local(((block + 1) / 2 + 2) * 8)},
+            groups, block);
+      uint64_t count = d.read<uint64_t>(counter, 1)[0];
+      REQUIRE(count == expected.size());
+      auto rows = d.read<int64_t>(out, static_cast<size_t>(count));
+      std::set<int64_t> got(rows.begin(), rows.end());
+      CHECK(got == expected);  // dense (count slots), unique (set size), exactly the selected rows
+      CHECK(got.size() == count);
+    }
+  }
+}
+
+TEST_CASE("CTA reductions with one atomic per CTA (B3) and per tuple (B2) match the host") {
+  auto& d = device();
+  const int64_t n = 54321;
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  std::mt19937_64 rng(5);
+  for (auto& v : values) v = static_cast<int64_t>(rng() % 2000001) - 1000000;
+  int64_t sum = std::accumulate(values.begin(), values.end(), int64_t{0});
+  int64_t mn = *std::min_element(values.begin(), values.end());
+  int64_t mx = *std::max_element(values.begin(), values.end());
+  for (int use_cta : {1, 0}) {
+    CAPTURE(use_cta);
+    const size_t block = 256;
+    cl_mem in = d.buffer(values);
+    cl_mem out = d.buffer(std::vector<int64_t>{0, INT64_MAX, INT64_MIN});
+    cl_mem out_f = d.buffer(std::vector<double>{0.0});
+    d.run(use_cta ? "reduce_all_cta" : "reduce_all_atomic", {OpenClDevice::mem(in), OpenClDevice::i64(n), OpenClDevice::mem(out),
+                         OpenClDevice::mem(out_f), OpenClDevice::local(block * 8)},
+          37, block);
+    auto got = d.read<int64_t>(out, 3);
+    CHECK(got[0] == sum);
+    CHECK(got[1] == mn);
+    CHECK(got[2] == mx);
+    CHECK(d.read<double>(out_f, 1)[0] == doctest::Approx(static_cast<double>(sum) * 0.5));
+  }
+}
+
+TEST_CASE("join hash tables: build + probe, perfect hash and open addressing, overflow flag") {
+  auto& d = device();
+  // Unique build keys 1000..1999 step 2 (dense enough for the perfect hash), probes 900..2099.
+  std::vector<int32_t> build;
+  for (int32_t k = 1000; k < 2000; k += 2) build.push_back(k);
+  std::shuffle(build.begin(), build.end(), std::mt19937(3));
+  std::vector<int32_t> probes;
+  for (int32_t k = 900; k < 2100; ++k) probes.push_back(k);
+  const int32_t empty = INT32_MIN;
+  for (int kind : {0, 1}) {
+    CAPTURE(kind);
+    const int64_t capacity = kind == 0 ? 1000 : 1024;
+    cl_mem keys_in = d.buffer(build);
+    cl_mem keys = d.buffer(std::vector<int32_t>(static_cast<size_t>(capacity), empty));
+    cl_mem vals = d.buffer(std::vector<int64_t>(static_cast<size_t>(capacity), 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("build32", {OpenClDevice::mem(keys_in), OpenClDevice::i64(static_cast<int64_t>(build.size())), OpenClDevice::i32(kind),
+                      OpenClDevice::mem(keys), OpenClDevice::mem(vals), OpenClDevice::i64(capacity), OpenClDevice::i64(1000),
+                      OpenClDevice::mem(flags)},
+          3, 64);
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
+    cl_mem probe_in = d.buffer(probes);
+    cl_mem out = d.buffer(std::vector<int64_t>(probes.size(), -7));
+    d.run("probe32", {OpenClDevice::mem(probe_in), OpenClDevice::i64(static_cast<int64_t>(probes.size())), OpenClDevice::i32(kind),
+                      OpenClDevice::mem(keys), OpenClDevice::mem(vals), OpenClDevice::i64(capacity), OpenClDevice::i64(1000),
+                      OpenClDevice::mem(out)},
+          5, 64);
+    auto got = d.read<int64_t>(out, probes.size());
+    for (size_t i = 0; i < probes.size(); ++i) {
+      int32_t k = probes[i];
+      int64_t expected = (k >= 1000 && k < 2000 && k % 2 == 0) ? int64_t{k} * 10 : -1;
+      REQUIRE_MESSAGE(got[i] == expected, "probe key " << k);
+    }
+  }
+  SUBCASE("open addressing: a table too small raises the full flag") {
+    cl_mem keys_in = d.buffer(build);
+    cl_mem keys = d.buffer(std::vector<int32_t>(100, empty));
+    cl_mem vals = d.buffer(std::vector<int64_t>(100, 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("build32", {OpenClDevice::mem(keys_in), OpenClDevice::i64(static_cast<int64_t>(build.size())), OpenClDevice::i32(1),
+                      OpenClDevice::mem(keys), OpenClDevice::mem(vals), OpenClDevice::i64(100), OpenClDevice::i64(0),
+                      OpenClDevice::mem(flags)},
+          4, 64);
+    CHECK((d.read<uint32_t>(flags, 1)[0] & 1u) != 0u);
+  }
+  SUBCASE("perfect hash: a key outside the domain raises the out-of-range flag") {
+    std::vector<int32_t> bad = {1000, 1500, 2500};
+    cl_mem keys_in = d.buffer(bad);
+    cl_mem keys = d.buffer(std::vector<int32_t>(1000, empty));
+    cl_mem vals = d.buffer(std::vector<int64_t>(1000, 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("build32", {OpenClDevice::mem(keys_in), OpenClDevice::i64(3), OpenClDevice::i32(0), OpenClDevice::mem(keys),
+                      OpenClDevice::mem(vals), OpenClDevice::i64(1000), OpenClDevice::i64(1000), OpenClDevice::mem(flags)},
+          1, 64);
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 4u);
+  }
+}
+
+TEST_CASE("64-bit open addressing: build + probe, reserved key flagged") {
+  auto& d = device();
+  std::vector<int64_t> build;
+  for (int64_t i = 0; i < 3000; ++i) build.push_back(i * 1000003LL + (int64_t{1} << 40));
+  const int64_t capacity = 4096;
+  cl_mem in = d.buffer(build);
+  cl_mem keys = d.buffer(std::vector<int64_t>(capacity, INT64_MIN));
+  cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+  cl_mem found = d.buffer(std::vector<int64_t>(build.size(), 0));
+  d.run("build_probe64", {OpenClDevice::mem(in), OpenClDevice::i64(3000), OpenClDevice::i32(1), OpenClDevice::mem(keys),
+                          OpenClDevice::i64(capacity), OpenClDevice::mem(flags), OpenClDevice::mem(found)},
+        8, 64);
+  CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
+  std::vector<int64_t> probes = build;
+  for (auto& k : probes) k += 1;  // none of these were inserted
+  probes.insert(probes.end(), build.begin(), build.end());
+  cl_mem probe_in = d.buffer(probes);
+  cl_mem found2 = d.buffer(std::vector<int64_t>(probes.size(), -1));
+  d.run("build_probe64", {OpenClDevice::mem(probe_in), OpenClDevice::i64(static_cast<int64_t>(probes.size())), OpenClDevice::i32(0),
+                          OpenClDevice::mem(keys), OpenClDevice::i64(capacity), OpenClDevice::mem(flags), OpenClDevice::mem(found2)},
+        8, 64);
+  auto got = d.read<int64_t>(found2, probes.size());
+  CHECK(std::accumulate(got.begin(), got.begin() + 3000, int64_t{0}) == 0);
+  CHECK(std::accumulate(got.begin() + 3000, got.end(), int64_t{0}) == 3000);
+
+  std::vector<int64_t> reserved = {INT64_MIN};
+  cl_mem rin = d.buffer(reserved);
+  d.run("build_probe64", {OpenClDevice::mem(rin), OpenClDevice::i64(1), OpenClDevice::i32(1), OpenClDevice::mem(keys),
+                          OpenClDevice::i64(capacity), OpenClDevice::mem(flags), OpenClDevice::mem(found)},
+        1, 64);
+  CHECK(d.read<uint32_t>(flags, 1)[0] == 2u);
+}
+
+TEST_CASE("direct-indexed group-by: C3 (scratchpad + flush per CTA) and C2 match the host") {
+  auto& d = device();
+  const int64_t n = 77777;
+  const int64_t groups = 50;
+  auto keys = random_i32(static_cast<size_t>(n), 0, static_cast<int32_t>(groups - 1), 21);
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == 17) keys[i] = 18;  // group 17 stays empty: must not appear
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  std::mt19937_64 rng(9);
+  for (auto& v : values) v = static_cast<int64_t>(rng() % 100001) - 50000;
+  std::vector<int64_t> sum(groups, 0), mn(groups, INT64_MAX), mx(groups, INT64_MIN), cnt(groups, 0);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto g = static_cast<size_t>(keys[i]);
+    sum[g] += values[i];
+    mn[g] = std::min(mn[g], values[i]);
+    mx[g] = std::max(mx[g], values[i]);
+    cnt[g] += 1;
+  }
+  for (int use_cta : {1, 0}) {
+    CAPTURE(use_cta);
+    cl_mem k = d.buffer(keys);
+    cl_mem v = d.buffer(values);
+    cl_mem g_sum = d.buffer(std::vector<int64_t>(groups, 0));
+    cl_mem g_min = d.buffer(std::vector<int64_t>(groups, INT64_MAX));
+    cl_mem g_max = d.buffer(std::vector<int64_t>(groups, INT64_MIN));
+    cl_mem g_cnt = d.buffer(std::vector<int64_t>(groups, 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run(use_cta ? "group_direct_cta" : "group_direct_atomic",
+          {OpenClDevice::mem(k), OpenClDevice::mem(v), OpenClDevice::i64(n), OpenClDevice::i64(groups),
+                           OpenClDevice::mem(g_sum), OpenClDevice::mem(g_min),
+                           OpenClDevice::mem(g_max), OpenClDevice::mem(g_cnt), OpenClDevice::mem(flags),
+                           OpenClDevice::local(static_cast<size_t>(groups) * 4 * 8)},
+          23, 128);
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
+    CHECK(d.read<int64_t>(g_sum, groups) == sum);
+    CHECK(d.read<int64_t>(g_min, groups) == mn);
+    CHECK(d.read<int64_t>(g_max, groups) == mx);
+    CHECK(d.read<int64_t>(g_cnt, groups) == cnt);
+  }
+}
+
+TEST_CASE("hashed group-by (C2) matches the host and flags a full table") {
+  auto& d = device();
+  const int64_t n = 40000;
+  std::vector<int64_t> keys(static_cast<size_t>(n)), values(static_cast<size_t>(n));
+  std::mt19937_64 rng(13);
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;  // key -> (sum, count)
+  for (size_t i = 0; i < keys.size(); ++i) {
+    keys[i] = static_cast<int64_t>(rng() % 700) * 0x100000001LL;
+    values[i] = static_cast<int64_t>(rng() % 1000);
+    expected[keys[i]].first += values[i];
+    expected[keys[i]].second += 1;
+  }
+  for (int64_t capacity : {int64_t{2048}, int64_t{256}}) {
+    CAPTURE(capacity);
+    cl_mem k = d.buffer(keys);
+    cl_mem v = d.buffer(values);
+    cl_mem table = d.buffer(std::vector<int64_t>(static_cast<size_t>(capacity), INT64_MIN));
+    cl_mem g_sum = d.buffer(std::vector<int64_t>(static_cast<size_t>(capacity), 0));
+    cl_mem g_cnt = d.buffer(std::vector<int64_t>(static_cast<size_t>(capacity), 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("group_hashed", {OpenClDevice::mem(k), OpenClDevice::mem(v), OpenClDevice::i64(n), OpenClDevice::mem(table),
+                           OpenClDevice::i64(capacity), OpenClDevice::mem(g_sum), OpenClDevice::mem(g_cnt),
+                           OpenClDevice::mem(flags)},
+          16, 128);
+    uint32_t flag = d.read<uint32_t>(flags, 1)[0];
+    if (capacity < 700) {
+      CHECK(flag == 1u);
+      continue;
+    }
+    REQUIRE(flag == 0u);
+    auto tk = d.read<int64_t>(table, static_cast<size_t>(capacity));
+    auto ts = d.read<int64_t>(g_sum, static_cast<size_t>(capacity));
+    auto tc = d.read<int64_t>(g_cnt, static_cast<size_t>(capacity));
+    std::map<int64_t, std::pair<int64_t, int64_t>> got;
+    for (size_t s = 0; s < tk.size(); ++s)
+      if (tk[s] != INT64_MIN) got[tk[s]] = {ts[s], tc[s]};
+    CHECK(got == expected);
+  }
+}

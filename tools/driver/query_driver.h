@@ -1,0 +1,50 @@
+// The whole path of one query, stage by stage, as the command-line programs use it:
+//
+//   plan (JSON or SQL) ─▶ ir::build_program ─▶ ir passes (default_passes) ─▶ codegen::generate
+//                                        ─▶ ir::resolve_parameters ─▶ runtime::lower_program ─▶ Executor
+//
+// Contract: compile_query() needs no device and no data (statistics are optional and only steer
+// layout choices); run_query() resolves the run-time parameters against the database it runs on,
+// so one compiled query serves every scale factor. Each stage's wall time is recorded.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/dialect.h"
+#include "codegen/generated_program.h"
+#include "frontend/logical_plan.h"
+#include "ir/kernel.h"
+#include "ir/passes.h"
+#include "ir/program.h"
+#include "planner/statistics.h"
+#include "runtime/executor.h"
+#include "storage/catalog.h"
+#include "storage/table.h"
+
+namespace hqc::driver {
+
+struct CompileOptions {
+  ir::ExecutionModel model = ir::ExecutionModel::Resolution;
+  codegen::Dialect dialect = codegen::Dialect::OpenCL;
+  const planner::Statistics* stats = nullptr;
+};
+
+struct CompiledQuery {
+  std::string name;
+  ir::Program program;
+  codegen::GeneratedProgram generated;
+  std::vector<ir::PassTiming> passes;
+  double plan_ms = 0;     // IR building + passes
+  double codegen_ms = 0;  // source generation
+};
+
+CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
+                            const CompileOptions& options);
+
+
+runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
+                             const runtime::ExecutorOptions& options);
+
+}  // namespace hqc::driver
