@@ -181,7 +181,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       if (needed.count({a.source, a.name})) columns.push_back(a);
     }
     if (columns.empty()) unsupported(op, "pipeline_break on a node whose output nothing above uses");
-    const OutputTable& out = make_output(columns, current);
+    const OutputTable& out = make_output(columns, current, op.json_path);
     std::string out_name = out.name;
     current.sink = {SinkKind::Materialize, out_name};
     int id = finish(current);
@@ -250,7 +250,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
   AttrSet needed;
   for (const plan::Attribute& a : body->schema) needed.insert({a.source, a.name});
   produce(*body, p, needed);
-  const OutputTable& out = make_output(body->schema, p);
+  const OutputTable& out = make_output(body->schema, p, body->json_path);
   p.sink = {SinkKind::Materialize, out.name};
   finish(p);
   ResultDesc& r = program_.result;

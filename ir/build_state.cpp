@@ -78,6 +78,14 @@ uint64_t fill_max(ScalarType t) {
   }
 }
 
+// Heap strings (offsets + bytes) have no fixed-width device value to store in a slot.
+void require_fixed_width(const plan::Attribute& a, const std::string& json_path, const char* where) {
+  if (a.type.is_string() && a.dict_table.empty()) {
+    throw Error(ErrorKind::Unsupported, json_path + ": column " + (a.source.empty() ? a.name : a.source + "." + a.name) +
+                                            " is a heap string (not dictionary-encoded) and cannot be stored in " + where + " yet");
+  }
+}
+
 uint64_t empty_key(ScalarType t) { return t == ScalarType::I32 ? kEmptyKeyI32 : kEmptyKeyI64; }
 
 // Conjunction of a pipeline's filter predicates (cloned), nullptr when there are none.
@@ -123,6 +131,7 @@ std::string Lowering::physical_table(const std::string& alias) const {
 
 const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                            const std::vector<plan::Attribute>& payload) {
+  for (const plan::Attribute& a : payload) require_fixed_width(a, join.json_path, "a hash table");
   HashTable ht;
   ht.name = "ht" + std::to_string(program_.hash_tables.size());
   ht.build_table = build.source.table;
@@ -182,6 +191,8 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   bool all_domains = true, any_key_column = false;
   std::vector<std::string> domains, distinct_columns;
   for (const plan::NamedExpr& g : agg.group_by) {
+    require_fixed_width(plan::Attribute{g.expr->source, g.expr->column, g.expr->type, g.expr->dict_table, g.expr->dict_column},
+                        agg.json_path, "a group key");
     GroupKey k;
     k.name = g.name;
     k.expr = plan::clone(*g.expr);
@@ -259,8 +270,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     a.func = f;
     a.arg = arg ? plan::clone(*arg) : nullptr;
     a.type = type;
-    bool counting = f == plan::AggFunc::Count || f == plan::AggFunc::CountStar;
-    a.element = counting ? ScalarType::I64 : (f == plan::AggFunc::Sum ? (type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64) : scalar_of(type));
+    // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
+    // (int32, dates, dictionary codes) are widened; floating point stays F64.
+    a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
     uint64_t pattern = f == plan::AggFunc::Min ? fill_min(a.element) : f == plan::AggFunc::Max ? fill_max(a.element) : 0;
     a.buffer = slot_buffer(t.name + "_" + sanitize_identifier(name), a.element, pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero,
                            pattern, std::string(plan::agg_func_name(f)) + " " + name);
@@ -300,7 +312,8 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   return program_.aggregations.back();
 }
 
-const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p) {
+const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p,
+                                         const std::string& json_path) {
   OutputTable out;
   out.name = "out" + std::to_string(program_.outputs.size());
   Param cap{out.name + "_capacity", Param::Source::Product, ScalarType::I64};
@@ -308,6 +321,7 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
   cap.comment = "rows of the pipeline's source (upper bound)";
   out.capacity_param = add_param(cap);
   for (const plan::Attribute& a : columns) {
+    require_fixed_width(a, json_path, "an output");
     OutputColumn c;
     c.name = a.name;
     c.expr = plan::make_column(a.source, a.name, a.type);

@@ -41,7 +41,7 @@ class Lowering {
   const HashTable& make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                    const std::vector<plan::Attribute>& payload);
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p);
-  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p);
+  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path);
 
   Program& program_;
   const Catalog& catalog_;

@@ -128,7 +128,7 @@ struct Accumulator {
   plan::AggFunc func = plan::AggFunc::Sum;  // Sum, Count, CountStar, Min, Max (never Avg)
   plan::ExprPtr arg;        // nullptr for CountStar
   DataType type;            // result type
-  ScalarType element = ScalarType::I64;
+  ScalarType element = ScalarType::I64;  // I64, or F64 for floating point (32-bit values widen)
   std::string buffer;       // one element per slot
 };
 

@@ -5,8 +5,10 @@
 //   - get() returns the device form of a column: one buffer with the physical values (int32 for
 //     Int32/Date/dictionary codes, int64 for Int64/Decimal, double for Float64), or for a Heap
 //     string column `values` = the uint64 offsets (rows + 1) and `heap` = the bytes.
-//   - An entry is keyed by "table.column" and remembers the host vectors' address and length; a
-//     Column that was replaced or resized is uploaded again, never served stale.
+//   - An entry is keyed by "table.column" and remembers the host vectors' address, length and a
+//     fingerprint of sampled bytes; a Column that was replaced, resized or visibly rewritten is
+//     uploaded again. A caller that rewrites column values in place (same address and length)
+//     must call clear(): sampling cannot see every byte.
 //   - Transfer time and bytes are accumulated, so the executor can report the transfer phase.
 #pragma once
 
@@ -42,6 +44,7 @@ class DeviceColumnCache {
     DeviceColumn column;
     const void* host_data = nullptr;
     uint64_t host_bytes = 0;
+    uint64_t fingerprint = 0;
   };
   Backend& backend_;
   std::map<std::string, Entry> entries_;

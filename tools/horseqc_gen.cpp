@@ -1,9 +1,9 @@
 // horseqc-gen: writes benchmark data sets to disk.
 //
-//   horseqc-gen ssb --sf X --out DIR [--format tbl|columnar] [--threads N] [--seed S] [--quiet]
+//   horseqc-gen ssb|tpch --sf X --out DIR [--format tbl|columnar] [--threads N] [--seed S] [--quiet]
 //
-// Thin main: options → ssb::generate() → storage writers. Exit codes as in docs/cli.md (0 ok,
-// 2 usage, 3 the output cannot be written, 4 a subcommand that is not implemented yet).
+// Thin main: options → ssb::generate() or tpch::generate() → storage writers. Exit codes as in
+// docs/cli.md (0 ok, 2 usage, 3 the output cannot be written).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -14,6 +14,7 @@
 #include "storage/error.h"
 #include "storage/progress.h"
 #include "storage/tbl_writer.h"
+#include "tpch/generator.h"
 #include "tools/cli/args.h"
 
 namespace {
@@ -21,25 +22,25 @@ namespace {
 using hqc::Error;
 using hqc::ErrorKind;
 
-constexpr const char* kUsage = R"(usage: horseqc-gen ssb --out DIR [--sf X] [--format tbl|columnar] [--threads N] [--seed S] [--quiet]
+constexpr const char* kUsage = R"(usage: horseqc-gen ssb|tpch --out DIR [--sf X] [--format tbl|columnar] [--threads N] [--seed S] [--quiet]
 
-Generates the Star Schema Benchmark (revision 3, ssb-dbgen's value domains) in memory and writes its
-five tables (lineorder, part, supplier, customer, date) into DIR, which is created if needed.
+ssb:  generates the Star Schema Benchmark (revision 3, ssb-dbgen's value domains) in memory and writes
+      its five tables (lineorder, part, supplier, customer, date) into DIR, created if needed.
+tpch: generates TPC-H (specification clause 4.2, dbgen's value domains) in memory and writes its eight
+      tables (part, supplier, partsupp, customer, orders, lineitem, nation, region) into DIR.
 
 options:
   --out DIR        output directory (required)
-  --sf X           scale factor, a positive number (default 1): lineorder has about 6,000,000 * X rows
-  --format F       tbl: ssb-dbgen text files DIR/<table>.tbl, '|' after every field (default)
+  --sf X           scale factor, a positive number (default 1): lineorder / lineitem have about
+                   6,000,000 * X rows (tpch: X <= 357, the int32 order keys)
+  --format F       tbl: dbgen text files DIR/<table>.tbl, '|' after every field (default)
                    columnar: horseqc's binary columnar cache, loaded without parsing
   --threads N      worker threads, 0 = one per hardware thread (default 0); the data does not depend on it
   --seed S         random seed, a non-negative integer (default 19920101); same seed and sf, same data
   --quiet          no progress bar (it is drawn only on a terminal anyway)
   --help           this text
 
-horseqc-gen tpch is planned for a later version; until then generate TPC-H with DuckDB's dbgen
-(CALL dbgen(sf = X)) and export it as .tbl files.
-
-exit codes: 0 success, 2 usage error, 3 the output cannot be written, 4 not implemented (tpch)
+exit codes: 0 success, 2 usage error, 3 the output cannot be written
 )";
 
 std::string format_sf(double sf) {
@@ -56,16 +57,13 @@ int gen_main(int argc, char** argv) {
     return 0;
   }
   if (args.positionals.empty())
-    throw Error(ErrorKind::Usage, "missing the benchmark to generate: horseqc-gen ssb --out DIR (see --help)");
+    throw Error(ErrorKind::Usage, "missing the benchmark to generate: horseqc-gen ssb|tpch --out DIR (see --help)");
   if (args.positionals.size() > 1)
     throw Error(ErrorKind::Usage, "unexpected argument \"" + args.positionals[1] + "\" (see --help)");
   const std::string& bench = args.positionals[0];
-  if (bench == "tpch")
-    throw Error(ErrorKind::Unsupported,
-                "horseqc-gen tpch is not implemented yet (a later version adds it); generate TPC-H with DuckDB's "
-                "dbgen for now, see --help");
-  if (bench != "ssb")
-    throw Error(ErrorKind::Usage, "unknown benchmark \"" + bench + "\": expected ssb (see --help)");
+  if (bench != "ssb" && bench != "tpch")
+    throw Error(ErrorKind::Usage, "unknown benchmark \"" + bench + "\": expected ssb or tpch (see --help)");
+  const bool tpch = bench == "tpch";
 
   hqc::ssb::GenOptions options;
   options.sf = args.get_double("sf", 1.0);
@@ -86,7 +84,7 @@ int gen_main(int argc, char** argv) {
   std::filesystem::create_directories(*out, ec);
   if (ec) throw Error(ErrorKind::Input, "cannot create the output directory " + *out + ": " + ec.message());
 
-  const hqc::Catalog catalog = hqc::Catalog::ssb();
+  const hqc::Catalog catalog = tpch ? hqc::Catalog::tpch() : hqc::Catalog::ssb();
   if (format == "columnar") {
     // Standalone columnar files (no source stamp) are read by load_database only where no .tbl
     // exists, so a .tbl of an earlier run would shadow them: refuse rather than mix data sets.
@@ -98,18 +96,30 @@ int gen_main(int argc, char** argv) {
     }
   }
 
-  const std::string label = "SSB SF " + format_sf(options.sf);
+  const std::string label = (tpch ? "TPC-H SF " : "SSB SF ") + format_sf(options.sf);
   hqc::Database db;
   {
     const hqc::ssb::Cardinalities c = hqc::ssb::cardinalities(options.sf);
-    hqc::Progress bar("generating " + label, c.customers + c.suppliers + c.parts + c.dates + 4 * c.orders,
-                      hqc::Progress::Unit::Rows, {.enabled = !quiet});
+    const uint64_t units = tpch ? hqc::tpch::progress_units(hqc::tpch::cardinalities(options.sf))
+                                : c.customers + c.suppliers + c.parts + c.dates + 4 * c.orders;
+    hqc::Progress bar("generating " + label, units, hqc::Progress::Unit::Rows, {.enabled = !quiet});
     uint64_t reported = 0;
-    options.progress = [&](uint64_t done, uint64_t) {
+    auto report = [&](uint64_t done, uint64_t) {
       if (done > reported) bar.advance(done - reported);
       reported = done;
     };
-    db = hqc::ssb::generate(options);
+    if (tpch) {
+      // The same options, field by field: the two generators share their meaning, not their type.
+      hqc::tpch::GenOptions t;
+      t.sf = options.sf;
+      t.seed = options.seed;
+      t.threads = options.threads;
+      t.progress = report;
+      db = hqc::tpch::generate(t);
+    } else {
+      options.progress = report;
+      db = hqc::ssb::generate(options);
+    }
     bar.finish();
   }
 

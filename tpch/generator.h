@@ -40,6 +40,7 @@ struct GenOptions {
 // generation (it is random, about 4 · orders).
 struct Cardinalities {
   uint64_t suppliers, parts, partsupps, customers, orders;
+  uint64_t clerks;  // o_clerk numbers are drawn from [1, N(1,000·SF)]
 };
 Cardinalities cardinalities(double sf);
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "ir/explain.h"
+#include "ir/resolve_parameters.h"
 #include "planner/statistics.h"
 #include "tests/ir/ir_test_util.h"
 
@@ -51,4 +52,19 @@ TEST_CASE("EXPLAIN is stable: two compilations print the same text") {
   ir::run_passes(a, ir::default_passes());
   ir::run_passes(b, ir::default_passes());
   CHECK(ir::explain(a) == ir::explain(b));
+}
+
+TEST_CASE("the compiled program does not depend on the data's size: only parameter values change") {
+  Database small = test::ssb_database(3000);
+  Database large = test::ssb_database(24000);
+  planner::DatabaseStatistics small_stats(small), large_stats(large);
+  for (const char* q : {"q1.1", "q2.2", "q4.3"}) {
+    ir::Program a = test::build_ssb(q, &small_stats);
+    ir::Program b = test::build_ssb(q, &large_stats);
+    ir::run_passes(a, ir::default_passes());
+    ir::run_passes(b, ir::default_passes());
+    CHECK(ir::explain(a) == ir::explain(b));
+    CHECK(ir::resolve_parameters(a, small).at("rows_lineorder") == 3000);
+    CHECK(ir::resolve_parameters(b, large).at("rows_lineorder") == 24000);
+  }
 }

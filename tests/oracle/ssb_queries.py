@@ -5,7 +5,8 @@ the same SQL text on the same .tbl files.
 Integers and decimals must be equal exactly; rows must come in the order ORDER BY defines (rows whose
 ORDER BY keys tie may come in any order). Exit code 0 when everything matches, 1 otherwise.
 
-usage: ssb_queries.py --bin BUILD/bin --work DIR --sf 0.01 [--sf 0.1] [--model resolution] [--from plan|sql]
+usage: ssb_queries.py --bin BUILD/bin --work DIR --sf 0.01 [--sf 0.1] [--model resolution] [--model pipelined]
+                      [--device opencl] [--device cuda] [--from plan|sql] [--save DIR]
 """
 import argparse
 import json
@@ -68,9 +69,10 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--sf", action="append", required=True)
-    ap.add_argument("--model", default="resolution")
+    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
     ap.add_argument("--from", dest="source", default="plan", choices=["plan", "sql"])
-    ap.add_argument("--device", default="opencl")
+    ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
+    ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
     args = ap.parse_args()
 
     failures = []
@@ -78,29 +80,41 @@ def main():
         data = os.path.join(args.work, f"ssb-sf{sf}")
         if not os.path.exists(os.path.join(data, "lineorder.tbl")):
             subprocess.run([os.path.join(args.bin, "horseqc-gen"), "ssb", "--sf", sf, "--out", data], check=True)
-        run = subprocess.run([os.path.join(args.bin, "horseqc-run"), "ssb", "--data", data, "--format", "json",
-                              "--device", args.device, "--model", args.model, "--quiet"]
-                             + (["--from-sql"] if args.source == "sql" else []),
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            print(run.stderr, file=sys.stderr)
-            failures.append(f"sf {sf}: horseqc-run exited with {run.returncode}")
-            continue
-        ours = {q["query"]: q for q in json.loads(run.stdout)["queries"]}
         con = duckdb.connect()
         load_ssb(con, data)
+        oracle = {}
         for q in QUERIES:
             with open(os.path.join(ROOT, "ssb", "queries", q + ".sql")) as f:
                 sql = f.read()
             res = con.execute(sql)
-            cols = [d[0] for d in res.description]
-            rows = res.fetchall()
-            if q not in ours:
-                failures.append(f"sf {sf} {q}: missing from horseqc's output")
-                continue
-            errs = compare(f"sf {sf} {q}", sql, ours[q], cols, rows)
-            failures += errs
-            print(f"sf {sf} {q}: {'OK' if not errs else 'MISMATCH'} ({len(rows)} rows)")
+            oracle[q] = (sql, [d[0] for d in res.description], res.fetchall())
+        con.close()
+        for device in args.device or ["opencl"]:
+            for model in args.model or ["resolution"]:
+                label = f"sf {sf} {device} {model}"
+                run = subprocess.run([os.path.join(args.bin, "horseqc-run"), "ssb", "--data", data, "--format", "json",
+                                      "--device", device, "--model", model, "--quiet"]
+                                     + (["--from-sql"] if args.source == "sql" else []),
+                                     capture_output=True, text=True)
+                if run.returncode != 0:
+                    print(run.stderr, file=sys.stderr)
+                    failures.append(f"{label}: horseqc-run exited with {run.returncode}")
+                    continue
+                out = json.loads(run.stdout)
+                if args.save:
+                    os.makedirs(args.save, exist_ok=True)
+                    with open(os.path.join(args.save, f"ssb-sf{sf}-{device}-{model}.json"), "w") as f:
+                        f.write(run.stdout)
+                print(f"{label}: {out['device']}")
+                ours = {q["query"]: q for q in out["queries"]}
+                for q in QUERIES:
+                    sql, cols, rows = oracle[q]
+                    if q not in ours:
+                        failures.append(f"{label} {q}: missing from horseqc's output")
+                        continue
+                    errs = compare(f"{label} {q}", sql, ours[q], cols, rows)
+                    failures += errs
+                    print(f"{label} {q}: {'OK' if not errs else 'MISMATCH'} ({len(rows)} rows)")
     for f in failures:
         print("FAIL", f, file=sys.stderr)
     return 1 if failures else 0

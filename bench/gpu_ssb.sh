@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The SSB run on the GPU machine (one `device` call): generates SSB SF 1 and SF 10, checks all 13
+# queries through CUDA and NVIDIA OpenCL against DuckDB, then measures kernel time vs the
+# memory-bandwidth bound and the generator's speed. Everything it prints goes to $OUT (or ./gpu-out).
+#
+#   bench/gpu_ssb.sh BUILD_BIN_DIR
+#
+# Expects: binaries built here (Release) in BUILD_BIN_DIR, DuckDB wheels in .whl/ (see bench/README.md).
+set -uo pipefail
+bin=${1:?usage: gpu_ssb.sh BUILD_BIN_DIR}
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+exec > >(tee "$out/log.txt") 2>&1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
+nvidia-smi -L
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
+w=/tmp/w
+mkdir -p $w
+for sf in 1 10; do
+  /usr/bin/time -f "generate SSB SF $sf (.tbl): %e s" "$bin/horseqc-gen" ssb --sf $sf --out $w/ssb-sf$sf --quiet
+done
+PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --work $w --sf 1 --sf 10 \
+  --device cuda --device opencl --model resolution --model pipelined --save "$out/runs"
+for dev in cuda opencl; do
+  echo "== horseqc-run ssb SF 10 --device $dev --repeat 5"
+  "$bin/horseqc-run" ssb --data $w/ssb-sf10 --device $dev --repeat 5 --quiet | grep -E "^q[0-9]|^==" 
+  echo "== ssb-bandwidth-bound SF 10 --device $dev"
+  "$bin/ssb-bandwidth-bound" --data $w/ssb-sf10 --device $dev --repeat 10 --json "$out/bandwidth-$dev.json"
+done
+echo "== SSB generation into memory"
+"$bin/ssb-gen-bench" --sf 10 --threads 1,4,16 --repeat 2
+tar czf "$out/runs.tgz" -C "$out" runs && rm -rf "$out/runs"

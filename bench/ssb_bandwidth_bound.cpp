@@ -1,0 +1,126 @@
+// ssb-bandwidth-bound: per SSB query on a device, the compound kernels' time next to the
+// memory-bandwidth bound = bytes of the columns the query's pipelines read ÷ the device's read
+// bandwidth, measured in the same run with a streaming read kernel. A ratio of 1.0 means the
+// kernels run at the speed of reading their input once.
+//
+//   ssb-bandwidth-bound --data DIR [--device auto|cuda|opencl] [--model ...] [--repeat N] [--json FILE]
+//
+// Exit codes as docs/cli.md. Not a test: timings depend on the machine (bench/results/ has runs).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/dialect.h"
+#include "frontend/json_plan.h"
+#include "planner/statistics.h"
+#include "runtime/backend.h"
+#include "runtime/kernel_cache.h"
+#include "ssb/benchmark_queries.h"
+#include "storage/error.h"
+#include "storage/tbl_loader.h"
+#include "tools/cli/args.h"
+#include "tools/driver/query_driver.h"
+
+namespace {
+
+using namespace hqc;
+
+// Reads every 8-byte word once; the XOR keeps the loads alive without writing per element.
+constexpr const char* kReadKernel = R"(
+HQC_KERNEL void hqc_read_bandwidth(HQC_GLOBAL const hqc_u64* HQC_RESTRICT data, hqc_i64 n,
+                                   HQC_GLOBAL hqc_u64* sink) {
+  hqc_u64 acc = 0;
+  for (hqc_i64 i = HQC_BID() * HQC_BDIM() + HQC_LID(); i < n; i += HQC_GDIM() * HQC_BDIM()) acc ^= data[i];
+  if (acc == 0x9E3779B97F4A7C15ul) sink[0] = acc;
+}
+)";
+
+// Device read bandwidth in bytes per millisecond: best of several passes over a large buffer.
+double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* cache) {
+  const auto& p = backend.properties();
+  const codegen::Dialect dialect = backend.name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  runtime::ModuleSource src;
+  src.source = codegen::dialect_prelude(dialect) + kReadKernel;
+  src.kernel_names = {"hqc_read_bandwidth"};
+  src.label = "read_bandwidth";
+  auto compiled = backend.compile(src, cache);
+  const uint64_t bytes = p.is_gpu ? std::min<uint64_t>(p.global_memory / 8, 4ull << 30) : (256ull << 20);
+  auto data = backend.allocate(bytes);
+  data.fill_u64(0x0123456789abcdefull);
+  auto sink = backend.allocate(8);
+  runtime::LaunchConfig cfg;
+  cfg.block_size = 256;
+  cfg.grid_blocks = std::max<uint32_t>(1, p.multiprocessors) * (p.is_gpu ? 8 : 4);
+  const std::vector<runtime::KernelArg> args = {runtime::KernelArg::buf(data),
+                                                runtime::KernelArg::int64(static_cast<int64_t>(bytes / 8)),
+                                                runtime::KernelArg::buf(sink)};
+  const auto& kernel = compiled.module->kernel("hqc_read_bandwidth");
+  double best = 1e300;
+  for (int i = 0; i < 6; ++i) best = std::min(best, backend.launch_timed(kernel, args, cfg));
+  return static_cast<double>(bytes) / best;
+}
+
+// Bytes of the columns the query's pipelines scan (each pipeline reads its source columns once).
+uint64_t scanned_bytes(const ir::Program& program, const Database& db) {
+  uint64_t total = 0;
+  for (const auto& p : program.pipelines) {
+    if (p.source.table.empty()) continue;
+    const Table& t = db.table(p.source.table);
+    for (const auto& c : p.source.columns) total += t.column(c).device_bytes();
+  }
+  return total;
+}
+
+int run(int argc, char** argv) {
+  const cli::Args args = cli::parse(argc, argv, {{"data"}, {"device"}, {"model"}, {"repeat"}, {"json"}});
+  if (args.has("help") || !args.get("data")) {
+    std::puts("usage: ssb-bandwidth-bound --data DIR [--device auto|cuda|opencl] [--model resolution|pipelined] "
+              "[--repeat N] [--json FILE]");
+    return args.has("help") ? 0 : 2;
+  }
+  const Catalog catalog = Catalog::ssb();
+  LoadOptions load;
+  load.progress = false;
+  const Database db = load_database(catalog, *args.get("data"), load);
+  auto backend = runtime::open_backend(
+      runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto")));
+  auto cache = runtime::KernelCache::open_default();
+  const double bw = measure_read_bandwidth(*backend, cache.get());
+  std::printf("device: %s\nread bandwidth: %.1f GB/s\n\n", backend->device_description().c_str(), bw / 1e6);
+  std::printf("%-6s %12s %12s %12s %10s\n", "query", "MiB read", "bound ms", "kernels ms", "ratio");
+
+  runtime::Executor executor(*backend, cache.get());
+  runtime::ExecutorOptions exec;
+  exec.repeat = static_cast<int>(args.get_long("repeat", 10));
+  driver::CompileOptions compile;
+  compile.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
+  compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  const planner::DatabaseStatistics stats(db);
+  compile.stats = &stats;
+  nlohmann::json out = {{"device", backend->device_description()}, {"read_bandwidth_gb_s", bw / 1e6},
+                        {"model", ir::execution_model_name(compile.model)}, {"queries", nlohmann::json::array()}};
+  for (const auto& name : ssb::query_names()) {
+    auto plan = std::make_shared<const plan::LogicalPlan>(
+        plan::parse_json_plan(ssb::query_plan_json(name), name, catalog));
+    const auto q = driver::compile_query(plan, catalog, compile);
+    const auto e = driver::run_query(q, db, executor, exec);
+    const uint64_t bytes = scanned_bytes(q.program, db);
+    const double bound_ms = static_cast<double>(bytes) / bw;
+    std::printf("%-6s %12.1f %12.3f %12.3f %10.2f\n", name.c_str(), bytes / 1048576.0, bound_ms, e.stats.kernel_ms,
+                e.stats.kernel_ms / bound_ms);
+    out["queries"].push_back({{"query", name}, {"bytes_read", bytes}, {"bound_ms", bound_ms},
+                              {"kernels_ms", e.stats.kernel_ms}, {"ratio", e.stats.kernel_ms / bound_ms},
+                              {"rows", e.result.rows()}});
+  }
+  if (auto path = args.get("json")) std::ofstream(*path) << out.dump(1) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return hqc::cli::run_main("ssb-bandwidth-bound", run, argc, argv); }

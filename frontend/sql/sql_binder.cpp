@@ -1,0 +1,330 @@
+// SELECT → logical plan above the join tree: aggregation, HAVING, projection, ORDER BY, LIMIT
+// (frontend/sql/sql_binder.h).
+#include "frontend/sql/sql_binder.h"
+
+#include <algorithm>
+
+#include "frontend/bind_expr.h"
+#include "frontend/sql/sql_expr.h"
+#include "frontend/sql/sql_join_tree.h"
+#include "frontend/sql/sql_scope.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+struct OutputItem {
+  SqlExprPtr expr;
+  std::string name;
+  std::string alias;  // as written, "" when none
+  int location = -1;
+};
+
+struct GroupKey {
+  SqlExprPtr expr;
+  std::string canonical;
+  std::string name;
+};
+
+struct AggregateCall {
+  const SqlExpr* call;
+  std::string canonical;
+  std::string name;
+};
+
+void collect_aggregates(const SqlExpr& e, std::vector<const SqlExpr*>& out) {
+  if (is_aggregate_call(e)) {
+    out.push_back(&e);
+    return;  // an aggregate inside an aggregate is rejected when the argument is bound
+  }
+  for (const SqlExprPtr& a : e.args) collect_aggregates(*a, out);
+}
+
+SqlExprPtr column_expr(const std::string& alias, const std::string& column, int location) {
+  auto e = std::make_shared<SqlExpr>();
+  e->kind = SqlExprKind::Column;
+  e->qualifiers = {alias, column};
+  e->location = location;
+  return e;
+}
+
+class SelectBinder {
+ public:
+  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog)
+      : stmt_(stmt), src_(source), scope_(catalog, source) {}
+
+  std::unique_ptr<plan::LogicalOp> bind() {
+    if (!stmt_.with.empty()) src_.unsupported(stmt_.with[0].location, "WITH (common table expressions) is not supported yet");
+    if (stmt_.distinct) src_.unsupported(stmt_.location, "SELECT DISTINCT is not supported yet; write GROUP BY over the selected columns");
+    std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_);
+    expand_select_list();
+
+    std::vector<const SqlExpr*> aggregate_calls;
+    for (const OutputItem& i : items_) collect_aggregates(*i.expr, aggregate_calls);
+    if (stmt_.having) collect_aggregates(*stmt_.having, aggregate_calls);
+    for (const OrderItem& o : stmt_.order_by) collect_aggregates(*o.expr, aggregate_calls);
+    aggregating_ = !stmt_.group_by.empty() || !aggregate_calls.empty();
+
+    if (aggregating_) {
+      tree = aggregate(std::move(tree), aggregate_calls);
+    } else if (stmt_.having) {
+      src_.fail(stmt_.having->location, "HAVING needs GROUP BY or an aggregate function");
+    }
+    if (stmt_.having) {
+      auto f = std::make_unique<plan::LogicalOp>();
+      f->kind = plan::OpKind::Filter;
+      f->json_path = src_.position(stmt_.having->location);
+      f->schema = tree->schema;
+      f->predicate = bind_sql_predicate(*stmt_.having, f->schema, output_lookup(), src_);
+      f->children.push_back(std::move(tree));
+      tree = std::move(f);
+    }
+    tree = project(std::move(tree));
+    if (!stmt_.order_by.empty()) tree = order_by(std::move(tree));
+    if (stmt_.limit) {
+      auto l = std::make_unique<plan::LogicalOp>();
+      l->kind = plan::OpKind::Limit;
+      l->json_path = src_.position(stmt_.limit_location);
+      l->limit = *stmt_.limit;
+      l->schema = tree->schema;
+      l->children.push_back(std::move(tree));
+      tree = std::move(l);
+    }
+    return tree;
+  }
+
+ private:
+  // `*` expands to every column of every FROM table, in FROM order.
+  void expand_select_list() {
+    for (const SelectItem& s : stmt_.items) {
+      if (!s.expr) {
+        for (const Relation& r : scope_.relations()) {
+          for (const ColumnDef& c : r.table->columns) items_.push_back({column_expr(r.alias, c.name, s.location), c.name, "", s.location});
+        }
+        continue;
+      }
+      std::string name = !s.alias.empty() ? s.alias : s.expr->kind == SqlExprKind::Column ? s.expr->qualifiers.back() : s.expr->to_sql();
+      items_.push_back({s.expr, name, s.alias, s.location});
+    }
+  }
+
+  // GROUP BY 2 and GROUP BY <select alias> (PostgreSQL extensions) name a select item.
+  SqlExprPtr group_expression(const SqlExprPtr& g) {
+    if (g->kind == SqlExprKind::IntLiteral) {
+      if (g->int_value < 1 || static_cast<size_t>(g->int_value) > items_.size()) {
+        src_.fail(g->location, "GROUP BY position " + std::to_string(g->int_value) + " is not in the select list (1.." +
+                                   std::to_string(items_.size()) + ")");
+      }
+      return items_[static_cast<size_t>(g->int_value - 1)].expr;
+    }
+    if (g->kind == SqlExprKind::Column && g->qualifiers.size() == 1 && !scope_.try_resolve(*g)) {
+      for (const OutputItem& i : items_) {
+        if (i.alias == g->qualifiers[0]) return i.expr;
+      }
+    }
+    return g;
+  }
+
+  bool name_taken(const std::string& name) const {
+    auto same = [&](const auto& x) { return x.name == name; };
+    return std::any_of(keys_.begin(), keys_.end(), same) || std::any_of(aggs_.begin(), aggs_.end(), same);
+  }
+
+  // An attribute name bind_expr can reference ({"column": name} splits at the first '.'), unique
+  // in the aggregate's output; the final projection restores the name users see.
+  std::string attribute_name(const std::string& preferred, const std::string& fallback) {
+    if (preferred.find('.') == std::string::npos && !name_taken(preferred)) return preferred;
+    std::string n = fallback;
+    for (int i = 2; name_taken(n); ++i) n = fallback + "_" + std::to_string(i);
+    return n;
+  }
+
+  std::unique_ptr<plan::LogicalOp> aggregate(std::unique_ptr<plan::LogicalOp> input, const std::vector<const SqlExpr*>& calls) {
+    auto agg = std::make_unique<plan::LogicalOp>();
+    agg->kind = plan::OpKind::Aggregate;
+    agg->json_path = src_.position(stmt_.group_by.empty() ? calls.front()->location : stmt_.group_by.front()->location);
+    const std::vector<plan::Attribute>& in = input->schema;
+    AttributeLookup base = [this](const SqlExpr& e) { return column_attribute(e, scope_); };
+
+    for (const SqlExprPtr& written : stmt_.group_by) {
+      SqlExprPtr g = group_expression(written);
+      std::string canonical = scope_.canonical(*g);
+      if (std::any_of(keys_.begin(), keys_.end(), [&](const GroupKey& k) { return k.canonical == canonical; })) continue;
+      std::vector<const SqlExpr*> nested;
+      collect_aggregates(*g, nested);
+      if (!nested.empty()) src_.fail(nested[0]->location, "aggregate functions are not allowed in GROUP BY");
+      std::string preferred = g->kind == SqlExprKind::Column ? g->qualifiers.back() : g->to_sql();
+      for (const OutputItem& i : items_) {
+        if (!i.alias.empty() && scope_.canonical(*i.expr) == canonical) {
+          preferred = i.alias;
+          break;
+        }
+      }
+      plan::ExprPtr bound = bind_sql_expression(*g, in, base, src_);
+      std::string name = attribute_name(preferred, "group" + std::to_string(keys_.size() + 1));
+      keys_.push_back({g, canonical, name});
+      plan::Attribute a{"", name, bound->type, "", ""};
+      if (bound->kind == plan::ExprKind::Column) {
+        a.dict_table = bound->dict_table;
+        a.dict_column = bound->dict_column;
+      }
+      agg->schema.push_back(a);
+      agg->group_by.push_back({name, bound});
+    }
+
+    for (const SqlExpr* call : calls) {
+      std::string canonical = scope_.canonical(*call);
+      if (std::any_of(aggs_.begin(), aggs_.end(), [&](const AggregateCall& a) { return a.canonical == canonical; })) continue;
+      std::string preferred = call->to_sql();
+      for (const OutputItem& i : items_) {
+        if (!i.alias.empty() && scope_.canonical(*i.expr) == canonical) {
+          preferred = i.alias;
+          break;
+        }
+      }
+      plan::AggregateExpr a;
+      a.name = attribute_name(preferred, "agg" + std::to_string(aggs_.size() + 1));
+      if (call->distinct) src_.unsupported(call->location, call->text + "(DISTINCT ...) is not supported yet");
+      if (call->text == "count" && call->star) {
+        a.func = plan::AggFunc::CountStar;
+      } else {
+        if (call->star) src_.fail(call->location, call->text + "(*) is not valid; only count(*)");
+        if (call->args.size() != 1) src_.fail(call->location, call->text + " takes exactly one argument");
+        static const std::pair<const char*, plan::AggFunc> funcs[] = {{"sum", plan::AggFunc::Sum},
+                                                                       {"count", plan::AggFunc::Count},
+                                                                       {"min", plan::AggFunc::Min},
+                                                                       {"max", plan::AggFunc::Max},
+                                                                       {"avg", plan::AggFunc::Avg}};
+        for (const auto& [n, f] : funcs) {
+          if (call->text == n) a.func = f;
+        }
+        a.arg = bind_sql_expression(*call->args[0], in, base, src_);
+      }
+      std::string why;
+      if (!plan::aggregate_type(a.func, a.arg ? &a.arg->type : nullptr, a.type, why)) src_.fail(call->location, why);
+      plan::Attribute attr{"", a.name, a.type, "", ""};
+      if (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) {
+        attr.dict_table = a.arg->dict_table;
+        attr.dict_column = a.arg->dict_column;
+      }
+      agg->schema.push_back(attr);
+      aggs_.push_back({call, canonical, a.name});
+      agg->aggregates.push_back(std::move(a));
+    }
+    agg->children.push_back(std::move(input));
+    return agg;
+  }
+
+  // Names what the select list, HAVING and ORDER BY may reference: before aggregation the base
+  // columns; after it the group keys and aggregates, and nothing else.
+  AttributeLookup output_lookup() const {
+    if (!aggregating_) return [this](const SqlExpr& e) { return column_attribute(e, scope_); };
+    return [this](const SqlExpr& e) -> std::optional<std::string> {
+      if (e.kind == SqlExprKind::IntLiteral || e.kind == SqlExprKind::StringLiteral || e.kind == SqlExprKind::DecimalLiteral) {
+        return std::nullopt;
+      }
+      std::string canonical = scope_.canonical(e);
+      for (const GroupKey& k : keys_) {
+        if (k.canonical == canonical) return k.name;
+      }
+      for (const AggregateCall& a : aggs_) {
+        if (a.canonical == canonical) return a.name;
+      }
+      if (e.kind == SqlExprKind::Column) {
+        scope_.resolve(e);  // unknown / ambiguous columns first
+        src_.fail(e.location, "column \"" + e.to_sql() + "\" must appear in the GROUP BY clause or be used in an aggregate function");
+      }
+      return std::nullopt;
+    };
+  }
+
+  std::unique_ptr<plan::LogicalOp> project(std::unique_ptr<plan::LogicalOp> input) {
+    AttributeLookup lookup = output_lookup();
+    std::vector<plan::NamedExpr> exprs;
+    bool identity = items_.size() == input->schema.size();
+    for (size_t i = 0; i < items_.size(); ++i) {
+      plan::ExprPtr e = bind_sql_expression(*items_[i].expr, input->schema, lookup, src_);
+      if (identity) {
+        const plan::Attribute& a = input->schema[i];
+        identity = e->kind == plan::ExprKind::Column && e->source == a.source && e->column == a.name && items_[i].name == a.name;
+      }
+      exprs.push_back({items_[i].name, e});
+    }
+    if (identity) return input;
+    auto p = std::make_unique<plan::LogicalOp>();
+    p->kind = plan::OpKind::Project;
+    p->json_path = src_.position(stmt_.items.empty() ? stmt_.location : stmt_.items.front().location);
+    for (const plan::NamedExpr& ne : exprs) {
+      plan::Attribute a{"", ne.name, ne.expr->type, "", ""};
+      if (ne.expr->kind == plan::ExprKind::Column) {
+        a.dict_table = ne.expr->dict_table;
+        a.dict_column = ne.expr->dict_column;
+      }
+      p->schema.push_back(a);
+    }
+    p->exprs = std::move(exprs);
+    p->children.push_back(std::move(input));
+    return p;
+  }
+
+  // ORDER BY keys name output columns: a position, an output name, or an expression that is
+  // (textually, after qualification) a select item.
+  std::string sort_name(const OrderItem& o, const std::vector<plan::Attribute>& out) {
+    const SqlExpr& e = *o.expr;
+    if (e.kind == SqlExprKind::IntLiteral) {
+      if (e.int_value < 1 || static_cast<size_t>(e.int_value) > out.size()) {
+        src_.fail(e.location, "ORDER BY position " + std::to_string(e.int_value) + " is not in the select list (1.." +
+                                  std::to_string(out.size()) + ")");
+      }
+      return out[static_cast<size_t>(e.int_value - 1)].name;
+    }
+    std::vector<size_t> matches;
+    if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 1) {
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (out[i].name == e.qualifiers[0]) matches.push_back(i);
+      }
+    }
+    if (matches.empty()) {
+      std::string canonical = scope_.canonical(e);
+      for (size_t i = 0; i < items_.size(); ++i) {
+        if (scope_.canonical(*items_[i].expr) == canonical) matches.push_back(i);
+      }
+    }
+    if (matches.size() > 1) src_.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" is ambiguous: several output columns have that name");
+    if (matches.empty()) {
+      if (e.kind == SqlExprKind::Column) output_lookup()(e);  // reports unknown / non-grouped columns precisely
+      src_.unsupported(e.location, "ORDER BY \"" + e.to_sql() + "\": sorting by an expression that is not in the select list is not supported");
+    }
+    return out[matches[0]].name;
+  }
+
+  std::unique_ptr<plan::LogicalOp> order_by(std::unique_ptr<plan::LogicalOp> input) {
+    auto o = std::make_unique<plan::LogicalOp>();
+    o->kind = plan::OpKind::OrderBy;
+    o->json_path = src_.position(stmt_.order_by.front().location);
+    o->schema = input->schema;
+    for (const OrderItem& item : stmt_.order_by) o->sort_keys.push_back({sort_name(item, o->schema), item.descending});
+    o->children.push_back(std::move(input));
+    return o;
+  }
+
+  const SelectStmt& stmt_;
+  const SqlSource& src_;
+  FromScope scope_;
+  std::vector<OutputItem> items_;
+  std::vector<GroupKey> keys_;
+  std::vector<AggregateCall> aggs_;
+  bool aggregating_ = false;
+};
+
+}  // namespace
+
+plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const std::string& plan_name) {
+  plan::LogicalPlan plan;
+  plan.name = plan_name;
+  plan.root = SelectBinder(stmt, source, catalog).bind();
+  return plan;
+}
+
+}  // namespace hqc::sql

@@ -1,0 +1,33 @@
+// SQL AST of one SELECT → bound logical plan (frontend/logical_plan.h), the same plan::LogicalPlan
+// the JSON plan binder produces.
+//
+// Contract:
+//   expects: a statement from parse_select (frontend/sql/sql_parser.h) and the catalog to bind to.
+//   guarantees, from the bottom up:
+//     join tree (frontend/sql/sql_join_tree.h)
+//     → aggregate: group keys in GROUP BY order, then the aggregates in the order they first occur
+//       in the select list, HAVING and ORDER BY (duplicates share one aggregate); a group key is
+//       named after its column (or the alias of the select item that is the same expression), an
+//       aggregate after its select alias, else its SQL text ("sum(lo_revenue)")
+//     → filter (HAVING)
+//     → project, only where the select list is not exactly the input's attributes in order
+//     → order_by (keys: select aliases, output names or 1-based positions)
+//     → limit.
+//   throws: Error(Input) "<source>:<line>:<col>: ..." for unknown tables/columns (with a
+//   suggestion), ambiguous columns, type mismatches, non-grouped columns next to aggregates;
+//   Error(Unsupported) naming constructs horseqc does not handle (CTEs, DISTINCT, COUNT(DISTINCT),
+//   subqueries, ...).
+#pragma once
+
+#include <string>
+
+#include "frontend/logical_plan.h"
+#include "frontend/sql/sql_ast.h"
+#include "frontend/sql/sql_source.h"
+#include "storage/catalog.h"
+
+namespace hqc::sql {
+
+plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const std::string& plan_name);
+
+}  // namespace hqc::sql

@@ -1,0 +1,183 @@
+// SQL expression binding via the JSON expression binder (frontend/sql/sql_expr.h).
+#include "frontend/sql/sql_expr.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "frontend/bind_expr.h"
+#include "frontend/json_reader.h"
+#include "storage/date.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+using nlohmann::json;
+
+int32_t days_in_month(int32_t year, uint32_t month) {
+  static const int32_t days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap_year(year) ? 29 : days[month - 1];
+}
+
+// date ± interval with PostgreSQL's rule for months: the day of month is clamped to the length of
+// the target month (date '1995-01-31' + interval '1' month = 1995-02-28).
+int32_t add_interval(int32_t days, int64_t amount, IntervalUnit unit) {
+  if (unit == IntervalUnit::Day) return static_cast<int32_t>(days + amount);
+  CivilDate c = civil_from_days(days);
+  int64_t months = c.year * 12LL + (c.month - 1) + (unit == IntervalUnit::Year ? amount * 12 : amount);
+  int32_t year = static_cast<int32_t>(months >= 0 ? months / 12 : (months - 11) / 12);
+  uint32_t month = static_cast<uint32_t>(months - year * 12LL) + 1;
+  uint32_t day = std::min<uint32_t>(c.day, static_cast<uint32_t>(days_in_month(year, month)));
+  return days_from_civil(year, month, day);
+}
+
+class Translator {
+ public:
+  Translator(const AttributeLookup& lookup, const SqlSource& source) : lookup_(lookup), src_(source) {}
+
+  json translate(const SqlExpr& e, const std::string& path) {
+    locations_[path] = e.location;
+    if (auto name = lookup_(e)) return json{{"column", *name}};
+    switch (e.kind) {
+      case SqlExprKind::Column:
+        throw Error(ErrorKind::Internal, src_.position(e.location) + ": column " + e.to_sql() + " was not resolved before binding");
+      case SqlExprKind::IntLiteral: return json{{"int", e.int_value}};
+      case SqlExprKind::DecimalLiteral: return json{{"decimal", e.text}};
+      case SqlExprKind::StringLiteral: return json{{"string", e.text}};
+      case SqlExprKind::DateLiteral: return json{{"date", e.text}};
+      case SqlExprKind::Binary: return binary(e, path);
+      case SqlExprKind::Negate:
+        return json{{"op", "-"}, {"left", json{{"int", 0}}}, {"right", translate(*e.args[0], path + ".right")}};
+      case SqlExprKind::And:
+      case SqlExprKind::Or: {
+        json args = json::array();
+        for (size_t i = 0; i < e.args.size(); ++i) args.push_back(translate(*e.args[i], path + ".args[" + std::to_string(i) + "]"));
+        return json{{"op", e.kind == SqlExprKind::And ? "and" : "or"}, {"args", args}};
+      }
+      case SqlExprKind::Not: return json{{"op", "not"}, {"arg", translate(*e.args[0], path + ".arg")}};
+      case SqlExprKind::Between: {
+        // NOT BETWEEN wraps the between at the same position, so both paths map to the SQL node.
+        std::string p = e.negated ? path + ".arg" : path;
+        locations_[p] = e.location;
+        json b = {{"op", "between"}, {"arg", translate(*e.args[0], p + ".arg")}, {"low", translate(*e.args[1], p + ".low")},
+                  {"high", translate(*e.args[2], p + ".high")}};
+        return e.negated ? json{{"op", "not"}, {"arg", b}} : b;
+      }
+      case SqlExprKind::InList: {
+        std::string p = e.negated ? path + ".arg" : path;
+        locations_[p] = e.location;
+        json list = json::array();
+        for (size_t i = 1; i < e.args.size(); ++i) list.push_back(translate(*e.args[i], p + ".list[" + std::to_string(i - 1) + "]"));
+        json in = {{"op", "in"}, {"arg", translate(*e.args[0], p + ".arg")}, {"list", list}};
+        return e.negated ? json{{"op", "not"}, {"arg", in}} : in;
+      }
+      case SqlExprKind::Case: {
+        json when = json::array();
+        for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+          std::string w = path + ".when[" + std::to_string(i / 2) + "]";
+          locations_[w] = e.args[i]->location;
+          when.push_back(json{{"if", translate(*e.args[i], w + ".if")}, {"then", translate(*e.args[i + 1], w + ".then")}});
+        }
+        if (e.args.back()->kind == SqlExprKind::NullLiteral) {
+          src_.unsupported(e.location, "CASE without ELSE (or ELSE NULL) is not supported: horseqc columns have no NULLs");
+        }
+        return json{{"op", "case"}, {"when", when}, {"else", translate(*e.args.back(), path + ".else")}};
+      }
+      case SqlExprKind::Cast:
+        if (e.text == "date" && e.args[0]->kind == SqlExprKind::StringLiteral) return json{{"date", e.args[0]->text}};
+        src_.unsupported(e.location, "CAST to " + e.text + " is not supported yet (the plan expression language has no general cast)");
+      case SqlExprKind::Function:
+        if (is_aggregate_call(e)) src_.fail(e.location, "aggregate function " + e.text + " is not allowed here (only in the select list, HAVING and ORDER BY)");
+        src_.unsupported(e.location, "function " + e.text + "() is not supported");
+      case SqlExprKind::IntervalLiteral:
+        src_.unsupported(e.location, "an interval is only supported added to or subtracted from a date");
+      case SqlExprKind::NullLiteral:
+        src_.unsupported(e.location, "NULL is not supported: horseqc columns have no NULLs");
+      default:
+        src_.unsupported(e.location, std::string(kind_name(e.kind)) + " (" + e.to_sql() +
+                                         ") is not supported yet: the plan expression language (frontend/expr.h) has no such operation");
+    }
+  }
+
+  // The SQL offset of the deepest recorded JSON path that prefixes `path`.
+  int location_of(const std::string& path) const {
+    std::string p = path;
+    while (!p.empty()) {
+      if (auto it = locations_.find(p); it != locations_.end()) return it->second;
+      auto cut = p.find_last_of(".[");
+      if (cut == std::string::npos) break;
+      p.resize(cut);
+    }
+    return -1;
+  }
+
+ private:
+  json binary(const SqlExpr& e, const std::string& path) {
+    const SqlExpr& l = *e.args[0];
+    const SqlExpr& r = *e.args[1];
+    bool additive = e.text == "+" || e.text == "-";
+    if (additive && r.kind == SqlExprKind::IntervalLiteral) {
+      int64_t amount = e.text == "-" ? -r.int_value : r.int_value;
+      if (l.kind == SqlExprKind::DateLiteral) {
+        auto days = parse_iso_date(l.text);
+        if (!days) src_.fail(l.location, "expected a date 'YYYY-MM-DD', found '" + l.text + "'");
+        return json{{"date", format_iso_date(add_interval(*days, amount, r.interval_unit))}};
+      }
+      if (r.interval_unit != IntervalUnit::Day) {
+        src_.unsupported(r.location, "adding months or years to a non-constant date is not supported (only to date literals)");
+      }
+      locations_[path + ".right"] = r.location;
+      return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", json{{"int", r.int_value}}}};
+    }
+    if (e.text == "||") src_.unsupported(e.location, "string concatenation (||) is not supported");
+    if (e.text == "%") src_.unsupported(e.location, "the modulo operator (%) is not supported");
+    return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", translate(r, path + ".right")}};
+  }
+
+  const AttributeLookup& lookup_;
+  const SqlSource& src_;
+  std::map<std::string, int> locations_;
+};
+
+plan::ExprPtr bind(const SqlExpr& e, const std::vector<plan::Attribute>& scope, const AttributeLookup& lookup,
+                   const SqlSource& source, bool predicate) {
+  Translator t(lookup, source);
+  json doc = t.translate(e, "$");
+  // The expression binder reports "<marker>: <json path>: <message>"; the marker cannot occur in
+  // a path, so the message splits unambiguously.
+  const std::string marker = "\x01sql";
+  plan::JsonNode root(doc, "$", marker);
+  try {
+    return predicate ? plan::bind_predicate(root, scope) : plan::bind_expression(root, scope);
+  } catch (const Error& err) {
+    std::string what = err.what();
+    if (!what.starts_with(marker + ": ")) throw;
+    std::string rest = what.substr(marker.size() + 2);
+    auto colon = rest.find(": ");
+    std::string path = rest.substr(0, colon);
+    std::string message = colon == std::string::npos ? rest : rest.substr(colon + 2);
+    int location = t.location_of(path);
+    throw Error(err.kind(), source.position(location >= 0 ? location : e.location) + ": " + message);
+  }
+}
+
+}  // namespace
+
+bool is_aggregate_call(const SqlExpr& e) {
+  if (e.kind != SqlExprKind::Function) return false;
+  return e.text == "sum" || e.text == "count" || e.text == "min" || e.text == "max" || e.text == "avg";
+}
+
+plan::ExprPtr bind_sql_expression(const SqlExpr& e, const std::vector<plan::Attribute>& scope,
+                                  const AttributeLookup& lookup, const SqlSource& source) {
+  return bind(e, scope, lookup, source, false);
+}
+
+plan::ExprPtr bind_sql_predicate(const SqlExpr& e, const std::vector<plan::Attribute>& scope,
+                                 const AttributeLookup& lookup, const SqlSource& source) {
+  return bind(e, scope, lookup, source, true);
+}
+
+}  // namespace hqc::sql

@@ -1,0 +1,27 @@
+// The SQL frontend's entry point: SQL text → bound logical plan (frontend/logical_plan.h), the same
+// plan the JSON plan binder (frontend/json_plan.h) produces for the equivalent JSON plan.
+//
+// Stages: parse_select (frontend/sql/sql_parser.h, libpg_query) → bind_select
+// (frontend/sql/sql_binder.h, which builds the join tree in frontend/sql/sql_join_tree.h and binds
+// expressions through frontend/bind_expr.h). Supported SQL: docs/sql.md.
+//
+// Contract: never crashes on any input; every error is an hqc::Error whose message starts with
+// "<source_name>:<line>:<col>: " — Input for malformed or ill-typed queries (syntax errors, unknown
+// tables or columns with a suggestion, ambiguous columns, type mismatches), Unsupported naming a
+// construct horseqc does not handle yet.
+#pragma once
+
+#include <string>
+
+#include "frontend/logical_plan.h"
+#include "storage/catalog.h"
+
+namespace hqc {
+
+// `source_name` prefixes messages (a file name, or "<sql>"); the plan is named after its stem
+// ("ssb/queries/q1.1.sql" → "q1.1").
+plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog);
+// Reads the file and parses it; Error(Input) when the file cannot be read.
+plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog);
+
+}  // namespace hqc

@@ -1,0 +1,289 @@
+// Join-tree construction for one SELECT (frontend/sql/sql_join_tree.h).
+#include "frontend/sql/sql_join_tree.h"
+
+#include <algorithm>
+
+#include "frontend/sql/sql_expr.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+struct EquiJoin {
+  size_t left_rel, right_rel;
+  const SqlExpr* left;
+  const SqlExpr* right;
+  int location;
+  size_t order;  // position among the conjuncts (text order)
+};
+
+struct Residual {
+  const SqlExpr* expr;
+  std::set<size_t> relations;
+  bool placed = false;
+};
+
+const SqlExpr* find_subquery(const SqlExpr& e) {
+  if (e.kind == SqlExprKind::Exists || e.kind == SqlExprKind::InSubquery || e.kind == SqlExprKind::ScalarSubquery) return &e;
+  for (const SqlExprPtr& a : e.args) {
+    if (const SqlExpr* s = find_subquery(*a)) return s;
+  }
+  return nullptr;
+}
+
+void split_conjuncts(const SqlExprPtr& e, std::vector<const SqlExpr*>& out) {
+  if (e->kind == SqlExprKind::And) {
+    for (const SqlExprPtr& a : e->args) split_conjuncts(a, out);
+    return;
+  }
+  out.push_back(e.get());
+}
+
+class JoinTreeBuilder {
+ public:
+  JoinTreeBuilder(FromScope& scope, const SqlSource& source) : scope_(scope), src_(source) {}
+
+  void add_from(const TableRef& ref) {
+    switch (ref.kind) {
+      case TableRefKind::Table:
+        scope_.add_table(ref);
+        return;
+      case TableRefKind::Subquery:
+        src_.unsupported(ref.location, "subqueries in FROM are not supported yet");
+      case TableRefKind::Join:
+        if (ref.join_type != SqlJoinType::Inner && ref.join_type != SqlJoinType::Cross) {
+          static const char* names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER", "CROSS"};
+          src_.unsupported(ref.location, std::string(names[static_cast<int>(ref.join_type)]) + " JOIN is not supported from SQL yet");
+        }
+        add_from(*ref.left);
+        add_from(*ref.right);
+        if (ref.on) on_conditions_.push_back(ref.on);
+        return;
+    }
+  }
+
+  std::unique_ptr<plan::LogicalOp> build(const SelectStmt& stmt) {
+    for (const auto& f : stmt.from) add_from(*f);
+    if (scope_.relations().empty()) src_.unsupported(stmt.location, "a SELECT without FROM is not supported");
+    std::vector<const SqlExpr*> conjuncts;
+    for (const SqlExprPtr& on : on_conditions_) split_conjuncts(on, conjuncts);
+    if (stmt.where) split_conjuncts(stmt.where, conjuncts);
+    filters_.resize(scope_.relations().size());
+    conjuncts = factor_disjunctions(conjuncts);
+    for (size_t i = 0; i < conjuncts.size(); ++i) classify(*conjuncts[i], i);
+
+    size_t fact = 0;
+    for (size_t i = 1; i < scope_.relations().size(); ++i) {
+      if (scope_.relation(i).table->rows_at_sf1 > scope_.relation(fact).table->rows_at_sf1) fact = i;
+    }
+    std::vector<bool> joined(scope_.relations().size(), false);
+    joined[fact] = true;
+    std::unique_ptr<plan::LogicalOp> tree = base(fact);
+    tree = place_residuals(std::move(tree), joined);
+    for (size_t step = 1; step < scope_.relations().size(); ++step) {
+      size_t next = pick_next(joined);
+      tree = join(std::move(tree), next, joined);
+      joined[next] = true;
+      tree = place_residuals(std::move(tree), joined);
+    }
+    return tree;
+  }
+
+ private:
+  // (a AND b AND x) OR (a AND b AND y) → a, b, (x OR y): conjuncts common to every disjunct are
+  // pulled out, so a join condition repeated in each branch (TPC-H Q19) becomes a join key and
+  // single-table parts can still be pushed down.
+  std::vector<const SqlExpr*> factor_disjunctions(const std::vector<const SqlExpr*>& conjuncts) {
+    std::vector<const SqlExpr*> out;
+    for (const SqlExpr* c : conjuncts) {
+      if (c->kind != SqlExprKind::Or) {
+        out.push_back(c);
+        continue;
+      }
+      std::vector<std::vector<const SqlExpr*>> branches;
+      for (const SqlExprPtr& d : c->args) {
+        branches.emplace_back();
+        split_conjuncts(d, branches.back());
+      }
+      std::vector<const SqlExpr*> common;
+      for (const SqlExpr* candidate : branches[0]) {
+        std::string text = scope_.canonical(*candidate);
+        bool everywhere = std::all_of(branches.begin() + 1, branches.end(), [&](const std::vector<const SqlExpr*>& b) {
+          return std::any_of(b.begin(), b.end(), [&](const SqlExpr* x) { return scope_.canonical(*x) == text; });
+        });
+        if (everywhere) common.push_back(candidate);
+      }
+      if (common.empty()) {
+        out.push_back(c);
+        continue;
+      }
+      std::set<std::string> common_text;
+      for (const SqlExpr* x : common) common_text.insert(scope_.canonical(*x));
+      auto rest = std::make_shared<SqlExpr>(*c);
+      rest->args.clear();
+      bool always_true = false;
+      for (const auto& b : branches) {
+        auto branch = std::make_shared<SqlExpr>();
+        branch->kind = SqlExprKind::And;
+        for (const SqlExpr* x : b) {
+          if (!common_text.count(scope_.canonical(*x))) branch->args.push_back(std::make_shared<SqlExpr>(*x));
+        }
+        if (branch->args.empty()) always_true = true;
+        if (!branch->args.empty()) branch->location = branch->args[0]->location;
+        rest->args.push_back(branch->args.size() == 1 ? branch->args[0] : branch);
+      }
+      for (const SqlExpr* x : common) out.push_back(x);
+      if (!always_true) {
+        owned_.push_back(rest);
+        out.push_back(rest.get());
+      }
+    }
+    return out;
+  }
+
+  void classify(const SqlExpr& c, size_t order) {
+    if (const SqlExpr* sub = find_subquery(c)) {
+      src_.unsupported(sub->location, std::string(kind_name(sub->kind)) + " (" + sub->to_sql() + ") is not supported yet (no decorrelation or unnesting of subqueries)");
+    }
+    std::set<size_t> rels = scope_.relations_of(c);
+    if (rels.size() == 1) {
+      filters_[*rels.begin()].push_back(&c);
+      return;
+    }
+    if (rels.size() == 2 && c.kind == SqlExprKind::Binary && c.text == "=" && c.args[0]->kind == SqlExprKind::Column &&
+        c.args[1]->kind == SqlExprKind::Column) {
+      size_t a = scope_.resolve(*c.args[0]).relation, b = scope_.resolve(*c.args[1]).relation;
+      edges_.push_back(EquiJoin{a, b, c.args[0].get(), c.args[1].get(), c.location, order});
+      return;
+    }
+    residuals_.push_back(Residual{&c, rels});
+  }
+
+  AttributeLookup lookup() const {
+    return [this](const SqlExpr& e) { return column_attribute(e, scope_); };
+  }
+
+  plan::ExprPtr conjunction(const std::vector<const SqlExpr*>& parts, const std::vector<plan::Attribute>& schema) {
+    std::vector<plan::ExprPtr> bound;
+    for (const SqlExpr* p : parts) bound.push_back(bind_sql_predicate(*p, schema, lookup(), src_));
+    return bound.size() == 1 ? bound[0] : plan::make_logical(plan::ExprKind::And, std::move(bound));
+  }
+
+  std::unique_ptr<plan::LogicalOp> filter(std::unique_ptr<plan::LogicalOp> input, const std::vector<const SqlExpr*>& parts) {
+    auto f = std::make_unique<plan::LogicalOp>();
+    f->kind = plan::OpKind::Filter;
+    f->json_path = src_.position(parts[0]->location);
+    f->schema = input->schema;
+    f->predicate = conjunction(parts, f->schema);
+    f->children.push_back(std::move(input));
+    return f;
+  }
+
+  std::unique_ptr<plan::LogicalOp> base(size_t rel) {
+    const Relation& r = scope_.relation(rel);
+    auto scan = std::make_unique<plan::LogicalOp>();
+    scan->kind = plan::OpKind::Scan;
+    scan->json_path = src_.position(r.location);
+    scan->table = r.table->name;
+    scan->alias = r.alias;
+    scan->schema = scope_.scan_schema(rel);
+    if (filters_[rel].empty()) return scan;
+    return filter(std::move(scan), filters_[rel]);
+  }
+
+  size_t pick_next(const std::vector<bool>& joined) const {
+    size_t best = SIZE_MAX;
+    std::pair<int, size_t> best_rank{2, SIZE_MAX};
+    for (const EquiJoin& e : edges_) {
+      for (auto [in, out] : {std::pair{e.left_rel, e.right_rel}, std::pair{e.right_rel, e.left_rel}}) {
+        if (!joined[in] || joined[out]) continue;
+        std::pair<int, size_t> rank{filters_[out].empty() ? 1 : 0, e.order};
+        if (rank < best_rank) {
+          best_rank = rank;
+          best = out;
+        }
+      }
+    }
+    if (best == SIZE_MAX) {
+      for (size_t i = 0; i < joined.size(); ++i) {
+        if (!joined[i]) {
+          src_.unsupported(scope_.relation(i).location, "no equi-join condition connects \"" + scope_.relation(i).alias +
+                                                            "\" to the other tables: cross products are not supported");
+        }
+      }
+    }
+    return best;
+  }
+
+  static bool keys_comparable(const DataType& a, const DataType& b) {
+    if (a.is_string() || b.is_string()) return false;
+    auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
+    if (integral(a) && integral(b)) return true;
+    return a == b && (a.id == TypeId::Date || a.id == TypeId::Decimal);
+  }
+
+  std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined) {
+    auto j = std::make_unique<plan::LogicalOp>();
+    j->kind = plan::OpKind::Join;
+    j->join_type = plan::JoinType::Inner;
+    std::unique_ptr<plan::LogicalOp> build = base(rel);
+    int location = -1;
+    for (const EquiJoin& e : edges_) {
+      const SqlExpr* probe_side = nullptr;
+      const SqlExpr* build_side = nullptr;
+      if (e.right_rel == rel && joined[e.left_rel]) probe_side = e.left, build_side = e.right;
+      else if (e.left_rel == rel && joined[e.right_rel]) probe_side = e.right, build_side = e.left;
+      else continue;
+      if (location < 0) location = e.location;
+      plan::ExprPtr pk = bind_sql_expression(*probe_side, probe->schema, lookup(), src_);
+      plan::ExprPtr bk = bind_sql_expression(*build_side, build->schema, lookup(), src_);
+      if (!keys_comparable(pk->type, bk->type)) {
+        src_.unsupported(e.location, "join key " + build_side->to_sql() + " of type " + bk->type.to_string() +
+                                         " cannot be matched with " + probe_side->to_sql() + " of type " + pk->type.to_string() +
+                                         " (keys must be integers, dates or decimals of the same scale)");
+      }
+      j->probe_keys.push_back(pk);
+      j->build_keys.push_back(bk);
+    }
+    j->json_path = src_.position(location);
+    j->schema = probe->schema;
+    for (const plan::Attribute& a : build->schema) j->schema.push_back(a);
+    j->children.push_back(std::move(probe));
+    j->children.push_back(std::move(build));
+    return j;
+  }
+
+  std::unique_ptr<plan::LogicalOp> place_residuals(std::unique_ptr<plan::LogicalOp> tree, const std::vector<bool>& joined) {
+    std::vector<const SqlExpr*> ready;
+    for (Residual& r : residuals_) {
+      if (r.placed) continue;
+      if (std::all_of(r.relations.begin(), r.relations.end(), [&](size_t i) { return joined[i]; })) {
+        ready.push_back(r.expr);
+        r.placed = true;
+      }
+    }
+    return ready.empty() ? std::move(tree) : filter(std::move(tree), ready);
+  }
+
+  FromScope& scope_;
+  const SqlSource& src_;
+  std::vector<SqlExprPtr> on_conditions_;
+  std::vector<std::vector<const SqlExpr*>> filters_;
+  std::vector<EquiJoin> edges_;
+  std::vector<Residual> residuals_;
+  std::vector<SqlExprPtr> owned_;  // expressions rewritten by factor_disjunctions
+};
+
+}  // namespace
+
+std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope) {
+  if (e.kind != SqlExprKind::Column) return std::nullopt;
+  return scope.attribute_name(scope.resolve(e));
+}
+
+std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source) {
+  return JoinTreeBuilder(scope, source).build(stmt);
+}
+
+}  // namespace hqc::sql

@@ -1,0 +1,36 @@
+// FROM + WHERE of one SELECT → the join tree of the logical plan: base scans with their single-table
+// predicates pushed into a filter directly above the scan, left-deep inner hash joins, and the
+// remaining predicates as filters placed just above the join that makes their tables available.
+//
+// Contract:
+//   expects: the statement's FROM items are base tables, comma lists or INNER/CROSS JOIN ... ON
+//   (ON conditions are treated as WHERE conjuncts).
+//   guarantees (the shape ssb/plans/*.json use, so SQL and JSON plans lower identically):
+//     - the probe side starts at the fact table: the relation with the most rows at SF 1
+//       (catalog rows_at_sf1; the first such in FROM order on ties);
+//     - relations join one at a time as the build side of an inner join, each connected to the
+//       joined set by equi-join conjuncts `a.x = b.y` (all of them become key pairs); among the
+//       connected ones, relations with pushed-down filters join first (they shrink the probe
+//       stream), then in the order their join conjunct appears in the query text;
+//     - a filter's conjuncts keep their order in the query text.
+//   throws: Error(Unsupported) for outer joins, subqueries in FROM or WHERE, and relations that
+//   no equi-join connects (cross products), each named with its position.
+#pragma once
+
+#include <memory>
+
+#include "frontend/logical_plan.h"
+#include "frontend/sql/sql_ast.h"
+#include "frontend/sql/sql_scope.h"
+#include "frontend/sql/sql_source.h"
+
+namespace hqc::sql {
+
+// Adds the statement's FROM tables to `scope` and returns the joined, filtered input of the
+// select list / aggregation.
+std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source);
+
+// The lookup that names resolved base-table columns "alias.column" (sql_expr.h).
+std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope);
+
+}  // namespace hqc::sql

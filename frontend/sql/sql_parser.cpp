@@ -1,0 +1,468 @@
+// libpg_query JSON parse tree → SQL AST (frontend/sql/sql_parser.h).
+//
+// The parse tree is PostgreSQL's raw grammar output (version 15): every node is a one-key object
+// {"NodeType": {...fields...}}; protobuf-style JSON omits zero values, so a missing integer field
+// means 0 (an `A_Const` with `"ival": {}` is the integer 0).
+#include "frontend/sql/sql_parser.h"
+
+#include <pg_query.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+using nlohmann::json;
+
+// PostgreSQL's interval field masks (INTERVAL_MASK in datetime.h), as `typmods[0]` of an interval
+// cast written `interval '3' month`.
+constexpr int64_t kMaskMonth = 1 << 1;
+constexpr int64_t kMaskYear = 1 << 2;
+constexpr int64_t kMaskDay = 1 << 3;
+
+class Walker {
+ public:
+  explicit Walker(const SqlSource& source) : src_(source) {}
+
+  std::shared_ptr<SelectStmt> statement(const json& node, int fallback_location) {
+    if (!node.contains("SelectStmt")) {
+      src_.unsupported(fallback_location, "only SELECT statements are supported, found " + type_of(node));
+    }
+    return select(node.at("SelectStmt"), fallback_location);
+  }
+
+ private:
+  static std::string type_of(const json& node) { return node.is_object() && !node.empty() ? node.begin().key() : "nothing"; }
+
+  static int location_of(const json& fields) {
+    return fields.is_object() && fields.contains("location") ? fields.at("location").get<int>() : -1;
+  }
+
+  static std::string sval(const json& string_node) {
+    // {"String": {"sval": "x"}}
+    const json& s = string_node.at("String");
+    return s.contains("sval") ? s.at("sval").get<std::string>() : "";
+  }
+
+  std::shared_ptr<SelectStmt> select(const json& s, int location) {
+    if (s.value("op", std::string("SETOP_NONE")) != "SETOP_NONE") {
+      src_.unsupported(location, "set operations (UNION, INTERSECT, EXCEPT) are not supported");
+    }
+    if (s.contains("valuesLists")) src_.unsupported(location, "VALUES lists are not supported");
+    if (s.contains("limitOffset")) src_.unsupported(location_of(first_fields(s.at("limitOffset"))), "OFFSET is not supported");
+    if (s.contains("windowClause")) src_.unsupported(location, "WINDOW clauses are not supported");
+    auto out = std::make_shared<SelectStmt>();
+    out->location = location;
+    if (s.contains("withClause")) {
+      const json& w = s.at("withClause");
+      if (w.value("recursive", false)) src_.unsupported(location_of(w), "WITH RECURSIVE is not supported");
+      for (const json& c : w.at("ctes")) {
+        const json& cte = c.at("CommonTableExpr");
+        CommonTable t;
+        t.name = cte.at("ctename").get<std::string>();
+        t.location = location_of(cte);
+        if (cte.contains("aliascolnames")) {
+          for (const json& n : cte.at("aliascolnames")) t.column_names.push_back(sval(n));
+        }
+        t.query = statement(cte.at("ctequery"), t.location);
+        out->with.push_back(std::move(t));
+      }
+    }
+    if (s.contains("distinctClause")) {
+      const json& d = s.at("distinctClause");
+      bool plain = d.is_array() && std::all_of(d.begin(), d.end(), [](const json& x) { return x.empty(); });
+      if (!plain) src_.unsupported(location, "DISTINCT ON is not supported");
+      out->distinct = true;
+    }
+    if (s.contains("targetList")) {
+      for (const json& t : s.at("targetList")) out->items.push_back(select_item(t.at("ResTarget")));
+    }
+    if (s.contains("fromClause")) {
+      for (const json& f : s.at("fromClause")) out->from.push_back(table_ref(f));
+    }
+    if (s.contains("whereClause")) out->where = expr(s.at("whereClause"));
+    if (s.contains("groupClause")) {
+      for (const json& g : s.at("groupClause")) {
+        if (g.contains("GroupingSet")) src_.unsupported(location_of(g.at("GroupingSet")), "GROUPING SETS / ROLLUP / CUBE are not supported");
+        out->group_by.push_back(expr(g));
+      }
+    }
+    if (s.contains("havingClause")) out->having = expr(s.at("havingClause"));
+    if (s.contains("sortClause")) {
+      for (const json& o : s.at("sortClause")) {
+        const json& sb = o.at("SortBy");
+        OrderItem item;
+        item.expr = expr(sb.at("node"));
+        item.location = item.expr->location;
+        std::string dir = sb.value("sortby_dir", std::string("SORTBY_DEFAULT"));
+        if (dir == "SORTBY_USING") src_.unsupported(item.location, "ORDER BY ... USING is not supported");
+        item.descending = dir == "SORTBY_DESC";
+        if (sb.value("sortby_nulls", std::string("SORTBY_NULLS_DEFAULT")) != "SORTBY_NULLS_DEFAULT") {
+          src_.unsupported(item.location, "NULLS FIRST / NULLS LAST is not supported (horseqc columns have no NULLs)");
+        }
+        out->order_by.push_back(std::move(item));
+      }
+    }
+    if (s.contains("limitCount")) {
+      SqlExprPtr l = expr(s.at("limitCount"));
+      out->limit_location = l->location;
+      if (l->kind == SqlExprKind::NullLiteral) {
+        out->limit.reset();  // LIMIT ALL
+      } else if (l->kind != SqlExprKind::IntLiteral || l->int_value < 0) {
+        src_.fail(l->location, "expected a non-negative integer after LIMIT, found " + l->to_sql());
+      } else {
+        out->limit = l->int_value;
+      }
+    }
+    return out;
+  }
+
+  static const json& first_fields(const json& node) { return node.begin().value(); }
+
+  SelectItem select_item(const json& rt) {
+    SelectItem item;
+    item.location = location_of(rt);
+    if (rt.contains("name")) item.alias = rt.at("name").get<std::string>();
+    const json& v = rt.at("val");
+    if (v.contains("ColumnRef")) {
+      const json& fields = v.at("ColumnRef").at("fields");
+      if (fields.size() == 1 && fields[0].contains("A_Star")) return item;  // SELECT *
+      if (fields.back().contains("A_Star")) src_.unsupported(item.location, "alias.* in the select list is not supported");
+    }
+    item.expr = expr(v);
+    return item;
+  }
+
+  std::shared_ptr<TableRef> table_ref(const json& node) {
+    auto out = std::make_shared<TableRef>();
+    std::string type = type_of(node);
+    const json& f = first_fields(node);
+    out->location = location_of(f);
+    if (type == "RangeVar") {
+      out->kind = TableRefKind::Table;
+      out->name = f.at("relname").get<std::string>();
+      if (f.contains("alias")) alias(f.at("alias"), *out);
+      return out;
+    }
+    if (type == "JoinExpr") {
+      out->kind = TableRefKind::Join;
+      if (f.value("isNatural", false)) src_.unsupported(out->location, "NATURAL JOIN is not supported; write the join condition with ON");
+      if (f.contains("usingClause")) src_.unsupported(out->location, "JOIN ... USING is not supported; write the join condition with ON");
+      if (f.contains("alias")) src_.unsupported(out->location, "an alias on a parenthesized join is not supported");
+      std::string jt = f.value("jointype", std::string("JOIN_INNER"));
+      out->left = table_ref(f.at("larg"));
+      out->right = table_ref(f.at("rarg"));
+      if (out->location < 0) out->location = out->left->location;
+      if (jt == "JOIN_INNER") out->join_type = f.contains("quals") ? SqlJoinType::Inner : SqlJoinType::Cross;
+      else if (jt == "JOIN_LEFT") out->join_type = SqlJoinType::Left;
+      else if (jt == "JOIN_RIGHT") out->join_type = SqlJoinType::Right;
+      else if (jt == "JOIN_FULL") out->join_type = SqlJoinType::Full;
+      else src_.unsupported(out->location, "join type " + jt + " is not supported");
+      if (f.contains("quals")) out->on = expr(f.at("quals"));
+      return out;
+    }
+    if (type == "RangeSubselect") {
+      out->kind = TableRefKind::Subquery;
+      if (f.value("lateral", false)) src_.unsupported(out->location, "LATERAL subqueries are not supported");
+      const json& sub = f.at("subquery");
+      out->subquery = statement(sub, location_of(first_fields(sub)));
+      if (f.contains("alias")) alias(f.at("alias"), *out);
+      if (out->location < 0) out->location = out->subquery->location;
+      return out;
+    }
+    src_.unsupported(out->location, "FROM item " + type + " is not supported (expected a table, a join or a subquery)");
+  }
+
+  void alias(const json& a, TableRef& out) {
+    out.alias = a.at("aliasname").get<std::string>();
+    if (a.contains("colnames")) src_.unsupported(out.location, "column aliases on a FROM item (alias(c1, c2)) are not supported");
+  }
+
+  static SqlExprPtr node(SqlExprKind kind, int location) {
+    auto e = std::make_shared<SqlExpr>();
+    e->kind = kind;
+    e->location = location;
+    return e;
+  }
+
+  SqlExprPtr constant(const json& c) {
+    int loc = location_of(c);
+    if (c.value("isnull", false)) return node(SqlExprKind::NullLiteral, loc);
+    if (c.contains("ival")) {
+      auto e = node(SqlExprKind::IntLiteral, loc);
+      e->int_value = c.at("ival").value("ival", int64_t{0});
+      return e;
+    }
+    if (c.contains("fval")) {
+      // Integers too large for int32 also arrive as fval; keep integers integral.
+      std::string t = c.at("fval").value("fval", std::string("0"));
+      bool integral = t.find_first_not_of("-0123456789") == std::string::npos;
+      if (integral && t.size() < 19) {
+        auto e = node(SqlExprKind::IntLiteral, loc);
+        e->int_value = std::stoll(t);
+        return e;
+      }
+      auto e = node(SqlExprKind::DecimalLiteral, loc);
+      e->text = t;
+      return e;
+    }
+    if (c.contains("sval")) {
+      auto e = node(SqlExprKind::StringLiteral, loc);
+      e->text = c.at("sval").value("sval", std::string());
+      return e;
+    }
+    if (c.contains("boolval")) src_.unsupported(loc, "boolean literals are not supported");
+    src_.unsupported(loc, "this kind of constant is not supported");
+  }
+
+  SqlExprPtr type_cast(const json& t) {
+    SqlExprPtr arg = expr(t.at("arg"));
+    const json& tn = t.at("typeName");
+    const json& names = tn.at("names");
+    std::string type = sval(names.back());
+    int loc = arg->location >= 0 ? arg->location : location_of(tn);
+    if (tn.contains("arrayBounds")) src_.unsupported(loc, "array types are not supported");
+    if (type == "date" && arg->kind == SqlExprKind::StringLiteral) {
+      auto e = node(SqlExprKind::DateLiteral, location_of(tn) >= 0 ? std::min(location_of(tn), loc) : loc);
+      e->text = arg->text;
+      return e;
+    }
+    if (type == "interval") {
+      if (arg->kind != SqlExprKind::StringLiteral) src_.unsupported(loc, "intervals other than literals (interval '3' month) are not supported");
+      auto e = node(SqlExprKind::IntervalLiteral, location_of(tn) >= 0 ? location_of(tn) : loc);
+      std::string text = arg->text;
+      int64_t mask = 0;
+      if (tn.contains("typmods")) {
+        const json& tm = tn.at("typmods")[0];
+        if (tm.contains("A_Const")) mask = tm.at("A_Const").contains("ival") ? tm.at("A_Const").at("ival").value("ival", int64_t{0}) : 0;
+      } else {
+        // interval '3 month': the unit is inside the string.
+        auto space = text.find(' ');
+        std::string unit = space == std::string::npos ? "" : text.substr(space + 1);
+        text = text.substr(0, space);
+        if (unit == "day" || unit == "days") mask = kMaskDay;
+        else if (unit == "month" || unit == "months") mask = kMaskMonth;
+        else if (unit == "year" || unit == "years") mask = kMaskYear;
+      }
+      if (mask == kMaskDay) e->interval_unit = IntervalUnit::Day;
+      else if (mask == kMaskMonth) e->interval_unit = IntervalUnit::Month;
+      else if (mask == kMaskYear) e->interval_unit = IntervalUnit::Year;
+      else src_.unsupported(e->location, "only intervals of days, months or years are supported (interval '90' day)");
+      bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos && text.size() < 10;
+      if (!digits) src_.fail(arg->location, "expected a whole number of units in the interval, found '" + arg->text + "'");
+      e->int_value = std::stoll(text);
+      return e;
+    }
+    auto e = node(SqlExprKind::Cast, loc);
+    e->text = type;
+    e->args.push_back(arg);
+    return e;
+  }
+
+  std::vector<SqlExprPtr> list_items(const json& list_node) {
+    std::vector<SqlExprPtr> out;
+    for (const json& i : list_node.at("List").at("items")) out.push_back(expr(i));
+    return out;
+  }
+
+  SqlExprPtr a_expr(const json& a) {
+    std::string kind = a.value("kind", std::string("AEXPR_OP"));
+    int loc = location_of(a);
+    std::string op = a.contains("name") ? sval(a.at("name").back()) : "";
+    if (kind == "AEXPR_OP") {
+      if (!a.contains("lexpr")) {
+        SqlExprPtr operand = expr(a.at("rexpr"));
+        if (op == "+") return operand;
+        if (op != "-") src_.unsupported(loc, "prefix operator " + op + " is not supported");
+        if (operand->kind == SqlExprKind::IntLiteral) {
+          operand->int_value = -operand->int_value;
+          operand->location = loc;
+          return operand;
+        }
+        if (operand->kind == SqlExprKind::DecimalLiteral) {
+          operand->text = "-" + operand->text;
+          operand->location = loc;
+          return operand;
+        }
+        auto e = node(SqlExprKind::Negate, loc);
+        e->args.push_back(operand);
+        return e;
+      }
+      if (!a.contains("rexpr")) src_.unsupported(loc, "postfix operator " + op + " is not supported");
+      static const char* known[] = {"=", "<>", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "%"};
+      if (std::find(std::begin(known), std::end(known), op) == std::end(known)) src_.unsupported(loc, "operator " + op + " is not supported");
+      auto e = node(SqlExprKind::Binary, loc);
+      e->text = op == "!=" ? "<>" : op;
+      e->args = {expr(a.at("lexpr")), expr(a.at("rexpr"))};
+      return e;
+    }
+    if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
+      auto e = node(SqlExprKind::Between, loc);
+      e->negated = kind == "AEXPR_NOT_BETWEEN";
+      e->args.push_back(expr(a.at("lexpr")));
+      for (SqlExprPtr& b : list_items(a.at("rexpr"))) e->args.push_back(b);
+      return e;
+    }
+    if (kind == "AEXPR_IN") {
+      auto e = node(SqlExprKind::InList, loc);
+      e->negated = op == "<>";
+      e->args.push_back(expr(a.at("lexpr")));
+      for (SqlExprPtr& b : list_items(a.at("rexpr"))) e->args.push_back(b);
+      return e;
+    }
+    if (kind == "AEXPR_LIKE") {
+      auto e = node(SqlExprKind::Like, loc);
+      e->negated = op == "!~~";
+      e->args = {expr(a.at("lexpr")), expr(a.at("rexpr"))};
+      return e;
+    }
+    if (kind == "AEXPR_ILIKE") src_.unsupported(loc, "ILIKE is not supported");
+    if (kind == "AEXPR_SIMILAR") src_.unsupported(loc, "SIMILAR TO is not supported");
+    if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") src_.unsupported(loc, "ANY/ALL over arrays is not supported");
+    src_.unsupported(loc, "expression " + kind + " is not supported");
+  }
+
+  SqlExprPtr func_call(const json& f) {
+    int loc = location_of(f);
+    const json& names = f.at("funcname");
+    std::string name = sval(names.back());
+    if (f.contains("over")) src_.unsupported(loc, "window functions (" + name + " ... OVER) are not supported");
+    if (f.contains("agg_filter")) src_.unsupported(loc, "aggregate FILTER clauses are not supported");
+    if (f.contains("agg_order")) src_.unsupported(loc, "ORDER BY inside an aggregate is not supported");
+    std::vector<SqlExprPtr> args;
+    if (f.contains("args")) {
+      for (const json& a : f.at("args")) args.push_back(expr(a));
+    }
+    bool sql_syntax = f.value("funcformat", std::string()) == "COERCE_SQL_SYNTAX";
+    if (sql_syntax && name == "extract") {
+      auto e = node(SqlExprKind::Extract, loc);
+      e->text = args.at(0)->text;
+      e->args.push_back(args.at(1));
+      return e;
+    }
+    if (name == "substring" || name == "substr") {
+      auto e = node(SqlExprKind::Substring, loc);
+      if (args.size() < 2 || args.size() > 3) src_.fail(loc, "SUBSTRING takes a string, a start and an optional length");
+      e->args = args;
+      return e;
+    }
+    auto e = node(SqlExprKind::Function, loc);
+    e->text = name;
+    e->star = f.value("agg_star", false);
+    e->distinct = f.value("agg_distinct", false);
+    e->args = std::move(args);
+    return e;
+  }
+
+  SqlExprPtr case_expr(const json& c) {
+    auto e = node(SqlExprKind::Case, location_of(c));
+    SqlExprPtr subject = c.contains("arg") ? expr(c.at("arg")) : nullptr;
+    for (const json& w : c.at("args")) {
+      const json& cw = w.at("CaseWhen");
+      SqlExprPtr cond = expr(cw.at("expr"));
+      if (subject) {
+        auto eq = node(SqlExprKind::Binary, cond->location);
+        eq->text = "=";
+        eq->args = {subject, cond};
+        cond = eq;
+      }
+      e->args.push_back(cond);
+      e->args.push_back(expr(cw.at("result")));
+    }
+    e->args.push_back(c.contains("defresult") ? expr(c.at("defresult")) : node(SqlExprKind::NullLiteral, e->location));
+    return e;
+  }
+
+  SqlExprPtr sublink(const json& s) {
+    int loc = location_of(s);
+    std::string type = s.value("subLinkType", std::string("EXISTS_SUBLINK"));
+    const json& sub = s.at("subselect");
+    std::shared_ptr<SelectStmt> q = statement(sub, loc);
+    if (type == "EXISTS_SUBLINK") {
+      auto e = node(SqlExprKind::Exists, loc);
+      e->subquery = q;
+      return e;
+    }
+    if (type == "EXPR_SUBLINK") {
+      auto e = node(SqlExprKind::ScalarSubquery, loc);
+      e->subquery = q;
+      return e;
+    }
+    if (type == "ANY_SUBLINK" && (!s.contains("operName") || sval(s.at("operName").back()) == "=")) {
+      auto e = node(SqlExprKind::InSubquery, loc);
+      e->args.push_back(expr(s.at("testexpr")));
+      e->subquery = q;
+      return e;
+    }
+    src_.unsupported(loc, "subquery comparison " + type + " (ANY/ALL with an operator) is not supported");
+  }
+
+  SqlExprPtr expr(const json& n) {
+    std::string type = type_of(n);
+    const json& f = first_fields(n);
+    if (type == "ColumnRef") {
+      auto e = node(SqlExprKind::Column, location_of(f));
+      for (const json& part : f.at("fields")) {
+        if (part.contains("A_Star")) src_.unsupported(e->location, "* is only allowed as a whole select list or in COUNT(*)");
+        e->qualifiers.push_back(sval(part));
+      }
+      if (e->qualifiers.size() > 2) src_.unsupported(e->location, "schema-qualified column names are not supported");
+      return e;
+    }
+    if (type == "A_Const") return constant(f);
+    if (type == "TypeCast") return type_cast(f);
+    if (type == "A_Expr") return a_expr(f);
+    if (type == "BoolExpr") {
+      std::string op = f.at("boolop").get<std::string>();
+      auto e = node(op == "AND_EXPR" ? SqlExprKind::And : op == "OR_EXPR" ? SqlExprKind::Or : SqlExprKind::Not, location_of(f));
+      for (const json& a : f.at("args")) e->args.push_back(expr(a));
+      return e;
+    }
+    if (type == "NullTest") {
+      auto e = node(SqlExprKind::IsNull, location_of(f));
+      e->negated = f.value("nulltesttype", std::string()) == "IS_NOT_NULL";
+      e->args.push_back(expr(f.at("arg")));
+      return e;
+    }
+    if (type == "CaseExpr") return case_expr(f);
+    if (type == "FuncCall") return func_call(f);
+    if (type == "SubLink") return sublink(f);
+    if (type == "String") {  // e.g. the field of EXTRACT in some grammar paths
+      auto e = node(SqlExprKind::StringLiteral, -1);
+      e->text = f.value("sval", std::string());
+      return e;
+    }
+    src_.unsupported(location_of(f), "expression " + type + " is not supported");
+  }
+
+  const SqlSource& src_;
+};
+
+}  // namespace
+
+std::shared_ptr<SelectStmt> parse_select(const SqlSource& source) {
+  PgQueryParseResult result = pg_query_parse(source.text.c_str());
+  if (result.error) {
+    std::string message = result.error->message ? result.error->message : "syntax error";
+    int cursor = result.error->cursorpos > 0 ? result.error->cursorpos - 1 : -1;
+    pg_query_free_parse_result(result);
+    source.fail(cursor, message);
+  }
+  json tree = json::parse(result.parse_tree, nullptr, false);
+  pg_query_free_parse_result(result);
+  if (tree.is_discarded()) throw Error(ErrorKind::Internal, source.name + ": libpg_query returned a parse tree that is not JSON");
+  const json& stmts = tree.contains("stmts") ? tree.at("stmts") : json::array();
+  if (stmts.size() != 1) {
+    source.fail(stmts.size() > 1 && stmts[1].contains("stmt_location") ? stmts[1].at("stmt_location").get<int>() : -1,
+                "expected exactly one SELECT statement, found " + std::to_string(stmts.size()));
+  }
+  int location = stmts[0].value("stmt_location", 0);
+  return Walker(source).statement(stmts[0].at("stmt"), location);
+}
+
+}  // namespace hqc::sql

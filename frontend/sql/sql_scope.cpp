@@ -1,0 +1,114 @@
+// FROM-clause relations and column resolution (frontend/sql/sql_scope.h).
+#include "frontend/sql/sql_scope.h"
+
+#include "frontend/json_reader.h"
+
+namespace hqc::sql {
+
+size_t FromScope::add_table(const TableRef& ref) {
+  const TableDef* def = catalog_.find(ref.name);
+  if (!def) {
+    std::vector<std::string> names;
+    for (const TableDef& t : catalog_.tables) names.push_back(t.name);
+    src_.fail(ref.location, "table \"" + ref.name + "\" does not exist in catalog " + catalog_.name + plan::did_you_mean(ref.name, names));
+  }
+  std::string alias = ref.alias.empty() ? ref.name : ref.alias;
+  for (const Relation& r : relations_) {
+    if (r.alias == alias) {
+      src_.fail(ref.location, "table name \"" + alias + "\" is specified more than once in FROM; give one of them an alias");
+    }
+  }
+  relations_.push_back(Relation{alias, def, ref.location});
+  return relations_.size() - 1;
+}
+
+std::optional<ResolvedColumn> FromScope::try_resolve(const SqlExpr& column) const {
+  if (column.kind != SqlExprKind::Column) return std::nullopt;
+  const std::string& name = column.qualifiers.back();
+  std::optional<ResolvedColumn> found;
+  for (size_t i = 0; i < relations_.size(); ++i) {
+    if (column.qualifiers.size() == 2 && relations_[i].alias != column.qualifiers[0]) continue;
+    if (relations_[i].table->find(name)) {
+      if (found) return std::nullopt;  // ambiguous
+      found = ResolvedColumn{i, name};
+    }
+  }
+  return found;
+}
+
+ResolvedColumn FromScope::resolve(const SqlExpr& column) const {
+  if (auto r = try_resolve(column)) return *r;
+  const std::string& name = column.qualifiers.back();
+  if (column.qualifiers.size() == 2) {
+    const std::string& alias = column.qualifiers[0];
+    std::vector<std::string> aliases;
+    const Relation* rel = nullptr;
+    for (const Relation& r : relations_) {
+      aliases.push_back(r.alias);
+      if (r.alias == alias) rel = &r;
+    }
+    if (!rel) src_.fail(column.location, "missing FROM-clause entry for table \"" + alias + "\"" + plan::did_you_mean(alias, aliases));
+    std::vector<std::string> names;
+    for (const ColumnDef& c : rel->table->columns) names.push_back(c.name);
+    src_.fail(column.location, "column \"" + name + "\" does not exist in table " + rel->table->name +
+                                   (rel->alias != rel->table->name ? " (alias " + rel->alias + ")" : "") +
+                                   plan::did_you_mean(name, names));
+  }
+  std::vector<std::string> owners, names;
+  for (const Relation& r : relations_) {
+    if (r.table->find(name)) owners.push_back(r.alias + "." + name);
+    for (const ColumnDef& c : r.table->columns) names.push_back(c.name);
+  }
+  if (owners.size() > 1) {
+    std::string list;
+    for (const std::string& o : owners) list += (list.empty() ? "" : ", ") + o;
+    src_.fail(column.location, "column reference \"" + name + "\" is ambiguous: qualify it with a table alias (" + list + ")");
+  }
+  src_.fail(column.location, "column \"" + name + "\" does not exist" + plan::did_you_mean(name, names));
+}
+
+std::string FromScope::attribute_name(const ResolvedColumn& c) const { return relations_.at(c.relation).alias + "." + c.column; }
+
+std::set<size_t> FromScope::relations_of(const SqlExpr& e) const {
+  std::set<size_t> out;
+  if (e.kind == SqlExprKind::Column) {
+    out.insert(resolve(e).relation);
+    return out;
+  }
+  for (const SqlExprPtr& a : e.args) {
+    for (size_t r : relations_of(*a)) out.insert(r);
+  }
+  return out;
+}
+
+namespace {
+
+SqlExprPtr qualified_copy(const SqlExpr& e, const FromScope& scope) {
+  auto copy = std::make_shared<SqlExpr>(e);
+  if (e.kind == SqlExprKind::Column) {
+    if (auto r = scope.try_resolve(e)) copy->qualifiers = {scope.relation(r->relation).alias, r->column};
+    return copy;
+  }
+  for (SqlExprPtr& a : copy->args) a = qualified_copy(*a, scope);
+  return copy;
+}
+
+}  // namespace
+
+std::string FromScope::canonical(const SqlExpr& e) const { return qualified_copy(e, *this)->to_sql(); }
+
+std::vector<plan::Attribute> FromScope::scan_schema(size_t relation) const {
+  const Relation& r = relations_.at(relation);
+  std::vector<plan::Attribute> schema;
+  for (const ColumnDef& c : r.table->columns) {
+    plan::Attribute a{r.alias, c.name, c.type, "", ""};
+    if (c.type.is_string() && c.encoding == Encoding::Dictionary) {
+      a.dict_table = r.table->name;
+      a.dict_column = c.name;
+    }
+    schema.push_back(a);
+  }
+  return schema;
+}
+
+}  // namespace hqc::sql

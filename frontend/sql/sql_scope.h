@@ -1,0 +1,68 @@
+// The FROM clause of one SELECT as the binder sees it: the base tables with their aliases, and
+// column-name resolution against them.
+//
+// Contract:
+//   - a relation's alias is the written alias, else the table name; aliases are unique (Error
+//     otherwise, as in PostgreSQL);
+//   - resolve() finds the one relation owning a column (unqualified names search every relation;
+//     qualified names their alias) or raises Error(Input) at the column's position: unknown table
+//     alias, unknown column (with the closest name as a suggestion), or ambiguous column (naming
+//     the candidates);
+//   - canonical() is the expression's text with every resolvable column qualified by its alias,
+//     so `d_year` and `date.d_year` compare equal when matching GROUP BY keys and select items.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/logical_plan.h"
+#include "frontend/sql/sql_ast.h"
+#include "frontend/sql/sql_source.h"
+#include "storage/catalog.h"
+
+namespace hqc::sql {
+
+struct Relation {
+  std::string alias;
+  const TableDef* table = nullptr;
+  int location = -1;
+};
+
+struct ResolvedColumn {
+  size_t relation = 0;
+  std::string column;
+};
+
+class FromScope {
+ public:
+  FromScope(const Catalog& catalog, const SqlSource& source) : catalog_(catalog), src_(source) {}
+
+  // Adds a base table (TableRef of kind Table). Errors: unknown table (with a suggestion),
+  // duplicate alias.
+  size_t add_table(const TableRef& ref);
+
+  const std::vector<Relation>& relations() const { return relations_; }
+  const Relation& relation(size_t i) const { return relations_.at(i); }
+
+  ResolvedColumn resolve(const SqlExpr& column) const;
+  std::optional<ResolvedColumn> try_resolve(const SqlExpr& column) const;
+  // "alias.column": how a resolved column is named in the scan's schema.
+  std::string attribute_name(const ResolvedColumn& c) const;
+
+  // Relations whose columns `e` references (subqueries are not entered).
+  std::set<size_t> relations_of(const SqlExpr& e) const;
+  std::string canonical(const SqlExpr& e) const;
+
+  // The scan's output attributes, as the JSON plan binder builds them (dictionary columns carry
+  // their table/column for decoding).
+  std::vector<plan::Attribute> scan_schema(size_t relation) const;
+
+ private:
+  const Catalog& catalog_;
+  const SqlSource& src_;
+  std::vector<Relation> relations_;
+};
+
+}  // namespace hqc::sql
