@@ -13,6 +13,7 @@
 #include "frontend/bind_expr.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "storage/date.h"
 #include "storage/error.h"
@@ -151,7 +152,9 @@ ExprPtr bind_literal(const JsonNode& node) {
   }
   if (node.has("float")) {
     node.expect_object({"float"});
-    return make_float_literal(node.at("float").as_number());
+    double v = node.at("float").as_number();
+    if (!std::isfinite(v)) node.at("float").fail("expected a finite number");
+    return make_float_literal(v);
   }
   node.expect_object({"bool"});
   return make_int_literal(node.at("bool").as_bool() ? 1 : 0, DataType::boolean());

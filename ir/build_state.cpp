@@ -256,8 +256,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   };
   if (t.layout == AggLayout::GlobalHash) {
     for (GroupKey& k : t.keys) {
-      ScalarType st = scalar_of(k.type);
-      k.key_buffer = slot_buffer(t.name + "_key_" + sanitize_identifier(k.name), st, Buffer::Fill::Pattern, empty_key(st), "group key " + k.name);
+      // Keys are stored widened to 64 bits, so one device routine serves every key type.
+      k.key_buffer = slot_buffer(t.name + "_key_" + sanitize_identifier(k.name), ScalarType::I64, Buffer::Fill::Pattern,
+                                 kEmptyKeyI64, "group key " + k.name);
     }
     t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
                                     "nonzero: a group found no slot (rebuild larger)"});

@@ -118,7 +118,7 @@ struct GroupKey {
   std::string dict_column;
   std::string min_param;     // DirectIndexed: smallest key value
   std::string domain_param;  // DirectIndexed: max - min + 1
-  std::string key_buffer;    // GlobalHash: the key stored per slot
+  std::string key_buffer;    // GlobalHash: the key stored per slot, widened to I64 (empty: kEmptyKeyI64)
   // DirectIndexed: slot = sum_i (key_i - min_i) * stride_i, stride of the last key = 1.
 };
 

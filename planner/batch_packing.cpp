@@ -15,6 +15,9 @@ namespace hqc::planner {
 namespace {
 
 constexpr double kEps = 1e-9;
+// Pricing is exponential in the worst case; past this many nodes it returns the best pattern found,
+// which still improves the LP when it prices out, but no longer proves the LP optimal.
+constexpr uint64_t kPricingNodeLimit = 1'000'000;
 
 using Pattern = std::vector<size_t>;  // sorted item indices
 
@@ -75,7 +78,7 @@ std::vector<Pattern> ffd_batches(const std::vector<PackItem>& items, std::vector
 
 // Pricing: the feasible subset of `candidates` with the largest Σ π (exact branch and bound).
 Pattern price(const std::vector<PackItem>& items, const std::vector<size_t>& candidates, const std::vector<double>& pi,
-              const ResourceVector& capacity, double& best_value) {
+              const ResourceVector& capacity, double& best_value, bool& exhaustive) {
   std::vector<size_t> order;
   for (size_t i : candidates) {
     if (pi[i] > kEps) order.push_back(i);
@@ -85,7 +88,13 @@ Pattern price(const std::vector<PackItem>& items, const std::vector<size_t>& can
   for (size_t k = order.size(); k-- > 0;) suffix[k] = suffix[k + 1] + pi[order[k]];
   Pattern best, current;
   best_value = 0;
+  uint64_t nodes = 0;
+  exhaustive = true;
   std::function<void(size_t, ResourceVector, double)> dfs = [&](size_t k, ResourceVector load, double value) {
+    if (++nodes > kPricingNodeLimit) {
+      exhaustive = false;
+      return;
+    }
     if (value > best_value + kEps) {
       best_value = value;
       best = current;
@@ -108,6 +117,7 @@ struct LpResult {
   std::vector<Pattern> patterns;
   std::vector<double> usage;  // x_j
   double value = 0;
+  bool proven = true;         // pricing was exhaustive when the generation stopped
 };
 
 // Column generation for the items in `remaining`, starting from `pool` restricted to them.
@@ -142,11 +152,13 @@ LpResult solve_master(const std::vector<PackItem>& items, const std::vector<size
     std::vector<double> pi(items.size(), 0.0);
     for (size_t k = 0; k < remaining.size(); ++k) pi[remaining[k]] = sol.primal[k];
     double value = 0;
-    Pattern column = price(items, remaining, pi, capacity, value);
+    bool exhaustive = true;
+    Pattern column = price(items, remaining, pi, capacity, value, exhaustive);
     // A column prices out (reduced cost 1 − Σπ < 0) only when Σπ > 1; otherwise the LP is optimal.
     if (value <= 1.0 + 1e-7 || !seen.insert(column).second) {
       lp.usage = sol.dual;
       lp.value = sol.objective;
+      lp.proven = exhaustive;
       return lp;
     }
     lp.patterns.push_back(column);
@@ -251,6 +263,7 @@ Packing column_generation_packing(const std::vector<PackItem>& items, const Reso
     LpResult lp = solve_master(items, remaining, pool, capacity, out);
     if (first) {
       out.lp_bound = lp.value;
+      out.lp_bound_proven = lp.proven;
       first = false;
     }
     pool.insert(pool.end(), lp.patterns.begin(), lp.patterns.end());

@@ -13,7 +13,8 @@
 //     the per-dimension volume bound; returns nothing when it exceeds `max_nodes` nodes.
 //   - column_generation_packing(): Gilmore–Gomory column generation. The master LP relaxation
 //     min Σ x_j s.t. Σ_j P_ij·x_j ≥ 1, x ≥ 0 is solved through its dual with simplex.h; the pricing
-//     problem max Σ π_i·P_i over feasible patterns is solved exactly by branch and bound. The LP
+//     problem max Σ π_i·P_i over feasible patterns is solved exactly by branch and bound (up to a
+//     node limit; `lp_bound_proven` says whether it was reached). The LP
 //     optimum, rounded up, is a lower bound on the batches. The integer solution comes from diving:
 //     fix the pattern with the largest x_j, drop its items, regenerate columns for the rest, repeat.
 //     The result is the better of diving and FFD (`method` says which), so it is never worse than FFD.
@@ -44,6 +45,7 @@ struct Packing {
   std::vector<std::vector<size_t>> batches;
   PackingMethod method = PackingMethod::FirstFitDecreasing;
   double lp_bound = 0;          // LP relaxation optimum (column generation only; else 0)
+  bool lp_bound_proven = false; // false when pricing hit its node limit: lp_bound is then no bound
   size_t columns = 0;           // patterns generated
   size_t lp_solves = 0;
   size_t ffd_batches = 0;       // what FFD alone gives, for comparison

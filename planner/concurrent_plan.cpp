@@ -6,6 +6,20 @@
 #include "storage/error.h"
 
 namespace hqc::planner {
+namespace {
+
+// The most threads one SM can hold of this kernel alone, over every block size (a multiple of the
+// warp size): its demand is capped there, the rest runs in later rounds of the grid-stride loop.
+uint64_t max_resident_threads(const DeviceProfile& device, const KernelDemand& k) {
+  uint64_t best = 0;
+  for (uint32_t t = device.warp_size; t <= device.max_threads_per_block; t += device.warp_size) {
+    const Occupancy o = compute_occupancy(device, {t, k.registers_per_thread, k.shared_per_block(t)});
+    best = std::max<uint64_t>(best, uint64_t{o.active_warps} * device.warp_size);
+  }
+  return best;
+}
+
+}  // namespace
 
 PackItem pack_item(const DeviceProfile& device, const KernelDemand& kernel, const KernelLaunch& launch) {
   const Placement p{KernelResources{launch.block_size, kernel.registers_per_thread, launch.shared_per_block}, launch.blocks_per_sm};
@@ -17,7 +31,18 @@ ConcurrentPlan plan_concurrent(const DeviceProfile& device, const std::vector<Ke
   ConcurrentPlan out;
   const uint64_t device_threads = uint64_t{device.max_threads_per_sm} * device.sm_count;
   out.capped = kernels;
-  for (KernelDemand& k : out.capped) k.threads = std::min(k.threads, device_threads);
+  for (KernelDemand& k : out.capped) {
+    k.threads = std::min(k.threads, device_threads);
+    if (!plan_kernels(device, {k}).feasible) {
+      const uint64_t resident = max_resident_threads(device, k);
+      if (resident == 0) {
+        throw Error(ErrorKind::Input, "kernel " + k.name + " cannot run on " + device.name + ": " +
+                                          compute_occupancy(device, {device.warp_size, k.registers_per_thread,
+                                                                     k.shared_per_block(device.warp_size)}).reason);
+      }
+      k.threads = std::min(k.threads, resident * device.sm_count);
+    }
+  }
 
   KernelPlan together = plan_kernels(device, out.capped);
   if (together.feasible || kernels.size() <= 1) {

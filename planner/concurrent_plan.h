@@ -3,8 +3,10 @@
 // batch (seed 002's two models, composed as its Section III describes).
 //
 // Contract:
-//   - A kernel's thread demand is capped at one full device (max_threads_per_sm·#SM): a kernel that
-//     wants more runs in several rounds of its grid-stride loop, which the plan does not change.
+//   - A kernel's thread demand is capped at one full device (max_threads_per_sm·#SM), and further at
+//     the most threads of it one SM can hold alone (registers, shared memory) when the knapsack finds
+//     no feasible launch for it alone: a kernel that wants more runs in several rounds of its
+//     grid-stride loop, which the plan does not change. `capped` holds the demands planned for.
 //   - Every kernel appears in exactly one batch; every batch's launches are co-resident per
 //     co_resident() (occupancy.h). Batches run one after the other.
 //   - Within a batch the knapsack's launches are used when they pass its feasibility checks; when

@@ -6,7 +6,8 @@
 //     (library missing, no device, driver error text). Asking for CUDA never yields OpenCL: there is
 //     no silent fallback. Auto picks CUDA, else an OpenCL GPU, else an OpenCL CPU.
 //   - Every backend reports which device it is (name(), device_description(), properties()).
-//   - DeviceBuffer owns device memory (RAII) and must not outlive the Backend that made it.
+//   - DeviceBuffer owns device memory and Module a loaded program (RAII); neither may outlive the
+//     Backend that made it.
 //   - Backend::compile() consults the KernelCache when one is given: a hit skips the compiler.
 //   - Launches are asynchronous on the backend's single in-order queue/stream; download() and
 //     synchronize() wait for everything launched before them.

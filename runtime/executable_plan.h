@@ -19,6 +19,7 @@
 
 #include "runtime/backend.h"
 #include "runtime/result.h"
+#include "storage/error.h"
 
 namespace hqc::runtime {
 
@@ -109,6 +110,9 @@ struct CheckSpec {
   Action action = Action::Grow;
   std::vector<std::string> grow_params;  // Grow: doubled before the re-run
   std::string what;                      // "hash table of join 2 (build on date.d_datekey)"
+  // Fail: the error kind; Unsupported for an exactness limit (an accumulator that overflowed),
+  // Internal for a flag that means the statistics or the compiler were wrong.
+  ErrorKind fail_kind = ErrorKind::Unsupported;
 };
 
 // Before a pipeline runs, `param` takes the value of element 0 of `buffer` — e.g. the row count of

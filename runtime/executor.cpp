@@ -262,8 +262,10 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
           for (const CheckSpec& check : pipeline.checks) {
             if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
             if (check.action == CheckSpec::Action::Fail) {
-              throw Error(ErrorKind::Unsupported, plan.label + ": " + pipeline.name + ": " + check.what +
-                                                      " overflowed; horseqc cannot compute this result exactly");
+              throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what + " overflowed" +
+                                               (check.fail_kind == ErrorKind::Unsupported
+                                                    ? "; horseqc cannot compute this result exactly"
+                                                    : " (a bug: please report it with the query)"));
             }
             throw OverflowRestart{&check};
           }

@@ -219,7 +219,9 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           check.grow_params = {ht.capacity_param};
         } else {
           check.action = CheckSpec::Action::Fail;
-          check.what += ": a key outside the statistics' [min, max] of the perfect-hash table";
+          check.fail_kind = ErrorKind::Internal;
+          check.what = "perfect-hash table " + ht.name + " (build on " + ht.build_table +
+                       "; a build key outside the statistics' [min, max])";
         }
         ps.checks.push_back(check);
       }
@@ -233,7 +235,10 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           check.action = CheckSpec::Action::Grow;
           check.grow_params = {agg.slots_param};
         } else {
+          // A direct-indexed table is sized by the key domains: a flag means a key outside them.
           check.action = CheckSpec::Action::Fail;
+          check.fail_kind = ErrorKind::Internal;
+          check.what += " (a group key outside the statistics' domain)";
         }
         ps.checks.push_back(check);
       }

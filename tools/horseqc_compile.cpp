@@ -15,9 +15,9 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: horseqc-compile PLAN.json [options]
+constexpr const char* kUsage = R"(usage: horseqc-compile PLAN.json|QUERY.sql [options]
 
-Compiles a query plan into one compound kernel per pipeline. Writes, into the output directory,
+Compiles a query (a JSON plan, or SQL text in any other file) into one compound kernel per pipeline. Writes, into the output directory,
 <name>.cu or <name>.cl (the kernel module), <name>.manifest.json (kernels, arguments, buffers,
 launch configuration) and <name>.explain.txt (logical plan, pipelines, kernels).
 
@@ -25,13 +25,13 @@ options:
   --target cuda|opencl              source dialect (default cuda)
   --model resolution|pipelined      micro execution model (default resolution)
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
-                                    has every table the plan names)
+                                    has every table the query names)
   -o, --output DIR                  output directory (default: the current directory)
   --emit ir|kernels|explain         print one artefact to stdout instead of writing files
   -h, --help                        this text
 
 Environment: HORSEQC_DUMP_IR=1 prints the IR after every pass to stderr.
-exit codes: 0 ok, 2 usage, 3 bad plan, 4 unsupported construct, 70 internal (docs/cli.md)
+exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 internal (docs/cli.md)
 )";
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -52,7 +52,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (args.positionals.size() != 1)
-    throw Error(ErrorKind::Usage, std::string("expected exactly one plan file\n") + kUsage);
+    throw Error(ErrorKind::Usage, std::string("expected exactly one plan or query file\n") + kUsage);
   const std::string path = args.positionals[0];
   const std::string emit = args.get_choice("emit", {"ir", "kernels", "explain"}, "");
 

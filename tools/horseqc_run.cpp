@@ -10,6 +10,7 @@
 
 #include "codegen/dialect.h"
 #include "frontend/json_plan.h"
+#include "frontend/sql/sql_frontend.h"
 #include "ir/kernel.h"
 #include "planner/statistics.h"
 #include "runtime/backend.h"
@@ -29,8 +30,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: horseqc-run ssb [QUERY...] [options]
 
-Runs Star Schema Benchmark queries (default: all 13, q1.1 ... q4.3) from their JSON plans
-(ssb/plans, built into the binary). With no --data, SSB is generated once at --sf into
+Runs Star Schema Benchmark queries (default: all 13, q1.1 ... q4.3) from their SQL text
+(ssb/queries, built into the binary), or from their JSON plans (ssb/plans) with --from-plan. With no --data, SSB is generated once at --sf into
 $XDG_CACHE_HOME/horseqc/ssb/sf<X> (default ~/.cache/horseqc/ssb/sf0.01) and reused afterwards.
 Prints each result and the time of every phase: load, plan, codegen, compile (or cache hit),
 transfer, kernels, finalize, total. The device that ran the queries is always printed.
@@ -40,6 +41,8 @@ options:
   --data DIR                      use the .tbl files in DIR instead of generated data
   --device auto|cuda|opencl       auto: CUDA, else an OpenCL GPU, else OpenCL on the CPU (default auto)
   --model resolution|pipelined    micro execution model (default resolution)
+  --from-sql | --from-plan        compile the SQL text (default) or the JSON plan of each query
+  --sql "SELECT ..."              run this query instead of the benchmark's (against the SSB data)
   --repeat N                      run each query's kernels N times, report the best (default 1)
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
@@ -90,7 +93,8 @@ int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
-                                     {"stats", false}, {"quiet", false}});
+                                     {"stats", false}, {"quiet", false},
+                                     {"from-sql", false}, {"from-plan", false}, {"sql"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -106,8 +110,13 @@ int run(int argc, char** argv) {
   const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
   const long repeat = args.get_long("repeat", 1);
   if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
+  if (args.has("from-sql") && args.has("from-plan")) throw Error(ErrorKind::Usage, "give --from-sql or --from-plan, not both");
+  const bool from_plan = args.has("from-plan");
+  if (args.has("sql") && (from_plan || args.positionals.size() > 1))
+    throw Error(ErrorKind::Usage, "--sql runs one query of its own: give no query names and no --from-plan");
   std::vector<std::string> queries;
   for (size_t i = 1; i < args.positionals.size(); ++i) queries.push_back(ssb::canonical_query_name(args.positionals[i]));
+  if (args.has("sql")) queries = {"sql"};
   if (queries.empty()) queries = ssb::query_names();
 
   // Data.
@@ -137,14 +146,16 @@ int run(int argc, char** argv) {
   const planner::DatabaseStatistics stats(db);
   compile.stats = &stats;
 
-  nlohmann::json out = {{"backend", backend->name()}, {"device", device}, {"model", ir::execution_model_name(model)},
+  nlohmann::json out = {{"backend", backend->name()}, {"source", args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
                         {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
   for (const auto& name : queries) {
     QueryReport r;
     r.name = name;
     t0 = Clock::now();
     auto plan = std::make_shared<const plan::LogicalPlan>(
-        plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog));
+        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
+        : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
+                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
     const auto compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;
     r.codegen_ms = compiled.codegen_ms;

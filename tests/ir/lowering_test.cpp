@@ -127,7 +127,11 @@ TEST_CASE("grouping by a key column: global hash without statistics, direct-inde
   ir::Program blind = test::build_inline(json);
   ir::run_passes(blind, ir::default_passes());
   CHECK(blind.aggregations[0].layout == ir::AggLayout::GlobalHash);
+  // 64-bit accumulators and keys: MAX starts at INT64_MIN, the int32 key is stored widened.
   CHECK(blind.find_buffer(blind.aggregations[0].accumulators[0].buffer)->pattern == ir::kMinI64);
+  CHECK(blind.find_buffer(blind.aggregations[0].keys[0].key_buffer)->element == ir::ScalarType::I64);
+  CHECK(blind.find_buffer(blind.aggregations[0].keys[0].key_buffer)->pattern == ir::kEmptyKeyI64);
+  CHECK(blind.aggregations[0].overflow_buffer == "agg0_overflow");
   Database db = test::ssb_database();
   planner::DatabaseStatistics stats(db);
   ir::ParamValues bv = ir::resolve_parameters(blind, db);

@@ -94,7 +94,7 @@ def main():
                 label = f"sf {sf} {device} {model}"
                 run = subprocess.run([os.path.join(args.bin, "horseqc-run"), "ssb", "--data", data, "--format", "json",
                                       "--device", device, "--model", model, "--quiet"]
-                                     + (["--from-sql"] if args.source == "sql" else []),
+                                     + [f"--from-{args.source}"],
                                      capture_output=True, text=True)
                 if run.returncode != 0:
                     print(run.stderr, file=sys.stderr)

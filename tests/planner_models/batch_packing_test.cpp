@@ -78,6 +78,7 @@ TEST_CASE("column generation: LP bound, never worse than FFD, mostly exact") {
     CHECK(cg.batches.size() <= ffd.batches.size());
     CHECK(cg.ffd_batches == ffd.batches.size());
     // The LP relaxation bounds every integer packing from below.
+    CHECK(cg.lp_bound_proven);
     CHECK(cg.lp_bound <= static_cast<double>(cg.batches.size()) + 1e-6);
     const std::optional<Packing> exact = exact_packing(items, cap);
     ++instances;
@@ -144,5 +145,20 @@ TEST_CASE("concurrent plan on an H100: one batch when they fit, else packed batc
   }
   SUBCASE("a kernel that cannot run at all") {
     CHECK_THROWS_AS(plan_concurrent(h100, {{"x", 1000, 32, linear_shared_memory(300 * 1024, 0)}}), hqc::Error);
+  }
+}
+
+TEST_CASE("column generation scales to a workload of 60 kernels") {
+  std::mt19937_64 rng(99);
+  const ResourceVector cap{32, 64, 16384, 233472};
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<PackItem> items = random_items(rng, cap, 60, round == 1);
+    const Packing cg = column_generation_packing(items, cap);
+    check_partition(items, cg, cap);
+    CHECK(cg.batches.size() <= cg.ffd_batches);
+    if (cg.lp_bound_proven) CHECK(cg.lp_bound <= static_cast<double>(cg.batches.size()) + 1e-6);
+    MESSAGE("60 kernels: " << cg.batches.size() << " batches (FFD " << cg.ffd_batches << ", LP bound " << cg.lp_bound
+                           << (cg.lp_bound_proven ? "" : ", unproven") << ", " << cg.columns << " columns, " << cg.lp_solves
+                           << " LP solves)");
   }
 }

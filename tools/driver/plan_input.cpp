@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/json_plan.h"
+#include "frontend/sql/sql_frontend.h"
 #include "storage/error.h"
 
 namespace hqc::driver {
@@ -72,9 +73,8 @@ Catalog choose_catalog(const std::string& schema, const std::string& query_text,
 }
 
 std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog) {
-  if (!is_json_plan_path(path))
-    throw Error(ErrorKind::Usage, path + ": expected a JSON plan (*.json)");
-  return std::make_shared<const plan::LogicalPlan>(plan::load_json_plan(path, catalog));
+  if (is_json_plan_path(path)) return std::make_shared<const plan::LogicalPlan>(plan::load_json_plan(path, catalog));
+  return std::make_shared<const plan::LogicalPlan>(load_sql(path, catalog));
 }
 
 }  // namespace hqc::driver

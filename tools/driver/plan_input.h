@@ -15,7 +15,7 @@ namespace hqc::driver {
 // For "auto", the catalog is the built-in one holding every table named in the plan or query.
 Catalog choose_catalog(const std::string& schema, const std::string& query_text, bool is_sql);
 
-// Parses and binds a plan file (*.json) or a SQL file (anything else).
+// Parses and binds a plan file (*.json) or a SQL file (anything else, usually *.sql).
 std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog);
 
 bool is_json_plan_path(const std::string& path);
