@@ -23,6 +23,7 @@
 #include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
 #include "tools/data_source.h"
+#include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
 #include "tools/table_stats.h"
 
@@ -43,6 +44,7 @@ options:
   --model resolution|pipelined    micro execution model (default resolution)
   --from-sql | --from-plan        compile the SQL text (default) or the JSON plan of each query
   --sql "SELECT ..."              run this query instead of the benchmark's (against the SSB data)
+  --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
@@ -94,7 +96,7 @@ int run(int argc, char** argv) {
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
                                      {"stats", false}, {"quiet", false},
-                                     {"from-sql", false}, {"from-plan", false}, {"sql"}});
+                                     {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -112,11 +114,14 @@ int run(int argc, char** argv) {
   if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
   if (args.has("from-sql") && args.has("from-plan")) throw Error(ErrorKind::Usage, "give --from-sql or --from-plan, not both");
   const bool from_plan = args.has("from-plan");
-  if (args.has("sql") && (from_plan || args.positionals.size() > 1))
-    throw Error(ErrorKind::Usage, "--sql runs one query of its own: give no query names and no --from-plan");
+  const bool own_query = args.has("sql") || args.has("plan");
+  if (args.has("sql") && args.has("plan")) throw Error(ErrorKind::Usage, "give --sql or --plan, not both");
+  if (own_query && (from_plan || args.positionals.size() > 1))
+    throw Error(ErrorKind::Usage, "--sql and --plan run one query of their own: give no query names and no --from-plan");
   std::vector<std::string> queries;
   for (size_t i = 1; i < args.positionals.size(); ++i) queries.push_back(ssb::canonical_query_name(args.positionals[i]));
   if (args.has("sql")) queries = {"sql"};
+  if (args.has("plan")) queries = {std::filesystem::path(*args.get("plan")).stem().string()};
   if (queries.empty()) queries = ssb::query_names();
 
   // Data.
@@ -146,16 +151,18 @@ int run(int argc, char** argv) {
   const planner::DatabaseStatistics stats(db);
   compile.stats = &stats;
 
-  nlohmann::json out = {{"backend", backend->name()}, {"source", args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
+  nlohmann::json out = {{"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
                         {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
   for (const auto& name : queries) {
     QueryReport r;
     r.name = name;
     t0 = Clock::now();
-    auto plan = std::make_shared<const plan::LogicalPlan>(
+    auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog)
+                : std::make_shared<const plan::LogicalPlan>(
         args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
         : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
                         : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+    if (own_query && !plan->name.empty()) r.name = plan->name;
     const auto compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;
     r.codegen_ms = compiled.codegen_ms;
@@ -168,12 +175,12 @@ int run(int argc, char** argv) {
     const std::string text = r.execution.result.format(result_format);
     if (format == "json") {
       nlohmann::json q = nlohmann::json::parse(text);
-      q["query"] = name;
+      q["query"] = r.name;
       q["phases"] = phases_json(r, load_ms);
       q["stats"] = nlohmann::json::parse(r.execution.stats.to_json());
       out["queries"].push_back(q);
     } else {
-      if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", name.c_str());
+      if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", r.name.c_str());
       std::fputs(text.c_str(), stdout);
       if (format == "table") std::fputs(phases_line(r).c_str(), stdout);
       else if (!quiet) std::fputs(phases_line(r).c_str(), stderr);
