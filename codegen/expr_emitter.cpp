@@ -84,6 +84,7 @@ class Emitter {
         return out;
       }
       case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type);
+      case plan::ExprKind::Like: case plan::ExprKind::Substring: case plan::ExprKind::Extract: throw Error(ErrorKind::Unsupported, e.to_string() + ": LIKE, SUBSTRING and EXTRACT have no device form yet");
     }
     throw Error(ErrorKind::Internal, "unknown expression kind in " + e.to_string());
   }

@@ -337,6 +337,63 @@ ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
   return e;
 }
 
+ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "pattern"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail("LIKE needs a string column or expression, found " + type_words(*v));
+  return make_like(v, node.at("pattern").as_string());
+}
+
+// SQL positions: 1-based start; a start below 1 shortens the length as in PostgreSQL, which only
+// literals make decidable here, so both must be non-negative constants (start >= 1).
+ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "start", "length"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail("SUBSTRING needs a string column or expression, found " + type_words(*v));
+  int64_t start = node.at("start").as_int();
+  int64_t length = node.at("length").as_int();
+  if (start < 1 || start > INT32_MAX) node.at("start").fail("expected a start position of at least 1, found " + std::to_string(start));
+  if (length < 1 || length > INT32_MAX) node.at("length").fail("expected a length of at least 1, found " + std::to_string(length));
+  return make_substring(v, static_cast<int32_t>(start), static_cast<int32_t>(length));
+}
+
+ExprPtr bind_extract(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "field", "arg"});
+  std::string field = node.at("field").as_string();
+  if (field != "year" && field != "month" && field != "day") {
+    node.at("field").unsupported("EXTRACT field \"" + field + "\" is not supported; expected year, month or day");
+  }
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (v->type.id != TypeId::Date) node.at("arg").fail("EXTRACT needs a date, found " + type_words(*v));
+  return make_extract(field, v);
+}
+
+// Casts that keep every value exactly: widening of integers, integers and decimals to a decimal of
+// at least their scale or to float64, a date literal from a string, a date to itself. Narrowing
+// casts would need SQL's rounding rules on the device and are Unsupported.
+ExprPtr bind_cast(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "type"});
+  DataType target;
+  try {
+    target = DataType::parse(node.at("type").as_string());
+  } catch (const std::invalid_argument& e) {
+    node.at("type").fail(e.what());
+  }
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (target.id == TypeId::Date) {
+    if (is_string_literal(*v)) return as_date_literal(v, node.at("arg"));
+    if (v->type.id == TypeId::Date) return v;
+  } else if (is_numeric(v->type) && is_numeric(target)) {
+    bool widening = target.id == TypeId::Float64 || (target.id == TypeId::Decimal && scale_of(v->type) <= target.scale) ||
+                    (target.id == TypeId::Int64 && is_integer(v->type)) || (target == v->type) ||
+                    (target.id == TypeId::Int32 && v->kind == ExprKind::Literal && is_integer(v->type) &&
+                     v->int_value >= INT32_MIN && v->int_value <= INT32_MAX);
+    if (widening) return coerce(v, target, node);
+    node.unsupported("cast of " + type_words(*v) + " to " + target.to_string() + " can lose digits; only widening casts are supported");
+  }
+  node.unsupported("cast of " + type_words(*v) + " to " + target.to_string() + " is not supported");
+}
+
 struct OpName {
   const char* name;
   int kind;  // 0 compare, 1 arith
@@ -371,10 +428,14 @@ ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope)
   if (op == "between") return bind_between(node, scope);
   if (op == "in") return bind_in(node, scope);
   if (op == "case") return bind_case(node, scope);
-  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case"};
+  if (op == "like") return bind_like(node, scope);
+  if (op == "substring") return bind_substring(node, scope);
+  if (op == "extract") return bind_extract(node, scope);
+  if (op == "cast") return bind_cast(node, scope);
+  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "substring", "extract", "cast"};
   for (const OpName& o : kBinaryOps) known.push_back(o.name);
   node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
-                     "; expected one of = <> < <= > >= + - * / and or not between in case");
+                     "; expected one of = <> < <= > >= + - * / and or not between in case like substring extract cast");
 }
 
 ExprPtr bind_any(const JsonNode& node, const std::vector<Attribute>& scope) {

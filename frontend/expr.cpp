@@ -103,6 +103,12 @@ std::string Expr::to_string() const {
     }
     case ExprKind::Cast:
       return type.to_string() + "(" + args[0]->to_string() + ")";
+    case ExprKind::Like:
+      return "(" + args[0]->to_string() + " like " + quoted(string_value) + ")";
+    case ExprKind::Substring:
+      return "substring(" + join_args(*this, ", ") + ")";
+    case ExprKind::Extract:
+      return "extract(" + string_value + ", " + args[0]->to_string() + ")";
   }
   return "?";
 }
@@ -190,6 +196,32 @@ ExprPtr make_cast(ExprPtr operand, DataType type) {
   e->kind = ExprKind::Cast;
   e->type = type;
   e->args = {std::move(operand)};
+  return e;
+}
+
+ExprPtr make_like(ExprPtr value, std::string pattern) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Like;
+  e->type = DataType::boolean();
+  e->string_value = std::move(pattern);
+  e->args = {std::move(value)};
+  return e;
+}
+
+ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Substring;
+  e->type = DataType::varchar(static_cast<uint32_t>(length));
+  e->args = {std::move(value), make_int_literal(start, DataType::int32()), make_int_literal(length, DataType::int32())};
+  return e;
+}
+
+ExprPtr make_extract(std::string field, ExprPtr date) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Extract;
+  e->type = DataType::int32();
+  e->string_value = std::move(field);
+  e->args = {std::move(date)};
   return e;
 }
 

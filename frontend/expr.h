@@ -37,6 +37,11 @@ enum class ExprKind : uint8_t {
   InList,    // args: value, item1, item2, ...
   Case,      // args: when1, then1, when2, then2, ..., else
   Cast,      // args: operand; converts to `type` (integer widening, decimal rescale, to Float64)
+  Like,      // args: value (a string); string_value: the pattern ('%' any run, '_' one character,
+             // no escape character); Bool. NOT LIKE is Not(Like).
+  Substring, // args: value (a string), start, length (Int32 literals, start 1-based as in SQL);
+             // result: varchar(length)
+  Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
 };
 
 enum class ArithOp : uint8_t { Add, Sub, Mul, Div };
@@ -90,6 +95,9 @@ ExprPtr make_compare(CompareOp op, ExprPtr left, ExprPtr right);
 ExprPtr make_logical(ExprKind and_or, std::vector<ExprPtr> args);
 ExprPtr make_not(ExprPtr operand);
 ExprPtr make_cast(ExprPtr operand, DataType type);
+ExprPtr make_like(ExprPtr value, std::string pattern);
+ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
+ExprPtr make_extract(std::string field, ExprPtr date);
 
 // Deep copy (the IR rewrites DictCode::param on its own copy, never on the logical plan's).
 ExprPtr clone(const Expr& e);

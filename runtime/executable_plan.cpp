@@ -48,6 +48,9 @@ void validate_plan(const ExecutablePlan& plan) {
         if (!params.count(name)) fail(where, "scratchpad size parameter \"" + name + "\" is not declared");
       }
       if (launch.block_size_multiple == 0) fail(where, "block size multiple must be > 0");
+      for (const LaunchSpec::ScratchSlotBound& bound : launch.scratch_slot_bounds) {
+        if (!params.count(bound.param)) fail(where, "scratchpad slot bound on undeclared parameter \"" + bound.param + "\"");
+      }
       for (size_t i = 0; i < launch.args.size(); ++i) {
         const ArgSpec& a = launch.args[i];
         const std::string arg = "argument " + std::to_string(i);
@@ -78,6 +81,9 @@ void validate_plan(const ExecutablePlan& plan) {
   }
   if (!r.occupancy_buffer.empty() && !buffers.count(r.occupancy_buffer)) {
     fail("result", "occupancy buffer \"" + r.occupancy_buffer + "\" is not declared");
+  }
+  if (!r.input_rows_buffer.empty() && !buffers.count(r.input_rows_buffer)) {
+    fail("result", "input row count buffer \"" + r.input_rows_buffer + "\" is not declared");
   }
   std::set<std::string> columns;
   for (const ResultColumnSpec& c : r.columns) columns.insert(c.name);

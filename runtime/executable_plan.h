@@ -98,6 +98,15 @@ struct LaunchSpec {
   uint32_t scratch_bytes = 0;
   uint32_t scratch_bytes_per_thread = 0;
   std::vector<std::pair<std::string, uint64_t>> scratch_bytes_per_param;
+  // Bounds the compiler chose a scratchpad layout against (a grouped aggregation privatised per
+  // CTA, C3): at run time params[param] must not exceed max_slots, or the kernel's scratchpad
+  // indexing would be outside what the plan was made for. The executor checks before launching.
+  struct ScratchSlotBound {
+    std::string param;   // the slots parameter (e.g. "agg0_slots")
+    uint64_t max_slots = 0;
+    std::string what;    // "aggregation table agg0 privatised in scratchpad (24 B/slot)"
+  };
+  std::vector<ScratchSlotBound> scratch_slot_bounds;
   // Launch constraints of the local-resolution primitives the kernel uses.
   uint32_t block_size_multiple = 1;
   bool power_of_two_block = false;
@@ -151,6 +160,10 @@ struct ResultColumnSpec {
   std::string sum_column;
   std::string count_column;
   bool hidden = false;  // computed for another column (an AVG's count) but not output
+  // SQL NULL semantics of a single-tuple aggregate: when ResultSpec::input_rows_buffer says no row
+  // reached the aggregate, this column is NULL (SUM/MIN/MAX/AVG halves); COUNT columns leave it
+  // false and show their 0.
+  bool null_without_input = false;
 };
 
 struct ResultSpec {
@@ -166,6 +179,9 @@ struct ResultSpec {
   std::vector<ResultColumnSpec> columns;
   std::vector<std::pair<std::string, bool>> order_by;  // (column name, descending)
   int64_t limit = -1;                                  // -1: no LIMIT
+  // Single-tuple aggregate: element 0 counts the rows that reached it; 0 → the columns marked
+  // null_without_input are NULL. Empty: no column is ever NULL.
+  std::string input_rows_buffer;
 };
 
 struct ExecutablePlan {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/database_lookup.h"
+#include "runtime/launch_config.h"
 #include "runtime/result_assembly.h"
 #include "storage/error.h"
 
@@ -52,52 +53,6 @@ KernelArg scalar_arg(int64_t value, ScalarKind kind) {
     case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
   }
   return KernelArg::int64(value);
-}
-
-// Grid, block and scratchpad of one launch under the current parameters. The block size is the
-// plan's, lowered when the compiled kernel cannot run that many threads (register pressure), to
-// the largest size that keeps the kernel's multiple / power-of-two constraint.
-LaunchConfig launch_config(const ExecutablePlan& plan, const LaunchSpec& launch, const Kernel& kernel,
-                           const std::map<std::string, int64_t>& params, const DeviceProperties& device) {
-  const std::string where = plan.label + ": kernel " + launch.kernel;
-  uint32_t block = launch.block_size;
-  const uint32_t kernel_max = kernel.attributes.max_threads_per_block > 0 ? kernel.attributes.max_threads_per_block
-                                                                          : device.max_threads_per_block;
-  if (kernel_max > 0 && block > kernel_max) {
-    uint32_t lowered = launch.power_of_two_block ? 1u : launch.block_size_multiple;
-    if (launch.power_of_two_block) {
-      while (lowered * 2 <= kernel_max) lowered *= 2;
-    } else {
-      lowered = kernel_max / launch.block_size_multiple * launch.block_size_multiple;
-    }
-    if (lowered == 0 || lowered % launch.block_size_multiple != 0) {
-      throw Error(ErrorKind::Device, where + ": the compiled kernel allows at most " + std::to_string(kernel_max) +
-                                         " threads per block, below its required multiple of " +
-                                         std::to_string(launch.block_size_multiple));
-    }
-    block = lowered;
-  }
-  LaunchConfig config;
-  config.block_size = block;
-  if (launch.tuples_param.empty()) {
-    config.grid_blocks = std::max<uint64_t>(1, launch.fixed_grid);
-  } else {
-    const uint64_t tuples = static_cast<uint64_t>(std::max<int64_t>(0, params.at(launch.tuples_param)));
-    const uint64_t per_block = uint64_t{block} * launch.items_per_thread;
-    config.grid_blocks = std::max<uint64_t>(1, (tuples + per_block - 1) / per_block);
-  }
-  uint64_t scratch = launch.scratch_bytes + uint64_t{launch.scratch_bytes_per_thread} * block;
-  for (const auto& [name, bytes] : launch.scratch_bytes_per_param) {
-    scratch += bytes * static_cast<uint64_t>(std::max<int64_t>(0, params.at(name)));
-  }
-  const uint64_t limit = std::max(device.shared_memory_per_block_optin, device.shared_memory_per_block);
-  if (limit > 0 && scratch + kernel.attributes.static_shared_bytes > limit) {
-    throw Error(ErrorKind::Device, where + " needs " + std::to_string(scratch) + " bytes of dynamic scratchpad (+" +
-                                       std::to_string(kernel.attributes.static_shared_bytes) + " static) per block; " +
-                                       device.name + " offers " + std::to_string(limit));
-  }
-  config.dynamic_shared_bytes = static_cast<uint32_t>(scratch);
-  return config;
 }
 
 }  // namespace
@@ -247,7 +202,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
               }
             }
             const Kernel& kernel = module->kernel(launch.kernel);
-            const LaunchConfig config = launch_config(plan, launch, kernel, params, backend_.properties());
+            const LaunchConfig config = choose_launch_config(plan.label, launch, kernel.attributes, params, backend_.properties());
             if (options.time_kernels) {
               pipeline_ms += backend_.launch_timed(kernel, args, config);
             } else {

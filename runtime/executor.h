@@ -13,6 +13,8 @@
 //     buffers; Fail throws. A result is only assembled from a run in which no flag was raised.
 //   - `repeat` > 1 re-runs the pipelines (fresh state each time) and reports the best kernel time;
 //     the result of the last repetition is returned.
+//   - Never launches a kernel whose scratchpad overruns what it was compiled for or what the device
+//     offers (choose_launch_config, launch_config.h): Error(Unsupported) instead, or a smaller block.
 //   - Never falls back to another device: stats.device says which one ran.
 #pragma once
 

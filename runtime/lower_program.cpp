@@ -76,8 +76,11 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
   } else {
     const ir::AggregationTable& agg = find_state(program, program.aggregations, desc.state, "aggregation table");
     r.rows = ResultSpec::Rows::Slots;
-    if (agg.layout == ir::AggLayout::Scalar) {
+    const bool scalar = agg.layout == ir::AggLayout::Scalar;
+    if (scalar) {
       r.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
+      // ... and then SUM/MIN/MAX/AVG of that row are NULL (COUNT is 0): the tuple count says so.
+      r.input_rows_buffer = agg.occupancy_buffer;
     } else {
       r.occupancy_buffer = agg.occupancy_buffer;
       r.empty_value = 0;
@@ -89,11 +92,19 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
         strides[i - 1] = strides[i] * value_of(program, values, agg.keys[i].domain_param);
       }
     }
+    // A group of a grouped aggregate exists only because a row reached it, so only the single
+    // tuple of a scalar aggregate can have no input; COUNT over no rows is 0, not NULL.
+    auto null_without_input = [&](const ir::Accumulator& acc) {
+      return scalar && !r.input_rows_buffer.empty() && acc.func != plan::AggFunc::Count &&
+             acc.func != plan::AggFunc::CountStar;
+    };
     auto accumulator_column = [&](size_t index) {
       if (index >= agg.accumulators.size()) fail(program, "accumulator index " + std::to_string(index) + " out of range");
       return "__" + agg.accumulators[index].name;
     };
-    bool needs_hidden = false;
+    // Accumulators an AVG reads (its SUM and COUNT halves), in accumulator order; only these get
+    // hidden columns, so e.g. a MIN of a dictionary string is never read without its dictionary.
+    std::vector<bool> average_input(agg.accumulators.size(), false);
     for (const ir::ResultColumn& rc : desc.columns) {
       ResultColumnSpec c;
       c.name = rc.name;
@@ -119,27 +130,33 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
         case ir::ResultColumn::Source::Accumulator:
           if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
           c.buffer = agg.accumulators[rc.index].buffer;
+          // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
+          c.dictionary_table = rc.dict_table;
+          c.dictionary_column = rc.dict_column;
+          c.null_without_input = null_without_input(agg.accumulators[rc.index]);
           break;
         case ir::ResultColumn::Source::Average:
           c.source = ResultColumnSpec::Source::AverageOf;
           c.sum_column = accumulator_column(rc.index);
           c.count_column = accumulator_column(rc.count_index);
-          needs_hidden = true;
+          average_input[rc.index] = true;
+          average_input[rc.count_index] = true;
           break;
         case ir::ResultColumn::Source::Output:
           fail(program, "result column " + rc.name + " reads an output from an aggregation result");
       }
       r.columns.push_back(c);
     }
-    if (needs_hidden) {
-      for (const ir::Accumulator& acc : agg.accumulators) {
-        ResultColumnSpec c;
-        c.name = "__" + acc.name;
-        c.type = acc.type;
-        c.buffer = acc.buffer;
-        c.hidden = true;
-        r.columns.push_back(c);
-      }
+    for (size_t i = 0; i < agg.accumulators.size(); ++i) {
+      if (!average_input[i]) continue;
+      const ir::Accumulator& acc = agg.accumulators[i];
+      ResultColumnSpec c;
+      c.name = "__" + acc.name;
+      c.type = acc.type;
+      c.buffer = acc.buffer;
+      c.hidden = true;
+      c.null_without_input = null_without_input(acc);
+      r.columns.push_back(c);
     }
   }
   for (const plan::SortKey& key : desc.order_by) r.order_by.emplace_back(key.name, key.descending);
@@ -157,6 +174,21 @@ std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir
     }
   }
   return out;
+}
+
+// The IR decided to privatise an aggregation table per CTA against max_scratchpad_slots; the launch
+// carries that bound so the executor can refuse slot counts (from the run's statistics) beyond it.
+void add_scratch_bounds(const ir::Program& program, LaunchSpec& launch) {
+  for (const auto& [param, bytes] : launch.scratch_bytes_per_param) {
+    (void)bytes;
+    for (const ir::AggregationTable& agg : program.aggregations) {
+      if (!agg.scratchpad || agg.slots_param != param || agg.max_scratchpad_slots == 0) continue;
+      launch.scratch_slot_bounds.push_back(
+          {param, agg.max_scratchpad_slots,
+           "aggregation table " + agg.name + " privatised in scratchpad (" + std::to_string(agg.scratchpad_bytes_per_slot) +
+               " B/slot)"});
+    }
+  }
 }
 
 struct PipelineLaunch {
@@ -200,7 +232,9 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     PipelineSpec ps;
     ps.name = pipeline.name;
     for (const PipelineLaunch& l : launches) {
-      if (l.pipeline == pipeline.id) ps.launches.push_back(l.launch);
+      if (l.pipeline != pipeline.id) continue;
+      ps.launches.push_back(l.launch);
+      add_scratch_bounds(program, ps.launches.back());
     }
     if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
 

@@ -68,7 +68,22 @@ uint64_t ResultColumn::rows() const {
   return 0;
 }
 
+void ResultColumn::set_null(uint64_t row) {
+  if (row >= rows()) {
+    throw Error(ErrorKind::Internal, "result column " + name + ": NULL at row " + std::to_string(row) + " of " +
+                                         std::to_string(rows()));
+  }
+  if (valid.empty()) valid.assign(rows(), 1);
+  valid[row] = 0;
+  switch (storage_of(type)) {
+    case Storage::Ints: ints[row] = 0; break;
+    case Storage::Floats: floats[row] = 0; break;
+    case Storage::Strings: strings[row].clear(); break;
+  }
+}
+
 std::string ResultColumn::text(uint64_t row) const {
+  if (is_null(row)) return "NULL";
   switch (type.id) {
     case TypeId::Float64: return double_text(floats[row]);
     case TypeId::String: return strings[row];
@@ -104,6 +119,10 @@ void Result::validate() const {
       throw Error(ErrorKind::Internal, "result column " + c.name + " (" + c.type.to_string() +
                                            ") holds values in the wrong representation");
     }
+    if (!c.valid.empty() && c.valid.size() != c.rows()) {
+      throw Error(ErrorKind::Internal, "result column " + c.name + " has " + std::to_string(c.valid.size()) +
+                                           " validity entries for " + std::to_string(c.rows()) + " rows");
+    }
     if (c.rows() != rows()) {
       throw Error(ErrorKind::Internal, "result column " + c.name + " has " + std::to_string(c.rows()) +
                                            " rows, column " + columns.front().name + " has " + std::to_string(rows()));
@@ -123,6 +142,12 @@ void Result::sort(const std::vector<SortKey>& keys) {
   std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
     for (const SortKey& k : keys) {
       const ResultColumn& c = columns[k.column];
+      // NULLS LAST in both directions, as DuckDB orders by default.
+      const bool null_a = c.is_null(a), null_b = c.is_null(b);
+      if (null_a || null_b) {
+        if (null_a && null_b) continue;
+        return null_b;
+      }
       int cmp = 0;
       switch (storage_of(c.type)) {
         case Storage::Ints: cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]); break;
@@ -134,6 +159,11 @@ void Result::sort(const std::vector<SortKey>& keys) {
     return false;
   });
   for (ResultColumn& c : columns) {
+    if (!c.valid.empty()) {
+      std::vector<uint8_t> v(order.size());
+      for (size_t i = 0; i < order.size(); ++i) v[i] = c.valid[order[i]];
+      c.valid = std::move(v);
+    }
     switch (storage_of(c.type)) {
       case Storage::Ints: {
         std::vector<int64_t> v(order.size());
@@ -160,6 +190,7 @@ void Result::sort(const std::vector<SortKey>& keys) {
 void Result::limit(uint64_t count) {
   if (count >= rows()) return;
   for (ResultColumn& c : columns) {
+    if (!c.valid.empty()) c.valid.resize(count);
     switch (storage_of(c.type)) {
       case Storage::Ints: c.ints.resize(count); break;
       case Storage::Floats: c.floats.resize(count); break;
@@ -186,7 +217,10 @@ std::string Result::format(ResultFormat format) const {
       for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_quote(columns[c].name);
       out << "\n";
       for (uint64_t r = 0; r < n; ++r) {
-        for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_quote(columns[c].text(r));
+        // A NULL is an empty field (what DuckDB's and PostgreSQL's CSV writers print by default).
+        for (size_t c = 0; c < columns.size(); ++c) {
+          out << (c ? "," : "") << (columns[c].is_null(r) ? std::string() : csv_quote(columns[c].text(r)));
+        }
         out << "\n";
       }
       break;
@@ -204,7 +238,9 @@ std::string Result::format(ResultFormat format) const {
           const ResultColumn& col = columns[c];
           out << (c ? "," : "");
           const TypeId id = col.type.id;
-          if (id == TypeId::Int32 || id == TypeId::Int64) {
+          if (col.is_null(r)) {
+            out << "null";
+          } else if (id == TypeId::Int32 || id == TypeId::Int64) {
             out << col.ints[r];
           } else if (id == TypeId::Float64) {
             // JSON has no NaN/Infinity; null says "not a number" without lying.
@@ -259,7 +295,12 @@ ResultColumn decode_dictionary(const ResultColumn& codes, const std::vector<std:
   out.name = codes.name;
   out.type = string_type;
   out.strings.reserve(codes.ints.size());
+  out.valid = codes.valid;
   for (uint64_t r = 0; r < codes.ints.size(); ++r) {
+    if (codes.is_null(r)) {
+      out.strings.emplace_back();
+      continue;
+    }
     const int64_t code = codes.ints[r];
     if (code < 0 || static_cast<uint64_t>(code) >= dictionary.size()) {
       throw Error(ErrorKind::Internal, "result column " + codes.name + " row " + std::to_string(r) +
@@ -284,13 +325,17 @@ ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, 
   ResultColumn out;
   out.name = name;
   out.type = DataType::float64();
-  out.floats.reserve(sum.rows());
+  out.floats.assign(sum.rows(), 0);
   for (uint64_t r = 0; r < sum.rows(); ++r) {
+    if (sum.is_null(r) || count.is_null(r)) {
+      out.set_null(r);
+      continue;
+    }
     const int64_t n = count.ints[r];
     if (n == 0) throw Error(ErrorKind::Internal, "AVG " + name + ": group " + std::to_string(r) + " has count 0");
     const long double total =
         sum.type.id == TypeId::Float64 ? sum.floats[r] : static_cast<long double>(sum.ints[r]) / unscale;
-    out.floats.push_back(static_cast<double>(total / static_cast<long double>(n)));
+    out.floats[r] = static_cast<double>(total / static_cast<long double>(n));
   }
   return out;
 }

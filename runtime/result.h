@@ -5,6 +5,10 @@
 //   - Values are stored in their physical form: Int32/Int64/Date/Decimal (scaled) in `ints`,
 //     Float64 in `floats`, String in `strings` (decoded). Exactly the vector matching the type
 //     has rows() entries; validate() checks it.
+//   - SQL NULL: `valid` is empty when every value is present, else it has one entry per row
+//     (0 = NULL; the value vector still holds a placeholder there so all vectors stay aligned).
+//     Formats print NULL in `table`, an empty field in `csv`, null in `json`; sort() puts NULLs
+//     last in both directions (DuckDB's default NULLS LAST).
 //   - sort() is stable and compares strings byte-wise, decimals by scaled value (all decimals of a
 //     column share its scale), so ties keep kernel output order and the rest is deterministic.
 //   - Formatting is exact for integers and decimals (decimals print all `scale` digits: "12.50"),
@@ -27,9 +31,14 @@ struct ResultColumn {
   std::vector<int64_t> ints;
   std::vector<double> floats;
   std::vector<std::string> strings;
+  std::vector<uint8_t> valid;  // empty: no NULLs; else one entry per row, 0 = NULL
 
   uint64_t rows() const;
-  // Text of one value as the formats print it (without CSV/JSON quoting).
+  bool is_null(uint64_t row) const { return !valid.empty() && valid[row] == 0; }
+  // Marks `row` NULL (materialising `valid` on the first NULL) and resets its value to a
+  // placeholder, so no stale number or sentinel can leak through a format or a sort.
+  void set_null(uint64_t row);
+  // Text of one value as the formats print it (without CSV/JSON quoting); "NULL" for a NULL.
   std::string text(uint64_t row) const;
 };
 
@@ -61,13 +70,15 @@ class Result {
   std::string format(ResultFormat format) const;
 };
 
-// Dictionary codes (an integer column) → strings. Throws Error(Internal) naming the column when a
-// code is outside the dictionary: a wrong code is a bug, never printed as some other string.
+// Dictionary codes (an integer column, 64-bit: MIN/MAX accumulators hold widened codes) → strings.
+// NULL rows stay NULL (their code is not looked at). Throws Error(Internal) naming the column when
+// a code is outside the dictionary: a wrong code is a bug, never printed as some other string.
 ResultColumn decode_dictionary(const ResultColumn& codes, const std::vector<std::string>& dictionary,
                                DataType string_type);
 
-// AVG = SUM / COUNT as Float64. A Decimal sum is unscaled first. Groups with count 0 cannot occur
-// (a group exists because a row reached it); a 0 count throws Error(Internal).
+// AVG = SUM / COUNT as Float64. A Decimal sum is unscaled first. A NULL sum (no input rows) gives
+// a NULL average. Otherwise a group with count 0 cannot occur (a group exists because a row
+// reached it); a 0 count there throws Error(Internal).
 ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, const ResultColumn& count);
 
 }  // namespace hqc::runtime

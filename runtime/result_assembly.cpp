@@ -85,6 +85,14 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     }
   }
 
+  // ---- SQL NULLs of a single-tuple aggregate that no row reached ----
+  bool no_input = false;
+  if (!spec.input_rows_buffer.empty()) {
+    const int64_t n = read_ints(find_buffer(buffers, spec.input_rows_buffer, context), 1)[0];
+    if (n < 0) throw Error(ErrorKind::Internal, context + ": input row count is negative (" + std::to_string(n) + ")");
+    no_input = n == 0;
+  }
+
   // ---- columns ----
   Result result;
   for (const ResultColumnSpec& c : spec.columns) {
@@ -125,6 +133,11 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
         if (c.modulus > 0) key %= c.modulus;
         col.ints.push_back(key + offset);
       }
+    }
+    // Before decoding: the accumulator of an empty MIN/MAX holds its identity (INT64_MAX/MIN),
+    // which is no dictionary code.
+    if (no_input && c.null_without_input) {
+      for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
     }
     if (decode) {
       const Column& dict = lookup_column(database, c.dictionary_table, c.dictionary_column, where);

@@ -1,5 +1,6 @@
 // Device buffers → Result, as a plan's ResultSpec describes: row selection (output counter or
-// occupied slots), key decoding from slots / packed keys, dictionary decoding, AVG, ORDER BY, LIMIT.
+// occupied slots), key decoding from slots / packed keys, SQL NULLs of a single-tuple aggregate over
+// no rows, dictionary decoding (64-bit codes of MIN/MAX included), AVG, ORDER BY, LIMIT.
 //
 // Contract: reads only buffers named by the spec; a row count above a buffer's capacity, a
 // dictionary code outside its dictionary, or a type/element mismatch throws Error(Internal) —

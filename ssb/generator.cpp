@@ -1,13 +1,9 @@
-// SSB generator driver: cardinalities, the worker-thread context, and generate(), which builds the
-// five tables in catalog order. See generator.h for the contract.
+// SSB generator driver: cardinalities and generate(), which builds the five tables in catalog order.
+// See generator.h for the contract.
 #include "ssb/generator.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <string>
 
 #include "ssb/generator_tables.h"
 #include "storage/catalog.h"
@@ -15,13 +11,7 @@
 
 namespace hqc::ssb {
 
-namespace {
-
-uint64_t scaled(double base, double sf) {
-  return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(base * sf)));
-}
-
-}  // namespace
+using gen::scaled;
 
 Cardinalities cardinalities(double sf) {
   Cardinalities c{};
@@ -34,53 +24,8 @@ Cardinalities cardinalities(double sf) {
   return c;
 }
 
-GenContext::GenContext(const GenOptions& options, const Cardinalities& c, uint64_t total_rows)
-    : seed(options.seed), counts(c), threads(options.threads), progress_(options.progress), total_rows_(total_rows) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-}
-
-void GenContext::advance(uint64_t rows) {
-  done_rows_ += rows;
-  if (progress_) progress_(done_rows_, total_rows_);
-}
-
-void GenContext::parallel_for(uint64_t n, uint64_t weight, const std::function<void(uint64_t, uint64_t)>& body) {
-  if (n == 0) return;
-  // Chunks small enough to balance the load and to move the progress bar, large enough that the
-  // atomic counter is not contended.
-  const uint64_t chunk = std::clamp<uint64_t>(n / (uint64_t{threads} * 16), 1024, 1u << 20);
-  const uint64_t chunks = (n + chunk - 1) / chunk;
-  std::atomic<uint64_t> next{0};
-  std::mutex report;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    for (;;) {
-      const uint64_t k = next.fetch_add(1);
-      if (k >= chunks) return;
-      const uint64_t begin = k * chunk, end = std::min(n, begin + chunk);
-      try {
-        body(begin, end);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(report);
-        if (!failure) failure = std::current_exception();
-        next.store(chunks);
-        return;
-      }
-      std::lock_guard<std::mutex> lock(report);
-      advance((end - begin) * weight);
-    }
-  };
-  const unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threads, chunks));
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
-}
-
 Database generate(const GenOptions& options) {
-  if (!std::isfinite(options.sf) || options.sf <= 0)
-    throw Error(ErrorKind::Usage, "SSB scale factor must be a positive number, got " + std::to_string(options.sf));
+  gen::check_scale_factor("SSB", options.sf);
   const Cardinalities counts = cardinalities(options.sf);
   // Keys are int32 in SSB; the largest key is the customer key (30,000·SF).
   if (counts.customers > 2147483647ULL || counts.parts > 2147483647ULL)

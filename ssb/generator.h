@@ -17,21 +17,15 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
+#include "storage/generation/gen_options.h"
 #include "storage/table.h"
 
 namespace hqc::ssb {
 
-struct GenOptions {
-  double sf = 1.0;                        // scale factor, > 0
-  uint64_t seed = 19920101;               // the default makes every horseqc installation agree
-  unsigned threads = 0;                   // 0: one per hardware thread
-  // Called with (units done, units in all) over the whole database: one unit per dimension row,
-  // four per order (≈ rows). Called from whichever thread finished a chunk, serialized by the
-  // generator; `done` never decreases and ends equal to the total. Optional.
-  std::function<void(uint64_t, uint64_t)> progress;
-};
+// sf, seed, threads and progress (storage/generation/gen_options.h). A progress unit is one dimension
+// row, four per order (its mean line count, so units ≈ rows).
+using GenOptions = gen::GenOptions;
 
 // Row counts for a scale factor (the formulas in the header comment).
 struct Cardinalities {

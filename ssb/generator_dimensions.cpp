@@ -78,13 +78,13 @@ Table make_customer(GenContext& ctx, const TableDef& def) {
   std::vector<std::string> name(n), segment(n);
   Location loc(n);
   const Permutation slots(ctx.seed, StreamTag::CustomerSlots, n);
-  ctx.parallel_for(n, 1, [&](uint64_t begin, uint64_t end) {
+  ctx.for_chunks(n, 1, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) {
       RowRandom rng(ctx.seed, StreamTag::Customer, r);
       key.put(r, static_cast<int64_t>(r + 1));
       name[r] = keyed_name("Customer", r + 1);
       loc.fill(r, slots(r), rng);
-      segment[r] = pick(rng, vocab::kMarketSegments);
+      segment[r] = pick(rng, vocab::kSegments);
     }
   });
   std::vector<Column> cols = build_columns(ctx.threads, {
@@ -105,7 +105,7 @@ Table make_supplier(GenContext& ctx, const TableDef& def) {
   std::vector<std::string> name(n);
   Location loc(n);
   const Permutation slots(ctx.seed, StreamTag::SupplierSlots, n);
-  ctx.parallel_for(n, 1, [&](uint64_t begin, uint64_t end) {
+  ctx.for_chunks(n, 1, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) {
       RowRandom rng(ctx.seed, StreamTag::Supplier, r);
       key.put(r, static_cast<int64_t>(r + 1));
@@ -130,7 +130,7 @@ Table make_part(GenContext& ctx, const TableDef& def) {
   IntColumn size(column_def(def, "p_size"), n, 50);
   std::vector<std::string> name(n), mfgr(n), category(n), brand(n), color(n), type(n), container(n);
   const Permutation slots(ctx.seed, StreamTag::PartSlots, n);
-  ctx.parallel_for(n, 1, [&](uint64_t begin, uint64_t end) {
+  ctx.for_chunks(n, 1, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) {
       RowRandom rng(ctx.seed, StreamTag::Part, r);
       key.put(r, static_cast<int64_t>(r + 1));
@@ -150,11 +150,11 @@ Table make_part(GenContext& ctx, const TableDef& def) {
       mfgr[r] = "MFGR#" + std::to_string(m);
       category[r] = mfgr[r] + std::to_string(cat);
       brand[r] = category[r] + (br < 10 ? "0" : "") + std::to_string(br);
-      type[r] = std::string(pick(rng, vocab::kTypeSyllable1)) + " " + std::string(pick(rng, vocab::kTypeSyllable2)) +
-                " " + std::string(pick(rng, vocab::kTypeSyllable3));
+      type[r] = std::string(pick(rng, vocab::kTypeSize)) + " " + std::string(pick(rng, vocab::kTypeFinish)) +
+                " " + std::string(pick(rng, vocab::kTypeMetal));
       size.put(r, rng.uniform(1, 50));
       container[r] =
-          std::string(pick(rng, vocab::kContainerSyllable1)) + " " + std::string(pick(rng, vocab::kContainerSyllable2));
+          std::string(pick(rng, vocab::kContainerSize)) + " " + std::string(pick(rng, vocab::kContainerKind));
     }
   });
   std::vector<Column> cols = build_columns(ctx.threads, {

@@ -46,7 +46,7 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
 
   // Pass 1: line counts, then each order's first row.
   std::vector<uint64_t> first_row(orders + 1, 0);
-  ctx.parallel_for(orders, 0, [&](uint64_t begin, uint64_t end) {
+  ctx.for_chunks(orders, 0, [&](uint64_t begin, uint64_t end) {
     for (uint64_t o = begin; o < end; ++o) {
       RowRandom rng(ctx.seed, StreamTag::Order, o + 1);
       first_row[o + 1] = static_cast<uint64_t>(rng.uniform(1, 7));
@@ -75,13 +75,13 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
 
   // Pass 2: the rows, order by order. Progress: 3 units per order here, 1 when the columns are
   // finished (dictionaries, statistics), so a drawn bar does not sit at 100 % during that tail.
-  ctx.parallel_for(orders, 3, [&](uint64_t begin, uint64_t end) {
+  ctx.for_chunks(orders, 3, [&](uint64_t begin, uint64_t end) {
     for (uint64_t o = begin; o < end; ++o) {
       RowRandom rng(ctx.seed, StreamTag::Order, o + 1);
       const auto lines = static_cast<uint64_t>(rng.uniform(1, 7));
       const int32_t day = first + static_cast<int32_t>(rng.uniform(0, last - first));
       const int64_t cust = ordering_customer(rng.uniform(0, ordering_customers - 1));
-      const auto prio = static_cast<uint8_t>(rng.uniform(0, vocab::kOrderPriorities.size() - 1));
+      const auto prio = static_cast<uint8_t>(rng.uniform(0, vocab::kPriorities.size() - 1));
       const uint64_t row0 = first_row[o];
       int64_t total = 0;
       for (uint64_t l = 0; l < lines; ++l) {
@@ -111,17 +111,17 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
     }
   });
 
-  const std::vector<std::string_view> priorities(vocab::kOrderPriorities.begin(), vocab::kOrderPriorities.end());
+  const std::vector<std::string_view> priorities(vocab::kPriorities.begin(), vocab::kPriorities.end());
   const std::vector<std::string_view> modes(vocab::kShipModes.begin(), vocab::kShipModes.end());
   const ColumnDef& ship_priority = column_def(def, "lo_shippriority");
   std::vector<std::function<Column()>> builders;
   for (IntColumn* c : int_columns) builders.push_back([c] { return c->finish(); });
-  builders.push_back([&] { return vocabulary_column(column_def(def, "lo_orderpriority"), priorities, priority); });
-  builders.push_back([&] { return vocabulary_column(column_def(def, "lo_shipmode"), modes, shipmode); });
+  builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_orderpriority"), priorities, priority); });
+  builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_shipmode"), modes, shipmode); });
   // TPC-H's o_shippriority is always 0; SSB declares it char(1), some schemas an integer.
   builders.push_back([&] {
     if (ship_priority.type.is_string())
-      return vocabulary_column(ship_priority, {std::string_view("0")}, std::vector<uint8_t>(rows, 0));
+      return vocabulary_column(ctx.threads, ship_priority, {std::string_view("0")}, std::vector<uint8_t>(rows, 0));
     return IntColumn(ship_priority, rows, 0).finish();
   });
   std::vector<Column> cols = build_columns(ctx.threads, builders);

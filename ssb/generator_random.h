@@ -1,13 +1,13 @@
-// Counter-based random streams for the SSB generator.
+// The SSB generator's random streams: its stream tags, how a row keys its stream, and Permutation.
 //
-// Contract: RowRandom(seed, table, row) yields the same sequence of values for the same triple, on any
-// thread and in any order of construction. That is what makes generation independent of the thread
-// count: a row never reads a shared sequential generator, it derives its own stream from its identity
-// (splitmix64 over a mix of seed, table tag and row number). Uniform integers use the multiply-shift
-// mapping of a 64-bit draw onto [lo, hi]; its bias is below 2^-40 for the ranges used here.
+// Contract: RowRandom(seed, table, row) is gen::RowRandom (storage/generation/row_random.h) keyed by
+// the plain row number, so it yields the same sequence for the same triple on any thread and in any
+// order of construction. Tags and keying are part of the data: changing either changes every data set.
 #pragma once
 
 #include <cstdint>
+
+#include "storage/generation/row_random.h"
 
 namespace hqc::ssb {
 
@@ -15,35 +15,12 @@ namespace hqc::ssb {
 enum class StreamTag : uint64_t { Customer = 1, Supplier = 2, Part = 3, Order = 4, CustomerSlots = 5,
                                   SupplierSlots = 6, PartSlots = 7 };
 
-inline uint64_t splitmix64(uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ULL;
-  uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+using gen::splitmix64;
 
-class RowRandom {
+// SSB's row streams: the row number itself is the row key (what the data has always been drawn from).
+class RowRandom : public gen::RowRandom {
  public:
-  RowRandom(uint64_t seed, StreamTag tag, uint64_t row) {
-    // Two rounds of mixing so that neighbouring (tag, row) pairs start far apart.
-    uint64_t s = seed ^ (static_cast<uint64_t>(tag) * 0xD6E8FEB86659FD93ULL);
-    state_ = splitmix64(s) ^ row;
-    splitmix64(state_);
-  }
-
-  uint64_t next() { return splitmix64(state_); }
-
-  // Uniform in [lo, hi], both inclusive; requires lo <= hi.
-  int64_t uniform(int64_t lo, int64_t hi) {
-    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    __extension__ using u128 = unsigned __int128;
-    const uint64_t draw = static_cast<uint64_t>((static_cast<u128>(next()) * span) >> 64);
-    return lo + static_cast<int64_t>(draw);
-  }
-
- private:
-  uint64_t state_;
+  RowRandom(uint64_t seed, StreamTag tag, uint64_t row) : gen::RowRandom(seed, static_cast<uint64_t>(tag), row) {}
 };
 
 // A seeded pseudo-random bijection of [0, n): a balanced Feistel network over the smallest even

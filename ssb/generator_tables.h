@@ -1,36 +1,26 @@
 // Internal to the SSB generator: one function per table, and the shared context they run in.
 //
 // Contract: each make_* function returns its table complete (catalog layout, statistics, validated)
-// and depends only on (context.seed, context.counts) for its values; context.parallel_for spreads
+// and depends only on (context.seed, context.counts) for its values; context.for_chunks spreads
 // row ranges over the worker threads and reports progress, never changing which values are drawn.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include "ssb/generator.h"
 #include "storage/catalog.h"
+#include "storage/generation/gen_workers.h"
 
 namespace hqc::ssb {
 
-class GenContext {
+// Seed, threads, for_chunks and progress from gen::GenWorkers (storage/generation/gen_workers.h); the
+// row counts of this scale factor on top.
+class GenContext : public gen::GenWorkers {
  public:
-  GenContext(const GenOptions& options, const Cardinalities& counts, uint64_t total_rows);
+  GenContext(const GenOptions& options, const Cardinalities& c, uint64_t total_rows)
+      : gen::GenWorkers(options, total_rows), counts(c) {}
 
-  uint64_t seed;
   Cardinalities counts;
-  unsigned threads;
-
-  // Calls body(begin, end) over disjoint chunks covering [0, n), on up to `threads` threads, and
-  // advances the progress counter by `weight` rows per index handled (rows reported = weight · n).
-  void parallel_for(uint64_t n, uint64_t weight, const std::function<void(uint64_t, uint64_t)>& body);
-  // Advances the progress counter without parallel work (small tables).
-  void advance(uint64_t rows);
-
- private:
-  std::function<void(uint64_t, uint64_t)> progress_;
-  uint64_t total_rows_;
-  uint64_t done_rows_ = 0;
 };
 
 Table make_customer(GenContext& ctx, const TableDef& def);

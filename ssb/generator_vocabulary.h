@@ -3,36 +3,34 @@
 // priorities, ship modes, part colors, types and containers, month and weekday names, selling seasons
 // and the holiday calendar.
 //
-// Contract: every list is in the order given here forever (the generator indexes into them with random
-// draws, so reordering a list changes the generated data for every seed).
+// Contract: every list is in the order given here (or in storage/generation/vocabulary.cpp) forever:
+// the generator indexes into them with random draws, so reordering a list changes the data for every seed.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "storage/generation/vocabulary.h"
 
 namespace hqc::ssb::vocab {
 
-struct Nation {
-  std::string_view name;
-  uint8_t region;  // index into kRegions
-};
+// The lists SSB shares with TPC-H (storage/generation/vocabulary.h): nations, regions, market
+// segments, order priorities, ship modes, part colors, types and containers.
+using gen::vocab::kColors;
+using gen::vocab::kContainerKind;
+using gen::vocab::kContainerSize;
+using gen::vocab::kNations;
+using gen::vocab::kPriorities;
+using gen::vocab::kRegions;
+using gen::vocab::kSegments;
+using gen::vocab::kShipModes;
+using gen::vocab::kTypeFinish;
+using gen::vocab::kTypeMetal;
+using gen::vocab::kTypeSize;
+using gen::vocab::Nation;
 
-// TPC-H's 25 nations in key order, 5 per region.
-extern const std::array<Nation, 25> kNations;
-extern const std::array<std::string_view, 5> kRegions;
-extern const std::array<std::string_view, 5> kMarketSegments;
-extern const std::array<std::string_view, 5> kOrderPriorities;
-extern const std::array<std::string_view, 7> kShipModes;
-// TPC-H's 92 color words (p_name is made of them; p_color is one of them).
-extern const std::array<std::string_view, 92> kColors;
-// p_type = one word of each syllable list (6 × 5 × 5 = 150 types).
-extern const std::array<std::string_view, 6> kTypeSyllable1;
-extern const std::array<std::string_view, 5> kTypeSyllable2;
-extern const std::array<std::string_view, 5> kTypeSyllable3;
-// p_container = size word + container word (5 × 8 = 40 containers).
-extern const std::array<std::string_view, 5> kContainerSyllable1;
-extern const std::array<std::string_view, 8> kContainerSyllable2;
 extern const std::array<std::string_view, 12> kMonthNames;
 extern const std::array<std::string_view, 7> kWeekdayNames;  // Sunday first
 

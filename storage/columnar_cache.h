@@ -9,7 +9,7 @@
 //   header      magic "HQCCOLS\n", format version, byte-order mark, TableDef fingerprint, flags,
 //               column count, source size, source mtime (ns), row count, total file size
 //   descriptors per column: storage kind, stats, dictionary entry count and bytes, heap bytes,
-//               checksum of the column's payload arrays
+//               checksum of the column's payload arrays (per 512 KiB block, folded in order)
 //   checksum    FNV-1a of header + descriptors
 //   payload     per column: values | offsets + heap bytes | dictionary offsets + bytes + codes
 //   trailer     magic "HQCEND\n\0"

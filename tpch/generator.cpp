@@ -1,25 +1,19 @@
-// TPC-H generator driver: cardinalities, the worker-thread context, and generate(), which builds the
+// TPC-H generator driver: cardinalities, the context (its text pool), and generate(), which builds the
 // eight tables in catalog order. See generator.h for the contract.
 #include "tpch/generator.h"
 
-#include <algorithm>
-#include <cmath>
-#include <thread>
-#include <vector>
+#include <string>
 
 #include "storage/catalog.h"
 #include "storage/date.h"
 #include "storage/error.h"
-#include "storage/parallel.h"
 #include "tpch/generator_tables.h"
 
 namespace hqc::tpch {
 
-namespace {
+using gen::scaled;
 
-uint64_t scaled(double base, double sf) {
-  return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(base * sf)));
-}
+namespace {
 
 // dbgen draws comments from a 300 MB pool; 16 MiB of the same grammar gives the same word and phrase
 // frequencies (what query filters see) at a fraction of the start-up cost.
@@ -47,35 +41,10 @@ int32_t end_date() { return days_from_civil(1998, 12, 31); }
 int32_t current_date() { return days_from_civil(1995, 6, 17); }
 
 GenContext::GenContext(const GenOptions& options, const Cardinalities& c)
-    : seed(options.seed),
-      counts(c),
-      threads(resolve_threads(options.threads)),
-      pool(options.seed, kPoolBytes, threads),
-      progress_(options.progress),
-      total_units_(progress_units(c)) {}
-
-void GenContext::advance(uint64_t units) {
-  std::lock_guard<std::mutex> lock(progress_mutex_);
-  done_units_ = std::min(total_units_, done_units_ + units);
-  if (progress_) progress_(done_units_, total_units_);
-}
-
-void GenContext::for_chunks(uint64_t n, uint64_t weight, const std::function<void(uint64_t, uint64_t)>& body) {
-  if (n == 0) return;
-  // Chunks small enough to balance the load and move the progress bar, large enough that the shared
-  // counter is not contended.
-  const uint64_t chunk = std::clamp<uint64_t>(n / (uint64_t{threads} * 16), 1024, 1u << 20);
-  const uint64_t chunks = (n + chunk - 1) / chunk;
-  parallel_for(chunks, threads, [&](size_t k) {
-    const uint64_t begin = k * chunk, end = std::min(n, begin + chunk);
-    body(begin, end);
-    if (weight) advance((end - begin) * weight);
-  });
-}
+    : gen::GenWorkers(options, progress_units(c)), counts(c), pool(options.seed, kPoolBytes, threads) {}
 
 Database generate(const GenOptions& options) {
-  if (!std::isfinite(options.sf) || options.sf <= 0)
-    throw Error(ErrorKind::Usage, "TPC-H scale factor must be a positive number, got " + std::to_string(options.sf));
+  gen::check_scale_factor("TPC-H", options.sf);
   const Cardinalities counts = cardinalities(options.sf);
   if (order_key(counts.orders) > 2147483647LL)
     throw Error(ErrorKind::Usage, "TPC-H scale factor " + std::to_string(options.sf) +

@@ -20,21 +20,16 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
+#include "storage/generation/gen_options.h"
 #include "storage/table.h"
 
 namespace hqc::tpch {
 
-struct GenOptions {
-  double sf = 1.0;                 // scale factor, > 0
-  uint64_t seed = 19920101;        // the default makes every horseqc installation agree
-  unsigned threads = 0;            // 0: one per hardware thread
-  // Called with (units done, units in all): one unit per row of part, partsupp, supplier, customer and
-  // orders, four per order for its lines (the mean line count). Serialized by the generator, `done`
-  // never decreases and ends equal to the total. Optional.
-  std::function<void(uint64_t, uint64_t)> progress;
-};
+// sf, seed, threads and progress (storage/generation/gen_options.h). A progress unit is one row of
+// part, partsupp, supplier, customer and orders, and four per order for its lines (the mean line
+// count); progress_units() below is the total.
+using GenOptions = gen::GenOptions;
 
 // Row counts for a scale factor (the formulas in the header comment); lineitem is known only after
 // generation (it is random, about 4 · orders).

@@ -37,7 +37,7 @@ std::vector<std::string_view> views(const std::vector<std::string>& list) {
 Column keyed_names(GenContext& ctx, const ColumnDef& def, uint64_t rows, const char* tag) {
   const size_t tag_length = std::strlen(tag);
   return text_column(
-      ctx, def, rows, [&](uint64_t) { return tag_length + 10; },
+      ctx.threads, def, rows, [&](uint64_t) { return tag_length + 10; },
       [&](uint64_t r, char* dst) {
         char buf[48];
         std::snprintf(buf, sizeof buf, "%s#%09llu", tag, static_cast<unsigned long long>(r + 1));
@@ -49,7 +49,7 @@ Column keyed_names(GenContext& ctx, const ColumnDef& def, uint64_t rows, const c
 Column addresses(GenContext& ctx, const ColumnDef& def, uint64_t rows, Stream stream) {
   const uint64_t seed = ctx.seed;
   return text_column(
-      ctx, def, rows, [&](uint64_t r) { RowRandom rng(seed, stream, r); return static_cast<size_t>(rng.uniform(10, 40)); },
+      ctx.threads, def, rows, [&](uint64_t r) { RowRandom rng(seed, stream, r); return static_cast<size_t>(rng.uniform(10, 40)); },
       [&](uint64_t r, char* dst) {
         RowRandom rng(seed, stream, r);
         const int64_t length = rng.uniform(10, 40);
@@ -64,7 +64,7 @@ Column comments(GenContext& ctx, const ColumnDef& def, uint64_t rows, Stream str
   const uint64_t seed = ctx.seed;
   const TextPool& pool = ctx.pool;
   return text_column(
-      ctx, def, rows,
+      ctx.threads, def, rows,
       [&](uint64_t r) { RowRandom rng(seed, stream, r); return static_cast<size_t>(TextPool::comment_length(rng, lo, hi)); },
       [&](uint64_t r, char* dst) {
         RowRandom rng(seed, stream, r);
@@ -167,14 +167,14 @@ Table make_supplier(GenContext& ctx, const TableDef& def) {
   cols.push_back(keyed_names(ctx, column_def(def, "s_name"), rows, "Supplier"));
   cols.push_back(addresses(ctx, column_def(def, "s_address"), rows, Stream::SupplierAddress));
   cols.push_back(text_column(
-      ctx, column_def(def, "s_phone"), rows, [](uint64_t) { return size_t{15}; },
+      ctx.threads, column_def(def, "s_phone"), rows, [](uint64_t) { return size_t{15}; },
       [&](uint64_t r, char* dst) {
         RowRandom rng(seed, Stream::Supplier, r);
         const PersonDraws d(rng);
         std::memcpy(dst, d.phone, 15);
       }));
   cols.push_back(text_column(
-      ctx, column_def(def, "s_comment"), rows,
+      ctx.threads, column_def(def, "s_comment"), rows,
       [&](uint64_t r) {
         RowRandom rng(seed, Stream::SupplierComment, r);
         return static_cast<size_t>(TextPool::comment_length(rng, 25, 100));
@@ -219,11 +219,11 @@ Table make_customer(GenContext& ctx, const TableDef& def) {
   cols.push_back(key.finish());
   cols.push_back(nation.finish());
   cols.push_back(acctbal.finish());
-  cols.push_back(vocabulary_column(ctx, column_def(def, "c_mktsegment"), views(vocab::kSegments), segment));
+  cols.push_back(vocabulary_column(ctx.threads, column_def(def, "c_mktsegment"), views(vocab::kSegments), segment));
   cols.push_back(keyed_names(ctx, column_def(def, "c_name"), rows, "Customer"));
   cols.push_back(addresses(ctx, column_def(def, "c_address"), rows, Stream::CustomerAddress));
   cols.push_back(text_column(
-      ctx, column_def(def, "c_phone"), rows, [](uint64_t) { return size_t{15}; },
+      ctx.threads, column_def(def, "c_phone"), rows, [](uint64_t) { return size_t{15}; },
       [&](uint64_t r, char* dst) {
         RowRandom rng(seed, Stream::Customer, r);
         const PersonDraws d(rng);
@@ -293,12 +293,12 @@ Table make_part(GenContext& ctx, const TableDef& def) {
   cols.push_back(key.finish());
   cols.push_back(size.finish());
   cols.push_back(price.finish());
-  cols.push_back(vocabulary_column(ctx, column_def(def, "p_mfgr"), views(mfgr_words), mfgr));
-  cols.push_back(vocabulary_column(ctx, column_def(def, "p_brand"), views(brand_words), brand));
-  cols.push_back(vocabulary_column(ctx, column_def(def, "p_type"), views(type_words), type));
-  cols.push_back(vocabulary_column(ctx, column_def(def, "p_container"), views(container_words), container));
+  cols.push_back(vocabulary_column(ctx.threads, column_def(def, "p_mfgr"), views(mfgr_words), mfgr));
+  cols.push_back(vocabulary_column(ctx.threads, column_def(def, "p_brand"), views(brand_words), brand));
+  cols.push_back(vocabulary_column(ctx.threads, column_def(def, "p_type"), views(type_words), type));
+  cols.push_back(vocabulary_column(ctx.threads, column_def(def, "p_container"), views(container_words), container));
   cols.push_back(text_column(
-      ctx, column_def(def, "p_name"), rows,
+      ctx.threads, column_def(def, "p_name"), rows,
       [&](uint64_t r) {
         size_t length = 4;  // the blanks between the five words
         for (size_t c : part_colors(seed, r)) length += vocab::kColors[c].size();

@@ -161,27 +161,27 @@ OrdersAndLines make_orders_and_lineitem(GenContext& ctx, const TableDef& odef, c
   ocols.push_back(o_totalprice.finish());
   ocols.push_back(o_orderdate.finish());
   ocols.push_back(o_shippriority.finish());
-  ocols.push_back(vocabulary_column(ctx, column_def(odef, "o_orderstatus"), statuses, o_status));
-  ocols.push_back(vocabulary_column(ctx, column_def(odef, "o_orderpriority"), views(vocab::kPriorities), o_priority));
+  ocols.push_back(vocabulary_column(ctx.threads, column_def(odef, "o_orderstatus"), statuses, o_status));
+  ocols.push_back(vocabulary_column(ctx.threads, column_def(odef, "o_orderpriority"), views(vocab::kPriorities), o_priority));
   ocols.push_back(text_column(
-      ctx, column_def(odef, "o_clerk"), orders, [](uint64_t) { return size_t{15}; },
+      ctx.threads, column_def(odef, "o_clerk"), orders, [](uint64_t) { return size_t{15}; },
       [&](uint64_t r, char* dst) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "Clerk#%09d", o_clerk[r]);
         std::memcpy(dst, buf, 15);
       }));
-  ocols.push_back(text_column(ctx, column_def(odef, "o_comment"), orders, comment_length(Stream::OrderComment, 19, 78),
+  ocols.push_back(text_column(ctx.threads, column_def(odef, "o_comment"), orders, comment_length(Stream::OrderComment, 19, 78),
                               comment_text(Stream::OrderComment, 19, 78)));
 
   std::vector<Column> lcols;
   for (IntColumn* c : {&l_orderkey, &l_partkey, &l_suppkey, &l_linenumber, &l_quantity, &l_extendedprice, &l_discount,
                        &l_tax, &l_shipdate, &l_commitdate, &l_receiptdate})
     lcols.push_back(c->finish());
-  lcols.push_back(vocabulary_column(ctx, column_def(ldef, "l_returnflag"), flags, l_flag));
-  lcols.push_back(vocabulary_column(ctx, column_def(ldef, "l_linestatus"), statuses, l_status));
-  lcols.push_back(vocabulary_column(ctx, column_def(ldef, "l_shipinstruct"), views(vocab::kInstructions), l_instruct));
-  lcols.push_back(vocabulary_column(ctx, column_def(ldef, "l_shipmode"), views(vocab::kShipModes), l_mode));
-  lcols.push_back(text_column(ctx, column_def(ldef, "l_comment"), lines, comment_length(Stream::LineComment, 10, 43),
+  lcols.push_back(vocabulary_column(ctx.threads, column_def(ldef, "l_returnflag"), flags, l_flag));
+  lcols.push_back(vocabulary_column(ctx.threads, column_def(ldef, "l_linestatus"), statuses, l_status));
+  lcols.push_back(vocabulary_column(ctx.threads, column_def(ldef, "l_shipinstruct"), views(vocab::kInstructions), l_instruct));
+  lcols.push_back(vocabulary_column(ctx.threads, column_def(ldef, "l_shipmode"), views(vocab::kShipModes), l_mode));
+  lcols.push_back(text_column(ctx.threads, column_def(ldef, "l_comment"), lines, comment_length(Stream::LineComment, 10, 43),
                               comment_text(Stream::LineComment, 10, 43)));
 
   return {assemble_table(odef, orders, std::move(ocols)), assemble_table(ldef, lines, std::move(lcols))};

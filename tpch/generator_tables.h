@@ -6,35 +6,22 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <mutex>
 
 #include "storage/catalog.h"
+#include "storage/generation/gen_workers.h"
 #include "tpch/generator.h"
 #include "tpch/generator_text.h"
 
 namespace hqc::tpch {
 
-class GenContext {
+// Seed, threads, for_chunks and progress from gen::GenWorkers (storage/generation/gen_workers.h); the
+// row counts of this scale factor and the comment text pool on top.
+class GenContext : public gen::GenWorkers {
  public:
   GenContext(const GenOptions& options, const Cardinalities& counts);
 
-  uint64_t seed;
   Cardinalities counts;
-  unsigned threads;
   TextPool pool;
-
-  // Calls body(begin, end) over disjoint chunks covering [0, n) on up to `threads` threads and
-  // advances progress by `weight` units per index (weight 0: no progress).
-  void for_chunks(uint64_t n, uint64_t weight, const std::function<void(uint64_t, uint64_t)>& body);
-  // Advances progress without parallel work.
-  void advance(uint64_t units);
-
- private:
-  std::function<void(uint64_t, uint64_t)> progress_;
-  uint64_t total_units_;
-  uint64_t done_units_ = 0;
-  std::mutex progress_mutex_;
 };
 
 Table make_nation(GenContext& ctx, const TableDef& def);

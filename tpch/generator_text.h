@@ -1,7 +1,7 @@
 // The fixed vocabularies of TPC-H (clause 4.2.2.13 and 4.2.3) and its comment text (clause 4.2.2.10).
 //
 // Contract:
-//   - Every list keeps the order given in generator_text.cpp forever: the generator indexes into them
+//   - Every list keeps the order given in generator_text.cpp (or storage/generation/vocabulary.cpp) forever: the generator indexes into them
 //     with random draws, so reordering one changes the data for every seed.
 //   - TextPool is a block of sentences produced by the specification's grammar over its weighted word
 //     lists; a comment of length [lo, hi] is a substring of the pool at a random offset, which is how
@@ -14,27 +14,26 @@
 #include <string>
 #include <string_view>
 
+#include "storage/generation/vocabulary.h"
 #include "tpch/generator_random.h"
 
 namespace hqc::tpch::vocab {
 
-struct Nation {
-  std::string_view name;
-  int32_t region;  // index into kRegions
-};
+// The lists TPC-H shares with SSB (storage/generation/vocabulary.h).
+using gen::vocab::kColors;          // p_name words
+using gen::vocab::kContainerKind;   // p_container syllable 2
+using gen::vocab::kContainerSize;   // p_container syllable 1
+using gen::vocab::kNations;         // in key order
+using gen::vocab::kPriorities;
+using gen::vocab::kRegions;         // in key order
+using gen::vocab::kSegments;
+using gen::vocab::kShipModes;
+using gen::vocab::kTypeFinish;      // p_type syllable 2
+using gen::vocab::kTypeMetal;       // p_type syllable 3
+using gen::vocab::kTypeSize;        // p_type syllable 1
+using gen::vocab::Nation;
 
-extern const std::array<Nation, 25> kNations;              // in key order
-extern const std::array<std::string_view, 5> kRegions;     // in key order
-extern const std::array<std::string_view, 92> kColors;     // p_name words
-extern const std::array<std::string_view, 6> kTypeSize;    // p_type syllable 1
-extern const std::array<std::string_view, 5> kTypeFinish;  // p_type syllable 2
-extern const std::array<std::string_view, 5> kTypeMetal;   // p_type syllable 3
-extern const std::array<std::string_view, 5> kContainerSize;  // p_container syllable 1
-extern const std::array<std::string_view, 8> kContainerKind;  // p_container syllable 2
-extern const std::array<std::string_view, 5> kSegments;
-extern const std::array<std::string_view, 5> kPriorities;
 extern const std::array<std::string_view, 4> kInstructions;
-extern const std::array<std::string_view, 7> kShipModes;
 
 // dbgen's alphabet for V-strings (addresses): letters, digits, comma and blank.
 inline constexpr std::string_view kAddressAlphabet =

@@ -55,7 +55,6 @@ class SelectBinder {
       : stmt_(stmt), src_(source), scope_(catalog, source) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
-    if (!stmt_.with.empty()) src_.unsupported(stmt_.with[0].location, "WITH (common table expressions) is not supported yet");
     if (stmt_.distinct) src_.unsupported(stmt_.location, "SELECT DISTINCT is not supported yet; write GROUP BY over the selected columns");
     std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_);
     expand_select_list();

@@ -15,8 +15,8 @@
 //     → limit.
 //   throws: Error(Input) "<source>:<line>:<col>: ..." for unknown tables/columns (with a
 //   suggestion), ambiguous columns, type mismatches, non-grouped columns next to aggregates;
-//   Error(Unsupported) naming constructs horseqc does not handle (CTEs, DISTINCT, COUNT(DISTINCT),
-//   subqueries, ...).
+//   Error(Unsupported) naming constructs horseqc does not handle (DISTINCT, COUNT(DISTINCT),
+//   subqueries outside WHERE, ...). WITH entries are visible in FROM and in WHERE subqueries.
 #pragma once
 
 #include <string>

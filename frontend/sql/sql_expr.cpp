@@ -85,9 +85,31 @@ class Translator {
         }
         return json{{"op", "case"}, {"when", when}, {"else", translate(*e.args.back(), path + ".else")}};
       }
-      case SqlExprKind::Cast:
+      case SqlExprKind::Cast: {
         if (e.text == "date" && e.args[0]->kind == SqlExprKind::StringLiteral) return json{{"date", e.args[0]->text}};
-        src_.unsupported(e.location, "CAST to " + e.text + " is not supported yet (the plan expression language has no general cast)");
+        std::string type = cast_type(e);
+        return json{{"op", "cast"}, {"arg", translate(*e.args[0], path + ".arg")}, {"type", type}};
+      }
+      case SqlExprKind::Like: {
+        std::string p = e.negated ? path + ".arg" : path;
+        locations_[p] = e.location;
+        const SqlExpr& pattern = *e.args[1];
+        if (pattern.kind != SqlExprKind::StringLiteral) src_.unsupported(pattern.location, "LIKE needs its pattern as a string literal");
+        json like = {{"op", "like"}, {"arg", translate(*e.args[0], p + ".arg")}, {"pattern", pattern.text}};
+        return e.negated ? json{{"op", "not"}, {"arg", like}} : like;
+      }
+      case SqlExprKind::Substring: {
+        if (e.args.size() < 3) src_.unsupported(e.location, "SUBSTRING without FOR <length> is not supported");
+        for (size_t i = 1; i < 3; ++i) {
+          if (e.args[i]->kind != SqlExprKind::IntLiteral) src_.unsupported(e.args[i]->location, "SUBSTRING needs its start and length as integer literals");
+        }
+        locations_[path + ".start"] = e.args[1]->location;
+        locations_[path + ".length"] = e.args[2]->location;
+        return json{{"op", "substring"}, {"arg", translate(*e.args[0], path + ".arg")}, {"start", e.args[1]->int_value}, {"length", e.args[2]->int_value}};
+      }
+      case SqlExprKind::Extract:
+        locations_[path + ".field"] = e.location;
+        return json{{"op", "extract"}, {"field", e.text}, {"arg", translate(*e.args[0], path + ".arg")}};
       case SqlExprKind::Function:
         if (is_aggregate_call(e)) src_.fail(e.location, "aggregate function " + e.text + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         src_.unsupported(e.location, "function " + e.text + "() is not supported");
@@ -134,6 +156,19 @@ class Translator {
     if (e.text == "||") src_.unsupported(e.location, "string concatenation (||) is not supported");
     if (e.text == "%") src_.unsupported(e.location, "the modulo operator (%) is not supported");
     return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", translate(r, path + ".right")}};
+  }
+
+  // PostgreSQL's internal type names (the parser keeps numeric's precision and scale as
+  // "numeric(15,2)") → the plan's type spelling (DataType::to_string).
+  std::string cast_type(const SqlExpr& e) const {
+    const std::string& t = e.text;
+    if (t == "int4" || t == "integer" || t == "int") return "int32";
+    if (t == "int8" || t == "bigint") return "int64";
+    if (t == "float8" || t == "double precision") return "float64";
+    if (t == "date") return "date";
+    if (t.starts_with("numeric(") || t.starts_with("decimal(")) return "decimal" + t.substr(t.find('('));
+    if (t == "numeric" || t == "decimal") src_.unsupported(e.location, "CAST to " + t + " needs a precision and scale (numeric(15,2))");
+    src_.unsupported(e.location, "CAST to " + t + " is not supported (int, bigint, double precision, numeric(p,s), date are)");
   }
 
   const AttributeLookup& lookup_;

@@ -12,8 +12,10 @@
 //   (unknown or ambiguous columns); a Column it does not name is a bug (Error(Internal)).
 //   folds: date '...' ± interval (days, months, years) into a date literal; date column ± interval
 //   'n' day into date ± n; unary minus of literals.
+//   translates: LIKE (literal pattern), SUBSTRING(x FROM a FOR b) (literal a, b), EXTRACT, CAST
+//   (PostgreSQL type names → the plan's: int4 → int32, numeric(15,2) → decimal(15,2), ...).
 //   throws: Error(Unsupported) naming constructs the expression language cannot express yet
-//   (LIKE, SUBSTRING, EXTRACT, IS NULL, CAST, string concatenation, subqueries, ...).
+//   (IS NULL, string concatenation, subqueries, narrowing casts, ...).
 #pragma once
 
 #include <functional>

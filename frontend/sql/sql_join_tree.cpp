@@ -2,8 +2,11 @@
 #include "frontend/sql/sql_join_tree.h"
 
 #include <algorithm>
+#include <set>
 
+#include "frontend/sql/sql_binder.h"
 #include "frontend/sql/sql_expr.h"
+#include "frontend/sql/sql_unnest.h"
 #include "storage/error.h"
 
 namespace hqc::sql {
@@ -22,6 +25,7 @@ struct Residual {
   const SqlExpr* expr;
   std::set<size_t> relations;
   bool placed = false;
+  bool subquery = false;  // [NOT] EXISTS / IN (subquery): a semi / anti join, not a filter
 };
 
 const SqlExpr* find_subquery(const SqlExpr& e) {
@@ -47,10 +51,18 @@ class JoinTreeBuilder {
   void add_from(const TableRef& ref) {
     switch (ref.kind) {
       case TableRefKind::Table:
+        for (const CommonTable& cte : ctes_) {
+          if (cte.name == ref.name) {
+            add_derived(*cte.query, ref.alias.empty() ? ref.name : ref.alias, ref.location, cte.column_names);
+            return;
+          }
+        }
         scope_.add_table(ref);
         return;
       case TableRefKind::Subquery:
-        src_.unsupported(ref.location, "subqueries in FROM are not supported yet");
+        if (ref.alias.empty()) src_.fail(ref.location, "a subquery in FROM must have an alias: (select ...) as name");
+        add_derived(*ref.subquery, ref.alias, ref.location, {});
+        return;
       case TableRefKind::Join:
         if (ref.join_type != SqlJoinType::Inner && ref.join_type != SqlJoinType::Cross) {
           static const char* names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER", "CROSS"};
@@ -64,6 +76,7 @@ class JoinTreeBuilder {
   }
 
   std::unique_ptr<plan::LogicalOp> build(const SelectStmt& stmt) {
+    ctes_ = stmt.with;
     for (const auto& f : stmt.from) add_from(*f);
     if (scope_.relations().empty()) src_.unsupported(stmt.location, "a SELECT without FROM is not supported");
     std::vector<const SqlExpr*> conjuncts;
@@ -91,6 +104,109 @@ class JoinTreeBuilder {
   }
 
  private:
+  // A subquery in FROM (or a WITH entry) is planned on its own; a projection on top renames its
+  // output to "<alias>.<column>" so the outer query sees it like a scan.
+  void add_derived(const SelectStmt& query, const std::string& alias, int location, const std::vector<std::string>& column_names) {
+    if (!query.order_by.empty() || query.limit) {
+      src_.unsupported(query.order_by.empty() ? query.limit_location : query.order_by.front().location,
+                       "ORDER BY / LIMIT inside a subquery in FROM is not supported");
+    }
+    auto q = std::make_shared<SelectStmt>(query);
+    for (const CommonTable& c : ctes_) {
+      bool shadowed = false;
+      for (const CommonTable& own : query.with) shadowed = shadowed || own.name == c.name;
+      if (!shadowed) q->with.push_back(c);
+    }
+    plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), alias);
+    register_derived(std::move(sub.root), alias, location, column_names, false);
+  }
+
+  // Adds a planned subquery as relation `alias` (rows estimate: its largest scanned table, or 1).
+  size_t register_derived(std::unique_ptr<plan::LogicalOp> root, const std::string& alias, int location,
+                          const std::vector<std::string>& column_names, bool single_row) {
+    uint64_t rows = 0;
+    std::vector<const plan::LogicalOp*> stack = {root.get()};
+    while (!stack.empty()) {
+      const plan::LogicalOp* op = stack.back();
+      stack.pop_back();
+      if (op->kind == plan::OpKind::Scan) {
+        if (const TableDef* t = scope_.catalog().find(op->table)) rows = std::max(rows, t->rows_at_sf1);
+      }
+      for (const auto& c : op->children) stack.push_back(c.get());
+    }
+    size_t rel = scope_.add_derived(alias, location, root->schema, column_names, single_row ? 1 : rows);
+    filters_.resize(scope_.relations().size());
+    if (single_row) single_row_.insert(rel);
+    derived_.resize(rel + 1);
+    if (root->kind == plan::OpKind::Project) {
+      // The subquery already ends in a projection: it takes the derived table's names itself.
+      root->schema = scope_.scan_schema(rel);
+      for (size_t i = 0; i < root->exprs.size(); ++i) root->exprs[i].name = root->schema[i].name;
+      derived_[rel] = std::move(root);
+      return rel;
+    }
+    auto p = std::make_unique<plan::LogicalOp>();
+    p->kind = plan::OpKind::Project;
+    p->json_path = src_.position(location);
+    p->schema = scope_.scan_schema(rel);
+    for (size_t i = 0; i < p->schema.size(); ++i) {
+      const plan::Attribute& in = root->schema[i];
+      plan::ExprPtr col = plan::make_column(in.source, in.name, in.type);
+      col->dict_table = in.dict_table;
+      col->dict_column = in.dict_column;
+      p->exprs.push_back({p->schema[i].name, col});
+    }
+    p->children.push_back(std::move(root));
+    derived_[rel] = std::move(p);
+    return rel;
+  }
+
+  // True when `e` holds scalar subqueries and no EXISTS / IN (subquery).
+  static bool has_only_scalar_subqueries(const SqlExpr& e) {
+    bool scalar = false, other = false;
+    std::vector<const SqlExpr*> stack = {&e};
+    while (!stack.empty()) {
+      const SqlExpr* x = stack.back();
+      stack.pop_back();
+      scalar = scalar || x->kind == SqlExprKind::ScalarSubquery;
+      other = other || x->kind == SqlExprKind::Exists || x->kind == SqlExprKind::InSubquery;
+      for (const SqlExprPtr& a : x->args) stack.push_back(a.get());
+    }
+    return scalar && !other;
+  }
+
+  // Copy of `e` where every scalar subquery is a column of a derived table (frontend/sql/sql_unnest.h)
+  // joined on its correlation keys: `x < (select avg(y) from t where t.k = o.k)` → `x < sq.value`
+  // with an equi-join o.k = sq.k1.
+  SqlExprPtr replace_scalar_subqueries(const SqlExpr& e, size_t order) {
+    auto column = [&](const std::string& alias, const std::string& name, int location) {
+      auto c = std::make_shared<SqlExpr>();
+      c->kind = SqlExprKind::Column;
+      c->qualifiers = {alias, name};
+      c->location = location;
+      owned_.push_back(c);
+      return c;
+    };
+    if (e.kind == SqlExprKind::ScalarSubquery) {
+      ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
+      size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
+      for (size_t i = 0; i < sq.outer_keys.size(); ++i) {
+        const SqlExprPtr& outer = sq.outer_keys[i];
+        if (outer->kind != SqlExprKind::Column) {
+          src_.unsupported(outer->location, "a correlation key must be a column of the outer query, found " + outer->to_sql());
+        }
+        owned_.push_back(outer);
+        size_t outer_rel = scope_.resolve(*outer).relation;
+        edges_.push_back(EquiJoin{outer_rel, rel, outer.get(), column(sq.alias, sq.column_names[i + 1], outer->location).get(),
+                                  outer->location, order});
+      }
+      return column(sq.alias, "value", e.location);
+    }
+    auto copy = std::make_shared<SqlExpr>(e);
+    for (SqlExprPtr& a : copy->args) a = replace_scalar_subqueries(*a, order);
+    return copy;
+  }
+
   // (a AND b AND x) OR (a AND b AND y) → a, b, (x OR y): conjuncts common to every disjunct are
   // pulled out, so a join condition repeated in each branch (TPC-H Q19) becomes a join key and
   // single-table parts can still be pushed down.
@@ -143,6 +259,16 @@ class JoinTreeBuilder {
   }
 
   void classify(const SqlExpr& c, size_t order) {
+    if (is_unnestable_subquery(c)) {
+      residuals_.push_back(Residual{&c, outer_relations(c, scope_, ctes_), false, true});
+      return;
+    }
+    if (has_only_scalar_subqueries(c)) {
+      SqlExprPtr rewritten = replace_scalar_subqueries(c, order);
+      owned_.push_back(rewritten);
+      classify(*rewritten, order);
+      return;
+    }
     if (const SqlExpr* sub = find_subquery(c)) {
       src_.unsupported(sub->location, std::string(kind_name(sub->kind)) + " (" + sub->to_sql() + ") is not supported yet (no decorrelation or unnesting of subqueries)");
     }
@@ -182,6 +308,10 @@ class JoinTreeBuilder {
 
   std::unique_ptr<plan::LogicalOp> base(size_t rel) {
     const Relation& r = scope_.relation(rel);
+    if (r.derived()) {
+      std::unique_ptr<plan::LogicalOp> d = std::move(derived_.at(rel));
+      return filters_[rel].empty() ? std::move(d) : filter(std::move(d), filters_[rel]);
+    }
     auto scan = std::make_unique<plan::LogicalOp>();
     scan->kind = plan::OpKind::Scan;
     scan->json_path = src_.position(r.location);
@@ -206,6 +336,10 @@ class JoinTreeBuilder {
       }
     }
     if (best == SIZE_MAX) {
+      // A single-row relation (uncorrelated scalar subquery) joins without keys.
+      for (size_t i : single_row_) {
+        if (!joined[i]) return i;
+      }
       for (size_t i = 0; i < joined.size(); ++i) {
         if (!joined[i]) {
           src_.unsupported(scope_.relation(i).location, "no equi-join condition connects \"" + scope_.relation(i).alias +
@@ -214,13 +348,6 @@ class JoinTreeBuilder {
       }
     }
     return best;
-  }
-
-  static bool keys_comparable(const DataType& a, const DataType& b) {
-    if (a.is_string() || b.is_string()) return false;
-    auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
-    if (integral(a) && integral(b)) return true;
-    return a == b && (a.id == TypeId::Date || a.id == TypeId::Decimal);
   }
 
   std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined) {
@@ -238,7 +365,7 @@ class JoinTreeBuilder {
       if (location < 0) location = e.location;
       plan::ExprPtr pk = bind_sql_expression(*probe_side, probe->schema, lookup(), src_);
       plan::ExprPtr bk = bind_sql_expression(*build_side, build->schema, lookup(), src_);
-      if (!keys_comparable(pk->type, bk->type)) {
+      if (!join_keys_comparable(pk->type, bk->type)) {
         src_.unsupported(e.location, "join key " + build_side->to_sql() + " of type " + bk->type.to_string() +
                                          " cannot be matched with " + probe_side->to_sql() + " of type " + pk->type.to_string() +
                                          " (keys must be integers, dates or decimals of the same scale)");
@@ -246,7 +373,7 @@ class JoinTreeBuilder {
       j->probe_keys.push_back(pk);
       j->build_keys.push_back(bk);
     }
-    j->json_path = src_.position(location);
+    j->json_path = src_.position(location >= 0 ? location : scope_.relation(rel).location);
     j->schema = probe->schema;
     for (const plan::Attribute& a : build->schema) j->schema.push_back(a);
     j->children.push_back(std::move(probe));
@@ -256,14 +383,19 @@ class JoinTreeBuilder {
 
   std::unique_ptr<plan::LogicalOp> place_residuals(std::unique_ptr<plan::LogicalOp> tree, const std::vector<bool>& joined) {
     std::vector<const SqlExpr*> ready;
+    std::vector<const SqlExpr*> subqueries;
     for (Residual& r : residuals_) {
       if (r.placed) continue;
       if (std::all_of(r.relations.begin(), r.relations.end(), [&](size_t i) { return joined[i]; })) {
-        ready.push_back(r.expr);
+        (r.subquery ? subqueries : ready).push_back(r.expr);
         r.placed = true;
       }
     }
-    return ready.empty() ? std::move(tree) : filter(std::move(tree), ready);
+    if (!ready.empty()) tree = filter(std::move(tree), ready);
+    // Semi / anti joins after the filters: they only shrink the stream, and filtering first
+    // leaves fewer probes.
+    for (const SqlExpr* s : subqueries) tree = unnest_subquery(std::move(tree), *s, scope_, ctes_, src_);
+    return tree;
   }
 
   FromScope& scope_;
@@ -273,9 +405,19 @@ class JoinTreeBuilder {
   std::vector<EquiJoin> edges_;
   std::vector<Residual> residuals_;
   std::vector<SqlExprPtr> owned_;  // expressions rewritten by factor_disjunctions
+  std::vector<CommonTable> ctes_;  // the statement's WITH entries, visible in its FROM
+  std::vector<std::unique_ptr<plan::LogicalOp>> derived_;  // by relation index: derived table plans
+  std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
 };
 
 }  // namespace
+
+bool join_keys_comparable(const DataType& a, const DataType& b) {
+  if (a.is_string() || b.is_string()) return false;
+  auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
+  if (integral(a) && integral(b)) return true;
+  return a == b && (a.id == TypeId::Date || a.id == TypeId::Decimal);
+}
 
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope) {
   if (e.kind != SqlExprKind::Column) return std::nullopt;

@@ -13,7 +13,11 @@
 //       connected ones, relations with pushed-down filters join first (they shrink the probe
 //       stream), then in the order their join conjunct appears in the query text;
 //     - a filter's conjuncts keep their order in the query text.
-//   throws: Error(Unsupported) for outer joins, subqueries in FROM or WHERE, and relations that
+//     - WHERE conjuncts [NOT] EXISTS / [NOT] IN (subquery) become semi / anti joins on top of the
+//       inner join tree (frontend/sql/sql_unnest.h), in text order.
+//     - a subquery in FROM, or a WITH entry named in FROM, is planned on its own (bind_select) and
+//       joins like a table whose columns are named "<alias>.<column>";
+//   throws: Error(Unsupported) for outer joins, other subqueries in WHERE, and relations that
 //   no equi-join connects (cross products), each named with its position.
 #pragma once
 
@@ -29,6 +33,10 @@ namespace hqc::sql {
 // Adds the statement's FROM tables to `scope` and returns the joined, filtered input of the
 // select list / aggregation.
 std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source);
+
+// Whether a hash join can match keys of these types (integers of any width, or equal dates or
+// decimals; never strings).
+bool join_keys_comparable(const DataType& a, const DataType& b);
 
 // The lookup that names resolved base-table columns "alias.column" (sql_expr.h).
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope);

@@ -258,6 +258,16 @@ class Walker {
       e->int_value = std::stoll(text);
       return e;
     }
+    if ((type == "numeric" || type == "decimal") && tn.contains("typmods")) {
+      // numeric(15,2): keep precision and scale in the type name for the binder.
+      std::string mods;
+      for (const json& tm : tn.at("typmods")) {
+        const json* c = tm.contains("A_Const") ? &tm.at("A_Const") : nullptr;
+        if (!c || !c->contains("ival")) src_.fail(loc, "expected integer precision and scale in numeric(p,s)");
+        mods += (mods.empty() ? "" : ",") + std::to_string(c->at("ival").value("ival", int64_t{0}));
+      }
+      type += "(" + mods + ")";
+    }
     auto e = node(SqlExprKind::Cast, loc);
     e->text = type;
     e->args.push_back(arg);

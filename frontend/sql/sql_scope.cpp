@@ -13,12 +13,37 @@ size_t FromScope::add_table(const TableRef& ref) {
     src_.fail(ref.location, "table \"" + ref.name + "\" does not exist in catalog " + catalog_.name + plan::did_you_mean(ref.name, names));
   }
   std::string alias = ref.alias.empty() ? ref.name : ref.alias;
+  check_alias(alias, ref.location);
+  relations_.push_back(Relation{alias, def, ref.location, {}, nullptr});
+  return relations_.size() - 1;
+}
+
+void FromScope::check_alias(const std::string& alias, int location) const {
   for (const Relation& r : relations_) {
     if (r.alias == alias) {
-      src_.fail(ref.location, "table name \"" + alias + "\" is specified more than once in FROM; give one of them an alias");
+      src_.fail(location, "table name \"" + alias + "\" is specified more than once in FROM; give one of them an alias");
     }
   }
-  relations_.push_back(Relation{alias, def, ref.location});
+}
+
+size_t FromScope::add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
+                              const std::vector<std::string>& column_names, uint64_t rows_at_sf1) {
+  check_alias(alias, location);
+  if (!column_names.empty() && column_names.size() != output.size()) {
+    src_.fail(location, "\"" + alias + "\" names " + std::to_string(column_names.size()) + " columns but its query has " +
+                            std::to_string(output.size()));
+  }
+  auto def = std::make_shared<TableDef>();
+  def->name = alias;
+  def->rows_at_sf1 = rows_at_sf1;
+  Relation r{alias, def.get(), location, output, def};
+  for (size_t i = 0; i < output.size(); ++i) {
+    std::string name = column_names.empty() ? output[i].name : column_names[i];
+    if (def->find(name)) src_.fail(location, "column \"" + name + "\" appears twice in the output of \"" + alias + "\"");
+    // Dictionary codes stay codes: the encoding only tells resolution it is a string.
+    def->columns.push_back(ColumnDef{name, output[i].type, output[i].dict_table.empty() ? Encoding::Plain : Encoding::Dictionary, ""});
+  }
+  relations_.push_back(std::move(r));
   return relations_.size() - 1;
 }
 
@@ -100,6 +125,13 @@ std::string FromScope::canonical(const SqlExpr& e) const { return qualified_copy
 std::vector<plan::Attribute> FromScope::scan_schema(size_t relation) const {
   const Relation& r = relations_.at(relation);
   std::vector<plan::Attribute> schema;
+  if (r.derived()) {
+    for (size_t i = 0; i < r.derived_output.size(); ++i) {
+      const plan::Attribute& o = r.derived_output[i];
+      schema.push_back(plan::Attribute{r.alias, r.table->columns[i].name, o.type, o.dict_table, o.dict_column});
+    }
+    return schema;
+  }
   for (const ColumnDef& c : r.table->columns) {
     plan::Attribute a{r.alias, c.name, c.type, "", ""};
     if (c.type.is_string() && c.encoding == Encoding::Dictionary) {

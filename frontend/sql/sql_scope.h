@@ -12,6 +12,7 @@
 //     so `d_year` and `date.d_year` compare equal when matching GROUP BY keys and select items.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,8 +27,13 @@ namespace hqc::sql {
 
 struct Relation {
   std::string alias;
-  const TableDef* table = nullptr;
+  const TableDef* table = nullptr;  // for a derived table: a definition synthesized from its output
   int location = -1;
+  // Derived table (subquery in FROM, or a WITH entry): its output attributes as the subquery plan
+  // names them; empty for base tables. `table` is owned by `derived_def`.
+  std::vector<plan::Attribute> derived_output;
+  std::shared_ptr<const TableDef> derived_def;
+  bool derived() const { return derived_def != nullptr; }
 };
 
 struct ResolvedColumn {
@@ -42,8 +48,15 @@ class FromScope {
   // Adds a base table (TableRef of kind Table). Errors: unknown table (with a suggestion),
   // duplicate alias.
   size_t add_table(const TableRef& ref);
+  // Adds a derived table named `alias` whose columns are `output` (the subquery plan's schema,
+  // renamed to `column_names` when given) and whose size estimate is `rows_at_sf1`. Errors:
+  // duplicate alias, duplicate column names, a column list of the wrong length.
+  size_t add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
+                     const std::vector<std::string>& column_names, uint64_t rows_at_sf1);
 
   const std::vector<Relation>& relations() const { return relations_; }
+  const Catalog& catalog() const { return catalog_; }
+  const SqlSource& source() const { return src_; }
   const Relation& relation(size_t i) const { return relations_.at(i); }
 
   ResolvedColumn resolve(const SqlExpr& column) const;
@@ -56,10 +69,13 @@ class FromScope {
   std::string canonical(const SqlExpr& e) const;
 
   // The scan's output attributes, as the JSON plan binder builds them (dictionary columns carry
-  // their table/column for decoding).
+  // their table/column for decoding). For a derived table: its columns with source = its alias,
+  // keeping the dictionary of the column they came from.
   std::vector<plan::Attribute> scan_schema(size_t relation) const;
 
  private:
+  void check_alias(const std::string& alias, int location) const;
+
   const Catalog& catalog_;
   const SqlSource& src_;
   std::vector<Relation> relations_;

@@ -62,8 +62,9 @@ TEST_CASE("missing fields, unknown fields, unknown operators and tables") {
   CHECK(error_of(R"({"plna": {}})") == "q.json: $: unknown field \"plna\" (did you mean \"plan\"?)");
   CHECK(error_of(R"({})") == "q.json: $: missing field \"plan\"");
   CHECK(error_of(R"([1, 2])") == "q.json: $: expected an object, found an array");
-  CHECK(error_of(with_predicate(R"({"op": "like", "left": {"column": "lo_tax"}, "right": {"int": 1}})")) ==
-        "q.json: $.plan.input.predicate.op: unknown expression operator \"like\"; expected one of = <> < <= > >= + - * / and or not between in case");
+  CHECK(error_of(with_predicate(R"({"op": "glob", "left": {"column": "lo_tax"}, "right": {"int": 1}})")) ==
+        "q.json: $.plan.input.predicate.op: unknown expression operator \"glob\"; expected one of = <> < <= > >= + - * / and or not "
+        "between in case like substring extract cast");
   CHECK(error_of(R"({"plan": {"op": "aggregate", "aggregates": [{"name": "n", "func": "summ", "arg": {"column": "lo_tax"}}],
                    "input": {"op": "scan", "table": "lineorder"}}})") ==
         "q.json: $.plan.aggregates[0].func: unknown aggregate function \"summ\" (did you mean \"sum\"?); expected sum, count, count_star, min, max or avg");

@@ -79,11 +79,12 @@ TEST_CASE("unsupported constructs are named at their position") {
   check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
               "LEFT OUTER JOIN is not supported");
   check_error("select count(*) from lineorder, date", ssb, ErrorKind::Unsupported, "1:33", "cross products are not supported");
-  check_error("select count(*) from customer where c_name like 'Customer#0001%'", ssb, ErrorKind::Unsupported, "1:44", "LIKE");
+  check_error("select count(*) from customer where c_name like c_city", ssb, ErrorKind::Unsupported, "1:49", "LIKE needs its pattern as a string literal");
   check_error("select count(*) from lineorder where lo_quantity < (select 3 from date)", ssb, ErrorKind::Unsupported, "1:52",
               "scalar subquery");
   check_error("select rank() over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:8", "window functions");
-  check_error("with x as (select 1 from date) select count(*) from lineorder", ssb, ErrorKind::Unsupported, "1:6", "WITH");
+  check_error("select count(*) from (select lo_quantity from lineorder order by lo_quantity) as x", ssb, ErrorKind::Unsupported, "1:66",
+              "ORDER BY / LIMIT inside a subquery in FROM");
   check_error("select lo_revenue from lineorder order by lo_revenue + 1", ssb, ErrorKind::Unsupported, "1:54", "not in the select list");
 }
 

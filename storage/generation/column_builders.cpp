@@ -1,18 +1,19 @@
-// Storage layout of generated TPC-H values; see generator_columns.h for the contract.
-#include "tpch/generator_columns.h"
+// Storage layout of generated values; see column_builders.h for the contract.
+#include "storage/generation/column_builders.h"
 
 #include <algorithm>
 #include <limits>
 
 #include "storage/error.h"
+#include "storage/generation/gen_workers.h"
 #include "storage/parallel.h"
 
-namespace hqc::tpch {
+namespace hqc::gen {
 
 namespace {
 
 [[noreturn]] void unsupported_layout(const ColumnDef& def, const std::string& what) {
-  throw Error(ErrorKind::Internal, "TPC-H generator: column " + def.name + " is declared " + def.type.to_string() +
+  throw Error(ErrorKind::Internal, "data generator: column " + def.name + " is declared " + def.type.to_string() +
                                        " (" + encoding_name(def.encoding) + ") in the catalog, but " + what);
 }
 
@@ -34,29 +35,39 @@ void require_string(const ColumnDef& def) {
 
 const ColumnDef& column_def(const TableDef& table, const char* column) {
   const ColumnDef* c = table.find(column);
-  if (!c)
-    throw Error(ErrorKind::Internal, "TPC-H generator: Catalog::tpch() has no column " + table.name + "." + column);
+  if (!c) throw Error(ErrorKind::Internal, "data generator: the catalog has no column " + table.name + "." + column);
   return *c;
 }
 
-IntColumn::IntColumn(const ColumnDef& def, uint64_t rows, int64_t max_value) : column_(empty_like(def)) {
+IntColumn::IntColumn(const ColumnDef& def, uint64_t rows, int64_t max_value, Allocation when)
+    : column_(empty_like(def)), rows_(rows) {
   switch (def.type.id) {
     case TypeId::Int32:
     case TypeId::Date:
       if (max_value > std::numeric_limits<int32_t>::max())
-        throw Error(ErrorKind::Unsupported, "TPC-H generator: column " + def.name + " is " + def.type.to_string() +
+        throw Error(ErrorKind::Unsupported, "data generator: column " + def.name + " is " + def.type.to_string() +
                                                 " but needs values up to " + std::to_string(max_value) +
                                                 " at this scale factor; use a smaller --sf");
-      column_.i32.assign(rows, 0);
-      i32_ = column_.i32.data();
       break;
     case TypeId::Int64:
-    case TypeId::Decimal:
-      column_.i64.assign(rows, 0);
-      i64_ = column_.i64.data();
-      break;
+    case TypeId::Decimal: break;
     default: unsupported_layout(def, "the generator produces integers for it");
   }
+  if (when == Allocation::Now) allocate();
+}
+
+void IntColumn::allocate() {
+  if (column_.type.id == TypeId::Int32 || column_.type.id == TypeId::Date) {
+    column_.i32.assign(rows_, 0);
+    i32_ = column_.i32.data();
+  } else {
+    column_.i64.assign(rows_, 0);
+    i64_ = column_.i64.data();
+  }
+}
+
+void allocate_in_parallel(unsigned threads, const std::vector<IntColumn*>& columns) {
+  parallel_for(columns.size(), threads, [&](size_t i) { columns[i]->allocate(); });
 }
 
 Column IntColumn::finish() {
@@ -64,7 +75,7 @@ Column IntColumn::finish() {
   return std::move(column_);
 }
 
-Column text_column(GenContext& ctx, const ColumnDef& def, uint64_t rows,
+Column text_column(unsigned threads, const ColumnDef& def, uint64_t rows,
                    const std::function<size_t(uint64_t)>& length_of,
                    const std::function<void(uint64_t, char*)>& write) {
   require_string(def);
@@ -72,12 +83,12 @@ Column text_column(GenContext& ctx, const ColumnDef& def, uint64_t rows,
   // Lengths first (parallel), then offsets (a serial prefix sum: one add per row), then the bytes
   // written in place (parallel): no per-row std::string for the hundreds of millions of comments.
   c.offsets.assign(rows + 1, 0);
-  ctx.for_chunks(rows, 0, [&](uint64_t begin, uint64_t end) {
+  for_chunks(rows, threads, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) c.offsets[r + 1] = length_of(r);
   });
   for (uint64_t r = 0; r < rows; ++r) c.offsets[r + 1] += c.offsets[r];
   c.heap.resize(c.offsets[rows]);
-  ctx.for_chunks(rows, 0, [&](uint64_t begin, uint64_t end) {
+  for_chunks(rows, threads, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) write(r, c.heap.data() + c.offsets[r]);
   });
   if (def.encoding == Encoding::Heap) {
@@ -89,13 +100,13 @@ Column text_column(GenContext& ctx, const ColumnDef& def, uint64_t rows,
   return make_dictionary_column(def.name, def.type, values);
 }
 
-Column vocabulary_column(GenContext& ctx, const ColumnDef& def, const std::vector<std::string_view>& vocabulary,
+Column vocabulary_column(unsigned threads, const ColumnDef& def, const std::vector<std::string_view>& vocabulary,
                          const std::vector<uint8_t>& index) {
   require_string(def);
   const uint64_t rows = index.size();
   if (def.encoding == Encoding::Heap)
     return text_column(
-        ctx, def, rows, [&](uint64_t r) { return vocabulary[index[r]].size(); },
+        threads, def, rows, [&](uint64_t r) { return vocabulary[index[r]].size(); },
         [&](uint64_t r, char* dst) { std::copy(vocabulary[index[r]].begin(), vocabulary[index[r]].end(), dst); });
 
   // Dictionary of the entries that occur, sorted; then one remapping table from vocabulary index to code.
@@ -113,7 +124,7 @@ Column vocabulary_column(GenContext& ctx, const ColumnDef& def, const std::vecto
     if (used[i])
       code_of[i] = static_cast<int32_t>(std::lower_bound(present.begin(), present.end(), vocabulary[i]) - present.begin());
   c.i32.resize(rows);
-  ctx.for_chunks(rows, 0, [&](uint64_t begin, uint64_t end) {
+  for_chunks(rows, threads, [&](uint64_t begin, uint64_t end) {
     for (uint64_t r = begin; r < end; ++r) c.i32[r] = code_of[index[r]];
   });
   c.compute_stats();
@@ -126,9 +137,9 @@ Column string_column(const ColumnDef& def, const std::vector<std::string>& value
   return make_heap_column(def.name, def.type, values);
 }
 
-std::vector<Column> build_columns(GenContext& ctx, const std::vector<std::function<Column()>>& builders) {
+std::vector<Column> build_columns(unsigned threads, const std::vector<std::function<Column()>>& builders) {
   std::vector<Column> out(builders.size());
-  parallel_for(builders.size(), ctx.threads, [&](size_t i) { out[i] = builders[i](); });
+  parallel_for(builders.size(), threads, [&](size_t i) { out[i] = builders[i](); });
   return out;
 }
 
@@ -139,18 +150,18 @@ Table assemble_table(const TableDef& def, uint64_t rows, std::vector<Column>&& c
   for (const ColumnDef& cd : def.columns) {
     auto it = std::find_if(columns.begin(), columns.end(), [&](const Column& c) { return c.name == cd.name; });
     if (it == columns.end())
-      throw Error(ErrorKind::Internal, "TPC-H generator: catalog column " + def.name + "." + cd.name + " is not generated");
+      throw Error(ErrorKind::Internal, "data generator: catalog column " + def.name + "." + cd.name + " is not generated");
     if (it->size() != rows)
-      throw Error(ErrorKind::Internal, "TPC-H generator: column " + cd.name + " has " + std::to_string(it->size()) +
+      throw Error(ErrorKind::Internal, "data generator: column " + cd.name + " has " + std::to_string(it->size()) +
                                            " rows, table " + def.name + " has " + std::to_string(rows));
     t.columns.push_back(std::move(*it));
     columns.erase(it);
   }
   if (!columns.empty())
-    throw Error(ErrorKind::Internal, "TPC-H generator: column " + columns.front().name + " is not in the catalog's " +
+    throw Error(ErrorKind::Internal, "data generator: column " + columns.front().name + " is not in the catalog's " +
                                          def.name + " table");
   t.validate();
   return t;
 }
 
-}  // namespace hqc::tpch
+}  // namespace hqc::gen

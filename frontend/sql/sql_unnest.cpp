@@ -1,0 +1,312 @@
+// Unnesting of [NOT] EXISTS / [NOT] IN subqueries into semi / anti joins (frontend/sql/sql_unnest.h).
+#include "frontend/sql/sql_unnest.h"
+
+#include <map>
+#include <set>
+
+#include "frontend/sql/sql_binder.h"
+#include "frontend/sql/sql_expr.h"
+#include "frontend/sql/sql_join_tree.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+using AliasMap = std::map<std::string, std::string>;
+
+// Deep copy of an expression with qualified references to renamed aliases rewritten. Nested
+// subqueries are shared, not copied: they are planned from their own text later.
+SqlExprPtr renamed(const SqlExprPtr& e, const AliasMap& aliases) {
+  if (!e) return e;
+  auto copy = std::make_shared<SqlExpr>(*e);
+  if (copy->kind == SqlExprKind::Column && copy->qualifiers.size() == 2) {
+    if (auto it = aliases.find(copy->qualifiers[0]); it != aliases.end()) copy->qualifiers[0] = it->second;
+  }
+  for (SqlExprPtr& a : copy->args) a = renamed(a, aliases);
+  return copy;
+}
+
+std::shared_ptr<TableRef> renamed_ref(const std::shared_ptr<TableRef>& ref, const std::set<std::string>& taken,
+                                      const std::string& suffix, AliasMap& aliases, const SqlSource& src) {
+  auto copy = std::make_shared<TableRef>(*ref);
+  switch (ref->kind) {
+    case TableRefKind::Table: {
+      std::string alias = ref->alias.empty() ? ref->name : ref->alias;
+      if (taken.count(alias)) {
+        copy->alias = alias + suffix;
+        aliases[alias] = copy->alias;
+      }
+      return copy;
+    }
+    case TableRefKind::Join:
+      copy->left = renamed_ref(ref->left, taken, suffix, aliases, src);
+      copy->right = renamed_ref(ref->right, taken, suffix, aliases, src);
+      return copy;
+    case TableRefKind::Subquery:
+      src.unsupported(ref->location, "a subquery in the FROM of an EXISTS / IN subquery is not supported yet");
+  }
+  return copy;
+}
+
+// The WITH entries visible inside a subquery: its own, then the enclosing query's not shadowed.
+std::vector<CommonTable> visible_ctes(const SelectStmt& sub, const std::vector<CommonTable>& outer) {
+  std::vector<CommonTable> out = sub.with;
+  for (const CommonTable& c : outer) {
+    bool shadowed = false;
+    for (const CommonTable& own : sub.with) shadowed = shadowed || own.name == c.name;
+    if (!shadowed) out.push_back(c);
+  }
+  return out;
+}
+
+void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonTable>& ctes, const SqlSource& src) {
+  if (ref.kind == TableRefKind::Table) {
+    for (const CommonTable& c : ctes) {
+      if (c.name != ref.name) continue;
+      auto q = std::make_shared<SelectStmt>(*c.query);
+      q->with = visible_ctes(*q, ctes);
+      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), c.name);
+      scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c.column_names, 0);
+      return;
+    }
+    scope.add_table(ref);
+  } else if (ref.kind == TableRefKind::Join) {
+    add_tables(*ref.left, scope, ctes, src);
+    add_tables(*ref.right, scope, ctes, src);
+  } else {
+    src.unsupported(ref.location, "a subquery in the FROM of a subquery in WHERE is not supported yet");
+  }
+}
+
+void split_and(const SqlExprPtr& e, std::vector<SqlExprPtr>& out) {
+  if (e->kind == SqlExprKind::And) {
+    for (const SqlExprPtr& a : e->args) split_and(a, out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+// Which side of the query the columns of `e` belong to (nested subqueries are not entered).
+struct Sides {
+  bool inner = false;
+  bool outer = false;
+};
+
+void sides_of(const SqlExpr& e, const FromScope& inner, const FromScope& outer, Sides& s) {
+  if (e.kind == SqlExprKind::Column) {
+    if (!inner.try_resolve(e) && outer.try_resolve(e)) s.outer = true;
+    else s.inner = true;
+    return;
+  }
+  for (const SqlExprPtr& a : e.args) sides_of(*a, inner, outer, s);
+}
+
+bool contains_aggregate(const SqlExpr& e) {
+  if (is_aggregate_call(e)) return true;
+  for (const SqlExprPtr& a : e.args) {
+    if (contains_aggregate(*a)) return true;
+  }
+  return false;
+}
+
+struct KeyPair {
+  SqlExprPtr outer;  // bound against the outer input
+  SqlExprPtr inner;  // becomes a select item of the subquery
+};
+
+// A subquery with its correlated equalities taken out: `stmt` is the subquery with renamed
+// aliases, the visible WITH entries and its WHERE reduced to the local conjuncts; `keys` the
+// correlated equalities.
+struct Decorrelated {
+  std::shared_ptr<SelectStmt> stmt;
+  std::vector<KeyPair> keys;
+  std::string tag;
+};
+
+Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
+                         const SqlSource& src) {
+  Decorrelated d;
+  d.tag = "sq" + std::to_string(location);
+  if (sub.limit) src.unsupported(sub.limit_location, "LIMIT in a subquery in WHERE is not supported");
+
+  // Rename subquery tables that share an alias with the outer query.
+  std::set<std::string> taken;
+  for (const Relation& r : outer_scope.relations()) taken.insert(r.alias);
+  AliasMap aliases;
+  d.stmt = std::make_shared<SelectStmt>(sub);
+  SelectStmt& stmt = *d.stmt;
+  stmt.with = visible_ctes(sub, ctes);
+  for (auto& ref : stmt.from) ref = renamed_ref(ref, taken, "_" + d.tag, aliases, src);
+  for (SelectItem& i : stmt.items) i.expr = renamed(i.expr, aliases);
+  for (SqlExprPtr& g : stmt.group_by) g = renamed(g, aliases);
+  stmt.having = renamed(stmt.having, aliases);
+  stmt.order_by.clear();  // order does not matter to a join
+
+  FromScope inner(outer_scope.catalog(), src);
+  for (const auto& ref : stmt.from) add_tables(*ref, inner, stmt.with, src);
+
+  // Correlated equalities leave the subquery as key pairs; the rest stays its WHERE.
+  std::vector<SqlExprPtr> local;
+  if (sub.where) {
+    std::vector<SqlExprPtr> conjuncts;
+    split_and(renamed(sub.where, aliases), conjuncts);
+    for (const SqlExprPtr& x : conjuncts) {
+      Sides s;
+      sides_of(*x, inner, outer_scope, s);
+      if (!s.outer) {
+        local.push_back(x);
+        continue;
+      }
+      if (x->kind == SqlExprKind::Binary && x->text == "=") {
+        Sides l, r;
+        sides_of(*x->args[0], inner, outer_scope, l);
+        sides_of(*x->args[1], inner, outer_scope, r);
+        if (l.inner && !l.outer && r.outer && !r.inner) {
+          d.keys.push_back({x->args[1], x->args[0]});
+          continue;
+        }
+        if (r.inner && !r.outer && l.outer && !l.inner) {
+          d.keys.push_back({x->args[0], x->args[1]});
+          continue;
+        }
+      }
+      src.unsupported(x->location, "correlated condition " + x->to_sql() +
+                                       " is not an equality between a subquery column and an outer column: not supported yet");
+    }
+  }
+  stmt.where = nullptr;
+  if (local.size() == 1) {
+    stmt.where = local[0];
+  } else if (local.size() > 1) {
+    auto conj = std::make_shared<SqlExpr>();
+    conj->kind = SqlExprKind::And;
+    conj->location = local[0]->location;
+    conj->args = local;
+    stmt.where = conj;
+  }
+  return d;
+}
+
+}  // namespace
+
+bool is_unnestable_subquery(const SqlExpr& c) {
+  const SqlExpr& e = c.kind == SqlExprKind::Not ? *c.args[0] : c;
+  return e.kind == SqlExprKind::Exists || e.kind == SqlExprKind::InSubquery;
+}
+
+namespace {
+
+// Outer relations of the columns of `e` that the subquery's own tables do not resolve.
+void outer_columns(const SqlExpr& e, const FromScope& inner, const FromScope& outer, std::set<size_t>& out) {
+  if (e.kind == SqlExprKind::Column) {
+    if (inner.try_resolve(e)) return;
+    if (auto r = outer.try_resolve(e)) out.insert(r->relation);
+    return;
+  }
+  for (const SqlExprPtr& a : e.args) outer_columns(*a, inner, outer, out);
+}
+
+}  // namespace
+
+std::set<size_t> outer_relations(const SqlExpr& c, const FromScope& outer_scope, const std::vector<CommonTable>& ctes) {
+  const SqlExpr& e = c.kind == SqlExprKind::Not ? *c.args[0] : c;
+  std::set<size_t> out;
+  if (e.kind == SqlExprKind::InSubquery) out = outer_scope.relations_of(*e.args[0]);
+  FromScope inner(outer_scope.catalog(), outer_scope.source());
+  std::vector<CommonTable> visible = visible_ctes(*e.subquery, ctes);
+  for (const auto& ref : e.subquery->from) add_tables(*ref, inner, visible, outer_scope.source());
+  if (e.subquery->where) outer_columns(*e.subquery->where, inner, outer_scope, out);
+  return out;
+}
+
+std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp> outer, const SqlExpr& c,
+                                                 const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
+                                                 const SqlSource& src) {
+  bool negated = c.kind == SqlExprKind::Not;
+  const SqlExpr& e = negated ? *c.args[0] : c;
+  negated = negated != e.negated;
+  const SelectStmt& sub = *e.subquery;
+  Decorrelated d = decorrelate(sub, e.location, outer_scope, ctes, src);
+  const std::string& tag = d.tag;
+  const bool correlated = !d.keys.empty();
+  std::vector<KeyPair> keys;
+  if (e.kind == SqlExprKind::InSubquery) {
+    if (d.stmt->items.size() != 1 || !d.stmt->items[0].expr) {
+      src.fail(sub.location, "a subquery used with IN must select exactly one column");
+    }
+    keys.push_back({e.args[0], d.stmt->items[0].expr});
+  }
+  for (const KeyPair& k : d.keys) keys.push_back(k);
+  auto stmt = d.stmt;
+  if (keys.empty()) src.unsupported(e.location, "an EXISTS subquery that does not reference the outer query is not supported yet");
+  bool aggregating = !stmt->group_by.empty() || (stmt->having != nullptr);
+  for (const SelectItem& i : sub.items) aggregating = aggregating || (i.expr && contains_aggregate(*i.expr));
+  if (correlated && aggregating) {
+    src.unsupported(e.location, "a correlated subquery with aggregation under EXISTS / IN is not supported yet");
+  }
+
+  // The subquery selects exactly its build keys.
+  stmt->items.clear();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    stmt->items.push_back(SelectItem{keys[i].inner, tag + "_" + std::to_string(i + 1), keys[i].inner->location});
+  }
+  plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), tag);
+  std::unique_ptr<plan::LogicalOp> build = std::move(planned.root);
+
+  auto j = std::make_unique<plan::LogicalOp>();
+  j->kind = plan::OpKind::Join;
+  j->join_type = negated ? plan::JoinType::Anti : plan::JoinType::Semi;
+  j->json_path = src.position(e.location);
+  AttributeLookup lookup = [&outer_scope](const SqlExpr& x) { return column_attribute(x, outer_scope); };
+  for (size_t i = 0; i < keys.size(); ++i) {
+    plan::ExprPtr pk = bind_sql_expression(*keys[i].outer, outer->schema, lookup, src);
+    const plan::Attribute& a = build->schema.at(i);
+    plan::ExprPtr bk = plan::make_column(a.source, a.name, a.type);
+    bk->dict_table = a.dict_table;
+    bk->dict_column = a.dict_column;
+    if (!join_keys_comparable(pk->type, bk->type)) {
+      src.unsupported(keys[i].outer->location, "subquery key " + keys[i].inner->to_sql() + " of type " + bk->type.to_string() +
+                                                   " cannot be matched with " + keys[i].outer->to_sql() + " of type " +
+                                                   pk->type.to_string() + " (keys must be integers, dates or decimals of the same scale)");
+    }
+    j->probe_keys.push_back(pk);
+    j->build_keys.push_back(bk);
+  }
+  j->schema = outer->schema;  // semi / anti joins output the probe side only
+  j->children.push_back(std::move(outer));
+  j->children.push_back(std::move(build));
+  return j;
+}
+
+ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
+                                        const SqlSource& src) {
+  const SelectStmt& sub = *s.subquery;
+  Decorrelated d = decorrelate(sub, s.location, outer_scope, ctes, src);
+  SelectStmt& stmt = *d.stmt;
+  if (stmt.items.size() != 1 || !stmt.items[0].expr) src.fail(s.location, "a scalar subquery must select exactly one value");
+  const SqlExprPtr value = stmt.items[0].expr;
+  // One row (per correlation key) is guaranteed only by an aggregate without GROUP BY.
+  if (!stmt.group_by.empty() || stmt.having || !contains_aggregate(*value)) {
+    src.unsupported(s.location, "a scalar subquery that is not a single aggregate (" + value->to_sql() +
+                                    ") is not supported: its row count is not known to be one");
+  }
+  if (!d.keys.empty() && value->kind == SqlExprKind::Function && value->text == "count") {
+    src.unsupported(s.location, "a correlated COUNT subquery is not supported (groups without rows must count 0, a join drops them)");
+  }
+  ScalarSubqueryPlan out;
+  out.alias = d.tag;
+  out.column_names.push_back("value");
+  stmt.items = {SelectItem{value, "value", stmt.items[0].location}};
+  for (size_t i = 0; i < d.keys.size(); ++i) {
+    std::string name = "k" + std::to_string(i + 1);
+    stmt.items.push_back(SelectItem{d.keys[i].inner, name, d.keys[i].inner->location});
+    stmt.group_by.push_back(d.keys[i].inner);
+    out.column_names.push_back(name);
+    out.outer_keys.push_back(d.keys[i].outer);
+  }
+  out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), d.tag).root);
+  return out;
+}
+
+}  // namespace hqc::sql

@@ -1,0 +1,66 @@
+// Subquery unnesting. (1) A WHERE conjunct `[NOT] EXISTS (subquery)` or `value [NOT] IN (subquery)`
+// becomes a semi join (EXISTS, IN) or an anti join (NOT EXISTS, NOT IN) of the outer join tree
+// with the separately planned subquery.
+//
+// Contract:
+//   expects: `c` is one WHERE conjunct for which is_unnestable_subquery() holds; `outer` is the
+//   outer query's joined and filtered input, its columns named as `outer_scope` names them.
+//   rewrites:
+//     - correlated conjuncts of the subquery's WHERE (those referencing outer columns) must be
+//       equalities `inner expr = outer expr`; they leave the subquery and become join key pairs;
+//     - IN adds the pair (value, the subquery's single select item);
+//     - the rest of the subquery (its FROM, remaining WHERE, GROUP BY, HAVING) is bound on its own
+//       by bind_select with a select list of exactly the build keys, named "sq<offset>_<i>";
+//     - a subquery table whose alias is also an outer alias is renamed "<alias>_sq<offset>" (with
+//       its qualified column references), so no two scans in one plan share an alias.
+//   NOT IN is an anti join because horseqc columns have no NULLs (SQL's three-valued NOT IN only
+//   differs from an anti join when NULLs are present).
+//   (2) scalar subqueries become derived tables (plan_scalar_subquery, below), joined by the join
+//   tree (frontend/sql/sql_join_tree.h).
+//   throws: Error(Unsupported) for correlated conditions other than equalities, uncorrelated
+//   EXISTS, correlated aggregating subqueries, subqueries with LIMIT or derived tables, and keys
+//   that cannot be matched in a hash table.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/logical_plan.h"
+#include "frontend/sql/sql_ast.h"
+#include "frontend/sql/sql_scope.h"
+#include "frontend/sql/sql_source.h"
+
+namespace hqc::sql {
+
+// True for [NOT] EXISTS (subquery) and value [NOT] IN (subquery), also under one NOT.
+bool is_unnestable_subquery(const SqlExpr& c);
+
+// The outer relations (indexes into outer_scope) the conjunct references: the IN value's and those
+// of correlated columns inside the subquery. The semi / anti join goes right above the join that
+// makes them all available.
+// `ctes`: the WITH entries visible where the conjunct is written.
+std::set<size_t> outer_relations(const SqlExpr& c, const FromScope& outer_scope, const std::vector<CommonTable>& ctes);
+
+std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp> outer, const SqlExpr& c,
+                                                 const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
+                                                 const SqlSource& source);
+
+// A scalar subquery `(select agg(...) from ... where inner = outer ...)` planned as a derived table:
+// one row per value of the correlation keys (GROUP BY the inner sides of the correlated
+// equalities), or exactly one row when uncorrelated. The caller joins it on outer_keys[i] =
+// <alias>.k<i+1> (a single-row one joins without keys) and reads the value as <alias>.value.
+struct ScalarSubqueryPlan {
+  std::unique_ptr<plan::LogicalOp> plan;  // output: value, k1, k2, ...
+  std::vector<std::string> column_names;  // "value", "k1", ...
+  std::vector<SqlExprPtr> outer_keys;     // the outer side of each correlation key
+  std::string alias;                      // "sq<offset>"
+};
+// Errors: Unsupported for a subquery that is not one aggregate without GROUP BY / HAVING (its row
+// count would not be one per key), a correlated COUNT (empty groups must count 0), and what
+// decorrelation cannot handle (correlated conditions other than equalities).
+ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
+                                        const SqlSource& source);
+
+}  // namespace hqc::sql
