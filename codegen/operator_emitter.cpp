@@ -6,9 +6,11 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
-//   - Filter: flag = flag && predicate. Probe (inner joins only): the lookup runs only for rows
-//     still qualifying, flag = flag && found, then the payload attributes the rest of the pipeline
-//     uses are read from the payload columns. Map: one const variable per expression.
+//   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
+//     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
+//     with no equal build key survives); then (inner only, semi/anti tables have no payload) the
+//     payload attributes the rest of the pipeline uses are read from the payload columns. Left
+//     outer probes throw Unsupported. Map: one const variable per expression.
 //   - every operator leaves a banner "// ---- <what> (op N) ----".
 #include <set>
 
@@ -107,14 +109,16 @@ class OperatorWriter {
   void probe(const ir::PipelineOp& op) {
     const ir::HashTable* ht = ctx_.program.find_hash_table(op.hash_table);
     if (ht == nullptr) throw Error(ErrorKind::Internal, ctx_.where() + ": probe of unknown hash table " + op.hash_table);
-    if (op.join_type != plan::JoinType::Inner)
+    if (op.join_type == plan::JoinType::LeftOuter)
       throw Error(ErrorKind::Unsupported, ctx_.where() + ": " + plan::join_type_name(op.join_type) +
-                                              " join probes are not generated yet (inner joins only)");
+                                              " join probes are not generated yet (inner, semi and anti joins only)");
     if (op.probe_keys.size() != 1 || ht->key_buffers.size() != 1)
       throw Error(ErrorKind::Unsupported, ctx_.where() + ": probe of " + ht->name + " on " +
                                               std::to_string(op.probe_keys.size()) +
                                               " keys: only single-column join keys are generated yet");
-    ctx_.w.banner("probe " + ht->name + " (op " + std::to_string(op.id) + ")");
+    const bool anti = op.join_type == plan::JoinType::Anti;
+    ctx_.w.banner(std::string(op.join_type == plan::JoinType::Inner ? "probe " : anti ? "anti probe " : "semi probe ") +
+                  ht->name + " (op " + std::to_string(op.id) + ")");
     const ir::Buffer& keys = ctx_.require_buffer(ht->key_buffers[0]);
     const char* kt = template_suffix(keys.element);
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
@@ -127,7 +131,8 @@ class OperatorWriter {
              key + ")";
     std::string slot = names::probe_slot(op.id);
     ctx_.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
-    ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + " >= 0;");
+    // A row already dropped has slot -1 too, so the anti test must keep `flag &&` in front.
+    ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + (anti ? " < 0;" : " >= 0;"));
     narrowed_ = true;
     for (const ir::AttributeBinding& b : ctx_.pipeline.attributes) {
       if (b.origin != Origin::ProbePayload || b.op_id != op.id) continue;

@@ -5,7 +5,9 @@
 //   sink and every attribute the sink reads is a register variable.
 // Guarantees (techniques as generated; ManifestReduction records each, with a note when it had to
 // differ from the IR's request):
-//   - HashBuild: insert with the layout's build primitive, then store the payload columns.
+//   - HashBuild: insert with the layout's build primitive, then store the payload columns. A
+//     keys-only table (semi/anti join) on linear probing inserts a key only when absent, so
+//     duplicate build keys share a slot.
 //   - Materialize: A3 = CTA prefix sum (SIMD or work-efficient) + one atomic per CTA per tile;
 //     A2 = one atomic per tuple. Rows past the output capacity are never written.
 //   - Scalar aggregate: B3 = register accumulation over all tiles of the CTA, one CTA reduction and
@@ -70,7 +72,7 @@ class HashBuildSink : public SinkEmitter {
                            ? std::string("hqc_ph_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + ctx.require_arg(ht_->key_min_param) +
                                  ", " + key + ", " + flags + ")"
-                           : std::string("hqc_oa_build_") + kt + "(" + keys.name + ", " +
+                           : std::string(ht_->keys_only ? "hqc_oa_insert_absent_" : "hqc_oa_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + key + ", " + flags + ")";
     std::string slot = names::build_slot(ht_->name);
     ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");

@@ -7,7 +7,9 @@
 //   - a node marked "pipeline_break" ends the current pipeline with a Materialize sink and a new
 //     pipeline scans that output.
 // It also computes, top-down, which attributes each pipeline must carry (`needed`), so scans read
-// only referenced columns and hash tables carry only the payload the probe side uses.
+// only referenced columns and hash tables carry only the payload the probe side uses. Semi and anti
+// joins build a keys-only table (no payload) and probe it as an existence test; left outer joins
+// are rejected as Unsupported.
 #include "ir/build_pipelines.h"
 
 #include <algorithm>
@@ -134,19 +136,23 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       break;
     }
     case OpKind::Join: {
-      if (op.join_type != plan::JoinType::Inner) {
-        unsupported(op, std::string(plan::join_type_name(op.join_type)) + " joins parse but do not compile yet (only inner joins execute)");
+      if (op.join_type == plan::JoinType::LeftOuter) {
+        unsupported(op, std::string(plan::join_type_name(op.join_type)) +
+                            " joins parse but do not compile yet (inner, semi and anti joins execute)");
       }
+      // A semi/anti join only asks whether a build tuple with an equal key exists: its output is the
+      // probe side's columns, so the build side contributes its keys and no payload.
+      const bool existence_only = op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti;
       const LogicalOp& probe = op.child(0);
       const LogicalOp& build_side = op.child(1);
       // The build side: its own pipeline, ending in the hash build.
-      AttrSet build_needed = restrict_to(needed, build_side.schema);
+      AttrSet build_needed = existence_only ? AttrSet{} : restrict_to(needed, build_side.schema);
       for (const auto& k : op.build_keys) collect_refs(*k, build_needed);
       Pipeline build;
       produce(build_side, build, build_needed);
       std::vector<plan::Attribute> payload;
       for (const plan::Attribute& a : build_side.schema) {
-        if (needed.count({a.source, a.name})) payload.push_back(a);
+        if (!existence_only && needed.count({a.source, a.name})) payload.push_back(a);
       }
       const HashTable& ht = make_hash_table(op, build, payload);
       std::string ht_name = ht.name;

@@ -4,6 +4,10 @@
 //     integer column whose domain is dense enough per statistics (planner::use_perfect_hash), or,
 //     without statistics, whenever it is a single-column integer primary key; else linear probing
 //     sized by planner::hash_capacity() from rows x estimated selectivity of the build filters.
+//     Semi/anti joins build keys-only tables (HashTable::keys_only) and accept non-unique build
+//     keys: duplicates collapse at build time (insert-if-absent), so a linear-probing table is
+//     also capped by the key's distinct count, and without statistics a perfect hash is used only
+//     for a key column. Inner joins on non-unique build keys stay Unsupported.
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
 //     domain (dictionary codes, integers) and the product of domains is at most
 //     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
@@ -51,6 +55,9 @@ bool key_is_unique(const plan::LogicalOp& side, const plan::Expr& key, const Cat
     case plan::OpKind::Map:
       return key_is_unique(side.child(0), key, catalog);
     case plan::OpKind::Join: {
+      // A semi/anti join only drops probe tuples: the probe side's uniqueness carries through.
+      if (side.join_type == plan::JoinType::Semi || side.join_type == plan::JoinType::Anti)
+        return key_is_unique(side.child(0), key, catalog);
       if (side.join_type != plan::JoinType::Inner || side.build_keys.size() != 1) return false;
       // An n:1 join keeps the probe side's uniqueness; a key from the build side may repeat.
       bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(),
@@ -139,13 +146,20 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   for (const auto& k : join.build_keys) ht.build_keys.push_back(plan::clone(*k));
   ht.payload = payload;
   ht.unique_keys = join.build_keys.size() == 1 && key_is_unique(join.child(1), *join.build_keys[0], catalog_);
-  if (!ht.unique_keys) {
+  ht.keys_only = join.join_type == plan::JoinType::Semi || join.join_type == plan::JoinType::Anti;
+  if (!ht.unique_keys && !ht.keys_only) {
     unsupported(join, "the build keys are not a primary key of the build side; joins with several matches per probe "
                       "are not supported yet (swap probe and build, or build on the unique side)");
   }
   const plan::Expr& key = *ht.build_keys[0];
   std::string key_table = key.kind == plan::ExprKind::Column ? physical_table(key.source) : "";
   bool perfect = !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1;
+  if (perfect && !ht.unique_keys && !options_.stats) {
+    // Without statistics only a key column (a foreign key references a dense primary key) promises
+    // a domain small enough for slot = key - min; any other repeated integer may span anything.
+    const TableDef* def = catalog_.find(key_table);
+    perfect = def != nullptr && is_key_column(*def, key.column);
+  }
   if (perfect && options_.stats) {
     ColumnStats s = options_.stats->column(key_table, key.column);
     uint64_t domain = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : 0;
@@ -165,6 +179,11 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     cap.predicate = filters_of(build);
     if (build.source.table.empty()) cap.factors = {build.source.rows_param};
     cap.comment = "power of two >= build rows x selectivity / load factor";
+    // Insert-if-absent stores each distinct key once: no more slots than distinct keys are needed.
+    if (ht.keys_only && !ht.unique_keys && !key_table.empty()) {
+      cap.distinct_columns = {key_table + "." + key.column};
+      cap.comment = "power of two >= min(build rows x selectivity, distinct keys) / load factor";
+    }
     ht.capacity_param = add_param(cap);
   }
   for (size_t i = 0; i < ht.build_keys.size(); ++i) {

@@ -94,6 +94,9 @@ struct HashTable {
   std::vector<plan::ExprPtr> build_keys;  // over the build pipeline's attributes
   std::vector<plan::Attribute> payload;   // build attributes the probe side needs, in order
   bool unique_keys = true;  // build keys are a primary key: at most one match per probe
+  // Semi/anti joins probe for existence only: the table holds keys and no payload, and the build
+  // inserts a key only when it is absent, so a non-unique build key occupies one slot (no multi-map).
+  bool keys_only = false;
   std::string capacity_param;   // slots
   std::string key_min_param;    // PerfectHash only
   std::vector<std::string> key_buffers;      // one per key column, filled with the empty marker

@@ -14,6 +14,11 @@
 //   - Build returns the slot (or -1 after raising a flag); probe returns the slot of a matching key or
 //     -1. Duplicate build keys (non-unique join keys) occupy separate slots and a probe returns the
 //     first: callers build only on unique keys (the IR's job).
+//   - Insert-if-absent (keys-only tables of semi/anti joins, which ask only whether a key exists):
+//     hqc_oa_insert_absent_* returns the slot holding the key, claiming a free one only when no
+//     slot holds it yet, so duplicate build keys share one slot and need no extra capacity. A
+//     perfect-hash build is already idempotent (every duplicate writes the same key to the same
+//     slot), so hqc_ph_build_* serves keys-only tables unchanged.
 
 HQC_FN hqc_i64 hqc_ph_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i32 key,
                                 HQC_GLOBAL hqc_u32* flags) {
@@ -92,6 +97,36 @@ HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity
     if (k == HQC_EMPTY_I64) return -1;
     if (++slot == capacity) slot = 0;
   }
+  return -1;
+}
+
+// Insert-if-absent: a CAS that fails because another thread stored the SAME key ends the search
+// (the key is present); one that fails on a different key moves on, as in the plain build.
+HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i32 key,
+                                        HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    hqc_i32 prev = HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key);
+    if (prev == HQC_EMPTY_I32 || prev == key) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key,
+                                        HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    hqc_i64 prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
+    if (prev == HQC_EMPTY_I64 || prev == key) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
   return -1;
 }
 
