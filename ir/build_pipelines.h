@@ -9,7 +9,7 @@
 //   layouts chosen (perfect hash vs linear probing, direct-indexed vs global hash aggregation)
 //   from `catalog` facts (keys, dictionary encodings) and the statistics when given. Kernels are
 //   NOT built here (the fusion pass does that).
-//   throws: Error(Unsupported) for constructs that parse but do not compile yet (non-inner joins,
+//   throws: Error(Unsupported) for constructs that parse but do not compile yet (left outer joins,
 //   multi-column perfect-hash keys, ...), naming the plan's JSON path.
 #pragma once
 

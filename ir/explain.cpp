@@ -92,7 +92,7 @@ std::string explain_pipelines(const Program& p) {
     for (size_t i = 0; i < ht.build_keys.size(); ++i) s += (i ? ", " : "") + ht.build_keys[i]->to_string();
     s += "] slots " + ht.capacity_param;
     if (!ht.key_min_param.empty()) s += " key_min " + ht.key_min_param;
-    s += std::string(ht.unique_keys ? " unique" : " multi") + "\n  payload [";
+    s += std::string(ht.keys_only ? " keys-only" : ht.unique_keys ? " unique" : " multi") + "\n  payload [";
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
     s += "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];

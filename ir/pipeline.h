@@ -23,8 +23,9 @@ namespace hqc::ir {
 enum class PipelineOpKind : uint8_t {
   Filter,  // drop tuples where `predicate` is false
   Probe,   // look the probe keys up in `hash_table`; inner: drop tuples without a match and bind
-           // the payload attributes of the match; semi/anti/left_outer: representable, rejected
-           // by the compiler as Unsupported for now
+           // the payload attributes of the match; semi: keep tuples with a match; anti: keep
+           // tuples without one (keys-only tables); left_outer: representable, rejected as
+           // Unsupported for now
   Map,     // compute `exprs` and bind them as Computed attributes
 };
 const char* pipeline_op_kind_name(PipelineOpKind k);

@@ -63,7 +63,7 @@ DeviceProfile opencl_profile(const ReportedLimits& r) {
   p.max_threads_per_block = r.max_threads_per_block / p.warp_size * p.warp_size;
   require_reported(p.max_threads_per_block > 0, r, "a work-group size of at least one warp (CL_DEVICE_MAX_WORK_GROUP_SIZE)");
   p.max_threads_per_sm = std::max(p.max_threads_per_block, r.max_threads_per_sm / p.warp_size * p.warp_size);
-  p.max_blocks_per_sm = r.max_blocks_per_sm > 0 ? r.max_blocks_per_sm : p.max_threads_per_sm / p.warp_size;
+  p.max_blocks_per_sm = r.max_blocks_per_sm > 0 ? r.max_blocks_per_sm : 1;
   // Registers must never be the limit: a file large enough for every thread at the maximum.
   p.max_registers_per_thread = 255;
   p.register_allocation_unit = 1;

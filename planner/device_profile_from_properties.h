@@ -15,8 +15,9 @@
 //       · warp = the preferred work-group multiple (1 when unknown);
 //       · threads per compute unit = the reported value, else the largest work-group (a compute unit
 //         runs at least one whole work-group; more is not promised);
-//       · resident groups per compute unit = the reported value, else one per warp of that budget
-//         (the thread budget, not a group count, is what limits);
+//       · resident groups per compute unit = the reported value, else 1 (the one promised group),
+//         so the model prefers the largest work-group the kernel and the local memory allow, and a
+//         striding kernel's grid is a few groups per compute unit;
 //       · registers never limit: OpenCL does not report a kernel's registers (KernelAttributes says
 //         0), and the profile's register file holds max_registers_per_thread for every thread;
 //       · local memory per compute unit = local memory per work-group (resident groups share one

@@ -25,7 +25,7 @@ std::string error_of(const std::string& json, ir::ExecutionModel model = ir::Exe
   return "";
 }
 
-const char* kSemi = R"({"plan": {"op": "join", "type": "semi", "probe": {"op": "scan", "table": "lineorder"},
+const char* kLeftOuter = R"({"plan": {"op": "join", "type": "left_outer", "probe": {"op": "scan", "table": "lineorder"},
   "build": {"op": "scan", "table": "customer"}, "probe_keys": [{"column": "lo_custkey"}], "build_keys": [{"column": "c_custkey"}]}})";
 
 const char* kMaterialize = R"({"plan": {"op": "limit", "count": 10, "input": {"op": "project",
@@ -37,7 +37,7 @@ const char* kMaterialize = R"({"plan": {"op": "limit", "count": 10, "input": {"o
 }  // namespace
 
 TEST_CASE("constructs that parse but do not compile yet are Unsupported, naming the plan path") {
-  CHECK(error_of(kSemi) == "$.plan: semi joins parse but do not compile yet (only inner joins execute)");
+  CHECK(error_of(kLeftOuter) == "$.plan: left_outer joins parse but do not compile yet (inner, semi and anti joins execute)");
   std::string many = R"({"plan": {"op": "join", "probe": {"op": "scan", "table": "customer"}, "build": {"op": "scan", "table": "lineorder"},
       "probe_keys": [{"column": "c_custkey"}], "build_keys": [{"column": "lo_custkey"}]}})";
   CHECK(error_of(many).find("$.plan: the build keys are not a primary key of the build side") == 0);
