@@ -110,6 +110,10 @@ struct LaunchSpec {
   // Launch constraints of the local-resolution primitives the kernel uses.
   uint32_t block_size_multiple = 1;
   bool power_of_two_block = false;
+  // The kernel loops over tiles until every tuple is covered (codegen's compound kernels,
+  // templates/device/tile.h), so any grid is correct and the launcher caps it at a few resident
+  // waves; false for kernels with one work-item per tuple, which get the full grid above.
+  bool strides_over_tiles = false;
 };
 
 struct CheckSpec {

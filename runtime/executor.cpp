@@ -71,6 +71,12 @@ std::string ExecutionStats::summary() const {
   for (const PipelineTiming& p : pipelines) {
     std::snprintf(line, sizeof(line), "  %s: %.3f ms\n", p.name.c_str(), p.kernel_ms);
     out << line;
+    for (const LaunchStats& l : p.launches) {
+      std::snprintf(line, sizeof(line), "    %s: block %u, grid %llu, %u blocks/SM, occupancy %.0f%% (limited by %s)\n",
+                    l.kernel.c_str(), l.block_size, static_cast<unsigned long long>(l.grid_blocks), l.blocks_per_sm,
+                    100 * l.occupancy, l.limited_by.c_str());
+      out << line;
+    }
   }
   std::snprintf(line, sizeof(line), "finalize: %.2f ms\n", finalize_ms);
   out << line;
@@ -88,7 +94,18 @@ std::string ExecutionStats::to_json() const {
   j["kernel_ms"] = kernel_ms;
   j["kernel_ms_per_repeat"] = kernel_ms_per_repeat;
   j["pipelines"] = nlohmann::json::array();
-  for (const PipelineTiming& p : pipelines) j["pipelines"].push_back({{"name", p.name}, {"kernel_ms", p.kernel_ms}});
+  for (const PipelineTiming& p : pipelines) {
+    nlohmann::json launches = nlohmann::json::array();
+    for (const LaunchStats& l : p.launches) {
+      launches.push_back({{"kernel", l.kernel},
+                          {"block_size", l.block_size},
+                          {"grid_blocks", l.grid_blocks},
+                          {"blocks_per_sm", l.blocks_per_sm},
+                          {"occupancy", l.occupancy},
+                          {"limited_by", l.limited_by}});
+    }
+    j["pipelines"].push_back({{"name", p.name}, {"kernel_ms", p.kernel_ms}, {"launches", launches}});
+  }
   j["finalize_ms"] = finalize_ms;
   j["rebuilds"] = rebuilds;
   j["params"] = params;
@@ -189,6 +206,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
             params[f.param] = read_ints(buffers.at(f.buffer), 1)[0];
           }
           double pipeline_ms = 0;
+          std::vector<LaunchStats> launch_stats;
           for (const LaunchSpec& launch : pipeline.launches) {
             std::vector<KernelArg> args;
             args.reserve(launch.args.size());
@@ -202,7 +220,12 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
               }
             }
             const Kernel& kernel = module->kernel(launch.kernel);
-            const LaunchConfig config = choose_launch_config(plan.label, launch, kernel.attributes, params, backend_.properties());
+            const LaunchDecision decision =
+                decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties(),
+                              launch.strides_over_tiles ? GridPolicy::StrideOverTiles : GridPolicy::OneTuplePerWorkItem);
+            const LaunchConfig& config = decision.config;
+            launch_stats.push_back({launch.kernel, config.block_size, config.grid_blocks, decision.blocks_per_sm,
+                                    decision.occupancy, planner::to_string(decision.limiting)});
             if (options.time_kernels) {
               pipeline_ms += backend_.launch_timed(kernel, args, config);
             } else {
@@ -212,7 +235,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
               pipeline_ms += ms_since(start);
             }
           }
-          timings.push_back({pipeline.name, pipeline_ms});
+          timings.push_back({pipeline.name, pipeline_ms, std::move(launch_stats)});
           total += pipeline_ms;
           for (const CheckSpec& check : pipeline.checks) {
             if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;

@@ -13,8 +13,10 @@
 //     buffers; Fail throws. A result is only assembled from a run in which no flag was raised.
 //   - `repeat` > 1 re-runs the pipelines (fresh state each time) and reports the best kernel time;
 //     the result of the last repetition is returned.
+//   - Block size and grid of every launch come from the planner's occupancy model with the compiled
+//     kernel's attributes (decide_launch, launch_config.h); the decision is in stats.pipelines.
 //   - Never launches a kernel whose scratchpad overruns what it was compiled for or what the device
-//     offers (choose_launch_config, launch_config.h): Error(Unsupported) instead, or a smaller block.
+//     offers (decide_launch, launch_config.h): Error(Unsupported) instead, or a smaller block.
 //   - Never falls back to another device: stats.device says which one ran.
 #pragma once
 
@@ -39,9 +41,20 @@ struct ExecutorOptions {
   bool time_kernels = true;   // device-timed launches (events / profiling)
 };
 
+// One launch as the launcher decided it (LaunchDecision, launch_config.h).
+struct LaunchStats {
+  std::string kernel;
+  uint32_t block_size = 0;
+  uint64_t grid_blocks = 0;
+  uint32_t blocks_per_sm = 0;      // predicted resident blocks per SM / compute unit
+  double occupancy = 0;            // predicted active warps / warps per SM
+  std::string limited_by;          // "warps", "registers", "shared memory", "blocks"
+};
+
 struct PipelineTiming {
   std::string name;
   double kernel_ms = 0;
+  std::vector<LaunchStats> launches;
 };
 
 struct ExecutionStats {
@@ -61,7 +74,8 @@ struct ExecutionStats {
   std::string summary() const;
   // The same as a JSON object (for --format json and bench/results): {"device":..,"compile_ms":..,
   // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"kernel_ms":..,"kernel_ms_per_repeat":[..],
-  // "pipelines":[{"name":..,"kernel_ms":..}],"finalize_ms":..,"rebuilds":..,"params":{..}}
+  // "pipelines":[{"name":..,"kernel_ms":..,"launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
+  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..}}
   std::string to_json() const;
 };
 

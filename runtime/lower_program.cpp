@@ -336,6 +336,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.scratch_bytes = static_cast<uint32_t>(m.scratch.fixed_bytes);
     launch.scratch_bytes_per_thread = static_cast<uint32_t>(m.scratch.bytes_per_thread);
     launch.scratch_bytes_per_param = m.scratch.bytes_per_param_unit;
+    launch.strides_over_tiles = true;  // KernelManifest: any grid size, kernels stride over tiles
     launches.push_back({m.pipeline, launch});
   }
   ModuleSource module;

@@ -243,6 +243,17 @@ void check_join_aggregate(Backend& backend, const std::string& prelude) {
   CHECK(stats["rebuilds"] == 3);
   CHECK(stats["params"]["ht_cap"] == 16);
   CHECK(run.stats.summary().find("rebuilds after overflow: 3") != std::string::npos);
+  // Every launch reports the launcher's decision (launch_config.h). These hand-written kernels cover
+  // one tuple per work-item, so their grid is the one the tuples need, whatever block was chosen.
+  const nlohmann::json& probe = stats["pipelines"][1]["launches"][0];
+  CHECK(probe["kernel"] == "probe_agg");
+  CHECK(probe["block_size"].get<uint64_t>() % backend.properties().warp_size == 0);
+  CHECK(probe["grid_blocks"].get<uint64_t>() == (5000 + probe["block_size"].get<uint64_t>() - 1) / probe["block_size"].get<uint64_t>());
+  CHECK(probe["blocks_per_sm"].get<uint32_t>() >= 1);
+  CHECK(probe["occupancy"].get<double>() > 0);
+  CHECK(probe["occupancy"].get<double>() <= 1);
+  CHECK(!probe["limited_by"].get<std::string>().empty());
+  CHECK(run.stats.summary().find("probe_agg: block ") != std::string::npos);
   const Result& r = run.result;
   REQUIRE(r.columns.size() == 3);  // the hidden count is gone
   REQUIRE(r.rows() == 2);          // LIMIT 2

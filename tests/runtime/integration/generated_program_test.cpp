@@ -12,6 +12,7 @@
 
 #include "codegen/generate.h"
 #include "runtime/executor.h"
+#include "runtime/launch_config.h"
 #include "runtime/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
@@ -126,6 +127,11 @@ TEST_CASE("generated join + scalar SUM: the join table grows from 4 slots until 
       CHECK(run.stats.params.at("ht0_capacity") >= static_cast<int64_t>(keys_1993.size()));
       REQUIRE(run.result.rows() == 1);
       CHECK(run.result.columns[0].ints[0] == revenue);
+      // Generated kernels stride over tiles, so the probe's grid is capped at a few resident waves
+      // (launch_config.h) — on PoCL well below the blocks the rows need — and the sum is complete.
+      const LaunchStats& probe = run.stats.pipelines.back().launches.at(0);
+      CHECK(probe.grid_blocks <= uint64_t{probe.blocks_per_sm} * device.backend->properties().multiprocessors * kGridWaves);
+      CHECK(probe.grid_blocks <= (kFactRows + probe.block_size - 1) / probe.block_size);
     }
   }
 }
