@@ -52,6 +52,8 @@ class Emitter {
         if (e.param.empty())
           throw Error(ErrorKind::Internal, "dictionary literal " + e.to_string() + " has no run-time parameter");
         return e.param;
+      case plan::ExprKind::Param:  // a kernel argument of the same name (an earlier stage's value)
+        return e.param;
       case plan::ExprKind::Arith: return arith(e);
       case plan::ExprKind::Compare:
         return "(" + emit(*e.args.at(0)) + " " + c_compare(e.compare) + " " + emit(*e.args.at(1)) + ")";

@@ -3,6 +3,9 @@
 // Expects: the tile loop variables (names::tile(), names::tile_items(), names::flag()) are in
 //   scope; `flag` starts as hqc_tile_valid(tile_items).
 // Guarantees:
+//   - a pipeline over an aggregation table (SourceScan::aggregation) first drops empty slots; its
+//     group keys and accumulators load like columns (keys of a direct-indexed table are computed
+//     from the slot index).
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
@@ -37,6 +40,8 @@ class OperatorWriter {
 
   void run() {
     const ir::Pipeline& p = ctx_.pipeline;
+    const std::string source = p.source.aggregation.empty() ? p.source.alias : p.source.aggregation;
+    if (!p.source.aggregation.empty()) scan_aggregation_slots();
     for (const ir::PipelineOp& op : p.ops) {
       std::set<std::pair<std::string, std::string>> used;
       switch (op.kind) {
@@ -48,28 +53,85 @@ class OperatorWriter {
           for (const auto& ne : op.exprs) collect_columns(*ne.expr, used);
           break;
       }
-      load_columns(&used, "scan " + p.source.alias + " (for op " + std::to_string(op.id) + ")");
+      load_columns(&used, "scan " + source + " (for op " + std::to_string(op.id) + ")");
       switch (op.kind) {
         case ir::PipelineOpKind::Filter: filter(op); break;
         case ir::PipelineOpKind::Probe: probe(op); break;
         case ir::PipelineOpKind::Map: map(op); break;
       }
     }
-    load_columns(nullptr, "scan " + p.source.alias + " (for the sink)");
+    load_columns(nullptr, "scan " + source + " (for the sink)");
   }
 
  private:
+  // A pipeline over an earlier pipeline's aggregation table runs one work-item per slot: a slot
+  // whose tuple count is 0 holds no group and drops out before any operator (a scalar table's one
+  // slot always stays: SQL gives one row even over no input).
+  void scan_aggregation_slots() {
+    const ir::AggregationTable& agg = aggregation();
+    ctx_.w.banner("scan aggregation " + agg.name + " (one work-item per slot)");
+    if (agg.layout == ir::AggLayout::Scalar) return;
+    const ir::Buffer& occupancy = ctx_.require_buffer(agg.occupancy_buffer);
+    ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_load_i64(" + occupancy.name + ", " +
+                names::tile() + ", " + names::tile_items() + ") > 0;");
+    narrowed_ = true;
+  }
+
+  const ir::AggregationTable& aggregation() const {
+    const ir::AggregationTable* agg = ctx_.program.find_aggregation(ctx_.pipeline.source.aggregation);
+    if (agg == nullptr) throw Error(ErrorKind::Internal, ctx_.where() + ": scans unknown aggregation " + ctx_.pipeline.source.aggregation);
+    return *agg;
+  }
+
+  // The value of a group key or accumulator of the scanned aggregation table, as an expression of
+  // the attribute's device type: accumulators and hashed keys are stored 64-bit (widened), the
+  // keys of a direct-indexed table follow from the slot index (mixed radix, last key stride 1).
+  std::string aggregation_value(const ir::AttributeBinding& b) const {
+    const ir::AggregationTable& agg = aggregation();
+    const std::string to = device_type_of(b.attr.type);
+    for (size_t i = 0; i < agg.keys.size(); ++i) {
+      const ir::GroupKey& key = agg.keys[i];
+      if (key.name != b.attr.name) continue;
+      if (agg.layout == ir::AggLayout::DirectIndexed) {
+        std::string slot = std::string("hqc_tile_row(") + names::tile() + ")";
+        std::string stride;
+        for (size_t j = i + 1; j < agg.keys.size(); ++j) stride += (stride.empty() ? "" : " * ") + ctx_.require_arg(agg.keys[j].domain_param);
+        if (!stride.empty()) slot = "(" + slot + " / (" + stride + "))";
+        return "(" + to + ")(" + slot + " % " + ctx_.require_arg(key.domain_param) + " + " + ctx_.require_arg(key.min_param) + ")";
+      }
+      if (agg.layout != ir::AggLayout::GlobalHash)
+        throw Error(ErrorKind::Internal, ctx_.where() + ": group key " + key.name + " of scalar aggregation " + agg.name);
+      return load_of(ctx_.require_buffer(key.key_buffer), to);
+    }
+    for (const ir::Accumulator& acc : agg.accumulators) {
+      if (acc.name == b.attr.name) return load_of(ctx_.require_buffer(acc.buffer), to);
+    }
+    throw Error(ErrorKind::Internal, ctx_.where() + ": " + b.attr.name + " is no column of aggregation " + agg.name);
+  }
+
+  std::string load_of(const ir::Buffer& buffer, const std::string& to) const {
+    const char* t = template_suffix(buffer.element);
+    std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + buffer.name + ", " + names::tile() + ", " + names::flag() + ")"
+                                 : std::string("hqc_load_") + t + "(" + buffer.name + ", " + names::tile() + ", " + names::tile_items() + ")";
+    return to == element_type(buffer.element) ? load : "(" + to + ")" + load;
+  }
+
   // Loads the not-yet-loaded source columns in `used` (all of them when `used` is null).
   void load_columns(const std::set<std::pair<std::string, std::string>>* used, const std::string& title) {
     bool bannered = false;
     for (const ir::AttributeBinding& b : ctx_.pipeline.attributes) {
       if (b.origin != Origin::SourceColumn || loaded_.count(b.variable) != 0) continue;
       if (used != nullptr && used->count({b.attr.source, b.attr.name}) == 0) continue;
-      const ir::KernelArg* arg = source_argument(b);
       if (!bannered) {
         ctx_.w.banner(title);
         bannered = true;
       }
+      if (!ctx_.pipeline.source.aggregation.empty()) {
+        ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + b.variable + " = " + aggregation_value(b) + ";");
+        loaded_.insert(b.variable);
+        continue;
+      }
+      const ir::KernelArg* arg = source_argument(b);
       const char* t = template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"
@@ -147,7 +209,11 @@ class OperatorWriter {
   void map(const ir::PipelineOp& op) {
     ctx_.w.banner("map (op " + std::to_string(op.id) + ")");
     for (const plan::NamedExpr& ne : op.exprs) {
-      const ir::AttributeBinding& b = ctx_.binding("", ne.name);
+      // The binding this Map made (a project of a derived table binds under the table's alias).
+      const ir::AttributeBinding* found = nullptr;
+      for (const ir::AttributeBinding& x : ctx_.pipeline.attributes)
+        if (x.origin == Origin::Computed && x.op_id == op.id && x.attr.name == ne.name) found = &x;
+      const ir::AttributeBinding& b = found != nullptr ? *found : ctx_.binding("", ne.name);
       ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + names::map_value(b.variable) + " = " +
                   ctx_.expr(*ne.expr) + ";");
     }

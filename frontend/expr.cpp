@@ -109,6 +109,8 @@ std::string Expr::to_string() const {
       return "substring(" + join_args(*this, ", ") + ")";
     case ExprKind::Extract:
       return "extract(" + string_value + ", " + args[0]->to_string() + ")";
+    case ExprKind::Param:
+      return "$" + param;
   }
   return "?";
 }
@@ -118,6 +120,14 @@ ExprPtr make_column(std::string source, std::string column, DataType type) {
   e->kind = ExprKind::Column;
   e->source = std::move(source);
   e->column = std::move(column);
+  e->type = type;
+  return e;
+}
+
+ExprPtr make_param(std::string name, DataType type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Param;
+  e->param = std::move(name);
   e->type = type;
   return e;
 }

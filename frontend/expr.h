@@ -42,6 +42,9 @@ enum class ExprKind : uint8_t {
   Substring, // args: value (a string), start, length (Int32 literals, start 1-based as in SQL);
              // result: varchar(length)
   Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
+  Param,     // run-time parameter `param` of `type`: a value an earlier stage of the same query
+             // computed (the value of an uncorrelated scalar subquery). Never written by users:
+             // the IR creates it (ir/build_pipelines.cpp) and the executor supplies the value.
 };
 
 enum class ArithOp : uint8_t { Add, Sub, Mul, Div };
@@ -73,7 +76,7 @@ struct Expr {
   double float_value = 0.0;
   std::string string_value;
   DictMatch match = DictMatch::Equal;
-  std::string param;  // DictCode: name of the run-time parameter, assigned by the IR
+  std::string param;  // DictCode: name of the run-time parameter, assigned by the IR; Param: its name
 
   ArithOp arith = ArithOp::Add;
   CompareOp compare = CompareOp::Eq;
@@ -98,6 +101,7 @@ ExprPtr make_cast(ExprPtr operand, DataType type);
 ExprPtr make_like(ExprPtr value, std::string pattern);
 ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
 ExprPtr make_extract(std::string field, ExprPtr date);
+ExprPtr make_param(std::string name, DataType type);
 
 // Deep copy (the IR rewrites DictCode::param on its own copy, never on the logical plan's).
 ExprPtr clone(const Expr& e);

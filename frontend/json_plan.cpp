@@ -163,7 +163,9 @@ class PlanBinder {
     out.children.push_back(bind(node.at("build"), 2));
     std::vector<JsonNode> pk = node.array("probe_keys");
     std::vector<JsonNode> bk = node.array("build_keys");
-    if (pk.empty()) node.at("probe_keys").fail("expected at least one key");
+    // No keys: a cross product, which the compiler runs only against a single-row build side
+    // (an uncorrelated scalar subquery); an existence test without keys means nothing.
+    if (pk.empty() && out.join_type != JoinType::Inner) node.at("probe_keys").fail("expected at least one key (only inner joins may have none)");
     if (pk.size() != bk.size()) {
       node.at("build_keys").fail("expected " + std::to_string(pk.size()) + " keys to pair with probe_keys, found " + std::to_string(bk.size()));
     }

@@ -8,7 +8,10 @@
 //   - Join: children[0] is the probe side, children[1] the build side; probe_keys[i] = build_keys[i].
 //     The output schema is probe schema ++ build schema (semi/anti: probe schema only).
 //   - Aggregate: output schema is group keys (in order) ++ aggregates (in order); AVG stays an AVG
-//     here (the IR splits it into SUM and COUNT).
+//     here (the IR splits it into SUM and COUNT). It may sit below any operator (HAVING, maps over
+//     aggregates, joins, other aggregates).
+//   - Join without keys (probe_keys and build_keys empty): a cross product; the IR accepts it only
+//     as an inner join whose build side yields at most one row (an uncorrelated scalar subquery).
 //   - OrderBy/Limit sit above everything else (the binder rejects them elsewhere), so the host can
 //     apply them to the assembled result.
 //   - `json_path` is where the node came from ("$.plan.input"), for later error messages.

@@ -5,11 +5,17 @@
 //   - the aggregate at the top ends the current pipeline with an Aggregate sink; any other plan
 //     ends with a Materialize sink;
 //   - a node marked "pipeline_break" ends the current pipeline with a Materialize sink and a new
-//     pipeline scans that output.
+//     pipeline scans that output;
+//   - an aggregate below another operator ends its pipeline with its Aggregate sink and the
+//     consumer's pipeline scans the aggregation table (produce_aggregate_source);
+//   - a join without keys against a single-row side ends that side's pipeline with a one-row
+//     Materialize whose values later kernels take as params (produce_single_row_join).
 // It also computes, top-down, which attributes each pipeline must carry (`needed`), so scans read
 // only referenced columns and hash tables carry only the payload the probe side uses. Semi and anti
 // joins build a keys-only table (no payload) and probe it as an existence test; left outer joins
-// are rejected as Unsupported.
+// are rejected as Unsupported. A project of an attribute under its own name binds nothing new.
+// Stages run on the device; only ORDER BY and LIMIT are left to the host (ResultDesc), where the
+// result is already: a host stage would cost a transfer of the aggregation table in between.
 #include "ir/build_pipelines.h"
 
 #include <algorithm>
@@ -79,7 +85,7 @@ void Lowering::bind(Pipeline& p, const plan::Attribute& a, AttributeBinding::Ori
 
 int Lowering::finish(Pipeline& p) {
   p.id = static_cast<int>(program_.pipelines.size());
-  std::string what = p.source.table.empty() ? p.source.output : p.source.table;
+  std::string what = !p.source.table.empty() ? p.source.table : !p.source.output.empty() ? p.source.output : p.source.aggregation;
   p.name = "p" + std::to_string(p.id) + " " + sink_kind_name(p.sink.kind) + " " + p.sink.state + " from " + what;
   std::sort(p.depends_on.begin(), p.depends_on.end());
   p.depends_on.erase(std::unique(p.depends_on.begin(), p.depends_on.end()), p.depends_on.end());
@@ -124,18 +130,30 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       }
       for (const plan::NamedExpr& e : op.exprs) collect_refs(*e.expr, child_needed);
       produce(op.child(0), current, child_needed);
+      // An expression that only passes an attribute on under its own (source, name) — a project
+      // keeping a group key — computes nothing: the existing binding serves.
+      const size_t first = op.kind == OpKind::Map ? op.child(0).schema.size() : 0;
       PipelineOp m;
       m.kind = PipelineOpKind::Map;
-      m.id = next_op_id_++;
-      for (const plan::NamedExpr& e : op.exprs) m.exprs.push_back({e.name, plan::clone(*e.expr)});
-      current.ops.push_back(m);
-      size_t first = op.kind == OpKind::Map ? op.child(0).schema.size() : 0;
+      std::vector<plan::Attribute> computed;
       for (size_t i = 0; i < op.exprs.size(); ++i) {
-        bind(current, op.schema[first + i], AttributeBinding::Origin::Computed, m.id, 0);
+        const plan::Expr& e = *op.exprs[i].expr;
+        const plan::Attribute& a = op.schema[first + i];
+        if (e.kind == plan::ExprKind::Column && e.source == a.source && e.column == a.name) continue;
+        m.exprs.push_back({op.exprs[i].name, plan::clone(e)});
+        computed.push_back(a);
       }
+      if (m.exprs.empty()) break;
+      m.id = next_op_id_++;
+      current.ops.push_back(m);
+      for (const plan::Attribute& a : computed) bind(current, a, AttributeBinding::Origin::Computed, m.id, 0);
       break;
     }
     case OpKind::Join: {
+      if (op.probe_keys.empty()) {
+        produce_single_row_join(op, current, needed);
+        break;
+      }
       if (op.join_type == plan::JoinType::LeftOuter) {
         unsupported(op, std::string(plan::join_type_name(op.join_type)) +
                             " joins parse but do not compile yet (inner, semi and anti joins execute)");
@@ -174,7 +192,8 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       break;
     }
     case OpKind::Aggregate:
-      unsupported(op, "an aggregate below another operator (HAVING, nested aggregation) is not supported yet");
+      produce_aggregate_source(op, current, needed);
+      break;
     case OpKind::OrderBy:
     case OpKind::Limit:
       throw Error(ErrorKind::Internal, op.json_path + ": " + plan::op_kind_name(op.kind) + " below the top reached the pipeline builder");
@@ -208,6 +227,191 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
   }
 }
 
+namespace {
+
+// How many rows a plan node yields when that does not depend on the data: a single-tuple aggregate
+// yields exactly one; Map/Project keep the count; a Filter above one makes it at most one.
+enum class RowBound : uint8_t { Any, AtMostOne, ExactlyOne };
+
+RowBound row_bound(const LogicalOp& op) {
+  switch (op.kind) {
+    case OpKind::Aggregate: return op.group_by.empty() ? RowBound::ExactlyOne : RowBound::Any;
+    case OpKind::Map:
+    case OpKind::Project: return row_bound(op.child(0));
+    case OpKind::Filter: return row_bound(op.child(0)) == RowBound::Any ? RowBound::Any : RowBound::AtMostOne;
+    default: return RowBound::Any;
+  }
+}
+
+bool nullable_accumulator(const AggregationTable& agg, const std::string& name) {
+  for (const Accumulator& a : agg.accumulators) {
+    if (a.name == name) return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
+  }
+  return false;
+}
+
+}  // namespace
+
+// The aggregate's own pipeline ends in its Aggregate sink; `current` then scans the aggregation
+// table: one work-item per slot, empty slots dropped (codegen reads the occupancy), group keys and
+// accumulators bound as source attributes. AVG is rebuilt from its halves by a Map, as the host
+// does for a final result. This keeps every stage one compound kernel on the device: HAVING is a
+// Filter, expressions over aggregates a Map, and the stage may probe, build a hash table (an
+// aggregate as a join's build side) or aggregate again (an aggregate over an aggregate).
+void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, const AttrSet& needed) {
+  AttrSet below_needed;
+  for (const auto& g : op.group_by) collect_refs(*g.expr, below_needed);
+  for (const auto& a : op.aggregates) {
+    if (a.arg) collect_refs(*a.arg, below_needed);
+  }
+  Pipeline below;
+  produce(op.child(0), below, below_needed);
+  std::vector<ResultColumn> columns;
+  const std::string agg_name = make_aggregation(op, below, columns).name;
+  below.sink = {SinkKind::Aggregate, agg_name};
+  const int below_id = finish(below);
+
+  const AggregationTable& agg = *program_.find_aggregation(agg_name);
+  current.source.aggregation = agg_name;
+  current.source.alias = "";
+  if (agg.slots_param.empty()) {
+    Param one;
+    one.name = "one_slot";
+    one.source = Param::Source::Constant;
+    one.value = 1;
+    one.comment = "the single slot of a scalar aggregation";
+    current.source.rows_param = add_param(one);
+  } else {
+    current.source.rows_param = agg.slots_param;
+  }
+  PipelineOp averages;
+  averages.kind = PipelineOpKind::Map;
+  std::vector<plan::Attribute> averaged;
+  for (size_t i = 0; i < op.schema.size(); ++i) {
+    const plan::Attribute& a = op.schema[i];
+    if (!needed.count({a.source, a.name})) continue;
+    const ResultColumn& rc = columns.at(i);
+    if (rc.source != ResultColumn::Source::Average) {
+      current.source.columns.push_back(a.name);
+      bind(current, a, AttributeBinding::Origin::SourceColumn, -1, 0);
+      continue;
+    }
+    auto half = [&](size_t index) {
+      const Accumulator& acc = agg.accumulators.at(index);
+      plan::Attribute h{"", acc.name, acc.type, "", ""};
+      current.source.columns.push_back(acc.name);
+      bind(current, h, AttributeBinding::Origin::SourceColumn, -1, 0);
+      return plan::make_cast(plan::make_column("", acc.name, acc.type), DataType::float64());
+    };
+    plan::ExprPtr sum = half(rc.index);
+    plan::ExprPtr count = half(rc.count_index);
+    averages.exprs.push_back({a.name, plan::make_arith(plan::ArithOp::Div, sum, count, DataType::float64())});
+    averaged.push_back(a);
+  }
+  if (!averages.exprs.empty()) {
+    averages.id = next_op_id_++;
+    current.ops.push_back(averages);
+    for (const plan::Attribute& a : averaged) bind(current, a, AttributeBinding::Origin::Computed, averages.id, 0);
+  }
+  current.depends_on.push_back(below_id);
+}
+
+// A join without keys is a cross product; horseqc runs it only against a side that yields at most
+// one row, which is how the SQL frontend plans an uncorrelated scalar subquery. That side runs
+// first, once: its pipelines end by materialising the single row into a one-row output, and the
+// executor reads the values back into run-time params (Param::Source::OutputValue) that every later
+// kernel takes as arguments — no hash table, no per-tuple probe. In `current` a Map binds the
+// side's attributes to those params; when the side may be empty (a Filter above its aggregate),
+// a Filter on its row count comes first, so the join yields no rows, as SQL does.
+void Lowering::produce_single_row_join(const LogicalOp& op, Pipeline& current, const AttrSet& needed) {
+  const LogicalOp& probe = op.child(0);
+  const LogicalOp& side = op.child(1);
+  const RowBound bound = row_bound(side);
+  if (op.join_type != plan::JoinType::Inner || bound == RowBound::Any) {
+    unsupported(op, "a join without equi-join keys (a cross product) is only supported as an inner join with a side that "
+                    "yields at most one row (an uncorrelated scalar subquery: a single-tuple aggregate)");
+  }
+  std::vector<plan::Attribute> columns;
+  for (const plan::Attribute& a : side.schema) {
+    if (needed.count({a.source, a.name})) columns.push_back(a);
+  }
+  const bool may_be_empty = bound == RowBound::AtMostOne;
+  if (columns.empty() && !may_be_empty) {  // exactly one row and nothing read: the join is the identity
+    produce(probe, current, restrict_to(needed, probe.schema));
+    return;
+  }
+  Pipeline stage;
+  AttrSet side_needed;
+  for (const plan::Attribute& a : columns) side_needed.insert({a.source, a.name});
+  produce(side, stage, side_needed);
+  const std::string out_name = make_output(columns, stage, side.json_path).name;
+  stage.sink = {SinkKind::Materialize, out_name};
+  const int stage_id = finish(stage);
+
+  produce(probe, current, restrict_to(needed, probe.schema));
+  current.depends_on.push_back(stage_id);
+  if (may_be_empty) {
+    Param rows;
+    rows.name = out_name + "_rows";
+    rows.source = Param::Source::OutputRows;
+    rows.table = out_name;
+    rows.comment = "rows written to " + out_name + " (0 or 1)";
+    PipelineOp f;
+    f.kind = PipelineOpKind::Filter;
+    f.id = next_op_id_++;
+    f.predicate = plan::make_compare(plan::CompareOp::Gt, plan::make_param(add_param(rows), DataType::int64()),
+                                     plan::make_int_literal(0, DataType::int64()));
+    current.ops.push_back(f);
+  }
+  if (columns.empty()) return;
+  PipelineOp m;
+  m.kind = PipelineOpKind::Map;
+  m.id = next_op_id_++;
+  const OutputTable& out = *program_.find_output(out_name);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    Param v;
+    v.name = out_name + "_value" + out.columns[i].buffer.substr(out_name.size());  // out0_value_<column>
+    v.source = Param::Source::OutputValue;
+    v.type = scalar_of(columns[i].type);
+    v.table = out_name;
+    v.column = out.columns[i].name;
+    v.comment = "value of " + (columns[i].source.empty() ? columns[i].name : columns[i].source + "." + columns[i].name) +
+                " (single-row stage)";
+    plan::ExprPtr value = plan::make_param(add_param(v), columns[i].type);
+    value->dict_table = columns[i].dict_table;
+    value->dict_column = columns[i].dict_column;
+    m.exprs.push_back({columns[i].name, value});
+  }
+  current.ops.push_back(m);
+  for (const plan::Attribute& a : columns) bind(current, a, AttributeBinding::Origin::Computed, m.id, 0);
+}
+
+// The output columns of the query's last pipeline that derive from a nullable accumulator of a
+// single-tuple aggregate the pipeline scans: SQL makes them NULL when that aggregate saw no rows.
+static void mark_null_without_input(const Program& program, const Pipeline& last, const OutputTable& out, ResultDesc& r) {
+  const AggregationTable* agg = last.source.aggregation.empty() ? nullptr : program.find_aggregation(last.source.aggregation);
+  if (agg == nullptr || agg->layout != AggLayout::Scalar) return;
+  r.input_rows_state = agg->name;
+  // Attributes that depend on a nullable accumulator, following the Maps in pipeline order.
+  AttrSet nullable;
+  for (const AttributeBinding& b : last.attributes) {
+    if (b.origin == AttributeBinding::Origin::SourceColumn && nullable_accumulator(*agg, b.attr.name)) nullable.insert({b.attr.source, b.attr.name});
+  }
+  for (const PipelineOp& op : last.ops) {
+    if (op.kind != PipelineOpKind::Map) continue;
+    for (const plan::NamedExpr& e : op.exprs) {
+      AttrSet refs;
+      collect_refs(*e.expr, refs);
+      if (std::any_of(refs.begin(), refs.end(), [&](const AttrKey& k) { return nullable.count(k) != 0; })) nullable.insert({"", e.name});
+    }
+  }
+  for (size_t i = 0; i < out.columns.size() && i < r.columns.size(); ++i) {
+    AttrSet refs;
+    collect_refs(*out.columns[i].expr, refs);
+    r.columns[i].null_without_input = std::any_of(refs.begin(), refs.end(), [&](const AttrKey& k) { return nullable.count(k) != 0; });
+  }
+}
+
 void Lowering::lower(const plan::LogicalPlan& plan) {
   if (!plan.root) throw Error(ErrorKind::Internal, "build_program: the logical plan has no root");
   const LogicalOp* body = plan.root.get();
@@ -235,7 +439,9 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
       if (a.arg) collect_refs(*a.arg, needed);
     }
     produce(body->child(0), p, needed);
-    const AggregationTable& agg = make_aggregation(*body, p);
+    const AggregationTable& agg = make_aggregation(*body, p, program_.result.columns);
+    program_.result.kind = ResultDesc::Kind::Aggregation;
+    program_.result.state = agg.name;
     p.sink = {SinkKind::Aggregate, agg.name};
     finish(p);
     if (result_project) {
@@ -273,6 +479,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     rc.dict_column = c.dict_column;
     r.columns.push_back(rc);
   }
+  mark_null_without_input(program_, program_.pipelines.back(), out, r);
 }
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog, const BuildOptions& options) {

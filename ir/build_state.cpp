@@ -44,7 +44,7 @@ bool is_key_column(const TableDef& t, const std::string& column) {
 
 // True when `key` (a Column) takes each value at most once in the output of `side`.
 bool key_is_unique(const plan::LogicalOp& side, const plan::Expr& key, const Catalog& catalog) {
-  if (key.kind != plan::ExprKind::Column || key.source.empty()) return false;
+  if (key.kind != plan::ExprKind::Column) return false;
   switch (side.kind) {
     case plan::OpKind::Scan: {
       if (side.alias != key.source) return false;
@@ -52,8 +52,22 @@ bool key_is_unique(const plan::LogicalOp& side, const plan::Expr& key, const Cat
       return t && t->primary_key.size() == 1 && t->primary_key[0] == key.column;
     }
     case plan::OpKind::Filter:
-    case plan::OpKind::Map:
       return key_is_unique(side.child(0), key, catalog);
+    case plan::OpKind::Map:
+    case plan::OpKind::Project: {
+      // A computed attribute that only renames a column is as unique as that column.
+      const size_t first = side.kind == plan::OpKind::Map ? side.child(0).schema.size() : 0;
+      for (size_t i = 0; i < side.exprs.size(); ++i) {
+        const plan::Attribute& a = side.schema[first + i];
+        if (a.source != key.source || a.name != key.column) continue;
+        const plan::Expr& e = *side.exprs[i].expr;
+        return e.kind == plan::ExprKind::Column && key_is_unique(side.child(0), e, catalog);
+      }
+      return side.kind == plan::OpKind::Map && key_is_unique(side.child(0), key, catalog);
+    }
+    case plan::OpKind::Aggregate:
+      // One row per group: the single group key of a grouped aggregate is unique in its output.
+      return side.group_by.size() == 1 && key.source.empty() && side.group_by[0].name == key.column;
     case plan::OpKind::Join: {
       // A semi/anti join only drops probe tuples: the probe side's uniqueness carries through.
       if (side.join_type == plan::JoinType::Semi || side.join_type == plan::JoinType::Anti)
@@ -204,7 +218,8 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   return program_.hash_tables.back();
 }
 
-const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p) {
+const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p,
+                                                   std::vector<ResultColumn>& columns) {
   AggregationTable t;
   t.name = "agg" + std::to_string(program_.aggregations.size());
   bool all_domains = true, any_key_column = false;
@@ -300,12 +315,10 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     return t.accumulators.size() - 1;
   };
 
-  ResultDesc& r = program_.result;
-  r.kind = ResultDesc::Kind::Aggregation;
-  r.state = t.name;
+  columns.clear();
   for (size_t i = 0; i < t.keys.size(); ++i) {
     const GroupKey& k = t.keys[i];
-    r.columns.push_back({k.name, k.type, ResultColumn::Source::GroupKey, i, 0, k.dict_table, k.dict_column});
+    columns.push_back({k.name, k.type, ResultColumn::Source::GroupKey, i, 0, k.dict_table, k.dict_column});
   }
   for (const plan::AggregateExpr& a : agg.aggregates) {
     if (a.func == plan::AggFunc::Avg) {
@@ -313,11 +326,11 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
                           : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
       size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type);
       size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64());
-      r.columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", ""});
+      columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", ""});
     } else {
       size_t idx = add_accumulator(a.name, a.func, a.arg, a.type);
       std::string dt = a.arg ? a.arg->dict_table : "", dc = a.arg ? a.arg->dict_column : "";
-      r.columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc});
+      columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc});
     }
   }
 
@@ -336,10 +349,16 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
                                          const std::string& json_path) {
   OutputTable out;
   out.name = "out" + std::to_string(program_.outputs.size());
-  Param cap{out.name + "_capacity", Param::Source::Product, ScalarType::I64};
-  cap.factors = {p.source.rows_param};  // n:1 joins never produce more rows than the source scan
-  cap.comment = "rows of the pipeline's source (upper bound)";
-  out.capacity_param = add_param(cap);
+  if (!p.source.aggregation.empty()) {
+    // At most one row per slot of the scanned aggregation table. Its own slots param, not a
+    // product of it: when the table grows after an overflow, the output grows with it.
+    out.capacity_param = p.source.rows_param;
+  } else {
+    Param cap{out.name + "_capacity", Param::Source::Product, ScalarType::I64};
+    cap.factors = {p.source.rows_param};  // n:1 joins never produce more rows than the source scan
+    cap.comment = "rows of the pipeline's source (upper bound)";
+    out.capacity_param = add_param(cap);
+  }
   for (const plan::Attribute& a : columns) {
     require_fixed_width(a, json_path, "an output");
     OutputColumn c;

@@ -47,6 +47,7 @@ std::string param_text(const Param& p) {
       break;
     }
     case Param::Source::OutputRows: s += "rows_written(" + p.table + ")"; break;
+    case Param::Source::OutputValue: s += "value(" + p.table + "." + p.column + ")"; break;
     case Param::Source::Constant: s += std::to_string(p.value); break;
   }
   return s;
@@ -127,8 +128,9 @@ std::string explain_pipelines(const Program& p) {
     s += "pipeline " + pl.name + "\n";
     s += "  depends on [";
     for (size_t i = 0; i < pl.depends_on.size(); ++i) s += (i ? ", p" : "p") + std::to_string(pl.depends_on[i]);
-    s += "]\n  source " + (pl.source.output.empty() ? "scan " + pl.source.table + (pl.source.alias != pl.source.table ? " as " + pl.source.alias : "")
-                                                     : "output " + pl.source.output);
+    s += "]\n  source " + (!pl.source.aggregation.empty() ? "aggregation " + pl.source.aggregation
+                         : !pl.source.output.empty()     ? "output " + pl.source.output
+                                                         : "scan " + pl.source.table + (pl.source.alias != pl.source.table ? " as " + pl.source.alias : ""));
     s += " rows " + pl.source.rows_param + " columns [";
     for (size_t i = 0; i < pl.source.columns.size(); ++i) s += (i ? ", " : "") + pl.source.columns[i];
     s += "]\n";
@@ -163,14 +165,16 @@ std::string explain_pipelines(const Program& p) {
     s += "  " + c.name + ": " + c.type.to_string() + " = " + sources[static_cast<int>(c.source)] + " " + std::to_string(c.index);
     if (c.source == ResultColumn::Source::Average) s += " / " + std::to_string(c.count_index);
     if (!c.dict_table.empty()) s += " decode " + c.dict_table + "." + c.dict_column;
+    if (c.null_without_input) s += " null without input";
     s += "\n";
   }
+  if (!r.input_rows_state.empty()) s += "  input rows of " + r.input_rows_state + "\n";
   if (!r.order_by.empty()) {
     s += "  order by";
     for (size_t i = 0; i < r.order_by.size(); ++i) s += std::string(i ? ", " : " ") + r.order_by[i].name + (r.order_by[i].descending ? " desc" : " asc");
     s += "\n";
   }
-  if (r.limit >= 0) s += "  limit " + std::to_string(r.limit) + "\n";
+  if (r.limit >= 0) s += "  limit " + std::to_string(r.limit) + (r.order_by.empty() ? "" : " (top-k on the host)") + "\n";
   return s;
 }
 

@@ -31,6 +31,11 @@ class Lowering {
   void produce(const plan::LogicalOp& op, Pipeline& current, const AttrSet& needed);
   int finish(Pipeline& p);
   void bind(Pipeline& p, const plan::Attribute& a, AttributeBinding::Origin origin, int op_id, size_t payload_index);
+  // Multi-stage queries: an aggregate below another operator ends its own pipeline, and `current`
+  // starts over its table; a join without keys against a single-row side (an uncorrelated scalar
+  // subquery) runs that side first and passes its values as run-time params.
+  void produce_aggregate_source(const plan::LogicalOp& agg, Pipeline& current, const AttrSet& needed);
+  void produce_single_row_join(const plan::LogicalOp& join, Pipeline& current, const AttrSet& needed);
 
   // ---- build_state.cpp: params, buffers, state objects
   std::string add_param(Param p);
@@ -40,7 +45,10 @@ class Lowering {
   std::string physical_table(const std::string& alias) const;
   const HashTable& make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                    const std::vector<plan::Attribute>& payload);
-  const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p);
+  // `columns` receives how each output attribute of `agg` (group keys ++ aggregates, in order)
+  // reads the table: the result columns when it is the query's result, and the source bindings of
+  // a pipeline that scans it.
+  const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path);
 
   Program& program_;

@@ -2,7 +2,8 @@
 //   expects: pipelines with sinks and state objects (build_program), DictCode params assigned
 //            (assign_parameters) so kernels can list them as arguments.
 //   guarantees: Program::kernels[i] is pipeline i's compound kernel with its complete, ordered
-//     argument list: source columns (or the materialized output's buffers), probed hash-table
+//     argument list: source columns (or the materialized output's buffers, or the scanned
+//     aggregation table's occupancy, key and accumulator buffers), probed hash-table
 //     buffers (read), the sink's buffers (written), then every param the kernel reads (the
 //     tuple count first); each reduction annotated with its technique:
 //       model        materialize  scalar aggregate  grouped aggregate
@@ -96,7 +97,26 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   b.param(p.source.rows_param);
 
   // Source.
-  if (p.source.output.empty()) {
+  if (!p.source.aggregation.empty()) {
+    // An earlier pipeline's aggregation table: the occupancy (which slots hold a group), the key
+    // buffers (hashed) or the key domains (direct-indexed: keys follow from the slot index), and
+    // the accumulators the pipeline reads.
+    const AggregationTable* agg = program.find_aggregation(p.source.aggregation);
+    if (agg->layout != AggLayout::Scalar) b.buffer(agg->occupancy_buffer, false);
+    for (const std::string& c : p.source.columns) {
+      for (const GroupKey& key : agg->keys) {
+        if (key.name != c) continue;
+        if (agg->layout == AggLayout::GlobalHash) b.buffer(key.key_buffer, false);
+        if (agg->layout == AggLayout::DirectIndexed) {
+          b.param(key.min_param);
+          for (const GroupKey& k : agg->keys) b.param(k.domain_param);
+        }
+      }
+      for (const Accumulator& acc : agg->accumulators) {
+        if (acc.name == c) b.buffer(acc.buffer, false);
+      }
+    }
+  } else if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
       if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, scalar_of(a.attr.type));
     }
@@ -171,10 +191,10 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       break;
     }
   }
-  // Dictionary codes of literals.
+  // Dictionary codes of literals and values of earlier stages (scalar subqueries).
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
-      if (e.kind == plan::ExprKind::DictCode) b.param(e.param);
+      if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
     });
   }
   b.finish_params();

@@ -1,8 +1,9 @@
 // Pipelines of the IR: a source scan, a straight line of operators, and one sink.
 //
 // Contract (established by ir/build_pipelines.h, checked by ir/verifier.h):
-//   - a pipeline reads one source (a base table, or an output materialized by an earlier
-//     pipeline), applies Filter / Probe / Map ops in order, and ends in exactly one sink;
+//   - a pipeline reads one source (a base table, an output materialized by an earlier pipeline,
+//     or an aggregation table an earlier pipeline filled: the stages of a multi-stage query),
+//     applies Filter / Probe / Map ops in order, and ends in exactly one sink;
 //   - every attribute an op or the sink references is bound in `attributes` before its first use:
 //     by the source (SourceColumn), by an earlier Probe (ProbePayload) or by an earlier Map
 //     (Computed);
@@ -53,12 +54,17 @@ struct Sink {
 };
 
 struct SourceScan {
-  std::string table;   // physical table (empty when reading a materialized output)
+  std::string table;   // physical table (empty when reading a materialized output or an aggregation)
   std::string alias;   // scan alias the attributes carry as `source`
   std::string output;  // name of an OutputTable written by an earlier pipeline, or empty
   std::vector<std::string> columns;  // columns read (only those referenced downstream), in order
   std::string rows_param;            // tuples to process (RowCount of the table, or the output's
                                      // counter read back by the executor)
+  // Name of an AggregationTable filled by an earlier pipeline, or empty: the pipeline then runs one
+  // work-item per slot of the table (rows_param = its slots; a scalar table has one), drops empty
+  // slots (occupancy 0; a scalar table's single slot always stays, see ir/build_pipelines.cpp) and
+  // binds the group keys and accumulators named in `columns` as source attributes (source "").
+  std::string aggregation;
 };
 
 struct AttributeBinding {

@@ -7,8 +7,9 @@
 //                                                                             passes in order)
 //   Program + Database ──resolve_parameters()──▶ ParamValues (every run-time number)
 //
-//   - Pipeline (ir/pipeline.h): source scan → Filter / Probe / Map ops → one Sink (HashBuild,
-//     Aggregate or Materialize). Pipelines are listed in dependency order: a hash table is built
+//   - Pipeline (ir/pipeline.h): source scan (a table, a materialized output, or an aggregation
+//     table of an earlier pipeline) → Filter / Probe / Map ops → one Sink (HashBuild, Aggregate or
+//     Materialize). Pipelines are listed in dependency order: a hash table is built
 //     by an earlier pipeline than any that probes it. Breaking happens in ONE function,
 //     ir/build_pipelines.cpp: a hash build or an aggregation sink ends a pipeline, the probe side
 //     continues.
@@ -21,7 +22,8 @@
 //   - Kernels (ir/kernel.h): one compound kernel per pipeline under the resolution (default) or
 //     pipelined model, each reduction annotated with its technique (A3/B3/C3 or A2/B2/C2).
 //   - ResultDesc: how the host turns the final state object into rows (group keys decoded through
-//     dictionaries, AVG = sum / count), then ORDER BY and LIMIT on the host.
+//     dictionaries, AVG = sum / count), then ORDER BY and LIMIT on the host (a top-k when LIMIT
+//     keeps fewer rows than the result has).
 //   - Text form: ir/explain.h (stable, golden-tested). Invariants: ir/verifier.h.
 #pragma once
 
@@ -52,6 +54,9 @@ struct ResultColumn {
   size_t count_index = 0;
   std::string dict_table;   // non-empty: decode codes through this dictionary
   std::string dict_column;
+  // Output columns computed from a single-tuple aggregate's SUM/MIN/MAX/AVG: NULL when no row
+  // reached that aggregate (ResultDesc::input_rows_state), as SQL answers.
+  bool null_without_input = false;
 };
 
 struct ResultDesc {
@@ -59,6 +64,9 @@ struct ResultDesc {
   Kind kind = Kind::Aggregation;
   std::string state;  // AggregationTable or OutputTable name
   std::vector<ResultColumn> columns;
+  // Kind::Output whose rows derive from one single-tuple aggregate (a Map over it, e.g. TPC-H Q14):
+  // that AggregationTable; its tuple count 0 makes the columns marked null_without_input NULL.
+  std::string input_rows_state;
   std::vector<plan::SortKey> order_by;  // by result column name, applied on the host
   int64_t limit = -1;                   // -1: none
 };

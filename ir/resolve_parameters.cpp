@@ -73,6 +73,7 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
         value = v.at(out->capacity_param);
         break;
       }
+      case Param::Source::OutputValue: value = 0; break;  // known once the writing pipeline ran (executor)
       case Param::Source::Constant: value = p.value; break;
     }
     v.values[p.name] = value;

@@ -40,6 +40,10 @@ struct Param {
     OutputRows,    // rows an earlier pipeline wrote to output `table` (an OutputTable name):
                    // resolve_parameters() gives the output's capacity (an upper bound); the
                    // executor replaces it with the counter it reads back after that pipeline
+    OutputValue,   // element 0 of column `column` of output `table` (a one-row output: the value of
+                   // an uncorrelated scalar subquery, ir/build_pipelines.cpp). resolve_parameters()
+                   // gives 0; the executor reads the value back after the pipeline writing it ran
+                   // (F64 values travel as their bit pattern in the int64 parameter map)
     Constant,      // `value`
   };
   std::string name;  // a C identifier, unique in the program: "rows_lineorder", "ht0_capacity"

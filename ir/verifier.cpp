@@ -124,6 +124,9 @@ class Verifier {
           }
         }
         break;
+      case ExprKind::Param:
+        if (!p_.find_param(e.param)) fail(who + ": " + e.to_string() + " names no declared param");
+        break;
       case ExprKind::And:
       case ExprKind::Or:
       case ExprKind::Not:
@@ -165,7 +168,18 @@ class Verifier {
     for (int d : pl.depends_on) {
       if (d < 0 || d >= pl.id) fail(who + ": depends on p" + std::to_string(d) + ", which does not come earlier");
     }
-    if (pl.source.table.empty() == pl.source.output.empty()) fail(who + ": the source must be exactly one of a table or an output");
+    int sources = !pl.source.table.empty() + !pl.source.output.empty() + !pl.source.aggregation.empty();
+    if (sources != 1) fail(who + ": the source must be exactly one of a table, an output or an aggregation");
+    if (!pl.source.aggregation.empty()) {
+      const AggregationTable* agg = p_.find_aggregation(pl.source.aggregation);
+      if (!agg) fail(who + ": scans unknown aggregation " + pl.source.aggregation);
+      if (!built_by_dependency(pl, agg->name)) fail(who + ": scans aggregation " + agg->name + " not filled by a pipeline it depends on");
+      for (const std::string& c : pl.source.columns) {
+        bool known = std::any_of(agg->keys.begin(), agg->keys.end(), [&](const GroupKey& k) { return k.name == c; }) ||
+                     std::any_of(agg->accumulators.begin(), agg->accumulators.end(), [&](const Accumulator& a) { return a.name == c; });
+        if (!known) fail(who + ": column " + c + " is neither a group key nor an accumulator of " + agg->name);
+      }
+    }
     need_param(pl.source.rows_param, who + " source");
     if (!pl.source.output.empty()) {
       const OutputTable* out = p_.find_output(pl.source.output);

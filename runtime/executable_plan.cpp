@@ -64,6 +64,9 @@ void validate_plan(const ExecutablePlan& plan) {
     for (const ParamFromBuffer& f : pipeline.params_from_buffers) {
       if (!params.count(f.param)) fail(pipeline.name, "parameter \"" + f.param + "\" read from a buffer is not declared");
       if (!buffers.count(f.buffer)) fail(pipeline.name, "buffer \"" + f.buffer + "\" a parameter is read from is not declared");
+      if (!f.nonzero_buffer.empty() && !buffers.count(f.nonzero_buffer)) {
+        fail(pipeline.name, "buffer \"" + f.nonzero_buffer + "\" checked before reading a parameter is not declared");
+      }
     }
     for (const CheckSpec& check : pipeline.checks) {
       if (!buffers.count(check.flag_buffer)) fail(pipeline.name, "overflow flag buffer \"" + check.flag_buffer + "\" is not declared");

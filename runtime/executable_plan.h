@@ -23,7 +23,8 @@
 
 namespace hqc::runtime {
 
-enum class ScalarKind { I32, I64, U64 };
+// F64 parameters travel through the executor's int64 parameter map as their bit pattern.
+enum class ScalarKind { I32, I64, U64, F64 };
 enum class ElementType { I32, U32, I64, U64, F64 };
 uint32_t element_bytes(ElementType t);
 
@@ -131,9 +132,16 @@ struct CheckSpec {
 // Before a pipeline runs, `param` takes the value of element 0 of `buffer` — e.g. the row count of
 // an output materialised by an earlier pipeline (its write-position counter), which the pipeline
 // reading that output scans.
+// Also the value of a one-row stage (an uncorrelated scalar subquery, ir Param::Source::OutputValue):
+// element 0 of its output column, copied bit for bit (doubles keep their bit pattern).
+// When `nonzero_buffer` is set, its element 0 must be nonzero (the single-tuple aggregate behind
+// the value saw rows); otherwise the value is SQL NULL, which horseqc does not represent, and the
+// run fails with Error(Unsupported) naming `what`.
 struct ParamFromBuffer {
   std::string param;
   std::string buffer;
+  std::string nonzero_buffer;
+  std::string what;
 };
 
 struct PipelineSpec {

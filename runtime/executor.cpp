@@ -7,6 +7,7 @@
 #include "runtime/executor.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -51,8 +52,15 @@ KernelArg scalar_arg(int64_t value, ScalarKind kind) {
     case ScalarKind::I32: return KernelArg::int32(static_cast<int32_t>(value));
     case ScalarKind::I64: return KernelArg::int64(value);
     case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
+    case ScalarKind::F64: return KernelArg::float64(std::bit_cast<double>(value));
   }
   return KernelArg::int64(value);
+}
+
+// Element 0 of a buffer as a parameter value: integers sign- or zero-extended, doubles as their bits.
+int64_t read_bits(const AllocatedBuffer& b) {
+  if (b.spec->element != ElementType::F64) return read_ints(b, 1)[0];
+  return std::bit_cast<int64_t>(read_floats(b, 1)[0]);
 }
 
 }  // namespace
@@ -203,7 +211,11 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         total = 0;
         for (const PipelineSpec& pipeline : plan.pipelines) {
           for (const ParamFromBuffer& f : pipeline.params_from_buffers) {
-            params[f.param] = read_ints(buffers.at(f.buffer), 1)[0];
+            if (!f.nonzero_buffer.empty() && read_ints(buffers.at(f.nonzero_buffer), 1)[0] == 0) {
+              throw Error(ErrorKind::Unsupported, plan.label + ": " + f.what +
+                                                      " is NULL (its aggregate saw no rows); NULL values are not supported yet");
+            }
+            params[f.param] = read_bits(buffers.at(f.buffer));
           }
           double pipeline_ms = 0;
           std::vector<LaunchStats> launch_stats;

@@ -39,9 +39,9 @@ ScalarKind scalar_of(const ir::Program& program, ir::ScalarType t, const std::st
     case ir::ScalarType::U32: return ScalarKind::I32;  // same 32 bits; the kernel reads them as it declares
     case ir::ScalarType::I64: return ScalarKind::I64;
     case ir::ScalarType::U64: return ScalarKind::U64;
-    case ir::ScalarType::F64: break;
+    case ir::ScalarType::F64: return ScalarKind::F64;
   }
-  fail(program, "parameter " + param + " is passed as a double; run-time parameters are integers");
+  fail(program, "parameter " + param + " has an unknown type");
 }
 
 template <typename T>
@@ -60,6 +60,9 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
     const ir::OutputTable& out = find_state(program, program.outputs, desc.state, "output");
     r.rows = ResultSpec::Rows::Counter;
     r.counter_buffer = out.counter_buffer;
+    if (!desc.input_rows_state.empty()) {
+      r.input_rows_buffer = find_state(program, program.aggregations, desc.input_rows_state, "aggregation table").occupancy_buffer;
+    }
     for (const ir::ResultColumn& rc : desc.columns) {
       if (rc.source != ir::ResultColumn::Source::Output || rc.index >= out.columns.size()) {
         fail(program, "result column " + rc.name + " does not name a column of output " + out.name);
@@ -71,6 +74,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.buffer = oc.buffer;
       c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      c.null_without_input = rc.null_without_input;
       r.columns.push_back(c);
     }
   } else {
@@ -238,9 +242,33 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     }
     if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
 
-    if (!pipeline.source.output.empty()) {
-      const ir::OutputTable& out = find_state(program, program.outputs, pipeline.source.output, "output");
-      ps.params_from_buffers.push_back({pipeline.source.rows_param, out.counter_buffer});
+    // Values an earlier pipeline computed (rows it wrote, the value of a one-row stage) are read
+    // back right after the pipeline that writes them, so every later pipeline's launch has them.
+    if (pipeline.id > 0) {
+      const ir::Pipeline& writer = program.pipelines[static_cast<size_t>(pipeline.id - 1)];
+      for (const ir::Param& p : program.params) {
+        if (p.source != ir::Param::Source::OutputRows && p.source != ir::Param::Source::OutputValue) continue;
+        if (writer.sink.kind != ir::SinkKind::Materialize || writer.sink.state != p.table) continue;
+        const ir::OutputTable& out = find_state(program, program.outputs, p.table, "output");
+        if (p.source == ir::Param::Source::OutputRows) {
+          ps.params_from_buffers.push_back({p.name, out.counter_buffer, "", ""});
+          continue;
+        }
+        ParamFromBuffer f{p.name, "", "", "the value of " + p.comment};
+        for (const ir::OutputColumn& c : out.columns) {
+          if (c.name == p.column) f.buffer = c.buffer;
+        }
+        if (f.buffer.empty()) fail(program, "parameter " + p.name + " reads unknown column " + p.column + " of " + out.name);
+        // A single-tuple aggregate over no rows has a NULL SUM/MIN/MAX/AVG.
+        if (!writer.source.aggregation.empty()) {
+          const ir::AggregationTable& agg = find_state(program, program.aggregations, writer.source.aggregation, "aggregation table");
+          bool nullable = std::any_of(agg.accumulators.begin(), agg.accumulators.end(), [](const ir::Accumulator& a) {
+            return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
+          });
+          if (agg.layout == ir::AggLayout::Scalar && nullable) f.nonzero_buffer = agg.occupancy_buffer;
+        }
+        ps.params_from_buffers.push_back(f);
+      }
     }
     if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
       const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");

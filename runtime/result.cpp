@@ -130,34 +130,60 @@ void Result::validate() const {
   }
 }
 
-void Result::sort(const std::vector<SortKey>& keys) {
-  if (keys.empty() || rows() < 2) return;
+namespace {
+
+void check_keys(const std::vector<SortKey>& keys, size_t columns) {
   for (const SortKey& k : keys) {
-    if (k.column >= columns.size()) {
+    if (k.column >= columns) {
       throw Error(ErrorKind::Internal, "ORDER BY column index " + std::to_string(k.column) + " out of range");
     }
   }
+}
+
+// True when row a sorts before row b under `keys` (not looking at row order).
+bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<SortKey>& keys, uint64_t a, uint64_t b) {
+  for (const SortKey& k : keys) {
+    const ResultColumn& c = columns[k.column];
+    // NULLS LAST in both directions, as DuckDB orders by default.
+    const bool null_a = c.is_null(a), null_b = c.is_null(b);
+    if (null_a || null_b) {
+      if (null_a && null_b) continue;
+      return null_b;
+    }
+    int cmp = 0;
+    switch (storage_of(c.type)) {
+      case Storage::Ints: cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]); break;
+      case Storage::Floats: cmp = (c.floats[a] > c.floats[b]) - (c.floats[a] < c.floats[b]); break;
+      case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
+    }
+    if (cmp != 0) return k.descending ? cmp > 0 : cmp < 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<uint64_t> Result::top_k(const std::vector<SortKey>& keys, uint64_t k) const {
+  check_keys(keys, columns.size());
   std::vector<uint64_t> order(rows());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
-    for (const SortKey& k : keys) {
-      const ResultColumn& c = columns[k.column];
-      // NULLS LAST in both directions, as DuckDB orders by default.
-      const bool null_a = c.is_null(a), null_b = c.is_null(b);
-      if (null_a || null_b) {
-        if (null_a && null_b) continue;
-        return null_b;
-      }
-      int cmp = 0;
-      switch (storage_of(c.type)) {
-        case Storage::Ints: cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]); break;
-        case Storage::Floats: cmp = (c.floats[a] > c.floats[b]) - (c.floats[a] < c.floats[b]); break;
-        case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
-      }
-      if (cmp != 0) return k.descending ? cmp > 0 : cmp < 0;
-    }
-    return false;
+  k = std::min<uint64_t>(k, order.size());
+  // Ties broken by row index: a strict total order whose first k rows are the stable sort's.
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](uint64_t a, uint64_t b) {
+    if (sorts_before(columns, keys, a, b)) return true;
+    if (sorts_before(columns, keys, b, a)) return false;
+    return a < b;
   });
+  order.resize(k);
+  return order;
+}
+
+void Result::sort(const std::vector<SortKey>& keys) {
+  if (keys.empty() || rows() < 2) return;
+  check_keys(keys, columns.size());
+  std::vector<uint64_t> order(rows());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return sorts_before(columns, keys, a, b); });
   for (ResultColumn& c : columns) {
     if (!c.valid.empty()) {
       std::vector<uint8_t> v(order.size());

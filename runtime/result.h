@@ -63,6 +63,10 @@ class Result {
   void validate() const;
 
   void sort(const std::vector<SortKey>& keys);
+  // The first `k` rows of sort(keys) (ties in row order, exactly as the stable sort puts them), as
+  // row indices in that order, in O(n log k) without reordering anything: ORDER BY ... LIMIT k
+  // over a large result compares keys only and touches the other columns of k rows.
+  std::vector<uint64_t> top_k(const std::vector<SortKey>& keys, uint64_t k) const;
   void limit(uint64_t count);
   // Keeps and reorders columns (the query's SELECT list over the computed columns).
   void project(const std::vector<size_t>& order);

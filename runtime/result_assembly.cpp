@@ -1,6 +1,8 @@
 // Result assembly from device buffers; see result_assembly.h.
 #include "runtime/result_assembly.h"
 
+#include <algorithm>
+
 #include "runtime/database_lookup.h"
 #include "storage/error.h"
 
@@ -44,6 +46,91 @@ const AllocatedBuffer& find_buffer(const std::map<std::string, AllocatedBuffer>&
   auto it = buffers.find(name);
   if (it == buffers.end()) throw Error(ErrorKind::Internal, context + ": buffer \"" + name + "\" was not allocated");
   return it->second;
+}
+
+struct ColumnReader {
+  const std::map<std::string, AllocatedBuffer>& buffers;
+  const std::map<std::string, int64_t>& params;
+  const Database& database;
+  const std::string& context;
+  uint64_t extent;  // elements to read from each buffer
+  bool no_input;    // a single-tuple aggregate that no row reached
+};
+
+size_t column_index(const ResultSpec& spec, const std::string& name, const std::string& context) {
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    if (spec.columns[i].name == name) return i;
+  }
+  throw Error(ErrorKind::Internal, context + ": no result column named " + name);
+}
+
+// Column `c` for the rows (slot indices) in `selected`; an AverageOf column comes back empty, typed
+// Float64 (read_columns fills it from its halves).
+// With `codes`, a dictionary string stays its (order-preserving) codes, typed Int64: enough to sort.
+ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>& selected, const ColumnReader& in,
+                         bool codes) {
+  const std::string where = in.context + " column " + c.name;
+  ResultColumn col;
+  col.name = c.name;
+  const bool decode = !c.dictionary_table.empty();
+  col.type = decode ? DataType::int32() : c.type;
+  if (decode && codes) col.type = DataType::int64();
+  if (c.source == ResultColumnSpec::Source::AverageOf) {
+    col.type = DataType::float64();
+    return col;
+  }
+  const AllocatedBuffer* source = nullptr;
+  if (!c.buffer.empty()) {
+    source = &find_buffer(in.buffers, c.buffer, where);
+    if (in.extent > source->elements) {
+      throw Error(ErrorKind::Internal, where + ": " + std::to_string(in.extent) + " rows but buffer " + c.buffer +
+                                           " holds only " + std::to_string(source->elements) +
+                                           " (an output overflow the kernel did not flag)");
+    }
+  }
+  if (c.source == ResultColumnSpec::Source::Buffer) {
+    if (col.type.id == TypeId::Float64) {
+      auto all = read_floats(*source, in.extent);
+      for (uint64_t s : selected) col.floats.push_back(all[s]);
+    } else {
+      auto all = read_ints(*source, in.extent);
+      for (uint64_t s : selected) col.ints.push_back(all[s]);
+    }
+  } else {  // SlotKey
+    std::vector<int64_t> raw;
+    if (source != nullptr) raw = read_ints(*source, in.extent);
+    const int64_t offset = c.offset_param.empty() ? 0 : in.params.at(c.offset_param);
+    for (uint64_t s : selected) {
+      int64_t key = source != nullptr ? raw[s] : static_cast<int64_t>(s);
+      key /= c.divisor;
+      if (c.modulus > 0) key %= c.modulus;
+      col.ints.push_back(key + offset);
+    }
+  }
+  // Before decoding: the accumulator of an empty MIN/MAX holds its identity (INT64_MAX/MIN),
+  // which is no dictionary code.
+  if (in.no_input && c.null_without_input) {
+    for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
+  }
+  if (decode && !codes) {
+    const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
+    col = decode_dictionary(col, dict.dictionary, c.type);
+  }
+  return col;
+}
+
+// The columns spec.columns[which[i]] for `selected`, in that order; an AVG's halves must be among them.
+Result read_columns(const ResultSpec& spec, const std::vector<size_t>& which, const std::vector<uint64_t>& selected,
+                    const ColumnReader& in, bool codes) {
+  Result result;
+  for (size_t i : which) result.columns.push_back(read_column(spec.columns[i], selected, in, codes));
+  for (size_t k = 0; k < which.size(); ++k) {
+    const ResultColumnSpec& c = spec.columns[which[k]];
+    if (c.source != ResultColumnSpec::Source::AverageOf) continue;
+    result.columns[k] = finalize_average(c.name, result.columns[result.index_of(c.sum_column)],
+                                         result.columns[result.index_of(c.count_column)]);
+  }
+  return result;
 }
 
 }  // namespace
@@ -93,64 +180,43 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     no_input = n == 0;
   }
 
+  // ---- ORDER BY ... LIMIT k over more than k rows: top-k ----
+  // Only the columns the ORDER BY compares (and an AVG key's halves) are read for every row; the
+  // first k rows in ORDER BY order (ties in slot order, as the stable sort orders them) become the
+  // selection, and every other column — dictionary decoding included — is read for those k only.
+  // Dictionary strings compare as their codes (the dictionaries preserve order).
+  ColumnReader reader{buffers, params, database, context, extent, no_input};
+  if (spec.limit >= 0 && !spec.order_by.empty() && selected.size() > static_cast<uint64_t>(spec.limit)) {
+    std::vector<size_t> needed;
+    auto need = [&](size_t i) {
+      if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
+    };
+    std::vector<size_t> key_columns;
+    for (const auto& [name, descending] : spec.order_by) {
+      (void)descending;
+      size_t i = column_index(spec, name, context);
+      key_columns.push_back(i);
+      if (spec.columns[i].source == ResultColumnSpec::Source::AverageOf) {
+        need(column_index(spec, spec.columns[i].sum_column, context));
+        need(column_index(spec, spec.columns[i].count_column, context));
+      }
+    }
+    for (size_t i : key_columns) need(i);
+    Result keys_only = read_columns(spec, needed, selected, reader, /*codes=*/true);
+    std::vector<SortKey> keys;
+    for (size_t k = 0; k < key_columns.size(); ++k) {
+      size_t at = static_cast<size_t>(std::find(needed.begin(), needed.end(), key_columns[k]) - needed.begin());
+      keys.push_back({at, spec.order_by[k].second});
+    }
+    std::vector<uint64_t> chosen;
+    for (uint64_t r : keys_only.top_k(keys, static_cast<uint64_t>(spec.limit))) chosen.push_back(selected[r]);
+    selected = std::move(chosen);
+  }
+
   // ---- columns ----
-  Result result;
-  for (const ResultColumnSpec& c : spec.columns) {
-    const std::string where = context + " column " + c.name;
-    ResultColumn col;
-    col.name = c.name;
-    const bool decode = !c.dictionary_table.empty();
-    col.type = decode ? DataType::int32() : c.type;
-    if (c.source == ResultColumnSpec::Source::AverageOf) {
-      col.type = DataType::float64();
-      result.columns.push_back(col);  // filled below, once its inputs exist
-      continue;
-    }
-    const AllocatedBuffer* source = nullptr;
-    if (!c.buffer.empty()) {
-      source = &find_buffer(buffers, c.buffer, where);
-      if (extent > source->elements) {
-        throw Error(ErrorKind::Internal, where + ": " + std::to_string(extent) + " rows but buffer " + c.buffer +
-                                             " holds only " + std::to_string(source->elements) +
-                                             " (an output overflow the kernel did not flag)");
-      }
-    }
-    if (c.source == ResultColumnSpec::Source::Buffer) {
-      if (col.type.id == TypeId::Float64) {
-        auto all = read_floats(*source, extent);
-        for (uint64_t s : selected) col.floats.push_back(all[s]);
-      } else {
-        auto all = read_ints(*source, extent);
-        for (uint64_t s : selected) col.ints.push_back(all[s]);
-      }
-    } else {  // SlotKey
-      std::vector<int64_t> raw;
-      if (source != nullptr) raw = read_ints(*source, extent);
-      const int64_t offset = c.offset_param.empty() ? 0 : params.at(c.offset_param);
-      for (uint64_t s : selected) {
-        int64_t key = source != nullptr ? raw[s] : static_cast<int64_t>(s);
-        key /= c.divisor;
-        if (c.modulus > 0) key %= c.modulus;
-        col.ints.push_back(key + offset);
-      }
-    }
-    // Before decoding: the accumulator of an empty MIN/MAX holds its identity (INT64_MAX/MIN),
-    // which is no dictionary code.
-    if (no_input && c.null_without_input) {
-      for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
-    }
-    if (decode) {
-      const Column& dict = lookup_column(database, c.dictionary_table, c.dictionary_column, where);
-      col = decode_dictionary(col, dict.dictionary, c.type);
-    }
-    result.columns.push_back(std::move(col));
-  }
-  for (size_t i = 0; i < spec.columns.size(); ++i) {
-    const ResultColumnSpec& c = spec.columns[i];
-    if (c.source != ResultColumnSpec::Source::AverageOf) continue;
-    result.columns[i] = finalize_average(c.name, result.columns[result.index_of(c.sum_column)],
-                                         result.columns[result.index_of(c.count_column)]);
-  }
+  std::vector<size_t> all(spec.columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Result result = read_columns(spec, all, selected, reader, /*codes=*/false);
   result.validate();
 
   // ---- ORDER BY, LIMIT, then drop hidden columns ----

@@ -3,11 +3,13 @@
 #include "frontend/sql/sql_binder.h"
 
 #include <algorithm>
+#include <set>
 
 #include "frontend/bind_expr.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
 #include "frontend/sql/sql_scope.h"
+#include "frontend/sql/sql_unnest.h"
 #include "storage/error.h"
 
 namespace hqc::sql {
@@ -71,11 +73,21 @@ class SelectBinder {
       src_.fail(stmt_.having->location, "HAVING needs GROUP BY or an aggregate function");
     }
     if (stmt_.having) {
+      // Uncorrelated scalar subqueries in HAVING (TPC-H Q11) join the aggregate's output as
+      // single-row relations without keys, as they do in WHERE (frontend/sql/sql_join_tree.cpp).
+      SqlExprPtr having = join_having_subqueries(*stmt_.having, tree);
       auto f = std::make_unique<plan::LogicalOp>();
       f->kind = plan::OpKind::Filter;
       f->json_path = src_.position(stmt_.having->location);
       f->schema = tree->schema;
-      f->predicate = bind_sql_predicate(*stmt_.having, f->schema, output_lookup(), src_);
+      AttributeLookup aggregates = output_lookup();
+      f->predicate = bind_sql_predicate(*having, f->schema, [&](const SqlExpr& e) -> std::optional<std::string> {
+        if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) {
+          return e.qualifiers[0] + "." + e.qualifiers[1];
+        }
+        if (mentions_having_subquery(e)) return std::nullopt;  // no group key or aggregate holds a subquery's value
+        return aggregates(e);
+      }, src_);
       f->children.push_back(std::move(tree));
       tree = std::move(f);
     }
@@ -215,6 +227,52 @@ class SelectBinder {
     return agg;
   }
 
+  // Copy of `e` with each scalar subquery replaced by the column "<alias>.<alias>_value" of a single-row
+  // relation that `tree` is joined with (an inner join without keys: the value reaches the HAVING
+  // filter's kernel as a run-time parameter, ir/build_pipelines.cpp).
+  SqlExprPtr join_having_subqueries(const SqlExpr& e, std::unique_ptr<plan::LogicalOp>& tree) {
+    if (e.kind == SqlExprKind::ScalarSubquery) {
+      ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, stmt_.with, src_);
+      if (!sq.outer_keys.empty()) src_.unsupported(e.location, "a correlated scalar subquery in HAVING is not supported");
+      const plan::Attribute& value = sq.plan->schema.at(0);
+      auto project = std::make_unique<plan::LogicalOp>();
+      project->kind = plan::OpKind::Project;
+      project->json_path = src_.position(e.location);
+      // Named after the subquery, so an unqualified reference to an output named "value" (Q11's
+      // alias) stays unambiguous.
+      const std::string name = sq.alias + "_value";
+      project->schema = {plan::Attribute{sq.alias, name, value.type, value.dict_table, value.dict_column}};
+      plan::ExprPtr column = plan::make_column(value.source, value.name, value.type);
+      column->dict_table = value.dict_table;
+      column->dict_column = value.dict_column;
+      project->exprs = {{name, column}};
+      project->children.push_back(std::move(sq.plan));
+      auto join = std::make_unique<plan::LogicalOp>();
+      join->kind = plan::OpKind::Join;
+      join->join_type = plan::JoinType::Inner;
+      join->json_path = src_.position(e.location);
+      join->schema = tree->schema;
+      join->schema.push_back(project->schema[0]);
+      join->children.push_back(std::move(tree));
+      join->children.push_back(std::move(project));
+      tree = std::move(join);
+      having_subqueries_.insert(sq.alias);
+      auto c = std::make_shared<SqlExpr>();
+      c->kind = SqlExprKind::Column;
+      c->qualifiers = {sq.alias, name};
+      c->location = e.location;
+      return c;
+    }
+    auto copy = std::make_shared<SqlExpr>(e);
+    for (SqlExprPtr& a : copy->args) a = join_having_subqueries(*a, tree);
+    return copy;
+  }
+
+  bool mentions_having_subquery(const SqlExpr& e) const {
+    if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [&](const SqlExprPtr& a) { return mentions_having_subquery(*a); });
+  }
+
   // Names what the select list, HAVING and ORDER BY may reference: before aggregation the base
   // columns; after it the group keys and aggregates, and nothing else.
   AttributeLookup output_lookup() const {
@@ -315,6 +373,7 @@ class SelectBinder {
   std::vector<GroupKey> keys_;
   std::vector<AggregateCall> aggs_;
   bool aggregating_ = false;
+  std::set<std::string> having_subqueries_;  // aliases of the scalar subqueries joined for HAVING
 };
 
 }  // namespace

@@ -277,7 +277,10 @@ class JoinTreeBuilder {
       filters_[*rels.begin()].push_back(&c);
       return;
     }
-    if (rels.size() == 2 && c.kind == SqlExprKind::Binary && c.text == "=" && c.args[0]->kind == SqlExprKind::Column &&
+    // An equality with an uncorrelated scalar subquery's value (TPC-H Q15) stays a filter: the
+    // single-row relation joins without keys and its value reaches the kernels as a parameter.
+    const bool with_single_row = std::any_of(rels.begin(), rels.end(), [&](size_t r) { return single_row_.count(r) != 0; });
+    if (rels.size() == 2 && !with_single_row && c.kind == SqlExprKind::Binary && c.text == "=" && c.args[0]->kind == SqlExprKind::Column &&
         c.args[1]->kind == SqlExprKind::Column) {
       size_t a = scope_.resolve(*c.args[0]).relation, b = scope_.resolve(*c.args[1]).relation;
       edges_.push_back(EquiJoin{a, b, c.args[0].get(), c.args[1].get(), c.location, order});

@@ -57,6 +57,27 @@ TEST_CASE("sort is stable for equal keys") {
   CHECK(r.columns[1].ints == std::vector<int64_t>{1, 3, 0, 2});
 }
 
+TEST_CASE("top_k is the stable sort's first k rows: ties in row order, NULLs last") {
+  Result r;
+  r.columns.push_back(ints("k", DataType::int32(), {5, 7, 5, 9, 7, 1, 9, 5}));
+  r.columns.push_back(ints("seq", DataType::int64(), {0, 1, 2, 3, 4, 5, 6, 7}));
+  r.columns[0].set_null(3);  // a NULL 9 sorts after everything in both directions
+  for (bool descending : {false, true}) {
+    for (uint64_t k = 0; k <= 9; ++k) {
+      CAPTURE(descending);
+      CAPTURE(k);
+      Result sorted = r;
+      sorted.sort({{0, descending}});
+      std::vector<uint64_t> expected(sorted.columns[1].ints.begin(), sorted.columns[1].ints.begin() + std::min<uint64_t>(k, 8));
+      std::vector<uint64_t> got = r.top_k({{0, descending}}, k);
+      CHECK(got == expected);  // seq == row index, so the sorted seq column lists the stable order
+    }
+  }
+  // Two keys: the second breaks the first's ties; the rows are not moved.
+  CHECK(r.top_k({{0, true}, {1, true}}, 3) == std::vector<uint64_t>{6, 4, 1});
+  CHECK(r.columns[1].ints == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
 TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
   ResultColumn codes = ints("c", DataType::int32(), {0, 3});
   CHECK_THROWS_AS(decode_dictionary(codes, {"a", "b"}, DataType::varchar(1)), Error);
