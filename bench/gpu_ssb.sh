@@ -23,6 +23,15 @@ mkdir -p $w
 for sf in 1 10; do
   /usr/bin/time -f "generate SSB SF $sf (.tbl): %e s" "$bin/horseqc-gen" ssb --sf $sf --out $w/ssb-sf$sf --quiet
 done
+# Columnar cache vs parsing (.tbl → columns): a load without <table>.tbl.hqc parses and writes it, the
+# next loads read it. load_ms from horseqc-run's JSON output: two parses, then three cache reads.
+load_ms() { "$bin/horseqc-run" ssb q1.1 --data "$1" --quiet --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["load_ms"])'; }
+for sf in 1 10; do
+  for how in parse parse cache cache cache; do
+    [ $how = parse ] && rm -f $w/ssb-sf$sf/*.hqc
+    echo "load SSB SF $sf: $how $(load_ms $w/ssb-sf$sf) ms"
+  done
+done
 PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --work $w --sf 1 --sf 10 \
   --device cuda --device opencl --model resolution --model pipelined --save "$out/runs"
 for dev in cuda opencl; do
