@@ -14,17 +14,8 @@ shift
 sfs=("$@")
 [ ${#sfs[@]} -eq 0 ] && sfs=(1 10)
 out=${OUT:-gpu-out}
-mkdir -p "$out"
-exec > >(tee "$out/log-tpch.txt") 2>&1
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
-nvidia-smi -L
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
-w=/tmp/w
-mkdir -p $w
+log=log-tpch.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
 sf_args=()
 for sf in "${sfs[@]}"; do sf_args+=(--sf "$sf"); done
 PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/tpch_queries.py" --bin "$bin" --work $w --data dbgen "${sf_args[@]}" \

@@ -6,10 +6,8 @@ Data sets: `dbgen` is TPC-H's own dbgen (DuckDB's tpch extension) exported to .t
 horseqc-gen's TPC-H. Both are loaded into DuckDB from the .tbl files horseqc reads, with dbgen's column
 types, so both sides answer over the same bytes.
 
-Comparison: integers, decimals, dates and strings exactly; floating-point values to a relative 1e-9
-(a decimal horseqc prints against a float DuckDB computes: to half a unit of its last digit); NULL
-only against NULL. Rows as a multiset, then the ORDER BY keys in ORDER BY order (rows whose keys tie
-may come in any order). Exit code 0 when every checked query matches, 1 otherwise.
+Comparison as tests/oracle/query_oracle.py says. Exit code 0 when every checked query matches, 1
+otherwise.
 
 A query horseqc reports as unsupported (exit 4, "unsupported" in its JSON output) fails the run unless
 --allow-unsupported is given, which reports it and goes on (the GPU runs use it to record coverage).
@@ -18,15 +16,14 @@ usage: tpch_queries.py --bin BUILD/bin --work DIR [--data dbgen|horseqc]... [--s
                        [--device opencl] [--model resolution] [--save DIR] [--allow-unsupported]
 """
 import argparse
-import datetime
-import decimal
-import json
 import os
-import re
 import subprocess
 import sys
 
 import duckdb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_oracle import check_run, run_horseqc  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLES = ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]
@@ -71,74 +68,6 @@ def oracle_connection(path):
     return con
 
 
-def order_by_keys(sql):
-    """[(output column, descending)] of the outermost ORDER BY."""
-    m = re.search(r"order\s+by\s+(.*?)(?:\blimit\b.*)?;?\s*$", sql, re.S | re.I)
-    if not m:
-        return []
-    keys = []
-    for k in m.group(1).split(","):
-        k = k.strip()
-        desc = bool(re.search(r"\s+desc$", k, re.I))
-        keys.append((re.sub(r"\s+(asc|desc)$", "", k, flags=re.I), desc))
-    return keys
-
-
-def ours_value(v, type_name):
-    if v is None:
-        return None
-    if type_name.startswith("decimal"):
-        return decimal.Decimal(v)
-    return v
-
-
-def theirs_value(v):
-    if isinstance(v, (datetime.date, datetime.datetime)):
-        return v.isoformat()[:10]
-    return v
-
-
-def equal(a, b):
-    """a: horseqc's value, b: DuckDB's."""
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(b, float) or isinstance(a, float):
-        if isinstance(a, decimal.Decimal):
-            return abs(float(a) - b) <= float(decimal.Decimal(1).scaleb(a.as_tuple().exponent)) / 2 + 1e-12 * abs(b)
-        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
-    if isinstance(a, (int, decimal.Decimal)) and isinstance(b, (int, decimal.Decimal)):
-        return decimal.Decimal(a) == decimal.Decimal(b)
-    return a == b
-
-
-def sort_key(row):
-    # Rounded so that float rows sort alike on both sides; equal() decides equality afterwards.
-    return tuple((0, "") if v is None else (1, round(float(v), 4)) if isinstance(v, (int, float, decimal.Decimal))
-                 else (2, str(v)) for v in row)
-
-
-def compare(name, sql, ours, cols, rows):
-    types = [c["type"] for c in ours["columns"]]
-    if len(types) != len(cols):
-        return [f"{name}: {len(types)} columns, oracle has {len(cols)}"]
-    a = [tuple(ours_value(v, t) for v, t in zip(r, types)) for r in ours["rows"]]
-    b = [tuple(theirs_value(v) for v in r) for r in rows]
-    if len(a) != len(b):
-        return [f"{name}: {len(a)} rows, oracle has {len(b)}; first rows {a[:2]} vs {b[:2]}"]
-    for x, y in zip(sorted(a, key=sort_key), sorted(b, key=sort_key)):
-        if not all(equal(u, v) for u, v in zip(x, y)):
-            return [f"{name}: row {x} differs from the oracle's {y}"]
-    keys = order_by_keys(sql)
-    idx = [cols.index(k) for k, _ in keys if k in cols]
-    if len(idx) != len(keys):
-        return [f"{name}: cannot map ORDER BY keys {keys} to output columns {cols}"]
-    for i, (x, y) in enumerate(zip(a, b)):
-        if not all(equal(x[j], y[j]) for j in idx):
-            return [f"{name}: row {i} is out of ORDER BY order: ORDER BY keys {[x[j] for j in idx]}, "
-                    f"oracle {[y[j] for j in idx]}"]
-    return []
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
@@ -170,37 +99,14 @@ def main():
             for device in args.device or ["opencl"]:
                 for model in args.model or ["resolution"]:
                     label = f"{kind} sf {sf} {device} {model}"
-                    run = subprocess.run([os.path.join(args.bin, "horseqc-run"), "tpch", *queries, "--data", data,
-                                          "--format", "json", "--device", device, "--model", model, "--quiet"],
-                                         capture_output=True, text=True)
-                    if run.returncode == 4 and not run.stdout.strip() and len(queries) == 1:
-                        # One query alone: horseqc-run exits with the error instead of a JSON entry.
-                        run.stdout = json.dumps({"device": "(none)", "queries": [
-                            {"query": queries[0], "unsupported": run.stderr.strip()}]})
-                    if run.returncode not in (0, 4) or not run.stdout.strip():
-                        print(run.stderr, file=sys.stderr)
-                        failures.append(f"{label}: horseqc-run exited with {run.returncode}")
+                    save = os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}.json") if args.save else None
+                    out = run_horseqc(args.bin, "tpch", queries, ["--data", data, "--device", device, "--model", model], save)
+                    if out is None:
+                        failures.append(f"{label}: horseqc-run failed")
                         continue
-                    out = json.loads(run.stdout)
-                    if args.save:
-                        os.makedirs(args.save, exist_ok=True)
-                        with open(os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}.json"), "w") as f:
-                            f.write(run.stdout)
-                    print(f"{label}: {out['device']}")
-                    ours = {q["query"]: q for q in out["queries"]}
-                    for q in queries:
-                        sql, cols, rows = oracle[q]
-                        if q not in ours:
-                            failures.append(f"{label} {q}: missing from horseqc's output")
-                        elif "unsupported" in ours[q]:
-                            print(f"{label} {q}: UNSUPPORTED: {ours[q]['unsupported']}")
-                            unsupported.add(q)
-                            if not args.allow_unsupported:
-                                failures.append(f"{label} {q}: unsupported: {ours[q]['unsupported']}")
-                        else:
-                            errs = compare(f"{label} {q}", sql, ours[q], cols, rows)
-                            failures += errs
-                            print(f"{label} {q}: {'OK' if not errs else 'MISMATCH'} ({len(rows)} rows)")
+                    errs, unsup = check_run(label, out, oracle, args.allow_unsupported)
+                    failures += errs
+                    unsupported.update(unsup)
     if unsupported:
         print(f"unsupported: {' '.join(sorted(unsupported, key=lambda q: int(q[1:])))}")
     for f in failures:
