@@ -3,14 +3,29 @@
 
 namespace hqc::codegen::names {
 
+namespace {
+
+// Accumulator names come from SQL text when a query gives no alias ("sum(l_quantity)"); the IR's
+// buffer names sanitize them the same way, so acc_<state>_<x> matches the buffer <state>_<x>.
+std::string identifier(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) c = '_';
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string probe_slot(int op_id) { return "slot_op" + std::to_string(op_id); }
 std::string build_slot(const std::string& ht) { return "slot_" + ht; }
-std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + part; }
+std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + identifier(part); }
 std::string register_accumulator(const std::string& state, const std::string& accumulator) {
-  return "acc_" + state + "_" + accumulator;
+  return "acc_" + state + "_" + identifier(accumulator);
 }
 std::string accumulator_input(const std::string& state, const std::string& accumulator) {
-  return "v_" + state + "_" + accumulator;
+  return "v_" + state + "_" + identifier(accumulator);
 }
 std::string group_index(const std::string& state) { return "g_" + state; }
 std::string group_key(const std::string& state) { return "gkey_" + state; }

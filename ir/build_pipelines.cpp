@@ -459,10 +459,20 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     }
     return;
   }
+  // The select list on top (a Project) is computed by the output's columns themselves, not by a
+  // Map: its names (often those of the attributes it reads, "total_revenue := total_revenue") then
+  // never shadow a binding that earlier ops of the pipeline still read.
   AttrSet needed;
-  for (const plan::Attribute& a : body->schema) needed.insert({a.source, a.name});
-  produce(*body, p, needed);
-  const OutputTable& out = make_output(body->schema, p, body->json_path);
+  const std::vector<plan::NamedExpr>* select_list = nullptr;
+  if (body->kind == OpKind::Project && !body->pipeline_break) {
+    select_list = &body->exprs;
+    for (const plan::NamedExpr& e : body->exprs) collect_refs(*e.expr, needed);
+    produce(body->child(0), p, needed);
+  } else {
+    for (const plan::Attribute& a : body->schema) needed.insert({a.source, a.name});
+    produce(*body, p, needed);
+  }
+  const OutputTable& out = make_output(body->schema, p, body->json_path, select_list);
   p.sink = {SinkKind::Materialize, out.name};
   finish(p);
   ResultDesc& r = program_.result;

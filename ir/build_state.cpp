@@ -346,7 +346,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
 }
 
 const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p,
-                                         const std::string& json_path) {
+                                         const std::string& json_path, const std::vector<plan::NamedExpr>* exprs) {
   OutputTable out;
   out.name = "out" + std::to_string(program_.outputs.size());
   if (!p.source.aggregation.empty()) {
@@ -359,13 +359,18 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     cap.comment = "rows of the pipeline's source (upper bound)";
     out.capacity_param = add_param(cap);
   }
-  for (const plan::Attribute& a : columns) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const plan::Attribute& a = columns[i];
     require_fixed_width(a, json_path, "an output");
     OutputColumn c;
     c.name = a.name;
-    c.expr = plan::make_column(a.source, a.name, a.type);
-    c.expr->dict_table = a.dict_table;
-    c.expr->dict_column = a.dict_column;
+    if (exprs != nullptr) {
+      c.expr = plan::clone(*exprs->at(i).expr);
+    } else {
+      c.expr = plan::make_column(a.source, a.name, a.type);
+      c.expr->dict_table = a.dict_table;
+      c.expr->dict_column = a.dict_column;
+    }
     c.type = a.type;
     c.dict_table = a.dict_table;
     c.dict_column = a.dict_column;

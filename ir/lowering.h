@@ -49,7 +49,9 @@ class Lowering {
   // reads the table: the result columns when it is the query's result, and the source bindings of
   // a pipeline that scans it.
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
-  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path);
+  // `exprs` (parallel to `columns`, optional): what each column stores; default: the attribute.
+  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path,
+                                 const std::vector<plan::NamedExpr>* exprs = nullptr);
 
   Program& program_;
   const Catalog& catalog_;

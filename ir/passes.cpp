@@ -31,8 +31,8 @@ std::vector<PassTiming> run_passes(Program& program, const std::vector<Pass>& pa
   }
   const char* env = std::getenv("HORSEQC_DUMP_IR");
   bool dump = options.dump || (env && *env && std::string(env) != "0");
+  if (dump) std::cerr << "=== IR after build_program ===\n" << explain(program);  // also when it fails to verify
   verify(program);  // the builder's output, before any pass
-  if (dump) std::cerr << "=== IR after build_program ===\n" << explain(program);
   std::vector<PassTiming> timings;
   for (const Pass& pass : passes) {
     PassTiming t;
