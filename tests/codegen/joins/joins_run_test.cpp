@@ -10,7 +10,8 @@
 //     a non-unique build side;
 //   - EXISTS / NOT EXISTS with a correlated `<>` (TPC-H Q21's shape): the residual is checked per
 //     match;
-//   - what stays Unsupported says so (NULL payload used other than by COUNT).
+//   - what stays Unsupported says so (NULL payload used other than by COUNT);
+//   - the generated text of each join shape (golden files tests/codegen/golden/joins_*).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include "runtime/lower_program.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
+#include "tests/codegen/golden.h"
 
 using namespace hqc;
 
@@ -376,5 +378,25 @@ TEST_CASE("EXISTS / NOT EXISTS with a correlated <>: the residual is checked per
     std::string sql = std::string("select count(*) as n, sum(f_id) as s from f where ") + (negated ? "not " : "") +
                       "exists (select * from d where d_k = f_k and d_w <> f_v and d_k2 > 1)";
     check(sql, {{n, s}}, true, "found_op");
+  }
+}
+
+TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)") {
+  const std::pair<const char*, const char*> shapes[] = {
+      {"joins_match_loop_materialize", "select f_id, d_id, d_w from f, d where f_k = d_k"},
+      {"joins_nested_match_loops", "select count(*) as n, sum(e_w + d_w) as s from f, d, e where f_k = d_k and f_g = e_k and d_w <> 2"},
+      {"joins_composite_keys", "select count(*) as n, sum(ps_w) as s from f join ps on f_k = ps_a and f_g = ps_b"},
+      {"joins_left_outer", "select f_g, count(*) as n, count(d_id) as m from f left outer join d on f_k = d_k and d_w > 1 group by f_g"},
+      {"joins_semi_residual", "select count(*) as n from f where exists (select * from d where d_k = f_k and d_w <> f_v)"}};
+  for (const auto& [name, sql] : shapes) {
+    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
+      CAPTURE(name);
+      auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, std::string(name) + ".sql", catalog()));
+      ir::BuildOptions options;
+      options.model = model;
+      ir::Program program = ir::build_program(plan, catalog(), options);
+      ir::run_passes(program, ir::default_passes());
+      test::check_golden(std::string(name) + "." + ir::execution_model_name(model), codegen::generate(program, codegen::Dialect::OpenCL));
+    }
   }
 }
