@@ -4,20 +4,27 @@
 //
 // Contract:
 //   expects: the statement's FROM items are base tables, comma lists or INNER/CROSS JOIN ... ON
-//   (ON conditions are treated as WHERE conjuncts).
+//   (ON conditions are treated as WHERE conjuncts), or `X LEFT OUTER JOIN t ON ...` with one table
+//   (or derived table) t on the right.
 //   guarantees (the shape ssb/plans/*.json use, so SQL and JSON plans lower identically):
 //     - the probe side starts at the fact table: the relation with the most rows at SF 1
 //       (catalog rows_at_sf1; the first such in FROM order on ties);
 //     - relations join one at a time as the build side of an inner join, each connected to the
-//       joined set by equi-join conjuncts `a.x = b.y` (all of them become key pairs); among the
+//       joined set by equi-join conjuncts `a.x = b.y` or `f(a) = g(b)` (computed keys; all of them
+//       become key pairs, a computed one whose types no hash table matches stays a filter right
+//       above the join); among the
 //       connected ones, relations with pushed-down filters join first (they shrink the probe
 //       stream), then in the order their join conjunct appears in the query text;
 //     - a filter's conjuncts keep their order in the query text.
 //     - WHERE conjuncts [NOT] EXISTS / [NOT] IN (subquery) become semi / anti joins on top of the
 //       inner join tree (frontend/sql/sql_unnest.h), in text order.
+//     - the right table of a LEFT OUTER JOIN is never the probe start and joins after the inner
+//       joins as the build side of a left_outer join: its ON equalities with joined relations
+//       are the keys, ON conditions on it alone filter it first (TPC-H Q13's o_comment NOT LIKE).
 //     - a subquery in FROM, or a WITH entry named in FROM, is planned on its own (bind_select) and
 //       joins like a table whose columns are named "<alias>.<column>";
-//   throws: Error(Unsupported) for outer joins, other subqueries in WHERE, and relations that
+//   throws: Error(Unsupported) for RIGHT / FULL joins, other ON conditions of a LEFT JOIN, WHERE
+//   conditions on its NULL-supplying table, other subqueries in WHERE, and relations that
 //   no equi-join connects (cross products), each named with its position.
 #pragma once
 
