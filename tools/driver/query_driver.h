@@ -19,6 +19,7 @@
 #include "ir/passes.h"
 #include "ir/program.h"
 #include "planner/statistics.h"
+#include "runtime/concurrent_executor.h"
 #include "runtime/executor.h"
 #include "storage/catalog.h"
 #include "storage/table.h"
@@ -44,7 +45,14 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
                             const CompileOptions& options);
 
 
+// The query lowered against `db`'s parameters (what run_query() hands the Executor).
+runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& db);
+
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options);
+
+// Several queries at once (concurrent streams, optionally streamed in chunks): concurrent_executor.h.
+runtime::ConcurrentRun run_concurrent(const std::vector<const CompiledQuery*>& queries, const Database& db,
+                                      runtime::ConcurrentExecutor& executor, const runtime::ConcurrentOptions& options);
 
 }  // namespace hqc::driver
