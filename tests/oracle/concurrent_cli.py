@@ -89,11 +89,18 @@ def main():
     s = doc["concurrent"]["stream"]
     limit = resident + 2 * (s["rows"] // 5 + 1) * s["bytes_per_row"]
 
-    doc = json.loads(run(args.bin, *base, "--gpu-memory-limit", str(limit), "--format", "json").stdout)
-    for q in doc["queries"]:
-        check(rows_by_query(doc)[q["query"]] == seq[q["query"]], f"streamed alone: {q['query']} equals the sequential run")
-        st = q.get("concurrent", {}).get("stream", {})
-        check(st.get("streamed") and st.get("chunks", 0) >= 2, f"streamed alone: {q['query']} streamed automatically in chunks")
+    # Each query alone under a limit of its own (about 5 chunks of what it reads): streamed automatically.
+    forced = json.loads(run(args.bin, *base, "--stream", "--format", "json").stdout)
+    for q in forced["queries"]:
+        fs = q["concurrent"]["stream"]
+        own = fs["resident_bytes"] + 2 * (fs["rows"] // 5 + 1) * fs["bytes_per_row"]
+        check(own < fs["working_set_bytes"], f"{q['query']}: a limit below its working set exists")
+        doc = json.loads(run(args.bin, *base, q["query"], "--gpu-memory-limit", str(own), "--format", "json").stdout)
+        got = doc["queries"][0]
+        check((got["columns"], got["rows"]) == seq[q["query"]], f"streamed alone: {q['query']} equals the sequential run")
+        st = got.get("concurrent", {}).get("stream", {})
+        check(st.get("streamed") and st.get("chunks", 0) >= 5 and "exceeds the limit" in st.get("reason", ""),
+              f"streamed alone: {q['query']} streamed automatically in at least 5 chunks")
 
     doc = json.loads(run(args.bin, *base, "--concurrent", "all", "--gpu-memory-limit", str(limit), "--format", "json").stdout)
     got = rows_by_query(doc)
