@@ -42,14 +42,4 @@ runtime::Execution run_query(const CompiledQuery& query, const Database& db, run
   return executor.run(lower_query(query, db), db, options);
 }
 
-runtime::ConcurrentRun run_concurrent(const std::vector<const CompiledQuery*>& queries, const Database& db,
-                                      runtime::ConcurrentExecutor& executor, const runtime::ConcurrentOptions& options) {
-  std::vector<runtime::ExecutablePlan> plans;
-  plans.reserve(queries.size());
-  for (const CompiledQuery* q : queries) plans.push_back(lower_query(*q, db));
-  std::vector<const runtime::ExecutablePlan*> pointers;
-  for (const runtime::ExecutablePlan& p : plans) pointers.push_back(&p);
-  return executor.run(pointers, db, options);
-}
-
 }  // namespace hqc::driver

@@ -19,7 +19,6 @@
 #include "ir/passes.h"
 #include "ir/program.h"
 #include "planner/statistics.h"
-#include "runtime/concurrent_executor.h"
 #include "runtime/executor.h"
 #include "storage/catalog.h"
 #include "storage/table.h"
@@ -50,9 +49,5 @@ runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& 
 
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options);
-
-// Several queries at once (concurrent streams, optionally streamed in chunks): concurrent_executor.h.
-runtime::ConcurrentRun run_concurrent(const std::vector<const CompiledQuery*>& queries, const Database& db,
-                                      runtime::ConcurrentExecutor& executor, const runtime::ConcurrentOptions& options);
 
 }  // namespace hqc::driver
