@@ -20,25 +20,21 @@
 #      measured H→D bandwidth; target ratio ≤ 1.10).
 #
 # Expects: Release binaries in BUILD_BIN_DIR (horseqc-run, horseqc-gen), python3, ~40 GB of disk for
-# part c (columnar data). Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda).
+# part c (columnar data); no DuckDB (results are checked by the test suite, not here).
+# Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda).
 set -uo pipefail
 bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|all]}
 part=${2:-all}
 out=${OUT:-gpu-out}
+log=log-planner-$part.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"   # log, OpenCL registration, kernel cache, $root, $w
 mkdir -p "$out/runs"
-exec > >(tee -a "$out/log-planner.txt") 2>&1
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
 SF_A=${SF_A:-10}
 SF_STREAM=${SF_STREAM:-50}
 LIMIT=${LIMIT:-4GiB}
 SEEDS=${SEEDS:-20}
 DEVICE=${DEVICE:-cuda}
-w=/tmp/w
-mkdir -p $w
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)} part $part"
-nvidia-smi -L 2>/dev/null
+echo "# part $part"
 
 gen() {  # gen SF: columnar SSB at SF into $w/ssb-sfSF (once)
   [ -d "$w/ssb-sf$1" ] || /usr/bin/time -f "generate SSB SF $1 (columnar): %e s" \

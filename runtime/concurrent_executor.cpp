@@ -335,18 +335,22 @@ const ConcurrentExecutor::Calibration& ConcurrentExecutor::calibration() {
     s = std::max(1e-9, ms_since(start) / 1e3);
     best_copy = std::max(best_copy, 2.0 * static_cast<double>(kProbe) / s);  // a copy reads and writes
   }
-  // Per-chunk overhead: an event, a wait and a small copy through a stream, round trip.
-  constexpr int kRounds = 8;
-  const auto start = Clock::now();
+  // Per-chunk overhead: an event, a wait and a small copy through a stream, round trip; the median
+  // of several rounds (one slow round must not decide the chunk count).
+  constexpr int kRounds = 9;
+  std::vector<double> rounds;
   for (int i = 0; i < kRounds; ++i) {
+    const auto start = Clock::now();
     Event e = backend.record(stream);
     backend.wait(stream, e);
     backend.upload_async(stream, a, 0, host, 0, 4);
     backend.synchronize(stream);
+    rounds.push_back(ms_since(start) / 1e3);
   }
+  std::nth_element(rounds.begin(), rounds.begin() + kRounds / 2, rounds.end());
   c.h2d_bytes_per_s = best_h2d;
   c.kernel_bytes_per_s = best_copy;
-  c.per_chunk_overhead_s = ms_since(start) / 1e3 / kRounds;
+  c.per_chunk_overhead_s = rounds[kRounds / 2];
   calibration_ = c;
   return *calibration_;
 }
@@ -636,8 +640,9 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
         }
         if (!planned.empty()) {
           std::vector<planner::KernelDemand> demands;
-          const uint64_t device_threads = uint64_t{profile.max_threads_per_sm} * profile.sm_count;
-          const uint64_t share = std::max<uint64_t>(profile.warp_size, device_threads / planned.size());
+          // An equal share of each SM's warps (whole warps, so the shares' sum fits W_SM).
+          const uint64_t share =
+              std::max<uint64_t>(1, profile.max_warps_per_sm() / planned.size()) * profile.warp_size * profile.sm_count;
           for (size_t i : planned) {
             const Item& it = items[i];
             const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];

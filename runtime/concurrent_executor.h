@@ -18,7 +18,8 @@
 //   - Launch parameters of a phase (LaunchParams):
 //       Knapsack: one KernelDemand per pipeline from its main launch (the chunked launch of the
 //         anchor pipeline, else the pipeline's first launch): thread demand = its tiles' threads,
-//         capped at an equal share of the device among the phase's kernels; registers and static
+//         capped at an equal share of each SM's warps (⌊W_SM / kernels⌋ warps on every SM) among
+//         the phase's kernels; registers and static
 //         shared bytes of the compiled kernel; scratchpad as a function of the block size; the
 //         kernel's block rules. planner::plan_concurrent() gives blocks per SM b_i and block size;
 //         grid = b_i · #SM (at most the tiles' blocks). When the kernels do not all fit, its

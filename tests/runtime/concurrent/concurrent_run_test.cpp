@@ -181,8 +181,8 @@ std::vector<size_t> every(const Fixture& f) {
 // checks it is what the stats report and what was launched.
 void check_knapsack_phase(Fixture& f, const PhaseStats& phase, uint64_t chunk_rows) {
   const planner::DeviceProfile profile = device_profile_for(f.backend->properties());
-  const uint64_t device_threads = uint64_t{profile.max_threads_per_sm} * profile.sm_count;
-  const uint64_t share = std::max<uint64_t>(profile.warp_size, device_threads / phase.kernels.size());
+  const uint64_t share =
+      std::max<uint64_t>(1, profile.max_warps_per_sm() / phase.kernels.size()) * profile.warp_size * profile.sm_count;
   std::vector<planner::KernelDemand> demands;
   for (const PhaseKernel& k : phase.kernels) {
     const auto it = std::find(f.names.begin(), f.names.end(), k.query);
