@@ -5,7 +5,7 @@
 //   - inner joins whose build keys repeat (every match is visited inside the compound kernel):
 //     grouped and scalar aggregates, a materialized result with more rows than the probe side
 //     (the output grows on overflow), two such probes nested in one pipeline;
-//   - composite keys, unique (partsupp-like primary key) and not;
+//   - composite keys, unique (partsupp-like primary key) and not; computed keys;
 //   - LEFT OUTER JOIN: unmatched probe rows once, COUNT(column) skipping their NULLs, a unique and
 //     a non-unique build side;
 //   - EXISTS / NOT EXISTS with a correlated `<>` (TPC-H Q21's shape): the residual is checked per
@@ -306,6 +306,30 @@ TEST_CASE("composite join keys: unique (primary key) and repeated") {
     Table2 expected;
     for (const auto& [k, v] : g) expected.push_back({k, v});
     check("select f_v, sum(d_w + 1) as s from f, d where f_k = d_k and d_k2 = f_g group by f_v order by f_v", expected, true);
+  }
+}
+
+TEST_CASE("computed join keys: expressions on the probe and on the build side") {
+  const Rows& r = rows();
+  SUBCASE("f_k + 1 = d_k * 2: a computed key on each side, repeated build keys") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.f_k[i] + 1 == r.d_k[j] * 2) {
+          n += 1;
+          s += r.d_w[j];
+        }
+    check("select count(*) as n, sum(d_w) as s from f, d where f_k + 1 = d_k * 2", {{n, s}}, true);
+  }
+  SUBCASE("(f_k + 1, f_g) = (ps_a, ps_b): computed probe key against a composite primary key") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.ps_a.size(); ++j)
+        if (r.f_k[i] + 1 == r.ps_a[j] && r.f_g[i] == r.ps_b[j]) {
+          n += 1;
+          s += r.ps_w[j];
+        }
+    check("select count(*) as n, sum(ps_w) as s from f, ps where f_k + 1 = ps_a and f_g = ps_b", {{n, s}}, true);
   }
 }
 
