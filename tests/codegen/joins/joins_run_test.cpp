@@ -385,6 +385,26 @@ TEST_CASE("LEFT OUTER JOIN keeps unmatched probe rows once; COUNT(column) skips 
   }
 }
 
+TEST_CASE("EXISTS / NOT EXISTS on a composite key (every build row kept, first full match counts)") {
+  const Rows& r = rows();
+  for (bool negated : {false, true}) {
+    CAPTURE(negated);
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i) {
+      bool found = false;
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.d_k[j] == r.f_k[i] && r.d_k2[j] == r.f_g[i]) found = true;
+      if (found != negated) {
+        ++n;
+        s += r.f_v[i];
+      }
+    }
+    std::string sql = std::string("select count(*) as n, sum(f_v) as s from f where ") + (negated ? "not " : "") +
+                      "exists (select * from d where d_k = f_k and d_k2 = f_g)";
+    check(sql, {{n, s}}, true, "hqc_hash_combine");
+  }
+}
+
 TEST_CASE("EXISTS / NOT EXISTS with a correlated <>: the residual is checked per match") {
   const Rows& r = rows();
   for (bool negated : {false, true}) {
