@@ -34,6 +34,7 @@
 #include "storage/catalog.h"
 #include "storage/error.h"
 #include "tests/codegen/golden.h"
+#include "tests/templates/device_harness.h"
 
 using namespace hqc;
 
@@ -425,7 +426,7 @@ TEST_CASE("EXISTS / NOT EXISTS with a correlated <>: the residual is checked per
   }
 }
 
-TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)") {
+TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); the CUDA text compiles") {
   const std::pair<const char*, const char*> shapes[] = {
       {"joins_match_loop_materialize", "select f_id, d_id, d_w from f, d where f_k = d_k"},
       {"joins_nested_match_loops", "select count(*) as n, sum(e_w + d_w) as s from f, d, e where f_k = d_k and f_g = e_k and d_w <> 2"},
@@ -441,6 +442,10 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)")
       ir::Program program = ir::build_program(plan, catalog(), options);
       ir::run_passes(program, ir::default_passes());
       test::check_golden(std::string(name) + "." + ir::execution_model_name(model), codegen::generate(program, codegen::Dialect::OpenCL));
+      // The CUDA text of the same program compiles with NVRTC (no GPU needed).
+      const std::string cuda = codegen::generate(program, codegen::Dialect::Cuda).source;
+      CHECK(test::nvrtc_compile_log(cuda, "sm_90") == "");
+      CHECK(test::nvrtc_compile_log(cuda, test::nvrtc_oldest_architecture()) == "");
     }
   }
 }
