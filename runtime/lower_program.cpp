@@ -71,6 +71,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.buffer = oc.buffer;
       c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      c.valid_buffer = oc.valid_buffer;
       r.columns.push_back(c);
     }
   } else {
