@@ -6,7 +6,8 @@
 - all 13 SSB queries (SF 0.01) give exactly the rows of the sequential resident run when run
   --concurrent (knapsack and random launch parameters), one at a time with --stream under a small
   --gpu-memory-limit (streaming chosen automatically), and all at once streamed (shared scan); the
-  statistics say so (streamed, chunks, consumers, knapsack decisions).
+  statistics say so (streamed, chunks, consumers, knapsack decisions);
+- TPC-H q1, q6, q12, q19 concurrently with lineitem streamed in chunks equal their sequential runs.
 
 usage: concurrent_cli.py --bin BUILD/bin --work DIR
 """
@@ -115,6 +116,18 @@ def main():
     check(doc["concurrent"]["stream"]["chunks"] == 7, "--chunks 7 gives 7 chunks")
     got = rows_by_query(doc)
     check(got["q1.1"] == seq["q1.1"] and got["q4.1"] == seq["q4.1"], "--chunks 7: results equal the sequential run")
+
+    # TPC-H queries horseqc runs: concurrently and streamed (lineitem in chunks) equal sequential runs.
+    tdata = os.path.join(args.work, "tpch-sf0.01")
+    if not os.path.isdir(tdata):
+        subprocess.run([os.path.join(args.bin, "horseqc-gen"), "tpch", "--sf", "0.01", "--out", tdata, "--quiet"], check=True)
+    tbase = ["tpch", "--data", tdata, "--device", "opencl", "--quiet", "--format", "json"]
+    tq = ["q1", "q6", "q12", "q19"]
+    tseq = rows_by_query(json.loads(run(args.bin, *tbase, *tq).stdout))
+    doc = json.loads(run(args.bin, *tbase, "--concurrent", ",".join(tq), "--stream", "--chunks", "3").stdout)
+    check(rows_by_query(doc) == tseq, "TPC-H q1 q6 q12 q19 concurrent and streamed equal the sequential runs")
+    check(doc["concurrent"]["stream"]["table"] == "lineitem" and doc["concurrent"]["stream"]["chunks"] == 3,
+          "TPC-H: lineitem streamed in 3 chunks")
 
     print("concurrent_cli:", "FAILED" if failures else "ok", f"({len(failures)} failure(s))")
     return 1 if failures else 0
