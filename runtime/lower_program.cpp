@@ -75,6 +75,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
       c.null_without_input = rc.null_without_input;
+      c.valid_buffer = oc.valid_buffer;
       r.columns.push_back(c);
     }
   } else {

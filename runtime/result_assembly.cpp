@@ -112,6 +112,12 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
   if (in.no_input && c.null_without_input) {
     for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
   }
+  // NULL build columns of a left outer join: rows whose validity element is 0.
+  if (!c.valid_buffer.empty()) {
+    auto valid = read_ints(find_buffer(in.buffers, c.valid_buffer, where), in.extent);
+    for (uint64_t r = 0; r < selected.size(); ++r)
+      if (valid[selected[r]] == 0) col.set_null(r);
+  }
   if (decode && !codes) {
     const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
     col = decode_dictionary(col, dict.dictionary, c.type);

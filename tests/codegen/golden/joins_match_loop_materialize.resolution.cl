@@ -104,17 +104,12 @@ HQC_KERNEL void joins_match_loop_materialize_p1_materialize(
       const hqc_i32 d_id = hqc_ht_get_i32(ht0_d_id, slot_op0);
       const hqc_i32 d_w = hqc_ht_get_i32(ht0_d_w, slot_op0);
 
-      // ---- map (op 1) ----
-      const hqc_i32 m_f_id = f_id;
-      const hqc_i32 m_d_id = d_id;
-      const hqc_i32 m_d_w = d_w;
-
       // ---- materialize out0: CTA prefix sum + one atomic per CTA (A3, sink) ----
       const hqc_u64 pos_out0 = hqc_cta_reserve_we((hqc_u32)flag, out0_count, s_out0_scan);
       if (flag && hqc_output_fits(pos_out0, out0_capacity, out0_overflow)) {
-        out0_f_id[pos_out0] = (hqc_i32)m_f_id;
-        out0_d_id[pos_out0] = (hqc_i32)m_d_id;
-        out0_d_w[pos_out0] = (hqc_i32)m_d_w;
+        out0_f_id[pos_out0] = (hqc_i32)f_id;
+        out0_d_id[pos_out0] = (hqc_i32)d_id;
+        out0_d_w[pos_out0] = (hqc_i32)d_w;
       }
       slot_op0 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op0, slot_op0, pk_op0_0);
     } while (hqc_cta_any(slot_op0 >= 0, s_probe_any));
