@@ -6,6 +6,7 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
+//   - a heap string of a base-table scan is its row reference (ir/state.h), not a load.
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
 //     with no equal build key survives); then (inner only, semi/anti tables have no payload) the
@@ -65,11 +66,18 @@ class OperatorWriter {
     for (const ir::AttributeBinding& b : ctx_.pipeline.attributes) {
       if (b.origin != Origin::SourceColumn || loaded_.count(b.variable) != 0) continue;
       if (used != nullptr && used->count({b.attr.source, b.attr.name}) == 0) continue;
-      const ir::KernelArg* arg = source_argument(b);
       if (!bannered) {
         ctx_.w.banner(title);
         bannered = true;
       }
+      if (b.attr.type.is_string() && b.attr.dict_table.empty() && ctx_.pipeline.source.output.empty()) {
+        // A heap string's device value is its row reference (ir/state.h, "Heap strings").
+        ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +
+                    b.attr.source + "." + b.attr.name);
+        loaded_.insert(b.variable);
+        continue;
+      }
+      const ir::KernelArg* arg = source_argument(b);
       const char* t = template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"

@@ -173,11 +173,3 @@ TEST_CASE("parameters resolve from the data: dictionary codes, key minima, row c
   REQUIRE(keys);
   CHECK(ir::buffer_elements(*keys, v) == static_cast<uint64_t>(v.at(keys->elements_param)));
 }
-
-TEST_CASE("heap strings cannot be carried in hash tables, group keys or outputs yet") {
-  CHECK(error_of(R"({"plan": {"op": "project", "columns": [{"column": "c_name"}], "input": {"op": "scan", "table": "customer"}}})") ==
-        "$.plan: column c_name is a heap string (not dictionary-encoded) and cannot be stored in an output yet");
-  CHECK(error_of(R"({"plan": {"op": "aggregate", "group_by": [{"column": "c_phone"}], "aggregates": [{"name": "n", "func": "count_star"}],
-      "input": {"op": "scan", "table": "customer"}}})") ==
-        "$.plan: column customer.c_phone is a heap string (not dictionary-encoded) and cannot be stored in a group key yet");
-}

@@ -154,7 +154,7 @@ TEST_CASE("generated hashed GROUP BY: the aggregation table grows from 8 slots, 
                                 result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
       program.result.order_by = {{"f_key", false}};
       ir::ParamValues values;
-      values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 8}};
+      values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 8}, {"agg0_local_slots", 64}};
       ExecutablePlan plan = lower_program(program, values, codegen::generate(program, device.dialect));
       Execution run = executor.run(plan, t.db);
       CHECK(run.stats.rebuilds >= 4);  // 130 groups need at least 256 slots
