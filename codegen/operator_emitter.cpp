@@ -301,7 +301,7 @@ class OperatorWriter {
   void map(const ir::PipelineOp& op) {
     ctx_.w.banner("map (op " + std::to_string(op.id) + ")");
     for (const plan::NamedExpr& ne : op.exprs) {
-      const ir::AttributeBinding& b = ctx_.binding("", ne.name);
+      const ir::AttributeBinding& b = computed_binding(op, ne.name);
       ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + names::map_value(b.variable) + " = " +
                   ctx_.expr(*ne.expr) + ";");
     }
@@ -322,6 +322,14 @@ class OperatorWriter {
     SourceWriter::Scope scope;        // "do {" ... "} while (<more matches>);"
     std::vector<std::string> advance;  // lines before the closing brace: move to the next match
   };
+
+  // The attribute a Map computes: bound with the Map's op id. Its source is "" for a Map or
+  // Project of the query, the derived table's alias for a subquery in FROM (TPC-H Q7's shipping).
+  const ir::AttributeBinding& computed_binding(const ir::PipelineOp& op, const std::string& name) const {
+    for (const ir::AttributeBinding& b : ctx_.pipeline.attributes)
+      if (b.origin == Origin::Computed && b.op_id == op.id && b.attr.name == name) return b;
+    return ctx_.binding("", name);
+  }
 
   KernelContext& ctx_;
   std::vector<OpenLoop> open_;
