@@ -332,7 +332,7 @@ TEST_CASE("hashed group-by on two keys (lanes of one key buffer; C3, C2) is corr
   std::map<std::pair<int64_t, int64_t>, std::pair<int128, uint64_t>> expected;
   for (size_t i = 0; i < kFactRows; ++i) {
     auto& e = expected[{data.f_key[i], data.f_brand[i]}];
-    e.first += static_cast<int128>(data.f_price[i]) << 40;
+    e.first += static_cast<int128>(data.f_price[i]) << 50;
     e.second += 1;
   }
   for (const ProgramOptions& o : all_options()) {

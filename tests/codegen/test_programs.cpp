@@ -416,8 +416,8 @@ ir::Program hashed_two_key_program(const ProgramOptions& o) {
   agg.key_lanes = 2;
   agg.keys = {ir::GroupKey{"f_key", make_column("fact", "f_key", kI32), kI32, "", "", "", "", "agg0_keys", 0},
               ir::GroupKey{"f_brand", make_column("fact", "f_brand", kI32), kI32, "", "", "", "", "agg0_keys", 1}};
-  // price * 2^40: a sum of a few thousand of them leaves 64 bits.
-  plan::ExprPtr scaled = plan::make_arith(plan::ArithOp::Mul, make_column("fact", "f_price", kI32), make_int_literal(int64_t{1} << 40, kI64), kI64);
+  // price * 2^50 (up to 2^62.3 for prices up to 5000): a sum of a few of them leaves 64 bits.
+  plan::ExprPtr scaled = plan::make_arith(plan::ArithOp::Mul, make_column("fact", "f_price", kI32), make_int_literal(int64_t{1} << 50, kI64), kI64);
   agg.accumulators = {accumulator("sum_price", plan::AggFunc::Sum, scaled, "agg0_sum")};
   agg.accumulators[0].wide = true;
   agg.slots_param = "agg0_capacity";

@@ -76,7 +76,7 @@ HQC_KERNEL void t_hashed2_p0_aggregate(
     const hqc_i64 g_agg0 = flag ? hqc_gb_hash_slot_keys(agg0_keys, agg0_capacity, gkey_agg0, 2, agg0_overflow) : -1;
     flag = flag && g_agg0 >= 0;
     if (flag) {
-      hqc_gb_global_sum_i128(agg0_sum, g_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1099511627776)));
+      hqc_gb_global_sum_i128(agg0_sum, g_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1125899906842624)));
       hqc_gb_global_sum_i64((HQC_GLOBAL hqc_i64*)agg0_count, g_agg0, 1);
     }
   }

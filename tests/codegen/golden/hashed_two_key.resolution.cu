@@ -89,11 +89,11 @@ HQC_KERNEL void t_hashed2_p0_aggregate(
     const hqc_i64 g_agg0 = flag && lg_agg0 < 0 ? hqc_gb_hash_slot_keys(agg0_keys, agg0_capacity, gkey_agg0, 2, agg0_overflow) : -1;
     flag = flag && (lg_agg0 >= 0 || g_agg0 >= 0);
     if (lg_agg0 >= 0) {
-      hqc_gb_local_sum_i128(s_agg0_sum_price, lg_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1099511627776)));
+      hqc_gb_local_sum_i128(s_agg0_sum_price, lg_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1125899906842624)));
       hqc_gb_local_sum_i64(s_agg0_count, lg_agg0, 1);
     }
     if (g_agg0 >= 0) {
-      hqc_gb_global_sum_i128(agg0_sum, g_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1099511627776)));
+      hqc_gb_global_sum_i128(agg0_sum, g_agg0, (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)1125899906842624)));
       hqc_gb_global_sum_i64((HQC_GLOBAL hqc_i64*)agg0_count, g_agg0, 1);
     }
   }
