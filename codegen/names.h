@@ -31,6 +31,8 @@ std::string probe_found(int op_id);
 std::string residual_value(int op_id, const std::string& ir_variable);
 // Slot of the build-side insert of hash table `ht`.
 std::string build_slot(const std::string& ht);
+// Column `column` of a composite build key of hash table `ht`: "bk_ht2_0".
+std::string build_key(const std::string& ht, size_t column);
 // Scratchpad pointer of a state object region: "s_agg0_revenue", "s_agg0_count", "s_out0_scan".
 std::string scratch_pointer(const std::string& state, const std::string& part);
 // Register accumulator of a single-tuple aggregate (B3): "acc_agg0_revenue".

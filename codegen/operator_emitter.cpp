@@ -165,7 +165,9 @@ class OperatorWriter {
       return;
     }
     // The match loop: everything after this probe, the sink included, runs once per match (and,
-    // for a left outer join, once with NULL payload for a tuple without one); closed by close().
+    // for a left outer join, once with NULL payload for a tuple without one); closed after the
+    // sink. The probe tuple's remaining columns are loaded once, before the loop, not per match.
+    load_columns(nullptr, "scan " + ctx_.pipeline.source.alias + " (before the match loop of op " + std::to_string(op.id) + ")");
     const std::string before = names::probe_flag(op.id), first = names::probe_first(op.id);
     ctx_.w.line("const hqc_i32 " + before + " = " + names::flag() + ";");
     if (outer) ctx_.w.line("hqc_i32 " + first + " = 1;");

@@ -106,7 +106,7 @@ class HashBuildSink : public SinkEmitter {
       std::vector<std::string> vars;
       for (size_t i = 0; i < ht_->build_keys.size(); ++i) {
         const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
-        std::string v = names::build_slot(ht_->name) + "_key" + std::to_string(i);
+        std::string v = names::build_key(ht_->name, i);
         ctx.w.line(std::string("const ") + element_type(b.element) + " " + v + " = (" + element_type(b.element) + ")" +
                    ctx.expr(*ht_->build_keys[i]) + ";");
         std::string h = std::string("hqc_key_hash_") + template_suffix(b.element) + "(" + v + ")";

@@ -221,6 +221,12 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.name = p.name;
     spec.source = ParamSpec::Source::Constant;
     spec.value = value_of(program, values, p.name);
+    if (p.source == ir::Param::Source::RowCount) {
+      // Kept as a row count (resolved again from the database the plan runs on, to the same value):
+      // the concurrent executor recognises a fact-table scan by its tuple count being one.
+      spec.source = ParamSpec::Source::RowCount;
+      spec.table = p.table;
+    }
     plan.params.push_back(spec);
   }
   for (const ir::Buffer& b : program.buffers) {

@@ -5,12 +5,13 @@
 //   - inner joins whose build keys repeat (every match is visited inside the compound kernel):
 //     grouped and scalar aggregates, a materialized result with more rows than the probe side
 //     (the output grows on overflow), two such probes nested in one pipeline;
-//   - composite keys, unique (partsupp-like primary key) and not;
+//   - composite keys, unique (partsupp-like primary key) and not; computed keys;
 //   - LEFT OUTER JOIN: unmatched probe rows once, COUNT(column) skipping their NULLs, a unique and
 //     a non-unique build side;
 //   - EXISTS / NOT EXISTS with a correlated `<>` (TPC-H Q21's shape): the residual is checked per
 //     match;
-//   - what stays Unsupported says so (NULL payload used other than by COUNT).
+//   - what stays Unsupported says so (NULL payload used other than by COUNT);
+//   - the generated text of each join shape (golden files tests/codegen/golden/joins_*).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include "runtime/lower_program.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
+#include "tests/codegen/golden.h"
 
 using namespace hqc;
 
@@ -307,6 +309,30 @@ TEST_CASE("composite join keys: unique (primary key) and repeated") {
   }
 }
 
+TEST_CASE("computed join keys: expressions on the probe and on the build side") {
+  const Rows& r = rows();
+  SUBCASE("f_k + 1 = d_k * 2: a computed key on each side, repeated build keys") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.f_k[i] + 1 == r.d_k[j] * 2) {
+          n += 1;
+          s += r.d_w[j];
+        }
+    check("select count(*) as n, sum(d_w) as s from f, d where f_k + 1 = d_k * 2", {{n, s}}, true);
+  }
+  SUBCASE("(f_k + 1, f_g) = (ps_a, ps_b): computed probe key against a composite primary key") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.ps_a.size(); ++j)
+        if (r.f_k[i] + 1 == r.ps_a[j] && r.f_g[i] == r.ps_b[j]) {
+          n += 1;
+          s += r.ps_w[j];
+        }
+    check("select count(*) as n, sum(ps_w) as s from f, ps where f_k + 1 = ps_a and f_g = ps_b", {{n, s}}, true);
+  }
+}
+
 TEST_CASE("LEFT OUTER JOIN keeps unmatched probe rows once; COUNT(column) skips their NULLs") {
   const Rows& r = rows();
   SUBCASE("repeated build keys, ON filter on the build side, grouped") {
@@ -376,5 +402,25 @@ TEST_CASE("EXISTS / NOT EXISTS with a correlated <>: the residual is checked per
     std::string sql = std::string("select count(*) as n, sum(f_id) as s from f where ") + (negated ? "not " : "") +
                       "exists (select * from d where d_k = f_k and d_w <> f_v and d_k2 > 1)";
     check(sql, {{n, s}}, true, "found_op");
+  }
+}
+
+TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)") {
+  const std::pair<const char*, const char*> shapes[] = {
+      {"joins_match_loop_materialize", "select f_id, d_id, d_w from f, d where f_k = d_k"},
+      {"joins_nested_match_loops", "select count(*) as n, sum(e_w + d_w) as s from f, d, e where f_k = d_k and f_g = e_k and d_w <> 2"},
+      {"joins_composite_keys", "select count(*) as n, sum(ps_w) as s from f join ps on f_k = ps_a and f_g = ps_b"},
+      {"joins_left_outer", "select f_g, count(*) as n, count(d_id) as m from f left outer join d on f_k = d_k and d_w > 1 group by f_g"},
+      {"joins_semi_residual", "select count(*) as n from f where exists (select * from d where d_k = f_k and d_w <> f_v)"}};
+  for (const auto& [name, sql] : shapes) {
+    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
+      CAPTURE(name);
+      auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, std::string(name) + ".sql", catalog()));
+      ir::BuildOptions options;
+      options.model = model;
+      ir::Program program = ir::build_program(plan, catalog(), options);
+      ir::run_passes(program, ir::default_passes());
+      test::check_golden(std::string(name) + "." + ir::execution_model_name(model), codegen::generate(program, codegen::Dialect::OpenCL));
+    }
   }
 }
