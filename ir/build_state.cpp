@@ -632,6 +632,10 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
     c.buffer = add_buffer({out.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, out.capacity_param, 1,
                            Buffer::Fill::None, 0, "column " + a.name});
+    if (p.null_probe(a.source, a.name) >= 0) {
+      c.valid_buffer = add_buffer({out.name + "_" + sanitize_identifier(base) + "_valid", ScalarType::I32, 0, out.capacity_param, 1,
+                                   Buffer::Fill::None, 0, "1 = " + a.name + " has a value, 0 = NULL (left outer join without a match)"});
+    }
     out.columns.push_back(c);
   }
   out.counter_buffer = add_buffer({out.name + "_count", ScalarType::U64, 1, "", 1, Buffer::Fill::Zero, 0, "rows written"});

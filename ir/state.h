@@ -192,6 +192,10 @@ struct OutputColumn {
   std::string buffer;
   std::string heap_table;   // heap string: row references into heap_table.heap_column
   std::string heap_column;
+  // A left outer join's payload is NULL where the probe found no match: one i32 per row, 1 = a
+  // value, 0 = NULL (empty: never NULL). Only in the query's result output, not across a
+  // pipeline break.
+  std::string valid_buffer;
 };
 
 struct OutputTable {

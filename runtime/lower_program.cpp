@@ -73,6 +73,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
       c.heap_table = oc.heap_table;
       c.heap_column = oc.heap_column;
+      c.valid_buffer = oc.valid_buffer;
       r.columns.push_back(c);
     }
   } else {
