@@ -56,6 +56,11 @@ class Emitter {
         return e.param;
       case plan::ExprKind::Arith: return arith(e);
       case plan::ExprKind::Compare:
+        for (const auto& a : e.args) {
+          if (a->kind == plan::ExprKind::Column && a->type.is_string() && a->dict_table.empty())
+            throw Error(ErrorKind::Unsupported, e.to_string() + ": " + a->to_string() +
+                                                    " is a heap string (not dictionary-encoded): comparing it has no device form yet");
+        }
         return "(" + emit(*e.args.at(0)) + " " + c_compare(e.compare) + " " + emit(*e.args.at(1)) + ")";
       case plan::ExprKind::And:
       case plan::ExprKind::Or: {

@@ -9,6 +9,7 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
+//   - a heap string of a base-table scan is its row reference (ir/state.h), not a load.
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
 //     with no equal build key survives); left outer: flag unchanged. Then (inner and left outer)
@@ -124,7 +125,11 @@ class OperatorWriter {
       }
       if (agg.layout != ir::AggLayout::GlobalHash)
         throw Error(ErrorKind::Internal, ctx_.where() + ": group key " + key.name + " of scalar aggregation " + agg.name);
-      return load_of(ctx_.require_buffer(key.key_buffer), to);
+      const ir::Buffer& keys = ctx_.require_buffer(key.key_buffer);
+      if (agg.key_lanes <= 1) return load_of(keys, to);
+      // Several keys share one buffer: lane key_lane of each slot's key_lanes elements.
+      return "(" + to + ")(" + names::flag() + " ? " + keys.name + "[hqc_tile_row(" + names::tile() + ") * " +
+             std::to_string(agg.key_lanes) + " + " + std::to_string(key.key_lane) + "] : 0)";
     }
     for (const ir::Accumulator& acc : agg.accumulators) {
       if (acc.name == b.attr.name) return load_of(ctx_.require_buffer(acc.buffer), to);
@@ -151,6 +156,13 @@ class OperatorWriter {
       }
       if (!ctx_.pipeline.source.aggregation.empty()) {
         ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + b.variable + " = " + aggregation_value(b) + ";");
+        loaded_.insert(b.variable);
+        continue;
+      }
+      if (b.attr.type.is_string() && b.attr.dict_table.empty() && ctx_.pipeline.source.output.empty()) {
+        // A heap string's device value is its row reference (ir/state.h, "Heap strings").
+        ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +
+                    b.attr.source + "." + b.attr.name);
         loaded_.insert(b.variable);
         continue;
       }
@@ -362,11 +374,7 @@ class OperatorWriter {
   void map(const ir::PipelineOp& op) {
     ctx_.w.banner("map (op " + std::to_string(op.id) + ")");
     for (const plan::NamedExpr& ne : op.exprs) {
-      // The binding this Map made (a project of a derived table binds under the table's alias).
-      const ir::AttributeBinding* found = nullptr;
-      for (const ir::AttributeBinding& x : ctx_.pipeline.attributes)
-        if (x.origin == Origin::Computed && x.op_id == op.id && x.attr.name == ne.name) found = &x;
-      const ir::AttributeBinding& b = found != nullptr ? *found : ctx_.binding("", ne.name);
+      const ir::AttributeBinding& b = computed_binding(op, ne.name);
       ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + names::map_value(b.variable) + " = " +
                   ctx_.expr(*ne.expr) + ";");
     }
@@ -387,6 +395,14 @@ class OperatorWriter {
     SourceWriter::Scope scope;        // "do {" ... "} while (<more matches>);"
     std::vector<std::string> advance;  // lines before the closing brace: move to the next match
   };
+
+  // The attribute a Map computes: bound with the Map's op id. Its source is "" for a Map or
+  // Project of the query, the derived table's alias for a subquery in FROM (TPC-H Q7's shipping).
+  const ir::AttributeBinding& computed_binding(const ir::PipelineOp& op, const std::string& name) const {
+    for (const ir::AttributeBinding& b : ctx_.pipeline.attributes)
+      if (b.origin == Origin::Computed && b.op_id == op.id && b.attr.name == name) return b;
+    return ctx_.binding("", name);
+  }
 
   KernelContext& ctx_;
   std::vector<OpenLoop> open_;

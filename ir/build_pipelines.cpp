@@ -301,6 +301,15 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
     const plan::Attribute& a = op.schema[i];
     if (!needed.count({a.source, a.name})) continue;
     const ResultColumn& rc = columns.at(i);
+    auto narrow = [&](size_t index) {
+      const Accumulator& acc = agg.accumulators.at(index);
+      if (acc.wide) {
+        unsupported(op, "the 128-bit SUM " + acc.name + " read by a later stage (HAVING, an expression, a join) is not supported yet; "
+                        "with statistics that bound it within 64 bits (horseqc-run) it is a 64-bit sum");
+      }
+    };
+    if (rc.source == ResultColumn::Source::Accumulator) narrow(rc.index);
+    if (rc.source == ResultColumn::Source::Average) narrow(rc.index);
     if (rc.source != ResultColumn::Source::Average) {
       current.source.columns.push_back(a.name);
       bind(current, a, AttributeBinding::Origin::SourceColumn, -1, 0);
@@ -497,6 +506,8 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     rc.index = i;
     rc.dict_table = c.dict_table;
     rc.dict_column = c.dict_column;
+    rc.heap_table = c.heap_table;
+    rc.heap_column = c.heap_column;
     r.columns.push_back(rc);
   }
   mark_null_without_input(program_, program_.pipelines.back(), out, r);

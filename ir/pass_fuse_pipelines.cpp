@@ -162,6 +162,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
         b.param(key.domain_param);
       }
       b.param(agg->slots_param);
+      b.param(agg->local_slots_param);
       Reduction r;
       r.state = agg->name;
       if (agg->layout == AggLayout::Scalar) {

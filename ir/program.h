@@ -54,6 +54,8 @@ struct ResultColumn {
   size_t count_index = 0;
   std::string dict_table;   // non-empty: decode codes through this dictionary
   std::string dict_column;
+  std::string heap_table;   // non-empty: the values are row references into this heap string column
+  std::string heap_column;
   // Output columns computed from a single-tuple aggregate's SUM/MIN/MAX/AVG: NULL when no row
   // reached that aggregate (ResultDesc::input_rows_state), as SQL answers.
   bool null_without_input = false;
