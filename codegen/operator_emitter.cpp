@@ -6,6 +6,8 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
+//   - a heap string column is loaded as its row's byte range (names::string_begin/end); the
+//     expressions reading it take the heap's bytes argument (templates/device/strings.h).
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
 //     with no equal build key survives); then (inner only, semi/anti tables have no payload) the
@@ -70,6 +72,10 @@ class OperatorWriter {
         ctx_.w.banner(title);
         bannered = true;
       }
+      if (arg->kind == ir::KernelArg::Kind::Column && b.attr.type.is_string() && b.attr.dict_table.empty()) {
+        load_string(b, *arg);
+        continue;
+      }
       const char* t = template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"
@@ -78,6 +84,17 @@ class OperatorWriter {
       ctx_.w.line(std::string("const ") + element_type(arg->type) + " " + b.variable + " = " + load + ";");
       loaded_.insert(b.variable);
     }
+  }
+
+  // A heap string column of the scanned table: this row's byte range [begin, end) of its heap.
+  void load_string(const ir::AttributeBinding& b, const ir::KernelArg& offsets) {
+    const std::string where = narrowed_ ? std::string(names::flag()) : names::tile_items();
+    const std::string prefix = narrowed_ ? "hqc_pred_load_str_" : "hqc_load_str_";
+    for (const char* part : {"begin", "end"}) {
+      const std::string var = part[0] == 'b' ? names::string_begin(b.variable) : names::string_end(b.variable);
+      ctx_.w.line("const hqc_u64 " + var + " = " + prefix + part + "(" + offsets.name + ", " + names::tile() + ", " + where + ");");
+    }
+    loaded_.insert(b.variable);
   }
 
   // The argument a source attribute is read from: a table column, or the buffer of a column of the

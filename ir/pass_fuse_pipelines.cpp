@@ -50,14 +50,21 @@ class KernelBuilder {
     params_.push_back(name);
   }
 
-  void column(const std::string& variable, const std::string& table, const std::string& column, ScalarType type) {
+  // A heap string column is two arguments: its offsets and its bytes.
+  void column(const std::string& variable, const std::string& table, const std::string& column, const plan::Attribute& attr) {
+    const bool heap = attr.type.is_string() && attr.dict_table.empty();
     KernelArg a;
     a.kind = KernelArg::Kind::Column;
     a.name = "col_" + variable;
     a.table = table;
     a.column = column;
-    a.type = type;
+    a.type = heap ? ScalarType::U64 : scalar_of(attr.type);
     k_.args.push_back(a);
+    if (heap) {
+      a.kind = KernelArg::Kind::ColumnHeap;
+      a.name = "col_" + variable + "_bytes";
+      k_.args.push_back(a);
+    }
   }
 
   void finish_params() {
@@ -98,7 +105,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   // Source.
   if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
-      if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, scalar_of(a.attr.type));
+      if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, a.attr);
     }
   } else {
     const OutputTable* out = program.find_output(p.source.output);
