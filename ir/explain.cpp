@@ -60,7 +60,10 @@ std::string buffer_text(const Buffer& b) {
     if (b.multiplier != 1) size += std::to_string(b.multiplier) + " * ";
     size += b.elements_param;
   }
-  std::string fill = b.fill == Buffer::Fill::Zero ? "zero" : b.fill == Buffer::Fill::None ? "none" : hex(b.pattern);
+  std::string fill = b.fill == Buffer::Fill::Zero      ? "zero"
+                     : b.fill == Buffer::Fill::None    ? "none"
+                     : b.fill == Buffer::Fill::CodeSet ? "like(" + b.set_table + "." + b.set_column + ", '" + b.set_pattern + "')"
+                                                       : hex(b.pattern);
   return b.name + ": " + scalar_type_name(b.element) + "[" + size + "] fill " + fill;
 }
 

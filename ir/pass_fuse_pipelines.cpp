@@ -178,10 +178,11 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       break;
     }
   }
-  // Dictionary codes of literals.
+  // Dictionary codes of literals; code sets of LIKE over dictionaries.
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode) b.param(e.param);
+      if (e.kind == plan::ExprKind::Like && !e.param.empty()) b.buffer(e.param, false);
     });
   }
   b.finish_params();

@@ -224,8 +224,15 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.multiplier = b.multiplier;
     spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
                 : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
+                : b.fill == ir::Buffer::Fill::CodeSet ? BufferSpec::Init::Contents
                                                       : BufferSpec::Init::None;
     spec.pattern = b.pattern;
+    if (b.fill == ir::Buffer::Fill::CodeSet) {
+      auto it = values.contents.find(b.name);
+      if (it == values.contents.end()) fail(program, "code-set buffer " + b.name + " has no resolved contents");
+      const auto* bytes = reinterpret_cast<const unsigned char*>(it->second.data());
+      spec.contents.assign(bytes, bytes + it->second.size() * sizeof(int32_t));
+    }
     plan.buffers.push_back(spec);
   }
 
