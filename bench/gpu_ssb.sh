@@ -9,19 +9,19 @@
 set -uo pipefail
 bin=${1:?usage: gpu_ssb.sh BUILD_BIN_DIR}
 out=${OUT:-gpu-out}
-mkdir -p "$out"
-exec > >(tee "$out/log.txt") 2>&1
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
-nvidia-smi -L
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
-w=/tmp/w
-mkdir -p $w
+log=log.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
 for sf in 1 10; do
   /usr/bin/time -f "generate SSB SF $sf (.tbl): %e s" "$bin/horseqc-gen" ssb --sf $sf --out $w/ssb-sf$sf --quiet
+done
+# Columnar cache vs parsing (.tbl → columns): a load without <table>.tbl.hqc parses and writes it, the
+# next loads read it. load_ms from horseqc-run's JSON output: two parses, then three cache reads.
+load_ms() { "$bin/horseqc-run" ssb q1.1 --data "$1" --quiet --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["load_ms"])'; }
+for sf in 1 10; do
+  for how in parse parse cache cache cache; do
+    [ $how = parse ] && rm -f $w/ssb-sf$sf/*.hqc
+    echo "load SSB SF $sf: $how $(load_ms $w/ssb-sf$sf) ms"
+  done
 done
 PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --work $w --sf 1 --sf 10 \
   --device cuda --device opencl --model resolution --model pipelined --save "$out/runs"

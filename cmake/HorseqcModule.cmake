@@ -19,3 +19,33 @@ function(horseqc_test name)
   set_tests_properties(${name} PROPERTIES LABELS ${name}
     ENVIRONMENT "HORSEQC_SOURCE_DIR=${CMAKE_SOURCE_DIR};HORSEQC_BINARY_DIR=${CMAKE_BINARY_DIR}" ${T_PROPERTIES})
 endfunction()
+
+# horseqc_embed_files(<target> NAMESPACE <ns> COMMENT <text> GLOBS <patterns relative to the folder>...)
+# Embeds the matching files of the current folder into <target> as string literals
+# (templates/embed_templates.cmake), reachable as <ns>::embedded_files() (templates/embedded.h).
+# Adding a matching file needs no CMake edit; an unchanged file rebuilds nothing.
+function(horseqc_embed_files target)
+  cmake_parse_arguments(E "" "NAMESPACE;COMMENT" "GLOBS" ${ARGN})
+  set(patterns "")
+  foreach(g IN LISTS E_GLOBS)
+    list(APPEND patterns ${CMAKE_CURRENT_SOURCE_DIR}/${g})
+  endforeach()
+  file(GLOB_RECURSE files CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${patterns})
+  list(SORT files)
+  set(abs "")
+  foreach(f IN LISTS files)
+    list(APPEND abs ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+  endforeach()
+  # "|"-separated: a ";" list would be split or escaped differently by each generator's shell.
+  string(REPLACE ";" "|" file_list "${files}")
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/embedded_${target}.cpp)
+  set(script ${CMAKE_SOURCE_DIR}/templates/embed_templates.cmake)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${out} -DROOT=${CMAKE_CURRENT_SOURCE_DIR} "-DFILES=${file_list}"
+            -DNAMESPACE=${E_NAMESPACE} -P ${script}
+    DEPENDS ${abs} ${script}
+    COMMENT "${E_COMMENT}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${out})
+endfunction()

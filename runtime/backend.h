@@ -39,7 +39,7 @@ struct DeviceProperties {
   std::string driver_version;   // CUDA driver "13.0" / OpenCL driver version string
   std::string api_version;      // "CUDA 13.0" / "OpenCL 3.0 PoCL ..."
   std::string compiler_version; // "NVRTC 13.0" / OpenCL C version; part of the kernel cache key
-  int compute_major = 0;        // CUDA compute capability; 0 on OpenCL
+  int compute_major = 0;        // CUDA compute capability; on OpenCL NVIDIA's (cl_nv_device_attribute_query), else 0
   int compute_minor = 0;
   bool is_gpu = false;
   uint32_t multiprocessors = 0;        // SMs / OpenCL compute units

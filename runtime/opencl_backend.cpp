@@ -5,6 +5,7 @@
 #include "runtime/opencl_backend.h"
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <algorithm>
 #include <cctype>
@@ -346,6 +347,13 @@ class OpenClBackend final : public Backend {
     props_.clock_khz = device_value<cl_uint>(device_, CL_DEVICE_MAX_CLOCK_FREQUENCY) * 1000;
     const std::string extensions = device_string(device_, CL_DEVICE_EXTENSIONS);
     props_.int64_atomics = extensions.find("cl_khr_int64_base_atomics") != std::string::npos;
+    if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+      // NVIDIA's OpenCL names the compute capability: the launch planner then models the device with
+      // that architecture's limits (blocks and threads per SM, registers), as it does under CUDA.
+      // Without it, OpenCL says nothing about blocks per compute unit and the planner assumes one.
+      props_.compute_major = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV));
+      props_.compute_minor = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV));
+    }
     // OpenCL 1.2 has no sub-group query; compile a trivial kernel to learn the preferred multiple.
     props_.warp_size = probe_preferred_multiple();
   }

@@ -12,12 +12,7 @@ const std::vector<templates::detail::EmbeddedFile>& embedded_files();
 namespace {
 
 std::string embedded(const std::string& path) {
-  for (const auto& f : detail::embedded_files()) {
-    if (f.name != path) continue;
-    std::string text;
-    for (auto c : f.chunks) text += c;
-    return text;
-  }
+  if (auto text = templates::detail::embedded_text(detail::embedded_files(), path)) return *text;
   throw Error(ErrorKind::Internal, "SSB file " + path + " is not embedded in this binary");
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ssb/generator.h"
+#include "tpch/generator.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
 #include "storage/tbl_writer.h"
@@ -26,14 +27,19 @@ std::string format_sf(double sf) {
   return s.str();
 }
 
-fs::path ensure_ssb_data(double sf, bool quiet) {
-  const fs::path dir = cache_root() / "ssb" / ("sf" + format_sf(sf));
-  if (fs::exists(dir / "lineorder.tbl")) return dir;
-  if (!quiet) std::fprintf(stderr, "generating SSB SF %s into %s\n", format_sf(sf).c_str(), dir.c_str());
-  const Catalog catalog = Catalog::ssb();
-  ssb::GenOptions options;
+fs::path ensure_benchmark_data(const std::string& benchmark, double sf, bool quiet) {
+  const bool tpch = benchmark == "tpch";
+  if (!tpch && benchmark != "ssb") throw Error(ErrorKind::Usage, "unknown benchmark \"" + benchmark + "\": expected ssb or tpch");
+  const fs::path dir = cache_root() / benchmark / ("sf" + format_sf(sf));
+  // The directory is renamed into place complete, so its fact table means it is all there.
+  const std::string fact = tpch ? "lineitem.tbl" : "lineorder.tbl";
+  if (fs::exists(dir / fact)) return dir;
+  if (!quiet)
+    std::fprintf(stderr, "generating %s SF %s into %s\n", tpch ? "TPC-H" : "SSB", format_sf(sf).c_str(), dir.c_str());
+  const Catalog catalog = tpch ? Catalog::tpch() : Catalog::ssb();
+  gen::GenOptions options;
   options.sf = sf;
-  const Database db = ssb::generate(options);
+  const Database db = tpch ? tpch::generate(options) : ssb::generate(options);
   // Generate next to the destination, then rename: a concurrent or interrupted run never leaves a
   // half-written data directory behind under the final name.
   fs::create_directories(dir.parent_path());
@@ -46,7 +52,7 @@ fs::path ensure_ssb_data(double sf, bool quiet) {
   fs::rename(tmp, dir, ec);
   if (ec) {
     fs::remove_all(tmp);
-    if (!fs::exists(dir / "lineorder.tbl"))
+    if (!fs::exists(dir / fact))
       throw Error(ErrorKind::Input, "cannot create " + dir.string() + ": " + ec.message());
   }
   return dir;

@@ -1,5 +1,6 @@
 #include "tools/driver/plan_input.h"
 
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -60,7 +61,11 @@ Catalog choose_catalog(const std::string& schema, const std::string& query_text,
     for (auto it = std::sregex_iterator(query_text.begin(), query_text.end(), word); it != std::sregex_iterator(); ++it) {
       std::string w = it->str();
       for (auto& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (w == "lineorder" || w == "date") return Catalog::ssb();
+      // `date '1995-03-15'` is a typed literal (TPC-H), not SSB's date table.
+      size_t next = static_cast<size_t>(it->position() + it->length());
+      while (next < query_text.size() && std::isspace(static_cast<unsigned char>(query_text[next]))) ++next;
+      const bool literal_type = next < query_text.size() && query_text[next] == '\'';
+      if (w == "lineorder" || (w == "date" && !literal_type)) return Catalog::ssb();
       if (tpch.find(w) && w != "part" && w != "supplier" && w != "customer") return tpch;
     }
     return Catalog::ssb();

@@ -1,0 +1,122 @@
+"""What the end-to-end oracle tests share (tests/oracle/ssb_queries.py, tpch_queries.py): running
+horseqc-run with JSON output, and comparing its results with DuckDB's.
+
+Comparison: integers, decimals, dates and strings exactly; floating-point values to a relative 1e-9
+(a decimal horseqc prints against a float DuckDB computes: to half a unit of its last digit); NULL
+only against NULL. Rows as a multiset, then the ORDER BY keys in ORDER BY order (rows whose keys tie
+may come in any order).
+"""
+import datetime
+import decimal
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def order_by_keys(sql):
+    """[(output column, descending)] of the outermost ORDER BY."""
+    m = re.search(r"order\s+by\s+(.*?)(?:\blimit\b.*)?;?\s*$", sql, re.S | re.I)
+    if not m:
+        return []
+    keys = []
+    for k in m.group(1).split(","):
+        k = k.strip()
+        desc = bool(re.search(r"\s+desc$", k, re.I))
+        keys.append((re.sub(r"\s+(asc|desc)$", "", k, flags=re.I), desc))
+    return keys
+
+
+def ours_value(v, type_name):
+    if v is None:
+        return None
+    if type_name.startswith("decimal"):
+        return decimal.Decimal(v)
+    return v
+
+
+def theirs_value(v):
+    if isinstance(v, (datetime.date, datetime.datetime)):
+        return v.isoformat()[:10]
+    return v
+
+
+def equal(a, b):
+    """a: horseqc's value, b: DuckDB's."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(b, float) or isinstance(a, float):
+        if isinstance(a, decimal.Decimal):
+            return abs(float(a) - b) <= float(decimal.Decimal(1).scaleb(a.as_tuple().exponent)) / 2 + 1e-12 * abs(b)
+        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+    if isinstance(a, (int, decimal.Decimal)) and isinstance(b, (int, decimal.Decimal)):
+        return decimal.Decimal(a) == decimal.Decimal(b)
+    return a == b
+
+
+def sort_key(row):
+    # Rounded so that float rows sort alike on both sides; equal() decides equality afterwards.
+    return tuple((0, "") if v is None else (1, round(float(v), 4)) if isinstance(v, (int, float, decimal.Decimal))
+                 else (2, str(v)) for v in row)
+
+
+def compare(name, sql, ours, cols, rows):
+    types = [c["type"] for c in ours["columns"]]
+    if len(types) != len(cols):
+        return [f"{name}: {len(types)} columns, oracle has {len(cols)}"]
+    a = [tuple(ours_value(v, t) for v, t in zip(r, types)) for r in ours["rows"]]
+    b = [tuple(theirs_value(v) for v in r) for r in rows]
+    if len(a) != len(b):
+        return [f"{name}: {len(a)} rows, oracle has {len(b)}; first rows {a[:2]} vs {b[:2]}"]
+    for x, y in zip(sorted(a, key=sort_key), sorted(b, key=sort_key)):
+        if not all(equal(u, v) for u, v in zip(x, y)):
+            return [f"{name}: row {x} differs from the oracle's {y}"]
+    keys = order_by_keys(sql)
+    idx = [cols.index(k) for k, _ in keys if k in cols]
+    if len(idx) != len(keys):
+        return [f"{name}: cannot map ORDER BY keys {keys} to output columns {cols}"]
+    for i, (x, y) in enumerate(zip(a, b)):
+        if not all(equal(x[j], y[j]) for j in idx):
+            return [f"{name}: row {i} is out of ORDER BY order: ORDER BY keys {[x[j] for j in idx]}, "
+                    f"oracle {[y[j] for j in idx]}"]
+    return []
+
+
+def run_horseqc(bin_dir, benchmark, queries, options, save=None):
+    """Runs `horseqc-run BENCHMARK QUERIES... --format json --quiet OPTIONS`; returns its JSON output (a
+    query horseqc does not support carries "unsupported"), or None after printing why it failed."""
+    run = subprocess.run([os.path.join(bin_dir, "horseqc-run"), benchmark, *queries, "--format", "json", "--quiet",
+                          *options], capture_output=True, text=True)
+    if run.returncode == 4 and not run.stdout.strip() and len(queries) == 1:
+        # One query alone: horseqc-run exits with the error instead of a JSON entry.
+        run.stdout = json.dumps({"device": "(none)", "queries": [{"query": queries[0], "unsupported": run.stderr.strip()}]})
+    if run.returncode not in (0, 4) or not run.stdout.strip():
+        print(run.stderr, file=sys.stderr)
+        return None
+    if save:
+        os.makedirs(os.path.dirname(save), exist_ok=True)
+        with open(save, "w") as f:
+            f.write(run.stdout)
+    return json.loads(run.stdout)
+
+
+def check_run(label, out, oracle, allow_unsupported=False):
+    """Compares horseqc's output `out` with `oracle` {query: (sql, columns, rows)}, printing a line per
+    query. Returns (failures, unsupported queries)."""
+    failures, unsupported = [], []
+    print(f"{label}: {out['device']}")
+    ours = {q["query"]: q for q in out["queries"]}
+    for q, (sql, cols, rows) in oracle.items():
+        if q not in ours:
+            failures.append(f"{label} {q}: missing from horseqc's output")
+        elif "unsupported" in ours[q]:
+            print(f"{label} {q}: UNSUPPORTED: {ours[q]['unsupported']}")
+            unsupported.append(q)
+            if not allow_unsupported:
+                failures.append(f"{label} {q}: unsupported: {ours[q]['unsupported']}")
+        else:
+            errs = compare(f"{label} {q}", sql, ours[q], cols, rows)
+            failures += errs
+            print(f"{label} {q}: {'OK' if not errs else 'MISMATCH'} ({len(rows)} rows)")
+    return failures, unsupported

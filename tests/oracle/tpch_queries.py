@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""End-to-end oracle test: TPC-H queries through horseqc against DuckDB running the same SQL text
+(tpch/queries/N.sql) on the same .tbl files.
+
+Data sets: `dbgen` is TPC-H's own dbgen (DuckDB's tpch extension) exported to .tbl; `horseqc` is
+horseqc-gen's TPC-H. Both are loaded into DuckDB from the .tbl files horseqc reads, with dbgen's column
+types, so both sides answer over the same bytes.
+
+Comparison as tests/oracle/query_oracle.py says. Exit code 0 when every checked query matches, 1
+otherwise.
+
+A query horseqc reports as unsupported (exit 4, "unsupported" in its JSON output) fails the run unless
+--allow-unsupported is given, which reports it and goes on (the GPU runs use it to record coverage).
+
+usage: tpch_queries.py --bin BUILD/bin --work DIR [--data dbgen|horseqc]... [--sf 0.01]... [--query q1]...
+                       [--device opencl] [--model resolution] [--save DIR] [--allow-unsupported]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import duckdb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_oracle import check_run, run_horseqc  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TABLES = ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]
+ALL = [f"q{i}" for i in range(1, 23)]
+
+
+def tpch_extension(con):
+    """Loads DuckDB's tpch extension from the duckdb-ext-tpch package (works offline)."""
+    import duckdb_ext  # the duckdb-ext-tpch package: DuckDB's tpch extension, which carries dbgen
+    ext = os.path.join(list(duckdb_ext.__path__)[0],
+                       f"extensions/v{duckdb.__version__}/linux_amd64/tpch.duckdb_extension")
+    con.execute(f"load '{ext}'")
+
+
+def make_data(kind, sf, path, bin_dir):
+    """Writes the eight .tbl files of data set `kind` at `sf` into `path` (once; renamed into place)."""
+    if os.path.exists(os.path.join(path, "lineitem.tbl")):
+        return
+    tmp = path + ".tmp"
+    subprocess.run(["rm", "-rf", tmp], check=True)
+    if kind == "horseqc":
+        subprocess.run([os.path.join(bin_dir, "horseqc-gen"), "tpch", "--sf", sf, "--out", tmp, "--quiet"], check=True)
+    else:
+        os.makedirs(tmp)
+        con = duckdb.connect()
+        tpch_extension(con)
+        con.execute(f"call dbgen(sf={float(sf)})")
+        for t in TABLES:
+            # dbgen's text has no '|' and no quotes, so the CSV writer writes each value as it is.
+            con.execute(f"copy {t} to '{os.path.join(tmp, t + '.tbl')}' (delimiter '|', header false, quote '')")
+        con.close()
+    os.rename(tmp, path)
+
+
+def oracle_connection(path):
+    """DuckDB with the eight tables loaded from the .tbl files in `path`, with dbgen's types."""
+    con = duckdb.connect()
+    tpch_extension(con)
+    con.execute("call dbgen(sf=0)")  # the schema with dbgen's column types, no rows
+    for t in TABLES:
+        con.execute(f"copy {t} from '{os.path.join(path, t + '.tbl')}' (delimiter '|', header false)")
+    return con
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--data", action="append", choices=["dbgen", "horseqc"], help="default dbgen; repeatable")
+    ap.add_argument("--sf", action="append", help="default 0.01; repeatable")
+    ap.add_argument("--query", action="append", help="q1 ... q22 (default all); repeatable")
+    ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
+    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
+    ap.add_argument("--allow-unsupported", action="store_true",
+                    help="report queries horseqc does not support yet instead of failing on them")
+    args = ap.parse_args()
+    queries = [q if q.startswith("q") else "q" + q for q in (args.query or ALL)]
+
+    failures, unsupported = [], set()
+    for kind in args.data or ["dbgen"]:
+        for sf in args.sf or ["0.01"]:
+            data = os.path.join(args.work, f"tpch-{kind}-sf{sf}")
+            make_data(kind, sf, data, args.bin)
+            con = oracle_connection(data)
+            oracle = {}
+            for q in queries:
+                with open(os.path.join(ROOT, "tpch", "queries", q[1:] + ".sql")) as f:
+                    sql = f.read()
+                res = con.execute(sql)
+                oracle[q] = (sql, [d[0] for d in res.description], res.fetchall())
+            con.close()
+            for device in args.device or ["opencl"]:
+                for model in args.model or ["resolution"]:
+                    label = f"{kind} sf {sf} {device} {model}"
+                    save = os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}.json") if args.save else None
+                    out = run_horseqc(args.bin, "tpch", queries, ["--data", data, "--device", device, "--model", model], save)
+                    if out is None:
+                        failures.append(f"{label}: horseqc-run failed")
+                        continue
+                    errs, unsup = check_run(label, out, oracle, args.allow_unsupported)
+                    failures += errs
+                    unsupported.update(unsup)
+    if unsupported:
+        print(f"unsupported: {' '.join(sorted(unsupported, key=lambda q: int(q[1:])))}")
+    for f in failures:
+        print("FAIL", f, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
