@@ -7,6 +7,7 @@
 // reported where it happens rather than as a compile error in generated source.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct KernelContext {
   SourceWriter& w;
   KernelManifest& manifest;
   std::vector<ScratchRegion> scratch;
+  // Scratchpad word of hqc_cta_any() for CTA-uniform match loops (empty: loops are per work-item).
+  std::string match_any_scratch;
 
   // Register variable of an attribute of this pipeline.
   std::string variable(const std::string& source, const std::string& name) const;
@@ -76,6 +79,12 @@ std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline);
 
 // Pipeline operators inside the tile loop (operator_emitter.cpp): loads are placed right before
 // the first operator that needs a column; filters and probes narrow `flag`.
-void emit_operators(KernelContext& ctx);
+void emit_operators(KernelContext& ctx, const std::function<void()>& sink);
+// Runs after the sink's plan(): registers what the operators need before the frame is written
+// (the scratchpad word of CTA-uniform match loops).
+void plan_operators(KernelContext& ctx);
+// The slot variable of the left outer probe whose payload (source, name) is, or "" when the
+// attribute is never NULL. A payload read at slot -1 is 0: the sink must test the slot.
+std::string null_slot(const KernelContext& ctx, const std::string& source, const std::string& name);
 
 }  // namespace hqc::codegen::detail

@@ -134,6 +134,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
   detail::KernelContext ctx{program, pipeline, kernel, dialect, w, manifest, {}};
   std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline);
   sink->plan(ctx);
+  detail::plan_operators(ctx);
 
   // Arguments: the IR's order; the scratchpad (if any) last, where HQC_SCRATCH_PARAMS puts it.
   bool ir_has_scratch = false;
@@ -187,8 +188,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
                         rows + "; " + names::tile() + " += hqc_tile_stride())");
     w.line(std::string("const hqc_i32 ") + names::tile_items() + " = hqc_tile_items(" + names::tile() + ", " + rows + ");");
     w.line(std::string("hqc_i32 ") + names::flag() + " = hqc_tile_valid(" + names::tile_items() + ");");
-    detail::emit_operators(ctx);
-    sink->in_loop(ctx);
+    detail::emit_operators(ctx, [&] { sink->in_loop(ctx); });
   }
   sink->after_loop(ctx);
 }

@@ -19,8 +19,20 @@ inline const char* scratch_base() { return "hqc_scratch"; }  // dialect prelude:
 
 // Slot of the match of probe op `op_id` (-1 = no match).
 std::string probe_slot(int op_id);
+// Probe op `op_id` with a chain walk (several matches, composite keys, residual): its key columns
+// "pk_op3_0", home slot "home_op3", the flag before its match loop "flag_op3", "first_op3" (the
+// first pass of a left outer match loop), "found_op3" (a semi/anti match whose residual held), and
+// the payload a residual reads inside the probe, "r_op3_<ir variable>".
+std::string probe_key(int op_id, size_t column);
+std::string probe_home(int op_id);
+std::string probe_flag(int op_id);
+std::string probe_first(int op_id);
+std::string probe_found(int op_id);
+std::string residual_value(int op_id, const std::string& ir_variable);
 // Slot of the build-side insert of hash table `ht`.
 std::string build_slot(const std::string& ht);
+// Column `column` of a composite build key of hash table `ht`: "bk_ht2_0".
+std::string build_key(const std::string& ht, size_t column);
 // Scratchpad pointer of a state object region: "s_agg0_revenue", "s_agg0_count", "s_out0_scan".
 std::string scratch_pointer(const std::string& state, const std::string& part);
 // Register accumulator of a single-tuple aggregate (B3): "acc_agg0_revenue".

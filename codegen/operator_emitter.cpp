@@ -10,10 +10,20 @@
 //     expressions reading it take the heap's bytes argument (templates/device/strings.h).
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
-//     with no equal build key survives); then (inner only, semi/anti tables have no payload) the
-//     payload attributes the rest of the pipeline uses are read from the payload columns. Left
-//     outer probes throw Unsupported. Map: one const variable per expression.
+//     with no equal build key survives); left outer: flag unchanged. Then (inner and left outer)
+//     the payload attributes the rest of the pipeline uses are read from the payload columns (0 =
+//     NULL without a match). Composite keys hash all columns and compare the others at each slot
+//     of the chain walk. A semi/anti residual is tested per match inside the probe (the walk stops
+//     at the first match where it holds). Map: one const variable per expression.
+//   - Match loop (inner / left outer probe of a table whose keys are not unique): the rest of the
+//     pipeline, sink included, is written inside `do { flag = before && match; ... advance } while
+//     (more)`, so the pipeline stays ONE compound kernel (HorseQC: the probe visits every match).
+//     When the sink resolves inside the tile loop (A3), `more` is hqc_cta_any(...) so all
+//     work-items run the CTA scan equally often; a left outer loop runs once for a tuple without a
+//     match (flag kept, payload NULL). Nested probes nest loops; they close after the sink.
 //   - every operator leaves a banner "// ---- <what> (op N) ----".
+#include <functional>
+#include <map>
 #include <set>
 
 #include "codegen/expr_emitter.h"
@@ -37,7 +47,7 @@ class OperatorWriter {
  public:
   explicit OperatorWriter(KernelContext& ctx) : ctx_(ctx) {}
 
-  void run() {
+  void run(const std::function<void()>& sink) {
     const ir::Pipeline& p = ctx_.pipeline;
     for (const ir::PipelineOp& op : p.ops) {
       std::set<std::pair<std::string, std::string>> used;
@@ -45,11 +55,13 @@ class OperatorWriter {
         case ir::PipelineOpKind::Filter: collect_columns(*op.predicate, used); break;
         case ir::PipelineOpKind::Probe:
           for (const auto& k : op.probe_keys) collect_columns(*k, used);
+          if (op.residual) collect_columns(*op.residual, used);
           break;
         case ir::PipelineOpKind::Map:
           for (const auto& ne : op.exprs) collect_columns(*ne.expr, used);
           break;
       }
+      reject_nulls(used, "op " + std::to_string(op.id));
       load_columns(&used, "scan " + p.source.alias + " (for op " + std::to_string(op.id) + ")");
       switch (op.kind) {
         case ir::PipelineOpKind::Filter: filter(op); break;
@@ -58,6 +70,12 @@ class OperatorWriter {
       }
     }
     load_columns(nullptr, "scan " + p.source.alias + " (for the sink)");
+    sink();
+    // Close the match loops, innermost first: advance to the next match, then test for more.
+    while (!open_.empty()) {
+      for (const std::string& l : open_.back().advance) ctx_.w.line(l);
+      open_.pop_back();
+    }
   }
 
  private:
@@ -126,36 +144,166 @@ class OperatorWriter {
   void probe(const ir::PipelineOp& op) {
     const ir::HashTable* ht = ctx_.program.find_hash_table(op.hash_table);
     if (ht == nullptr) throw Error(ErrorKind::Internal, ctx_.where() + ": probe of unknown hash table " + op.hash_table);
-    if (op.join_type == plan::JoinType::LeftOuter)
-      throw Error(ErrorKind::Unsupported, ctx_.where() + ": " + plan::join_type_name(op.join_type) +
-                                              " join probes are not generated yet (inner, semi and anti joins only)");
-    if (op.probe_keys.size() != 1 || ht->key_buffers.size() != 1)
-      throw Error(ErrorKind::Unsupported, ctx_.where() + ": probe of " + ht->name + " on " +
-                                              std::to_string(op.probe_keys.size()) +
-                                              " keys: only single-column join keys are generated yet");
+    if (op.probe_keys.size() != ht->key_buffers.size() || op.probe_keys.empty())
+      throw Error(ErrorKind::Internal, ctx_.where() + ": probe keys of op " + std::to_string(op.id) + " do not pair with " + ht->name);
+    const bool existence = op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti;
+    const bool outer = op.join_type == plan::JoinType::LeftOuter;
+    const bool composite = ht->key_buffers.size() > 1;
+    const bool match_loop = !existence && !ht->unique_keys;
+    narrowed_ = true;
+    if (!composite && !op.residual && (ht->unique_keys || existence)) {
+      single_lookup(op, *ht);
+      return;
+    }
+    ctx_.w.banner(std::string(existence ? (op.join_type == plan::JoinType::Anti ? "anti probe " : "semi probe ")
+                                        : outer ? "left outer probe " : "probe ") +
+                  ht->name + (match_loop ? ": every match" : "") + " (op " + std::to_string(op.id) + ")");
+    const std::string slot = names::probe_slot(op.id);
+    Walk walk = chain_walk(op, *ht);
+    ctx_.w.line("hqc_i64 " + slot + " = " + names::flag() + " ? " + walk.first + " : -1;");
+    if (!walk.rest_equal.empty())
+      ctx_.w.line("while (" + slot + " >= 0 && !(" + walk.rest_equal + ")) " + slot + " = " + walk.next + ";");
+    if (existence) {
+      existence_test(op, *ht, walk);
+      return;
+    }
+    if (!match_loop) {
+      // Unique (composite) keys: at most one match, no loop.
+      if (!outer) ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + " >= 0;");
+      read_payload(op, *ht);
+      return;
+    }
+    // The match loop: everything after this probe, the sink included, runs once per match (and,
+    // for a left outer join, once with NULL payload for a tuple without one); closed after the
+    // sink. The probe tuple's remaining columns are loaded once, before the loop, not per match.
+    load_columns(nullptr, "scan " + ctx_.pipeline.source.alias + " (before the match loop of op " + std::to_string(op.id) + ")");
+    const std::string before = names::probe_flag(op.id), first = names::probe_first(op.id);
+    ctx_.w.line("const hqc_i32 " + before + " = " + names::flag() + ";");
+    if (outer) ctx_.w.line("hqc_i32 " + first + " = 1;");
+    std::string more = slot + " >= 0";
+    std::string cond = ctx_.match_any_scratch.empty() ? more : "hqc_cta_any(" + more + ", " + ctx_.match_any_scratch + ")";
+    OpenLoop loop{ctx_.w.block("do", " while (" + cond + ");"), {}};
+    ctx_.w.line(std::string(names::flag()) + " = " + before + " && " + (outer ? "(" + slot + " >= 0 || " + first + ")" : slot + " >= 0") + ";");
+    read_payload(op, *ht);
+    if (outer) loop.advance.push_back(first + " = 0;");
+    loop.advance.push_back(slot + " = " + walk.next + ";");
+    if (!walk.rest_equal.empty())
+      loop.advance.push_back("while (" + slot + " >= 0 && !(" + walk.rest_equal + ")) " + slot + " = " + walk.next + ";");
+    open_.push_back(std::move(loop));
+  }
+
+  // One lookup, at most one match (unique keys, or an existence test on one key column).
+  void single_lookup(const ir::PipelineOp& op, const ir::HashTable& ht) {
     const bool anti = op.join_type == plan::JoinType::Anti;
-    ctx_.w.banner(std::string(op.join_type == plan::JoinType::Inner ? "probe " : anti ? "anti probe " : "semi probe ") +
-                  ht->name + " (op " + std::to_string(op.id) + ")");
-    const ir::Buffer& keys = ctx_.require_buffer(ht->key_buffers[0]);
+    const bool outer = op.join_type == plan::JoinType::LeftOuter;
+    ctx_.w.banner(std::string(op.join_type == plan::JoinType::Inner ? "probe " : outer ? "left outer probe " : anti ? "anti probe " : "semi probe ") +
+                  ht.name + " (op " + std::to_string(op.id) + ")");
+    const ir::Buffer& keys = ctx_.require_buffer(ht.key_buffers[0]);
     const char* kt = template_suffix(keys.element);
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
     std::string call;
-    if (ht->layout == ir::HashLayout::PerfectHash)
-      call = std::string("hqc_ph_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht->capacity_param) + ", " +
-             ctx_.require_arg(ht->key_min_param) + ", " + key + ")";
+    if (ht.layout == ir::HashLayout::PerfectHash)
+      call = std::string("hqc_ph_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +
+             ctx_.require_arg(ht.key_min_param) + ", " + key + ")";
     else
-      call = std::string("hqc_oa_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht->capacity_param) + ", " +
+      call = std::string("hqc_oa_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +
              key + ")";
     std::string slot = names::probe_slot(op.id);
     ctx_.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
-    // A row already dropped has slot -1 too, so the anti test must keep `flag &&` in front.
-    ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + (anti ? " < 0;" : " >= 0;"));
-    narrowed_ = true;
+    // A row already dropped has slot -1 too, so the anti test must keep `flag &&` in front. A left
+    // outer probe keeps every row; the payload of a row without a match reads as 0 (NULL).
+    if (!outer) ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + (anti ? " < 0;" : " >= 0;"));
+    read_payload(op, ht);
+  }
+
+  struct Walk {
+    std::string first;       // device expression: the first slot whose first key column equals
+    std::string next;        // the next such slot after names::probe_slot(op)
+    std::string rest_equal;  // the other key columns equal at the slot (empty for one column)
+  };
+
+  // Declares the probe key columns and the home slot; returns the walk expressions.
+  Walk chain_walk(const ir::PipelineOp& op, const ir::HashTable& ht) {
+    Walk walk;
+    const std::string slot = names::probe_slot(op.id);
+    const std::string& cap = ctx_.require_arg(ht.capacity_param);
+    std::string hash;
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < ht.key_buffers.size(); ++i) {
+      const ir::Buffer& b = ctx_.require_buffer(ht.key_buffers[i]);
+      std::string k = names::probe_key(op.id, i);
+      ctx_.w.line(std::string("const ") + element_type(b.element) + " " + k + " = (" + element_type(b.element) + ")" +
+                  ctx_.expr(*op.probe_keys[i]) + ";");
+      std::string h = std::string("hqc_key_hash_") + template_suffix(b.element) + "(" + k + ")";
+      hash = i == 0 ? h : "hqc_hash_combine(" + hash + ", " + h + ")";
+      keys.push_back(k);
+      if (i > 0) walk.rest_equal += (i > 1 ? " && " : "") + b.name + "[" + slot + "] == " + k;
+    }
+    const ir::Buffer& k0 = ctx_.require_buffer(ht.key_buffers[0]);
+    const char* kt = template_suffix(k0.element);
+    if (ht.layout == ir::HashLayout::PerfectHash) {
+      // One key column, unique: the slot is the key's offset; there is no chain.
+      walk.first = std::string("hqc_ph_probe_") + kt + "(" + k0.name + ", " + cap + ", " + ctx_.require_arg(ht.key_min_param) +
+                   ", " + keys[0] + ")";
+      walk.next = "-1";
+      return walk;
+    }
+    const std::string home = names::probe_home(op.id);
+    ctx_.w.line("const hqc_i64 " + home + " = hqc_oa_home(" + hash + ", " + cap + ");");
+    walk.first = std::string("hqc_oa_first_") + kt + "(" + k0.name + ", " + cap + ", " + home + ", " + keys[0] + ")";
+    walk.next = std::string("hqc_oa_next_") + kt + "(" + k0.name + ", " + cap + ", " + home + ", " + slot + ", " + keys[0] + ")";
+    return walk;
+  }
+
+  // Semi/anti: a match counts only where the residual holds over the probe tuple and the match's
+  // payload; the walk stops at the first that does.
+  void existence_test(const ir::PipelineOp& op, const ir::HashTable& ht, const Walk& walk) {
+    const std::string slot = names::probe_slot(op.id);
+    const std::string found = names::probe_found(op.id);
+    if (!op.residual) {
+      ctx_.w.line("const hqc_i32 " + found + " = " + slot + " >= 0;");
+    } else {
+      ctx_.w.line("hqc_i32 " + found + " = 0;");
+      auto loop = ctx_.w.block("while (" + slot + " >= 0)");
+      std::map<std::pair<std::string, std::string>, std::string> local;
+      for (size_t i = 0; i < ht.payload.size(); ++i) {
+        const ir::Buffer& pay = ctx_.require_buffer(ht.payload_buffers[i]);
+        std::string v = names::residual_value(op.id, std::to_string(i) + "_" + sanitize(ht.payload[i].name));
+        local[{ht.payload[i].source, ht.payload[i].name}] = v;
+        ctx_.w.line(std::string("const ") + element_type(pay.element) + " " + v + " = hqc_ht_get_" +
+                    template_suffix(pay.element) + "(" + pay.name + ", " + slot + ");");
+      }
+      std::string residual = emit_expr(*op.residual, [&](const std::string& source, const std::string& column) {
+        auto it = local.find({source, column});
+        return it != local.end() ? it->second : ctx_.variable(source, column);
+      });
+      {
+        auto hit = ctx_.w.block("if (" + residual + ")");
+        ctx_.w.line(found + " = 1;");
+        ctx_.w.line("break;");
+      }
+      ctx_.w.line(slot + " = " + walk.next + ";");
+      if (!walk.rest_equal.empty())
+        ctx_.w.line("while (" + slot + " >= 0 && !(" + walk.rest_equal + ")) " + slot + " = " + walk.next + ";");
+    }
+    const bool anti = op.join_type == plan::JoinType::Anti;
+    ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + (anti ? "!" : "") + found + ";");
+  }
+
+  static std::string sanitize(const std::string& text) {
+    std::string out;
+    for (char c : text) out += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
+    return out;
+  }
+
+  // The payload attributes the rest of the pipeline uses, read at the match's slot (0 without one).
+  void read_payload(const ir::PipelineOp& op, const ir::HashTable& ht) {
+    const std::string slot = names::probe_slot(op.id);
     for (const ir::AttributeBinding& b : ctx_.pipeline.attributes) {
       if (b.origin != Origin::ProbePayload || b.op_id != op.id) continue;
-      if (b.payload_index >= ht->payload_buffers.size())
-        throw Error(ErrorKind::Internal, ctx_.where() + ": payload index out of range for " + ht->name);
-      const ir::Buffer& pay = ctx_.require_buffer(ht->payload_buffers[b.payload_index]);
+      if (b.payload_index >= ht.payload_buffers.size())
+        throw Error(ErrorKind::Internal, ctx_.where() + ": payload index out of range for " + ht.name);
+      const ir::Buffer& pay = ctx_.require_buffer(ht.payload_buffers[b.payload_index]);
       ctx_.w.line(std::string("const ") + element_type(pay.element) + " " + b.variable + " = hqc_ht_get_" +
                   template_suffix(pay.element) + "(" + pay.name + ", " + slot + ");");
     }
@@ -170,13 +318,57 @@ class OperatorWriter {
     }
   }
 
+  // A left outer probe's payload is NULL for a tuple without a match; only COUNT(column) (the sink
+  // tests the match) handles that so far, so no later operator may read it.
+  void reject_nulls(const std::set<std::pair<std::string, std::string>>& used, const std::string& what) const {
+    for (const auto& [source, name] : used) {
+      if (!null_slot(ctx_, source, name).empty())
+        throw Error(ErrorKind::Unsupported, ctx_.where() + ": " + what + " reads " + source + "." + name +
+                                                ", which a left outer join makes NULL where nothing matched; only COUNT(" +
+                                                name + ") of such a column is generated yet");
+    }
+  }
+
+  struct OpenLoop {
+    SourceWriter::Scope scope;        // "do {" ... "} while (<more matches>);"
+    std::vector<std::string> advance;  // lines before the closing brace: move to the next match
+  };
+
   KernelContext& ctx_;
+  std::vector<OpenLoop> open_;
   std::set<std::string> loaded_;
   bool narrowed_ = false;  // a filter or probe has run: later loads are predicated on `flag`
 };
 
 }  // namespace
 
-void emit_operators(KernelContext& ctx) { OperatorWriter(ctx).run(); }
+std::string null_slot(const KernelContext& ctx, const std::string& source, const std::string& name) {
+  const ir::AttributeBinding* b = ctx.pipeline.find_attribute(source, name);
+  if (b == nullptr || b->origin != Origin::ProbePayload) return "";
+  for (const ir::PipelineOp& op : ctx.pipeline.ops)
+    if (op.id == b->op_id && op.join_type == plan::JoinType::LeftOuter) return names::probe_slot(op.id);
+  return "";
+}
+
+void plan_operators(KernelContext& ctx) {
+  bool match_loop = false;
+  for (const ir::PipelineOp& op : ctx.pipeline.ops) {
+    if (op.kind != ir::PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) continue;
+    const ir::HashTable* ht = ctx.program.find_hash_table(op.hash_table);
+    if (ht != nullptr && !ht->unique_keys) match_loop = true;
+  }
+  // A sink that resolves inside the tile loop (A3's CTA scan) needs every work-item to run it
+  // equally often: the match loops then run while ANY work-item of the CTA has a match left.
+  bool collective = false;
+  for (const ManifestReduction& r : ctx.manifest.reductions)
+    if (r.technique == ir::Technique::A3) collective = true;
+  if (match_loop && collective) {
+    ScratchSize size;
+    size.fixed_bytes = 8;
+    ctx.match_any_scratch = ctx.add_scratch(names::scratch_pointer("probe", "any"), "hqc_u64", "1", size);
+  }
+}
+
+void emit_operators(KernelContext& ctx, const std::function<void()>& sink) { OperatorWriter(ctx).run(sink); }
 
 }  // namespace hqc::codegen::detail

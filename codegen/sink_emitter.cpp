@@ -6,10 +6,14 @@
 // Guarantees (techniques as generated; ManifestReduction records each, with a note when it had to
 // differ from the IR's request):
 //   - HashBuild: insert with the layout's build primitive, then store the payload columns. A
-//     keys-only table (semi/anti join) on linear probing inserts a key only when absent, so
-//     duplicate build keys share a slot.
+//     keys-only table (semi/anti join) on one key column and linear probing inserts a key only
+//     when absent, so duplicate build keys share a slot. Composite keys: hash of all columns,
+//     slot claimed on the first, the others stored beside it; every build row gets a slot.
 //   - Materialize: A3 = CTA prefix sum (SIMD or work-efficient) + one atomic per CTA per tile;
-//     A2 = one atomic per tuple. Rows past the output capacity are never written.
+//     A2 = one atomic per tuple. Rows past the output capacity are never written; where the
+//     capacity is an estimate (several matches per probe) they raise the output's overflow flag.
+//   - COUNT(column) of a left outer join's payload counts only tuples with a match; any other
+//     use of that (NULL-able) payload throws Unsupported.
 //   - Scalar aggregate: B3 = register accumulation over all tiles of the CTA, one CTA reduction and
 //     one atomic per CTA at the end; B2 = one atomic per qualifying tuple.
 //   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
@@ -17,6 +21,8 @@
 //     C3 needs AggregationTable::scratchpad (the planner said it fits); otherwise C2.
 //   - Hashed grouped aggregate (one key): C2 — find-or-insert the key, global atomics at its slot.
 //   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
+#include <set>
+
 #include "codegen/expr_emitter.h"
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
@@ -50,6 +56,17 @@ void note_constraints(KernelContext& ctx, ir::LocalResolution local) {
   ctx.manifest.power_of_two_block = true;  // the work-efficient trees and the SIMD scan's warp count
 }
 
+// A left outer join's payload is NULL (read as 0) where nothing matched: only COUNT(column) tests
+// for that so far; any other use would turn NULL into 0.
+void reject_nullable(const KernelContext& ctx, const plan::Expr& e, const std::string& what) {
+  plan::visit(e, [&](const plan::Expr& x) {
+    if (x.kind == plan::ExprKind::Column && !null_slot(ctx, x.source, x.column).empty())
+      throw Error(ErrorKind::Unsupported, ctx.where() + ": " + what + " reads " + x.source + "." + x.column +
+                                              ", which a left outer join makes NULL where nothing matched; only COUNT(" +
+                                              x.column + ") of such a column is generated yet");
+  });
+}
+
 // ---------------------------------------------------------------- hash build
 
 class HashBuildSink : public SinkEmitter {
@@ -57,9 +74,10 @@ class HashBuildSink : public SinkEmitter {
   void plan(KernelContext& ctx) override {
     ht_ = ctx.program.find_hash_table(ctx.pipeline.sink.state);
     if (ht_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown hash table " + ctx.pipeline.sink.state);
-    if (ht_->build_keys.size() != 1 || ht_->key_buffers.size() != 1)
-      throw Error(ErrorKind::Unsupported, ctx.where() + ": hash table " + ht_->name +
-                                              " on several key columns: only single-column join keys are generated yet");
+    if (ht_->build_keys.size() != ht_->key_buffers.size() || ht_->build_keys.empty())
+      throw Error(ErrorKind::Internal, ctx.where() + ": hash table " + ht_->name + " has one key buffer per key column");
+    if (ht_->build_keys.size() > 1 && ht_->layout != ir::HashLayout::LinearProbing)
+      throw Error(ErrorKind::Internal, ctx.where() + ": composite keys of " + ht_->name + " need linear probing");
   }
   void before_loop(KernelContext&) override {}
   void in_loop(KernelContext& ctx) override {
@@ -72,10 +90,33 @@ class HashBuildSink : public SinkEmitter {
                            ? std::string("hqc_ph_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + ctx.require_arg(ht_->key_min_param) +
                                  ", " + key + ", " + flags + ")"
-                           : std::string(ht_->keys_only ? "hqc_oa_insert_absent_" : "hqc_oa_build_") + kt + "(" + keys.name + ", " +
+                           : std::string(ht_->keys_only && ht_->build_keys.size() == 1 ? "hqc_oa_insert_absent_" : "hqc_oa_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + key + ", " + flags + ")";
     std::string slot = names::build_slot(ht_->name);
-    ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
+    if (ht_->build_keys.size() > 1) {
+      // Composite key: hash every column, claim a slot on the first, store the others beside it.
+      std::string hash;
+      std::vector<std::string> vars;
+      for (size_t i = 0; i < ht_->build_keys.size(); ++i) {
+        const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
+        std::string v = names::build_key(ht_->name, i);
+        ctx.w.line(std::string("const ") + element_type(b.element) + " " + v + " = (" + element_type(b.element) + ")" +
+                   ctx.expr(*ht_->build_keys[i]) + ";");
+        std::string h = std::string("hqc_key_hash_") + template_suffix(b.element) + "(" + v + ")";
+        hash = i == 0 ? h : "hqc_hash_combine(" + hash + ", " + h + ")";
+        vars.push_back(v);
+      }
+      const std::string& cap = ctx.require_arg(ht_->capacity_param);
+      call = std::string("hqc_oa_claim_") + kt + "(" + keys.name + ", " + cap + ", hqc_oa_home(" + hash + ", " + cap + "), " +
+             vars[0] + ", " + flags + ")";
+      ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
+      for (size_t i = 1; i < vars.size(); ++i) {
+        const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
+        ctx.w.line(std::string("hqc_ht_put_") + template_suffix(b.element) + "(" + b.name + ", " + slot + ", " + vars[i] + ");");
+      }
+    } else {
+      ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
+    }
     for (size_t i = 0; i < ht_->payload.size(); ++i) {
       const ir::Buffer& pay = ctx.require_buffer(ht_->payload_buffers.at(i));
       ctx.w.line(std::string("hqc_ht_put_") + template_suffix(pay.element) + "(" + pay.name + ", " + slot + ", " +
@@ -131,9 +172,16 @@ class MaterializeSink : public SinkEmitter {
       ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_" + mech(local_) + "((hqc_u32)" + names::flag() + ", " +
                  counter + ", " + scratch_ + ");");
     }
-    auto s = ctx.w.block(std::string("if (") + names::flag() + " && " + pos + " < (hqc_u64)" +
-                         ctx.require_arg(out_->capacity_param) + ")");
+    // An estimated capacity (several matches per probe) is checked: a row past it raises the
+    // overflow flag and the host re-runs with a larger output.
+    auto s = ctx.w.block(std::string("if (") + names::flag() + " && " +
+                         (out_->overflow_buffer.empty()
+                              ? pos + " < (hqc_u64)" + ctx.require_arg(out_->capacity_param)
+                              : "hqc_output_fits(" + pos + ", " + ctx.require_arg(out_->capacity_param) + ", " +
+                                    ctx.require_arg(out_->overflow_buffer) + ")") +
+                         ")");
     for (const ir::OutputColumn& c : out_->columns) {
+      reject_nullable(ctx, *c.expr, "output column " + c.name);
       const ir::Buffer& b = ctx.require_buffer(c.buffer);
       ctx.w.line(b.name + "[" + pos + "] = (" + element_type(b.element) + ")" + ctx.expr(*c.expr) + ";");
     }
@@ -302,7 +350,9 @@ class AggregateSink : public SinkEmitter {
 
  private:
   void build_accumulators(KernelContext& ctx) {
+    for (const ir::GroupKey& k : agg_->keys) reject_nullable(ctx, *k.expr, "group key " + k.name);
     for (const ir::Accumulator& acc : agg_->accumulators) {
+      if (acc.arg && acc.func != plan::AggFunc::Count) reject_nullable(ctx, *acc.arg, "accumulator " + acc.name);
       AccumulatorPlan a;
       a.name = acc.name;
       a.buffer = acc.buffer;
@@ -318,11 +368,25 @@ class AggregateSink : public SinkEmitter {
           a.identity = a.type == "f64" ? "0.0" : "0";
           break;
         case plan::AggFunc::Count:
-        case plan::AggFunc::CountStar:
+        case plan::AggFunc::CountStar: {
           a.op = "sum";
           a.input = a.type == "f64" ? "1.0" : "1";
           a.identity = a.type == "f64" ? "0.0" : "0";
+          // COUNT(column) skips NULLs: a left outer join's payload is NULL where nothing matched.
+          std::string matched;
+          if (acc.arg) {
+            std::set<std::string> slots;
+            plan::visit(*acc.arg, [&](const plan::Expr& x) {
+              if (x.kind == plan::ExprKind::Column) {
+                std::string s = null_slot(ctx, x.source, x.column);
+                if (!s.empty()) slots.insert(s);
+              }
+            });
+            for (const std::string& s : slots) matched += (matched.empty() ? "" : " && ") + s + " >= 0";
+          }
+          if (!matched.empty()) a.input = "(" + matched + " ? " + a.input + " : " + a.identity + ")";
           break;
+        }
         case plan::AggFunc::Min:
         case plan::AggFunc::Max:
           if (a.type == "f64")

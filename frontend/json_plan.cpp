@@ -148,7 +148,7 @@ class PlanBinder {
   }
 
   void bind_join(const JsonNode& node, LogicalOp& out) {
-    node.expect_object({"op", "type", "probe", "build", "probe_keys", "build_keys", "pipeline_break"});
+    node.expect_object({"op", "type", "probe", "build", "probe_keys", "build_keys", "residual", "pipeline_break"});
     out.kind = OpKind::Join;
     if (auto t = node.find("type")) {
       std::string type = t->as_string();
@@ -176,6 +176,14 @@ class PlanBinder {
         bk[i].fail("join key of type " + b.to_string() + " cannot be matched with probe key of type " + a.to_string() +
                    " (keys must be integers, dates or decimals of the same scale)");
       }
+    }
+    if (auto r = node.find("residual")) {
+      if (out.join_type != JoinType::Semi && out.join_type != JoinType::Anti)
+        r->fail("a residual predicate is only supported on semi and anti joins (filter above an inner join instead)");
+      std::vector<Attribute> both = out.children[0]->schema;
+      for (const Attribute& a : out.children[1]->schema) both.push_back(a);
+      out.residual = bind_expression(*r, both);
+      if (out.residual->type.id != TypeId::Bool) r->fail("the residual must be a boolean predicate, found " + out.residual->type.to_string());
     }
     out.schema = out.children[0]->schema;
     if (out.join_type == JoinType::Inner || out.join_type == JoinType::LeftOuter) {

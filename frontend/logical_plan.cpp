@@ -77,6 +77,7 @@ void explain_node(const LogicalOp& op, int depth, std::string& out) {
     case OpKind::Join:
       out += std::string(" ") + join_type_name(op.join_type) + " probe [" + expr_list(op.probe_keys) + "] = build [" +
              expr_list(op.build_keys) + "]";
+      if (op.residual) out += " residual " + op.residual->to_string();
       break;
     case OpKind::Aggregate: {
       out += " group [" + named_list(op.group_by) + "] aggregates [";

@@ -73,6 +73,9 @@ struct LogicalOp {
   JoinType join_type = JoinType::Inner;
   std::vector<ExprPtr> probe_keys;
   std::vector<ExprPtr> build_keys;
+  // Semi/anti join: a predicate over probe and build attributes a match must also satisfy (Q21's
+  // l2.l_suppkey <> l1.l_suppkey), or nullptr.
+  ExprPtr residual;
   // Aggregate
   std::vector<NamedExpr> group_by;
   std::vector<AggregateExpr> aggregates;

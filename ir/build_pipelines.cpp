@@ -8,8 +8,9 @@
 //     pipeline scans that output.
 // It also computes, top-down, which attributes each pipeline must carry (`needed`), so scans read
 // only referenced columns and hash tables carry only the payload the probe side uses. Semi and anti
-// joins build a keys-only table (no payload) and probe it as an existence test; left outer joins
-// are rejected as Unsupported.
+// joins build a keys-only table (no payload; with a residual predicate, the build columns it
+// compares) and probe it as an existence test. Inner and left outer joins on non-unique build keys
+// probe every match (the rest of the pipeline runs once per match, codegen's match loop).
 #include "ir/build_pipelines.h"
 
 #include <algorithm>
@@ -136,23 +137,23 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       break;
     }
     case OpKind::Join: {
-      if (op.join_type == plan::JoinType::LeftOuter) {
-        unsupported(op, std::string(plan::join_type_name(op.join_type)) +
-                            " joins parse but do not compile yet (inner, semi and anti joins execute)");
-      }
       // A semi/anti join only asks whether a build tuple with an equal key exists: its output is the
-      // probe side's columns, so the build side contributes its keys and no payload.
+      // probe side's columns, so the build side contributes its keys and no payload — except the
+      // build columns its residual predicate compares (Q21's l2.l_suppkey <> l1.l_suppkey).
       const bool existence_only = op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti;
       const LogicalOp& probe = op.child(0);
       const LogicalOp& build_side = op.child(1);
+      AttrSet residual_refs;
+      if (op.residual) collect_refs(*op.residual, residual_refs);
       // The build side: its own pipeline, ending in the hash build.
-      AttrSet build_needed = existence_only ? AttrSet{} : restrict_to(needed, build_side.schema);
+      AttrSet build_needed = existence_only ? restrict_to(residual_refs, build_side.schema) : restrict_to(needed, build_side.schema);
       for (const auto& k : op.build_keys) collect_refs(*k, build_needed);
       Pipeline build;
       produce(build_side, build, build_needed);
       std::vector<plan::Attribute> payload;
       for (const plan::Attribute& a : build_side.schema) {
-        if (!existence_only && needed.count({a.source, a.name})) payload.push_back(a);
+        AttrKey k{a.source, a.name};
+        if (existence_only ? residual_refs.count(k) != 0 : needed.count(k) != 0) payload.push_back(a);
       }
       const HashTable& ht = make_hash_table(op, build, payload);
       std::string ht_name = ht.name;
@@ -161,6 +162,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       // The probe side continues the current pipeline.
       AttrSet probe_needed = restrict_to(needed, probe.schema);
       for (const auto& k : op.probe_keys) collect_refs(*k, probe_needed);
+      for (const AttrKey& k : restrict_to(residual_refs, probe.schema)) probe_needed.insert(k);
       produce(probe, current, probe_needed);
       PipelineOp p;
       p.kind = PipelineOpKind::Probe;
@@ -168,9 +170,12 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       p.hash_table = ht_name;
       p.join_type = op.join_type;
       for (const auto& k : op.probe_keys) p.probe_keys.push_back(plan::clone(*k));
+      if (op.residual) p.residual = plan::clone(*op.residual);
       current.ops.push_back(p);
       current.depends_on.push_back(build_id);
-      for (size_t i = 0; i < payload.size(); ++i) bind(current, payload[i], AttributeBinding::Origin::ProbePayload, p.id, i);
+      // Payload of a semi/anti join feeds only its residual, inside the probe: nothing to bind.
+      if (!existence_only)
+        for (size_t i = 0; i < payload.size(); ++i) bind(current, payload[i], AttributeBinding::Origin::ProbePayload, p.id, i);
       break;
     }
     case OpKind::Aggregate:

@@ -7,7 +7,12 @@
 //     Semi/anti joins build keys-only tables (HashTable::keys_only) and accept non-unique build
 //     keys: duplicates collapse at build time (insert-if-absent), so a linear-probing table is
 //     also capped by the key's distinct count, and without statistics a perfect hash is used only
-//     for a key column. Inner joins on non-unique build keys stay Unsupported.
+//     for a key column. Other tables (inner and left outer joins on non-unique keys, composite
+//     keys, semi/anti joins whose residual needs build columns) store every build row: duplicates
+//     occupy separate slots of one probe chain, the capacity counts every build row, and the probe
+//     walks the chain (HashTable::unique_keys false = several matches per probe). Keys are unique
+//     when they cover the primary key of their scan (composite keys too: partsupp's
+//     (ps_partkey, ps_suppkey)).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
 //     domain (dictionary codes, integers) and the product of domains is at most
 //     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
@@ -22,10 +27,6 @@
 namespace hqc::ir {
 
 namespace {
-
-[[noreturn]] void unsupported(const plan::LogicalOp& op, const std::string& what) {
-  throw Error(ErrorKind::Unsupported, op.json_path + ": " + what);
-}
 
 bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
@@ -42,27 +43,37 @@ bool is_key_column(const TableDef& t, const std::string& column) {
   return false;
 }
 
-// True when `key` (a Column) takes each value at most once in the output of `side`.
-bool key_is_unique(const plan::LogicalOp& side, const plan::Expr& key, const Catalog& catalog) {
-  if (key.kind != plan::ExprKind::Column || key.source.empty()) return false;
+// True when the tuple of `keys` (Columns) takes each value at most once in the output of `side`:
+// the keys cover the primary key of the scan they come from, and every join above that scan keeps
+// its rows unique (n:1 joins, semi/anti joins).
+bool keys_are_unique(const plan::LogicalOp& side, const std::vector<const plan::Expr*>& keys, const Catalog& catalog) {
+  if (keys.empty()) return false;
+  for (const plan::Expr* k : keys)
+    if (k->kind != plan::ExprKind::Column || k->source.empty() || k->source != keys[0]->source) return false;
   switch (side.kind) {
     case plan::OpKind::Scan: {
-      if (side.alias != key.source) return false;
+      if (side.alias != keys[0]->source) return false;
       const TableDef* t = catalog.find(side.table);
-      return t && t->primary_key.size() == 1 && t->primary_key[0] == key.column;
+      if (!t || t->primary_key.empty()) return false;
+      return std::all_of(t->primary_key.begin(), t->primary_key.end(), [&](const std::string& pk) {
+        return std::any_of(keys.begin(), keys.end(), [&](const plan::Expr* k) { return k->column == pk; });
+      });
     }
     case plan::OpKind::Filter:
     case plan::OpKind::Map:
-      return key_is_unique(side.child(0), key, catalog);
+      return keys_are_unique(side.child(0), keys, catalog);
     case plan::OpKind::Join: {
       // A semi/anti join only drops probe tuples: the probe side's uniqueness carries through.
       if (side.join_type == plan::JoinType::Semi || side.join_type == plan::JoinType::Anti)
-        return key_is_unique(side.child(0), key, catalog);
-      if (side.join_type != plan::JoinType::Inner || side.build_keys.size() != 1) return false;
+        return keys_are_unique(side.child(0), keys, catalog);
+      if (side.join_type != plan::JoinType::Inner && side.join_type != plan::JoinType::LeftOuter) return false;
       // An n:1 join keeps the probe side's uniqueness; a key from the build side may repeat.
-      bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(),
-                                  [&](const plan::Attribute& a) { return a.source == key.source && a.name == key.column; });
-      return on_probe && key_is_unique(side.child(1), *side.build_keys[0], catalog) && key_is_unique(side.child(0), key, catalog);
+      bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(), [&](const plan::Attribute& a) {
+        return a.source == keys[0]->source && a.name == keys[0]->column;
+      });
+      std::vector<const plan::Expr*> build_keys;
+      for (const auto& k : side.build_keys) build_keys.push_back(k.get());
+      return on_probe && keys_are_unique(side.child(1), build_keys, catalog) && keys_are_unique(side.child(0), keys, catalog);
     }
     default:
       return false;
@@ -145,15 +156,16 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   ht.build_alias = build.source.alias;
   for (const auto& k : join.build_keys) ht.build_keys.push_back(plan::clone(*k));
   ht.payload = payload;
-  ht.unique_keys = join.build_keys.size() == 1 && key_is_unique(join.child(1), *join.build_keys[0], catalog_);
-  ht.keys_only = join.join_type == plan::JoinType::Semi || join.join_type == plan::JoinType::Anti;
-  if (!ht.unique_keys && !ht.keys_only) {
-    unsupported(join, "the build keys are not a primary key of the build side; joins with several matches per probe "
-                      "are not supported yet (swap probe and build, or build on the unique side)");
-  }
+  std::vector<const plan::Expr*> key_ptrs;
+  for (const auto& k : ht.build_keys) key_ptrs.push_back(k.get());
+  ht.unique_keys = keys_are_unique(join.child(1), key_ptrs, catalog_);
+  ht.keys_only = (join.join_type == plan::JoinType::Semi || join.join_type == plan::JoinType::Anti) && payload.empty();
+  // A keys-only table on one column inserts each key once; any other table stores every build row.
+  const bool dedup = ht.keys_only && ht.build_keys.size() == 1;
   const plan::Expr& key = *ht.build_keys[0];
   std::string key_table = key.kind == plan::ExprKind::Column ? physical_table(key.source) : "";
-  bool perfect = !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1;
+  // A perfect hash holds one entry per key value: only for unique keys or deduplicated ones.
+  bool perfect = !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1 && (ht.unique_keys || dedup);
   if (perfect && !ht.unique_keys && !options_.stats) {
     // Without statistics only a key column (a foreign key references a dense primary key) promises
     // a domain small enough for slot = key - min; any other repeated integer may span anything.
@@ -180,7 +192,7 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     if (build.source.table.empty()) cap.factors = {build.source.rows_param};
     cap.comment = "power of two >= build rows x selectivity / load factor";
     // Insert-if-absent stores each distinct key once: no more slots than distinct keys are needed.
-    if (ht.keys_only && !ht.unique_keys && !key_table.empty()) {
+    if (dedup && !ht.unique_keys && !key_table.empty()) {
       cap.distinct_columns = {key_table + "." + key.column};
       cap.comment = "power of two >= min(build rows x selectivity, distinct keys) / load factor";
     }
@@ -356,6 +368,17 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     out.columns.push_back(c);
   }
   out.counter_buffer = add_buffer({out.name + "_count", ScalarType::U64, 1, "", 1, Buffer::Fill::Zero, 0, "rows written"});
+  // A probe with several matches per tuple can write more rows than the source has: the capacity
+  // becomes an estimate, checked on the device and grown by the host.
+  bool multi_match = std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) {
+    if (op.kind != PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) return false;
+    const HashTable* ht = program_.find_hash_table(op.hash_table);
+    return ht != nullptr && !ht->unique_keys;
+  });
+  if (multi_match) {
+    out.overflow_buffer = add_buffer({out.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
+                                      "nonzero: a row found no room (rerun larger)"});
+  }
   program_.outputs.push_back(std::move(out));
   return program_.outputs.back();
 }

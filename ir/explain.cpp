@@ -123,7 +123,8 @@ std::string explain_pipelines(const Program& p) {
     if (!a.overflow_buffer.empty()) s += "  overflow " + a.overflow_buffer + "\n";
   }
   for (const OutputTable& o : p.outputs) {
-    s += "output " + o.name + " capacity " + o.capacity_param + " counter " + o.counter_buffer + "\n";
+    s += "output " + o.name + " capacity " + o.capacity_param + " counter " + o.counter_buffer +
+         (o.overflow_buffer.empty() ? "" : " overflow " + o.overflow_buffer) + "\n";
     for (const OutputColumn& c : o.columns) s += "  " + c.name + " := " + c.expr->to_string() + ": " + c.type.to_string() + " -> " + c.buffer + "\n";
   }
   for (const Pipeline& pl : p.pipelines) {
@@ -143,6 +144,7 @@ std::string explain_pipelines(const Program& p) {
           s += std::string(" ") + plan::join_type_name(op.join_type) + " " + op.hash_table + " keys [";
           for (size_t i = 0; i < op.probe_keys.size(); ++i) s += (i ? ", " : "") + op.probe_keys[i]->to_string();
           s += "]";
+          if (op.residual) s += " residual " + op.residual->to_string();
           break;
         }
         case PipelineOpKind::Map:

@@ -168,6 +168,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       const OutputTable* out = program.find_output(p.sink.state);
       for (const OutputColumn& c : out->columns) b.buffer(c.buffer, true);
       b.buffer(out->counter_buffer, true);
+      if (!out->overflow_buffer.empty()) b.buffer(out->overflow_buffer, true);
       b.param(out->capacity_param);
       Reduction r;
       r.kind = ReductionKind::WritePosition;

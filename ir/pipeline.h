@@ -23,9 +23,11 @@ namespace hqc::ir {
 enum class PipelineOpKind : uint8_t {
   Filter,  // drop tuples where `predicate` is false
   Probe,   // look the probe keys up in `hash_table`; inner: drop tuples without a match and bind
-           // the payload attributes of the match; semi: keep tuples with a match; anti: keep
-           // tuples without one (keys-only tables); left_outer: representable, rejected as
-           // Unsupported for now
+           // the payload attributes of the match (every match, when the table's keys are not
+           // unique); left_outer: as inner, but a tuple without a match passes once with NULL
+           // payload; semi: keep tuples with a match; anti: keep tuples without one. A semi/anti
+           // match counts only where `residual` (over probe attributes and the table's payload)
+           // holds.
   Map,     // compute `exprs` and bind them as Computed attributes
 };
 const char* pipeline_op_kind_name(PipelineOpKind k);
@@ -37,6 +39,7 @@ struct PipelineOp {
   std::string hash_table;                    // Probe
   std::vector<plan::ExprPtr> probe_keys;     // Probe: parallel to HashTable::build_keys
   plan::JoinType join_type = plan::JoinType::Inner;
+  plan::ExprPtr residual;                    // Probe (semi/anti): extra match condition, or nullptr
   std::vector<plan::NamedExpr> exprs;        // Map
 };
 

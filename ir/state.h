@@ -98,9 +98,13 @@ struct HashTable {
   std::string build_alias;
   std::vector<plan::ExprPtr> build_keys;  // over the build pipeline's attributes
   std::vector<plan::Attribute> payload;   // build attributes the probe side needs, in order
-  bool unique_keys = true;  // build keys are a primary key: at most one match per probe
-  // Semi/anti joins probe for existence only: the table holds keys and no payload, and the build
-  // inserts a key only when it is absent, so a non-unique build key occupies one slot (no multi-map).
+  // Build keys cover a primary key: at most one match per probe. When false the table is a
+  // multi-map (linear probing; duplicates occupy separate slots of one chain) and probes visit every
+  // match.
+  bool unique_keys = true;
+  // Semi/anti joins without a residual probe for existence only: the table holds keys and no
+  // payload; on one key column the build inserts a key only when it is absent, so a non-unique
+  // build key occupies one slot (composite keys store every build row).
   bool keys_only = false;
   std::string capacity_param;   // slots
   std::string key_min_param;    // PerfectHash only
@@ -169,8 +173,12 @@ struct OutputColumn {
 struct OutputTable {
   std::string name;  // "out0"
   std::vector<OutputColumn> columns;
-  std::string capacity_param;   // rows the buffers can hold (upper bound: rows of the source)
+  std::string capacity_param;   // rows the buffers can hold (rows of the source: an upper bound
+                                // unless a probe has several matches per tuple)
   std::string counter_buffer;   // one u64: rows written (the A2/A3 write-position counter)
+  // One u32 when capacity_param is an estimate (a probe of the pipeline may match several times):
+  // nonzero = a row found no room; the host doubles the capacity and re-runs. Empty otherwise.
+  std::string overflow_buffer;
 };
 
 }  // namespace hqc::ir

@@ -104,6 +104,7 @@ class Verifier {
       if (!names.insert(o.name).second) fail(who + " declared twice");
       need_param(o.capacity_param, who);
       need_buffer(o.counter_buffer, who);
+      if (!o.overflow_buffer.empty()) need_buffer(o.overflow_buffer, who);
       for (const OutputColumn& c : o.columns) need_buffer(c.buffer, who + " column " + c.name);
     }
   }
@@ -193,6 +194,14 @@ class Verifier {
           if (!built_by_dependency(pl, ht->name)) fail(w + ": probes " + ht->name + " before a pipeline it depends on builds it");
           if (op.probe_keys.size() != ht->build_keys.size()) fail(w + ": probe keys do not pair with the build keys of " + ht->name);
           for (const auto& k : op.probe_keys) expr(*k, bound, w);
+          if (op.residual) {
+            if (op.join_type != plan::JoinType::Semi && op.join_type != plan::JoinType::Anti)
+              fail(w + ": a residual predicate on a " + plan::join_type_name(op.join_type) + " probe (semi/anti only)");
+            // The residual reads the probe's attributes and the table's payload (bound inside the probe).
+            auto with_payload = bound;
+            for (const auto& a : ht->payload) with_payload.insert({a.source, a.name});
+            predicate(op.residual, with_payload, w + " residual");
+          }
           break;
         }
         case PipelineOpKind::Map:

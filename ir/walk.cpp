@@ -11,6 +11,7 @@ std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipe
   for (const PipelineOp& op : p.ops) {
     add(op.predicate);
     for (const auto& k : op.probe_keys) add(k);
+    add(op.residual);
     for (const auto& m : op.exprs) add(m.expr);
   }
   switch (p.sink.kind) {

@@ -267,6 +267,16 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         }
         ps.checks.push_back(check);
       }
+    } else if (pipeline.sink.kind == ir::SinkKind::Materialize) {
+      const ir::OutputTable& out = find_state(program, program.outputs, pipeline.sink.state, "output");
+      if (!out.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = out.overflow_buffer;
+        check.what = "output " + out.name + " (rows of several matches per probe)";
+        check.action = CheckSpec::Action::Grow;
+        check.grow_params = {out.capacity_param};
+        ps.checks.push_back(check);
+      }
     } else if (pipeline.sink.kind == ir::SinkKind::Aggregate) {
       const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.sink.state, "aggregation table");
       if (!agg.overflow_buffer.empty()) {

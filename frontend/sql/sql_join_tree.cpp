@@ -2,6 +2,7 @@
 #include "frontend/sql/sql_join_tree.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "frontend/sql/sql_binder.h"
@@ -64,6 +65,18 @@ class JoinTreeBuilder {
         add_derived(*ref.subquery, ref.alias, ref.location, {});
         return;
       case TableRefKind::Join:
+        if (ref.join_type == SqlJoinType::Left) {
+          // The right side supplies NULLs: one table (or derived table) joined last, as the build
+          // side of a left outer join, on the equalities of its ON condition.
+          add_from(*ref.left);
+          if (ref.right->kind == TableRefKind::Join)
+            src_.unsupported(ref.right->location, "a join as the right side of a LEFT OUTER JOIN is not supported");
+          add_from(*ref.right);
+          size_t rel = scope_.relations().size() - 1;
+          if (!ref.on) src_.unsupported(ref.location, "LEFT OUTER JOIN without ON is not supported");
+          outer_on_[rel] = ref.on;
+          return;
+        }
         if (ref.join_type != SqlJoinType::Inner && ref.join_type != SqlJoinType::Cross) {
           static const char* names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER", "CROSS"};
           src_.unsupported(ref.location, std::string(names[static_cast<int>(ref.join_type)]) + " JOIN is not supported from SQL yet");
@@ -85,10 +98,13 @@ class JoinTreeBuilder {
     filters_.resize(scope_.relations().size());
     conjuncts = factor_disjunctions(conjuncts);
     for (size_t i = 0; i < conjuncts.size(); ++i) classify(*conjuncts[i], i);
+    for (const auto& [rel, on] : outer_on_) classify_outer_on(rel, on, conjuncts.size());
 
-    size_t fact = 0;
-    for (size_t i = 1; i < scope_.relations().size(); ++i) {
-      if (scope_.relation(i).table->rows_at_sf1 > scope_.relation(fact).table->rows_at_sf1) fact = i;
+    // The probe side starts at the largest relation that does not supply NULLs.
+    size_t fact = SIZE_MAX;
+    for (size_t i = 0; i < scope_.relations().size(); ++i) {
+      if (outer_on_.count(i)) continue;
+      if (fact == SIZE_MAX || scope_.relation(i).table->rows_at_sf1 > scope_.relation(fact).table->rows_at_sf1) fact = i;
     }
     std::vector<bool> joined(scope_.relations().size(), false);
     joined[fact] = true;
@@ -258,6 +274,31 @@ class JoinTreeBuilder {
     return out;
   }
 
+  // The ON condition of `rel`'s LEFT OUTER JOIN: equalities with the other relations become the
+  // join's keys, conditions on `rel` alone filter it before the join (a row they drop is simply
+  // not a match); anything else would need a residual on the join and is rejected.
+  void classify_outer_on(size_t rel, const SqlExprPtr& on, size_t order) {
+    std::vector<const SqlExpr*> parts;
+    split_conjuncts(on, parts);
+    for (const SqlExpr* c : parts) {
+      if (find_subquery(*c)) src_.unsupported(c->location, "a subquery in the ON condition of a LEFT OUTER JOIN is not supported");
+      std::set<size_t> rels = scope_.relations_of(*c);
+      if (rels.size() == 1 && *rels.begin() == rel) {
+        filters_[rel].push_back(c);
+        continue;
+      }
+      if (rels.size() == 2 && rels.count(rel) && c->kind == SqlExprKind::Binary && c->text == "=" &&
+          c->args[0]->kind == SqlExprKind::Column && c->args[1]->kind == SqlExprKind::Column) {
+        size_t a = scope_.resolve(*c->args[0]).relation, b = scope_.resolve(*c->args[1]).relation;
+        edges_.push_back(EquiJoin{a, b, c->args[0].get(), c->args[1].get(), c->location, order});
+        continue;
+      }
+      src_.unsupported(c->location, "condition " + c->to_sql() +
+                                        " in the ON of a LEFT OUTER JOIN: only equalities with the NULL-supplying table and "
+                                        "conditions on that table alone are supported");
+    }
+  }
+
   void classify(const SqlExpr& c, size_t order) {
     if (is_unnestable_subquery(c)) {
       residuals_.push_back(Residual{&c, outer_relations(c, scope_, ctes_), false, true});
@@ -273,6 +314,11 @@ class JoinTreeBuilder {
       src_.unsupported(sub->location, std::string(kind_name(sub->kind)) + " (" + sub->to_sql() + ") is not supported yet (no decorrelation or unnesting of subqueries)");
     }
     std::set<size_t> rels = scope_.relations_of(c);
+    for (size_t r : rels) {
+      if (outer_on_.count(r))
+        src_.unsupported(c.location, "WHERE condition " + c.to_sql() + " reads \"" + scope_.relation(r).alias +
+                                         "\", the NULL-supplying side of a LEFT OUTER JOIN: not supported yet");
+    }
     if (rels.size() == 1) {
       filters_[*rels.begin()].push_back(&c);
       return;
@@ -327,7 +373,7 @@ class JoinTreeBuilder {
     std::pair<int, size_t> best_rank{2, SIZE_MAX};
     for (const EquiJoin& e : edges_) {
       for (auto [in, out] : {std::pair{e.left_rel, e.right_rel}, std::pair{e.right_rel, e.left_rel}}) {
-        if (!joined[in] || joined[out]) continue;
+        if (!joined[in] || joined[out] || outer_on_.count(out)) continue;
         std::pair<int, size_t> rank{filters_[out].empty() ? 1 : 0, e.order};
         if (rank < best_rank) {
           best_rank = rank;
@@ -336,6 +382,17 @@ class JoinTreeBuilder {
       }
     }
     if (best == SIZE_MAX) {
+      // NULL-supplying relations join after every inner join, once their ON partners are joined.
+      for (const auto& entry : outer_on_) {
+        size_t rel = entry.first;
+        if (joined[rel]) continue;
+        bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.left_rel == rel || e.right_rel == rel; });
+        for (const EquiJoin& e : edges_) {
+          if (e.left_rel == rel && !joined[e.right_rel]) ready = false;
+          if (e.right_rel == rel && !joined[e.left_rel]) ready = false;
+        }
+        if (ready) return rel;
+      }
       // A single-row relation (uncorrelated scalar subquery) joins without keys.
       for (size_t i : single_row_) {
         if (!joined[i]) return i;
@@ -353,7 +410,7 @@ class JoinTreeBuilder {
   std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined) {
     auto j = std::make_unique<plan::LogicalOp>();
     j->kind = plan::OpKind::Join;
-    j->join_type = plan::JoinType::Inner;
+    j->join_type = outer_on_.count(rel) ? plan::JoinType::LeftOuter : plan::JoinType::Inner;
     std::unique_ptr<plan::LogicalOp> build = base(rel);
     int location = -1;
     for (const EquiJoin& e : edges_) {
@@ -401,6 +458,7 @@ class JoinTreeBuilder {
   FromScope& scope_;
   const SqlSource& src_;
   std::vector<SqlExprPtr> on_conditions_;
+  std::map<size_t, SqlExprPtr> outer_on_;  // NULL-supplying relation of a LEFT OUTER JOIN -> its ON
   std::vector<std::vector<const SqlExpr*>> filters_;
   std::vector<EquiJoin> edges_;
   std::vector<Residual> residuals_;

@@ -4,7 +4,8 @@
 //
 // Contract:
 //   expects: the statement's FROM items are base tables, comma lists or INNER/CROSS JOIN ... ON
-//   (ON conditions are treated as WHERE conjuncts).
+//   (ON conditions are treated as WHERE conjuncts), or `X LEFT OUTER JOIN t ON ...` with one table
+//   (or derived table) t on the right.
 //   guarantees (the shape ssb/plans/*.json use, so SQL and JSON plans lower identically):
 //     - the probe side starts at the fact table: the relation with the most rows at SF 1
 //       (catalog rows_at_sf1; the first such in FROM order on ties);
@@ -15,9 +16,13 @@
 //     - a filter's conjuncts keep their order in the query text.
 //     - WHERE conjuncts [NOT] EXISTS / [NOT] IN (subquery) become semi / anti joins on top of the
 //       inner join tree (frontend/sql/sql_unnest.h), in text order.
+//     - the right table of a LEFT OUTER JOIN is never the probe start and joins after the inner
+//       joins as the build side of a left_outer join: its ON equalities with joined relations
+//       are the keys, ON conditions on it alone filter it first (TPC-H Q13's o_comment NOT LIKE).
 //     - a subquery in FROM, or a WITH entry named in FROM, is planned on its own (bind_select) and
 //       joins like a table whose columns are named "<alias>.<column>";
-//   throws: Error(Unsupported) for outer joins, other subqueries in WHERE, and relations that
+//   throws: Error(Unsupported) for RIGHT / FULL joins, other ON conditions of a LEFT JOIN, WHERE
+//   conditions on its NULL-supplying table, other subqueries in WHERE, and relations that
 //   no equi-join connects (cross products), each named with its position.
 #pragma once
 

@@ -102,6 +102,13 @@ void sides_of(const SqlExpr& e, const FromScope& inner, const FromScope& outer, 
   for (const SqlExprPtr& a : e.args) sides_of(*a, inner, outer, s);
 }
 
+bool find_subquery_node(const SqlExpr& e) {
+  if (e.subquery) return true;
+  for (const SqlExprPtr& a : e.args)
+    if (find_subquery_node(*a)) return true;
+  return false;
+}
+
 bool contains_aggregate(const SqlExpr& e) {
   if (is_aggregate_call(e)) return true;
   for (const SqlExprPtr& a : e.args) {
@@ -122,7 +129,28 @@ struct Decorrelated {
   std::shared_ptr<SelectStmt> stmt;
   std::vector<KeyPair> keys;
   std::string tag;
+  // Correlated conjuncts that are not key equalities (`l2.l_suppkey <> l1.l_suppkey`): the residual
+  // of a semi / anti join. `residual_columns` are the subquery's columns they read (distinct by
+  // text); `residual_column_of` maps each such Column node of `residuals` to its index there.
+  std::vector<SqlExprPtr> residuals;
+  std::vector<SqlExprPtr> residual_columns;
+  std::map<const SqlExpr*, size_t> residual_column_of;
 };
+
+// Collects the subquery-side columns of a residual conjunct.
+void residual_columns(const SqlExprPtr& e, const FromScope& inner, Decorrelated& d) {
+  if (e->kind == SqlExprKind::Column) {
+    if (!inner.try_resolve(*e)) return;
+    std::string text = e->to_sql();
+    size_t index = d.residual_columns.size();
+    for (size_t i = 0; i < d.residual_columns.size(); ++i)
+      if (d.residual_columns[i]->to_sql() == text) index = i;
+    if (index == d.residual_columns.size()) d.residual_columns.push_back(e);
+    d.residual_column_of[e.get()] = index;
+    return;
+  }
+  for (const SqlExprPtr& a : e->args) residual_columns(a, inner, d);
+}
 
 Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
                          const SqlSource& src) {
@@ -171,8 +199,10 @@ Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& o
           continue;
         }
       }
-      src.unsupported(x->location, "correlated condition " + x->to_sql() +
-                                       " is not an equality between a subquery column and an outer column: not supported yet");
+      // Any other correlated condition is checked per match of the semi / anti join.
+      if (find_subquery_node(*x)) src.unsupported(x->location, "a subquery inside the correlated condition " + x->to_sql() + " is not supported");
+      d.residuals.push_back(x);
+      residual_columns(x, inner, d);
     }
   }
   stmt.where = nullptr;
@@ -246,10 +276,18 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
     src.unsupported(e.location, "a correlated subquery with aggregation under EXISTS / IN is not supported yet");
   }
 
-  // The subquery selects exactly its build keys.
+  if (!d.residuals.empty() && aggregating) {
+    src.unsupported(d.residuals[0]->location, "a correlated condition other than an equality in an aggregating subquery is not supported");
+  }
+
+  // The subquery selects exactly its build keys, then the columns the residual reads.
   stmt->items.clear();
   for (size_t i = 0; i < keys.size(); ++i) {
     stmt->items.push_back(SelectItem{keys[i].inner, tag + "_" + std::to_string(i + 1), keys[i].inner->location});
+  }
+  for (size_t i = 0; i < d.residual_columns.size(); ++i) {
+    const SqlExprPtr& c = d.residual_columns[i];
+    stmt->items.push_back(SelectItem{c, tag + "_r" + std::to_string(i + 1), c->location});
   }
   plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), tag);
   std::unique_ptr<plan::LogicalOp> build = std::move(planned.root);
@@ -273,6 +311,20 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
     j->probe_keys.push_back(pk);
     j->build_keys.push_back(bk);
   }
+  if (!d.residuals.empty()) {
+    // The residual sees the outer columns and the subquery's residual columns (build attributes).
+    std::vector<plan::Attribute> both = outer->schema;
+    for (const plan::Attribute& a : build->schema) both.push_back(a);
+    AttributeLookup residual_lookup = [&](const SqlExpr& x) -> std::optional<std::string> {
+      auto it = d.residual_column_of.find(&x);
+      if (it == d.residual_column_of.end()) return column_attribute(x, outer_scope);
+      const plan::Attribute& a = build->schema.at(keys.size() + it->second);
+      return a.source.empty() ? a.name : a.source + "." + a.name;
+    };
+    std::vector<plan::ExprPtr> parts;
+    for (const SqlExprPtr& r : d.residuals) parts.push_back(bind_sql_predicate(*r, both, residual_lookup, src));
+    j->residual = parts.size() == 1 ? parts[0] : plan::make_logical(plan::ExprKind::And, std::move(parts));
+  }
   j->schema = outer->schema;  // semi / anti joins output the probe side only
   j->children.push_back(std::move(outer));
   j->children.push_back(std::move(build));
@@ -284,6 +336,10 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
   const SelectStmt& sub = *s.subquery;
   Decorrelated d = decorrelate(sub, s.location, outer_scope, ctes, src);
   SelectStmt& stmt = *d.stmt;
+  if (!d.residuals.empty()) {
+    src.unsupported(d.residuals[0]->location, "correlated condition " + d.residuals[0]->to_sql() +
+                                                  " in a scalar subquery is not an equality between a subquery column and an outer column: not supported yet");
+  }
   if (stmt.items.size() != 1 || !stmt.items[0].expr) src.fail(s.location, "a scalar subquery must select exactly one value");
   const SqlExprPtr value = stmt.items[0].expr;
   // One row (per correlation key) is guaranteed only by an aggregate without GROUP BY.

@@ -6,8 +6,11 @@
 //   expects: `c` is one WHERE conjunct for which is_unnestable_subquery() holds; `outer` is the
 //   outer query's joined and filtered input, its columns named as `outer_scope` names them.
 //   rewrites:
-//     - correlated conjuncts of the subquery's WHERE (those referencing outer columns) must be
-//       equalities `inner expr = outer expr`; they leave the subquery and become join key pairs;
+//     - correlated conjuncts of the subquery's WHERE (those referencing outer columns) that are
+//       equalities `inner expr = outer expr` leave the subquery and become join key pairs; any
+//       other correlated conjunct (`l2.l_suppkey <> l1.l_suppkey`, TPC-H Q21) becomes the join's
+//       residual predicate, and the subquery columns it reads are selected after the keys
+//       ("sq<offset>_r<i>") so the hash table stores them;
 //     - IN adds the pair (value, the subquery's single select item);
 //     - the rest of the subquery (its FROM, remaining WHERE, GROUP BY, HAVING) is bound on its own
 //       by bind_select with a select list of exactly the build keys, named "sq<offset>_<i>";
@@ -17,8 +20,8 @@
 //   differs from an anti join when NULLs are present).
 //   (2) scalar subqueries become derived tables (plan_scalar_subquery, below), joined by the join
 //   tree (frontend/sql/sql_join_tree.h).
-//   throws: Error(Unsupported) for correlated conditions other than equalities, uncorrelated
-//   EXISTS, correlated aggregating subqueries, subqueries with LIMIT or derived tables, and keys
+//   throws: Error(Unsupported) for correlated conditions other than equalities in scalar or
+//   aggregating subqueries, EXISTS without a correlated equality, correlated aggregating subqueries, subqueries with LIMIT or derived tables, and keys
 //   that cannot be matched in a hash table.
 #pragma once
 

@@ -12,8 +12,16 @@
 //     table and re-runs; never a silently dropped row).
 //   - Build keys equal to the empty sentinel raise HQC_FLAG_RESERVED_KEY; probes of that key miss.
 //   - Build returns the slot (or -1 after raising a flag); probe returns the slot of a matching key or
-//     -1. Duplicate build keys (non-unique join keys) occupy separate slots and a probe returns the
-//     first: callers build only on unique keys (the IR's job).
+//     -1. Duplicate build keys (non-unique join keys) occupy separate slots of one probe chain:
+//     hqc_oa_probe_* returns the first; the chain walk below visits every one.
+//   - Chain walk (several matches per probe, composite keys): a key's chain starts at its home slot
+//     hqc_oa_home(hash, capacity) and ends at the first empty slot (or after `capacity` slots).
+//     hqc_oa_first_* / hqc_oa_next_* return the first / the next slot of the chain whose key column
+//     equals `key` (-1 when the chain ends), so a probe visits every duplicate of a key. For a
+//     single key column the home slot is the one hqc_oa_build_* starts from; a composite key is
+//     hashed with hqc_hash_combine over hqc_key_hash_* of its columns, claimed on its first column
+//     with hqc_oa_claim_* (the other columns are stored with hqc_ht_put_*), and a probe compares
+//     the other columns itself at every slot the walk returns.
 //   - Insert-if-absent (keys-only tables of semi/anti joins, which ask only whether a key exists):
 //     hqc_oa_insert_absent_* returns the slot holding the key, claiming a free one only when no
 //     slot holds it yet, so duplicate build keys share one slot and need no extra capacity. A
@@ -138,3 +146,104 @@ HQC_FN void hqc_ht_put_f64(HQC_GLOBAL hqc_f64* col, hqc_i64 slot, hqc_f64 v) { i
 HQC_FN hqc_i32 hqc_ht_get_i32(HQC_GLOBAL const hqc_i32* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
 HQC_FN hqc_i64 hqc_ht_get_i64(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
 HQC_FN hqc_f64 hqc_ht_get_f64(HQC_GLOBAL const hqc_f64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0.0; }
+
+// ---------------------------------------------------------------- chain walk and composite keys
+
+HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key); }
+HQC_FN hqc_u64 hqc_key_hash_i64(hqc_i64 key) { return hqc_hash_u64((hqc_u64)key); }
+// Order-sensitive mix of a composite key's column hashes (boost::hash_combine's recipe, 64-bit).
+HQC_FN hqc_u64 hqc_hash_combine(hqc_u64 h, hqc_u64 column_hash) {
+  return h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2));
+}
+HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return (hqc_i64)(hash % (hqc_u64)capacity); }
+
+// Claims the first free slot of the chain starting at `home` for `key` (the first key column).
+HQC_FN hqc_i64 hqc_oa_claim_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i32 key,
+                                HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = home;
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    if (HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_claim_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 key,
+                                HQC_GLOBAL hqc_u32* flags) {
+  if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
+  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
+  hqc_i64 slot = home;
+  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
+    if (HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
+    if (++slot == capacity) slot = 0;
+  }
+  hqc_set_flag(flags, HQC_FLAG_FULL);
+  return -1;
+}
+
+// Walks the chain from `distance` slots past `home`: the first slot whose key equals, or -1.
+HQC_FN hqc_i64 hqc_oa_walk_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 distance,
+                               hqc_i32 key) {
+  if (key == HQC_EMPTY_I32) return -1;
+  hqc_i64 slot = home + distance;
+  if (slot >= capacity) slot -= capacity;
+  for (; distance < capacity; ++distance) {
+    hqc_i32 k = keys[slot];
+    if (k == key) return slot;
+    if (k == HQC_EMPTY_I32) return -1;
+    if (++slot == capacity) slot = 0;
+  }
+  return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_walk_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 distance,
+                               hqc_i64 key) {
+  if (key == HQC_EMPTY_I64) return -1;
+  hqc_i64 slot = home + distance;
+  if (slot >= capacity) slot -= capacity;
+  for (; distance < capacity; ++distance) {
+    hqc_i64 k = keys[slot];
+    if (k == key) return slot;
+    if (k == HQC_EMPTY_I64) return -1;
+    if (++slot == capacity) slot = 0;
+  }
+  return -1;
+}
+
+// Slots from `home` to `slot` along the chain (0 for the home slot itself).
+HQC_FN hqc_i64 hqc_oa_distance(hqc_i64 home, hqc_i64 slot, hqc_i64 capacity) {
+  return slot >= home ? slot - home : slot + capacity - home;
+}
+
+HQC_FN hqc_i64 hqc_oa_first_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i32 key) {
+  return hqc_oa_walk_i32(keys, capacity, home, 0, key);
+}
+HQC_FN hqc_i64 hqc_oa_first_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 key) {
+  return hqc_oa_walk_i64(keys, capacity, home, 0, key);
+}
+// The next slot after `slot` (a slot a walk returned; -1 stays -1) whose key equals.
+HQC_FN hqc_i64 hqc_oa_next_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 slot,
+                               hqc_i32 key) {
+  return slot < 0 ? -1 : hqc_oa_walk_i32(keys, capacity, home, hqc_oa_distance(home, slot, capacity) + 1, key);
+}
+HQC_FN hqc_i64 hqc_oa_next_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 slot,
+                               hqc_i64 key) {
+  return slot < 0 ? -1 : hqc_oa_walk_i64(keys, capacity, home, hqc_oa_distance(home, slot, capacity) + 1, key);
+}
+
+// 1 when `pred` holds for any work-item of the CTA; every work-item calls it (uniform control
+// flow). Used as the loop condition of a probe's match loop when the pipeline's sink resolves
+// inside the tile loop (A3), so every work-item runs the sink's barriers equally often. One
+// scratchpad word; ends with a barrier (the word is reusable).
+HQC_FN hqc_i32 hqc_cta_any(hqc_i32 pred, HQC_LOCAL hqc_u64* word) {
+  if (HQC_LID() == 0) *word = 0u;
+  HQC_BARRIER();
+  if (pred) *word = 1u;  // every writer stores the same value
+  HQC_BARRIER();
+  hqc_i32 any = *word != 0u ? 1 : 0;
+  HQC_BARRIER();
+  return any;
+}

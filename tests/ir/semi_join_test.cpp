@@ -106,20 +106,14 @@ TEST_CASE("with statistics a semi join on a dense non-unique key still chooses t
   CHECK(p.hash_tables[0].layout == ir::HashLayout::PerfectHash);
 }
 
-TEST_CASE("inner joins on non-unique build keys and left outer joins stay Unsupported, naming the join") {
-  try {
-    test::build_inline(test::customers_by_order_plan("inner"));
-    FAIL("an inner join on lo_custkey as build key compiled");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::Unsupported);
-    CHECK(contains(e.what(), "$.plan.input.input"));
-    CHECK(contains(e.what(), "not a primary key"));
-  }
-  try {
-    test::build_inline(test::customers_by_order_plan("left_outer"));
-    FAIL("a left outer join compiled");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::Unsupported);
-    CHECK(contains(e.what(), "left_outer joins parse but do not compile yet"));
+TEST_CASE("inner and left outer joins on non-unique build keys lower to a multi-map table") {
+  for (const char* type : {"inner", "left_outer"}) {
+    CAPTURE(type);
+    ir::Program p = test::build_inline(test::customers_by_order_plan(type));
+    REQUIRE(p.hash_tables.size() == 1);
+    CHECK_FALSE(p.hash_tables[0].unique_keys);
+    CHECK_FALSE(p.hash_tables[0].keys_only);
+    CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);
+    CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
   }
 }

@@ -76,8 +76,12 @@ TEST_CASE("unsupported constructs are named at their position") {
   Catalog ssb = Catalog::ssb();
   check_error("select count(distinct lo_custkey) from lineorder", ssb, ErrorKind::Unsupported, "1:8", "count(DISTINCT ...) is not supported");
   check_error("select lo_quantity from lineorder union select lo_discount from lineorder", ssb, ErrorKind::Unsupported, "1:1", "set operations");
-  check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
-              "LEFT OUTER JOIN is not supported");
+  check_error("select count(*) from lineorder right join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
+              "RIGHT OUTER JOIN is not supported");
+  check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey and lo_quantity > 3", ssb,
+              ErrorKind::Unsupported, "1:91", "in the ON of a LEFT OUTER JOIN");
+  check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey where d_year > 1993", ssb,
+              ErrorKind::Unsupported, "1:88", "NULL-supplying side of a LEFT OUTER JOIN");
   check_error("select count(*) from lineorder, date", ssb, ErrorKind::Unsupported, "1:33", "cross products are not supported");
   check_error("select count(*) from customer where c_name like c_city", ssb, ErrorKind::Unsupported, "1:49", "LIKE needs its pattern as a string literal");
   check_error("select count(*) from lineorder where lo_quantity < (select 3 from date)", ssb, ErrorKind::Unsupported, "1:52",

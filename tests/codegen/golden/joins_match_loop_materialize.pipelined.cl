@@ -1,0 +1,118 @@
+// ---- horseqc dialect prelude: opencl (generated from codegen/dialect.cpp) ----
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef int hqc_i32;
+typedef uint hqc_u32;
+typedef long hqc_i64;
+typedef ulong hqc_u64;
+typedef double hqc_f64;
+#define HQC_KERNEL __kernel
+#define HQC_FN
+#define HQC_GLOBAL __global
+#define HQC_LOCAL __local
+#define HQC_LOCAL_DECL __local
+#define HQC_RESTRICT restrict
+#define HQC_LID() ((hqc_i32)get_local_id(0))
+#define HQC_BID() ((hqc_i64)get_group_id(0))
+#define HQC_BDIM() ((hqc_i32)get_local_size(0))
+#define HQC_GDIM() ((hqc_i64)get_num_groups(0))
+#define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_ADD_U64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_CAS_I32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
+#define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
+#define HQC_F64_AS_I64(x) as_long(x)
+#define HQC_I64_AS_F64(x) as_double(x)
+#define HQC_HAS_SIMD 0
+#define HQC_SIMD_WIDTH 0
+#define HQC_SCRATCH_PARAMS , __local hqc_u64* hqc_scratch
+#define HQC_SCRATCH_BEGIN
+
+// ==== horseqc query joins_match_loop_materialize: 2 compound kernel(s), pipelined model ====
+
+// p0 hash_build ht0 from d
+// work-items: one per row of rows_d; block size: any
+HQC_KERNEL void joins_match_loop_materialize_p0_build(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_id,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_k,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
+    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_i32* ht0_d_id,
+    HQC_GLOBAL hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_u32* ht0_overflow,
+    hqc_i64 rows_d,
+    hqc_i64 ht0_capacity) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan d (for the sink) ----
+    const hqc_i32 d_id = hqc_load_i32(col_d_id, tile, tile_items);
+    const hqc_i32 d_k = hqc_load_i32(col_d_k, tile, tile_items);
+    const hqc_i32 d_w = hqc_load_i32(col_d_w, tile, tile_items);
+
+    // ---- build ht0 (linear_probing, sink) ----
+    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)d_k, ht0_overflow) : -1;
+    hqc_ht_put_i32(ht0_d_id, slot_ht0, d_id);
+    hqc_ht_put_i32(ht0_d_w, slot_ht0, d_w);
+  }
+}
+
+// p1 materialize out0 from f
+// work-items: one per row of rows_f; block size: any
+HQC_KERNEL void joins_match_loop_materialize_p1_materialize(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_id,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_k,
+    HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL const hqc_i32* ht0_d_id,
+    HQC_GLOBAL const hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_i32* out0_f_id,
+    HQC_GLOBAL hqc_i32* out0_d_id,
+    HQC_GLOBAL hqc_i32* out0_d_w,
+    HQC_GLOBAL hqc_u64* out0_count,
+    HQC_GLOBAL hqc_u32* out0_overflow,
+    hqc_i64 rows_f,
+    hqc_i64 ht0_capacity,
+    hqc_i64 out0_capacity) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_f; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_f);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan f (for op 0) ----
+    const hqc_i32 f_k = hqc_load_i32(col_f_k, tile, tile_items);
+
+    // ---- probe ht0: every match (op 0) ----
+    const hqc_i32 pk_op0_0 = (hqc_i32)f_k;
+    const hqc_i64 home_op0 = hqc_oa_home(hqc_key_hash_i32(pk_op0_0), ht0_capacity);
+    hqc_i64 slot_op0 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op0, pk_op0_0) : -1;
+
+    // ---- scan f (before the match loop of op 0) ----
+    const hqc_i32 f_id = hqc_pred_load_i32(col_f_id, tile, flag);
+    const hqc_i32 flag_op0 = flag;
+    do {
+      flag = flag_op0 && slot_op0 >= 0;
+      const hqc_i32 d_id = hqc_ht_get_i32(ht0_d_id, slot_op0);
+      const hqc_i32 d_w = hqc_ht_get_i32(ht0_d_w, slot_op0);
+
+      // ---- map (op 1) ----
+      const hqc_i32 m_f_id = f_id;
+      const hqc_i32 m_d_id = d_id;
+      const hqc_i32 m_d_w = d_w;
+
+      // ---- materialize out0: one atomic per tuple (A2, sink) ----
+      const hqc_u64 pos_out0 = hqc_reserve_atomic((hqc_u32)flag, out0_count);
+      if (flag && hqc_output_fits(pos_out0, out0_capacity, out0_overflow)) {
+        out0_f_id[pos_out0] = (hqc_i32)m_f_id;
+        out0_d_id[pos_out0] = (hqc_i32)m_d_id;
+        out0_d_w[pos_out0] = (hqc_i32)m_d_w;
+      }
+      slot_op0 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op0, slot_op0, pk_op0_0);
+    } while (slot_op0 >= 0);
+  }
+}

@@ -1,0 +1,116 @@
+// ---- horseqc dialect prelude: opencl (generated from codegen/dialect.cpp) ----
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef int hqc_i32;
+typedef uint hqc_u32;
+typedef long hqc_i64;
+typedef ulong hqc_u64;
+typedef double hqc_f64;
+#define HQC_KERNEL __kernel
+#define HQC_FN
+#define HQC_GLOBAL __global
+#define HQC_LOCAL __local
+#define HQC_LOCAL_DECL __local
+#define HQC_RESTRICT restrict
+#define HQC_LID() ((hqc_i32)get_local_id(0))
+#define HQC_BID() ((hqc_i64)get_group_id(0))
+#define HQC_BDIM() ((hqc_i32)get_local_size(0))
+#define HQC_GDIM() ((hqc_i64)get_num_groups(0))
+#define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
+#define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_ADD_U64(p, v) atom_add((p), (v))
+#define HQC_ATOMIC_CAS_I32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
+#define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
+#define HQC_F64_AS_I64(x) as_long(x)
+#define HQC_I64_AS_F64(x) as_double(x)
+#define HQC_HAS_SIMD 0
+#define HQC_SIMD_WIDTH 0
+#define HQC_SCRATCH_PARAMS , __local hqc_u64* hqc_scratch
+#define HQC_SCRATCH_BEGIN
+
+// ==== horseqc query joins_semi_residual: 2 compound kernel(s), resolution model ====
+
+// p0 hash_build ht0 from d
+// work-items: one per row of rows_d; block size: any
+HQC_KERNEL void joins_semi_residual_p0_build(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_k,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
+    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_i32* ht0_sq34_r1,
+    HQC_GLOBAL hqc_u32* ht0_overflow,
+    hqc_i64 rows_d,
+    hqc_i64 ht0_capacity) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan d (for op 0) ----
+    const hqc_i32 d_k = hqc_load_i32(col_d_k, tile, tile_items);
+    const hqc_i32 d_w = hqc_load_i32(col_d_w, tile, tile_items);
+
+    // ---- map (op 0) ----
+    const hqc_i32 m_sq34_1 = d_k;
+    const hqc_i32 m_sq34_r1 = d_w;
+
+    // ---- build ht0 (linear_probing, sink) ----
+    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)m_sq34_1, ht0_overflow) : -1;
+    hqc_ht_put_i32(ht0_sq34_r1, slot_ht0, m_sq34_r1);
+  }
+}
+
+// p1 aggregate agg0 from f
+// work-items: one per row of rows_f; block size: power of two
+HQC_KERNEL void joins_semi_residual_p1_aggregate(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_k,
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_v,
+    HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL const hqc_i32* ht0_sq34_r1,
+    HQC_GLOBAL hqc_i64* agg0_tuples,
+    HQC_GLOBAL hqc_i64* agg0_n,
+    hqc_i64 rows_f,
+    hqc_i64 ht0_capacity HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  HQC_LOCAL hqc_u64* s_agg0_reduce = hqc_scratch + 0;
+
+  // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
+  hqc_i64 acc_agg0_n = 0;
+  hqc_i64 acc_agg0_count = 0;
+
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_f; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_f);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan f (for op 1) ----
+    const hqc_i32 f_k = hqc_load_i32(col_f_k, tile, tile_items);
+    const hqc_i32 f_v = hqc_load_i32(col_f_v, tile, tile_items);
+
+    // ---- semi probe ht0 (op 1) ----
+    const hqc_i32 pk_op1_0 = (hqc_i32)f_k;
+    const hqc_i64 home_op1 = hqc_oa_home(hqc_key_hash_i32(pk_op1_0), ht0_capacity);
+    hqc_i64 slot_op1 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op1, pk_op1_0) : -1;
+    hqc_i32 found_op1 = 0;
+    while (slot_op1 >= 0) {
+      const hqc_i32 r_op1_0_sq34_r1 = hqc_ht_get_i32(ht0_sq34_r1, slot_op1);
+      if ((r_op1_0_sq34_r1 != f_v)) {
+        found_op1 = 1;
+        break;
+      }
+      slot_op1 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op1, slot_op1, pk_op1_0);
+    }
+    flag = flag && found_op1;
+
+    // ---- aggregate agg0 (B3, sink) ----
+    acc_agg0_n += flag ? 1 : 0;
+    acc_agg0_count += flag ? 1 : 0;
+  }
+
+  // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
+  hqc_cta_sum_i64_we_to(agg0_n, acc_agg0_n, s_agg0_reduce);
+  hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
+}
