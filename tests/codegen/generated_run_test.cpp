@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <stdexcept>
 
 #include "codegen/generate.h"
 #include "tests/codegen/test_programs.h"
