@@ -1,4 +1,4 @@
-# Sourced by the GPU-machine scripts (gpu_ssb.sh, gpu_tpch.sh) after they set `out` and `log`: sends
+# Sourced by the GPU-machine scripts (gpu_ssb.sh, gpu_tpch.sh, gpu_planner.sh) after they set `out` and `log`: sends
 # everything printed to $out/$log, registers NVIDIA's OpenCL with the ICD loader, points the kernel
 # cache and the scratch directory $w into /tmp, installs the DuckDB wheels from .whl/ and prints the
 # date, the commit and the GPU. Sets `root` (the repository) and `w` (the scratch directory).

@@ -58,10 +58,15 @@ class OperatorWriter {
           if (op.residual) collect_columns(*op.residual, used);
           break;
         case ir::PipelineOpKind::Map:
-          for (const auto& ne : op.exprs) collect_columns(*ne.expr, used);
+          // A map that only copies a NULL-able column passes the NULL on (Pipeline::null_probe).
+          for (const auto& ne : op.exprs)
+            if (ne.expr->kind != plan::ExprKind::Column) collect_columns(*ne.expr, used);
           break;
       }
       reject_nulls(used, "op " + std::to_string(op.id));
+      if (op.kind == ir::PipelineOpKind::Map)
+        for (const auto& ne : op.exprs)
+          if (ne.expr->kind == plan::ExprKind::Column) used.insert({ne.expr->source, ne.expr->column});
       load_columns(&used, "scan " + p.source.alias + " (for op " + std::to_string(op.id) + ")");
       switch (op.kind) {
         case ir::PipelineOpKind::Filter: filter(op); break;
@@ -343,11 +348,8 @@ class OperatorWriter {
 }  // namespace
 
 std::string null_slot(const KernelContext& ctx, const std::string& source, const std::string& name) {
-  const ir::AttributeBinding* b = ctx.pipeline.find_attribute(source, name);
-  if (b == nullptr || b->origin != Origin::ProbePayload) return "";
-  for (const ir::PipelineOp& op : ctx.pipeline.ops)
-    if (op.id == b->op_id && op.join_type == plan::JoinType::LeftOuter) return names::probe_slot(op.id);
-  return "";
+  int op = ctx.pipeline.null_probe(source, name);
+  return op < 0 ? "" : names::probe_slot(op);
 }
 
 void plan_operators(KernelContext& ctx) {

@@ -12,8 +12,9 @@
 //   - Materialize: A3 = CTA prefix sum (SIMD or work-efficient) + one atomic per CTA per tile;
 //     A2 = one atomic per tuple. Rows past the output capacity are never written; where the
 //     capacity is an estimate (several matches per probe) they raise the output's overflow flag.
-//   - COUNT(column) of a left outer join's payload counts only tuples with a match; any other
-//     use of that (NULL-able) payload throws Unsupported.
+//   - COUNT(column) of a left outer join's payload counts only tuples with a match; a result
+//     column of it writes its validity (1 = value, 0 = NULL); any other use of that (NULL-able)
+//     payload throws Unsupported.
 //   - Scalar aggregate: B3 = register accumulation over all tiles of the CTA, one CTA reduction and
 //     one atomic per CTA at the end; B2 = one atomic per qualifying tuple.
 //   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
@@ -181,7 +182,14 @@ class MaterializeSink : public SinkEmitter {
                                     ctx.require_arg(out_->overflow_buffer) + ")") +
                          ")");
     for (const ir::OutputColumn& c : out_->columns) {
-      reject_nullable(ctx, *c.expr, "output column " + c.name);
+      if (!c.valid_buffer.empty()) {
+        // NULL where the left outer probe found no match: the validity column says which.
+        const std::string slot = null_slot(ctx, c.expr->source, c.expr->column);
+        if (slot.empty()) throw Error(ErrorKind::Internal, ctx.where() + ": output column " + c.name + " has a validity buffer but is never NULL");
+        ctx.w.line(ctx.require_buffer(c.valid_buffer).name + "[" + pos + "] = " + slot + " >= 0;");
+      } else {
+        reject_nullable(ctx, *c.expr, "output column " + c.name);
+      }
       const ir::Buffer& b = ctx.require_buffer(c.buffer);
       ctx.w.line(b.name + "[" + pos + "] = (" + element_type(b.element) + ")" + ctx.expr(*c.expr) + ";");
     }

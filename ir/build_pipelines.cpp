@@ -193,6 +193,10 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
     }
     if (columns.empty()) unsupported(op, "pipeline_break on a node whose output nothing above uses");
     const OutputTable& out = make_output(columns, current, op.json_path);
+    for (const OutputColumn& c : out.columns) {
+      if (!c.valid_buffer.empty())
+        unsupported(op, "column " + c.name + " may be NULL (left outer join) and cannot cross a pipeline break yet");
+    }
     std::string out_name = out.name;
     current.sink = {SinkKind::Materialize, out_name};
     int id = finish(current);

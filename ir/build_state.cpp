@@ -12,13 +12,14 @@
 //     occupy separate slots of one probe chain, the capacity counts every build row, and the probe
 //     walks the chain (HashTable::unique_keys false = several matches per probe). Keys are unique
 //     when they cover the primary key of their scan (composite keys too: partsupp's
-//     (ps_partkey, ps_suppkey)).
+//     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
 //     domain (dictionary codes, integers) and the product of domains is at most
 //     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
 //     privatized in scratchpad per CTA under the resolution model when it fits the budget;
 //     else a global hash table.
 #include <algorithm>
+#include <set>
 
 #include "ir/lowering.h"
 #include "planner/sizing.h"
@@ -44,15 +45,23 @@ bool is_key_column(const TableDef& t, const std::string& column) {
 }
 
 // True when the tuple of `keys` (Columns) takes each value at most once in the output of `side`:
-// the keys cover the primary key of the scan they come from, and every join above that scan keeps
-// its rows unique (n:1 joins, semi/anti joins).
+// the keys cover the primary key of the scan they come from, or every group key of an aggregate
+// (through projections that rename them), and every join above keeps its rows unique (n:1 joins,
+// semi/anti joins).
 bool keys_are_unique(const plan::LogicalOp& side, const std::vector<const plan::Expr*>& keys, const Catalog& catalog) {
   if (keys.empty()) return false;
   for (const plan::Expr* k : keys)
-    if (k->kind != plan::ExprKind::Column || k->source.empty() || k->source != keys[0]->source) return false;
+    if (k->kind != plan::ExprKind::Column) return false;
+  // The output attribute a key names: its index in side.schema, or -1.
+  auto position = [&side](const plan::Expr& k) -> int {
+    for (size_t i = 0; i < side.schema.size(); ++i)
+      if (side.schema[i].source == k.source && side.schema[i].name == k.column) return static_cast<int>(i);
+    return -1;
+  };
   switch (side.kind) {
     case plan::OpKind::Scan: {
-      if (side.alias != keys[0]->source) return false;
+      for (const plan::Expr* k : keys)
+        if (k->source != side.alias) return false;
       const TableDef* t = catalog.find(side.table);
       if (!t || t->primary_key.empty()) return false;
       return std::all_of(t->primary_key.begin(), t->primary_key.end(), [&](const std::string& pk) {
@@ -62,18 +71,41 @@ bool keys_are_unique(const plan::LogicalOp& side, const std::vector<const plan::
     case plan::OpKind::Filter:
     case plan::OpKind::Map:
       return keys_are_unique(side.child(0), keys, catalog);
+    case plan::OpKind::Project: {
+      // A projection renames: follow each key to the column it projects.
+      std::vector<const plan::Expr*> inner;
+      for (const plan::Expr* k : keys) {
+        int i = position(*k);
+        if (i < 0 || static_cast<size_t>(i) >= side.exprs.size() || side.exprs[static_cast<size_t>(i)].expr->kind != plan::ExprKind::Column)
+          return false;
+        inner.push_back(side.exprs[static_cast<size_t>(i)].expr.get());
+      }
+      return keys_are_unique(side.child(0), inner, catalog);
+    }
+    case plan::OpKind::Aggregate: {
+      // One output row per group: the keys must name every group key.
+      std::set<int> groups;
+      for (const plan::Expr* k : keys) {
+        int i = position(*k);
+        if (i < 0 || static_cast<size_t>(i) >= side.group_by.size()) return false;
+        groups.insert(i);
+      }
+      return groups.size() == side.group_by.size();
+    }
     case plan::OpKind::Join: {
       // A semi/anti join only drops probe tuples: the probe side's uniqueness carries through.
       if (side.join_type == plan::JoinType::Semi || side.join_type == plan::JoinType::Anti)
         return keys_are_unique(side.child(0), keys, catalog);
-      if (side.join_type != plan::JoinType::Inner && side.join_type != plan::JoinType::LeftOuter) return false;
-      // An n:1 join keeps the probe side's uniqueness; a key from the build side may repeat.
-      bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(), [&](const plan::Attribute& a) {
-        return a.source == keys[0]->source && a.name == keys[0]->column;
-      });
+      // An n:1 join (inner or left outer) keeps the probe side's uniqueness; a key from the build
+      // side may repeat.
+      for (const plan::Expr* k : keys) {
+        bool on_probe = std::any_of(side.child(0).schema.begin(), side.child(0).schema.end(),
+                                    [&](const plan::Attribute& a) { return a.source == k->source && a.name == k->column; });
+        if (!on_probe) return false;
+      }
       std::vector<const plan::Expr*> build_keys;
       for (const auto& k : side.build_keys) build_keys.push_back(k.get());
-      return on_probe && keys_are_unique(side.child(1), build_keys, catalog) && keys_are_unique(side.child(0), keys, catalog);
+      return keys_are_unique(side.child(1), build_keys, catalog) && keys_are_unique(side.child(0), keys, catalog);
     }
     default:
       return false;
@@ -365,6 +397,10 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
     c.buffer = add_buffer({out.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, out.capacity_param, 1,
                            Buffer::Fill::None, 0, "column " + a.name});
+    if (p.null_probe(a.source, a.name) >= 0) {
+      c.valid_buffer = add_buffer({out.name + "_" + sanitize_identifier(base) + "_valid", ScalarType::I32, 0, out.capacity_param, 1,
+                                   Buffer::Fill::None, 0, "1 = " + a.name + " has a value, 0 = NULL (left outer join without a match)"});
+    }
     out.columns.push_back(c);
   }
   out.counter_buffer = add_buffer({out.name + "_count", ScalarType::U64, 1, "", 1, Buffer::Fill::Zero, 0, "rows written"});

@@ -125,7 +125,9 @@ std::string explain_pipelines(const Program& p) {
   for (const OutputTable& o : p.outputs) {
     s += "output " + o.name + " capacity " + o.capacity_param + " counter " + o.counter_buffer +
          (o.overflow_buffer.empty() ? "" : " overflow " + o.overflow_buffer) + "\n";
-    for (const OutputColumn& c : o.columns) s += "  " + c.name + " := " + c.expr->to_string() + ": " + c.type.to_string() + " -> " + c.buffer + "\n";
+    for (const OutputColumn& c : o.columns)
+      s += "  " + c.name + " := " + c.expr->to_string() + ": " + c.type.to_string() + " -> " + c.buffer +
+           (c.valid_buffer.empty() ? "" : " valid " + c.valid_buffer) + "\n";
   }
   for (const Pipeline& pl : p.pipelines) {
     s += "pipeline " + pl.name + "\n";

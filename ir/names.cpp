@@ -130,4 +130,19 @@ int64_t ParamValues::at(const std::string& name) const {
   return it->second;
 }
 
+int Pipeline::null_probe(const std::string& source, const std::string& name) const {
+  const AttributeBinding* b = find_attribute(source, name);
+  if (b == nullptr) return -1;
+  for (const PipelineOp& op : ops) {
+    if (op.id != b->op_id) continue;
+    if (b->origin == AttributeBinding::Origin::ProbePayload) return op.join_type == plan::JoinType::LeftOuter ? op.id : -1;
+    if (b->origin == AttributeBinding::Origin::Computed) {
+      for (const plan::NamedExpr& e : op.exprs)
+        if (e.name == name && e.expr->kind == plan::ExprKind::Column && !(e.expr->source == source && e.expr->column == name))
+          return null_probe(e.expr->source, e.expr->column);
+    }
+  }
+  return -1;
+}
+
 }  // namespace hqc::ir

@@ -166,7 +166,10 @@ Kernel fuse(const Program& program, const Pipeline& p) {
     }
     case SinkKind::Materialize: {
       const OutputTable* out = program.find_output(p.sink.state);
-      for (const OutputColumn& c : out->columns) b.buffer(c.buffer, true);
+      for (const OutputColumn& c : out->columns) {
+        b.buffer(c.buffer, true);
+        if (!c.valid_buffer.empty()) b.buffer(c.valid_buffer, true);
+      }
       b.buffer(out->counter_buffer, true);
       if (!out->overflow_buffer.empty()) b.buffer(out->overflow_buffer, true);
       b.param(out->capacity_param);

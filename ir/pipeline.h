@@ -85,6 +85,10 @@ struct Pipeline {
 
   // nullptr when (source, name) is not bound in this pipeline.
   const AttributeBinding* find_attribute(const std::string& source, const std::string& name) const;
+  // The id of the left outer Probe whose payload (source, name) is — directly, or through Map
+  // expressions that only copy a column — so NULL where that probe found no match; -1 when the
+  // attribute is never NULL.
+  int null_probe(const std::string& source, const std::string& name) const;
 };
 
 }  // namespace hqc::ir

@@ -168,6 +168,10 @@ struct OutputColumn {
   std::string dict_table;
   std::string dict_column;
   std::string buffer;
+  // A left outer join's payload is NULL where the probe found no match: one i32 per row, 1 = a
+  // value, 0 = NULL (empty: never NULL). Only in the query's result output, not across a
+  // pipeline break.
+  std::string valid_buffer;
 };
 
 struct OutputTable {

@@ -105,7 +105,10 @@ class Verifier {
       need_param(o.capacity_param, who);
       need_buffer(o.counter_buffer, who);
       if (!o.overflow_buffer.empty()) need_buffer(o.overflow_buffer, who);
-      for (const OutputColumn& c : o.columns) need_buffer(c.buffer, who + " column " + c.name);
+      for (const OutputColumn& c : o.columns) {
+        need_buffer(c.buffer, who + " column " + c.name);
+        if (!c.valid_buffer.empty()) need_buffer(c.valid_buffer, who + " column " + c.name);
+      }
     }
   }
 

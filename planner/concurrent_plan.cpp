@@ -12,7 +12,10 @@ namespace {
 // warp size): its demand is capped there, the rest runs in later rounds of the grid-stride loop.
 uint64_t max_resident_threads(const DeviceProfile& device, const KernelDemand& k) {
   uint64_t best = 0;
-  for (uint32_t t = device.warp_size; t <= device.max_threads_per_block; t += device.warp_size) {
+  const uint32_t max_threads = k.max_block_size > 0 ? std::min(k.max_block_size, device.max_threads_per_block)
+                                                    : device.max_threads_per_block;
+  for (uint32_t t = device.warp_size; t <= max_threads; t += device.warp_size) {
+    if (k.power_of_two_block && (t & (t - 1)) != 0) continue;
     const Occupancy o = compute_occupancy(device, {t, k.registers_per_thread, k.shared_per_block(t)});
     best = std::max<uint64_t>(best, uint64_t{o.active_warps} * device.warp_size);
   }

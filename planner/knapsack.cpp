@@ -5,6 +5,7 @@
 // smallest (b_1, b_2, ...) among the optimal solutions, the tie rule knapsack.h promises.
 #include "planner/knapsack.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -26,9 +27,11 @@ struct Choice {
 std::vector<Choice> choices_for(const DeviceProfile& device, const KernelDemand& k) {
   std::vector<Choice> out;
   const uint64_t demand = per_sm_demand(device, k.threads);
-  const uint32_t max_warps = device.max_threads_per_block / device.warp_size;
+  const uint32_t max_threads = k.max_block_size > 0 ? std::min(k.max_block_size, device.max_threads_per_block)
+                                                    : device.max_threads_per_block;
+  const uint32_t max_warps = max_threads / device.warp_size;
   for (uint32_t b = 1; b <= device.max_blocks_per_sm; ++b) {
-    const uint32_t w = warps_for_blocks(device, demand, b);
+    const uint32_t w = allowed_warps_for_blocks(device, k, demand, b);
     if (w > max_warps) continue;
     const uint32_t block_size = w * device.warp_size;
     const uint64_t s = k.shared_per_block(block_size);
@@ -55,6 +58,24 @@ uint32_t warps_for_blocks(const DeviceProfile& device, uint64_t per_sm_threads, 
   const uint64_t w = (per_sm_threads + per_block - 1) / per_block;
   if (w == 0) return 1;
   return w > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max() : static_cast<uint32_t>(w);
+}
+
+uint32_t allowed_warps_for_blocks(const DeviceProfile& device, const KernelDemand& kernel, uint64_t per_sm_threads,
+                                  uint32_t blocks) {
+  const uint32_t least = (kernel.min_block_size + device.warp_size - 1) / device.warp_size;
+  const uint32_t w = std::max(warps_for_blocks(device, per_sm_threads, blocks), least);
+  if (!kernel.power_of_two_block) return w;
+  // The smallest power-of-two block of at least w warps (warp sizes are powers of two on NVIDIA;
+  // elsewhere the block is the smallest power of two that is a whole number of warps).
+  // No such block when the warp size has an odd factor: "no choice" (above every limit).
+  uint64_t threads = 1;
+  while (threads < uint64_t{w} * device.warp_size || threads % device.warp_size != 0) {
+    threads *= 2;
+    if (threads > (uint64_t{1} << 32)) return std::numeric_limits<uint32_t>::max();
+  }
+  const uint64_t warps = threads / device.warp_size;
+  return warps > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
+                                                       : static_cast<uint32_t>(warps);
 }
 
 KernelPlan plan_kernels(const DeviceProfile& device, const std::vector<KernelDemand>& kernels) {

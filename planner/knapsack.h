@@ -41,6 +41,13 @@ struct KernelDemand {
   uint64_t threads = 0;                // c_i, over the whole device
   uint32_t registers_per_thread = 0;   // r_i
   SharedMemoryFunction shared_per_block = linear_shared_memory(0, 0);  // s_i(T)
+  // Block sizes the compiled kernel accepts (its local-resolution primitives): a power of two
+  // and/or at most `max_block_size` threads (0: the device limit). Under these rules Theorem 1's w_i
+  // becomes the fewest *allowed* warps per block that meet the demand (⌈c'_i / 32 b_i⌉ rounded up to
+  // the next allowed size); a b_i whose rounded w_i is above the limit is no choice.
+  bool power_of_two_block = false;
+  uint32_t max_block_size = 0;
+  uint32_t min_block_size = 0;         // e.g. a warp-synchronous scan's 32 (0: one warp)
 };
 
 struct KernelLaunch {
@@ -65,6 +72,10 @@ struct KernelPlan {
 uint64_t per_sm_demand(const DeviceProfile& device, uint64_t threads);
 // Theorem 1: w = ⌈demand / (warp·b)⌉, at least 1.
 uint32_t warps_for_blocks(const DeviceProfile& device, uint64_t per_sm_threads, uint32_t blocks);
+// Theorem 1 under the kernel's block-size rules (KernelDemand::power_of_two_block, min_block_size):
+// the fewest warps per block, at least warps_for_blocks(), whose block size the kernel accepts.
+uint32_t allowed_warps_for_blocks(const DeviceProfile& device, const KernelDemand& kernel, uint64_t per_sm_threads,
+                                  uint32_t blocks);
 
 KernelPlan plan_kernels(const DeviceProfile& device, const std::vector<KernelDemand>& kernels);
 

@@ -56,7 +56,10 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
 DeviceBuffer::~DeviceBuffer() { release(); }
 
 void DeviceBuffer::release() {
-  if (owner_ != nullptr) owner_->raw_free(handle_);
+  if (owner_ != nullptr) {
+    owner_->raw_free(handle_);
+    owner_->note_released(bytes_);
+  }
   owner_ = nullptr;
   handle_ = 0;
   bytes_ = 0;
@@ -131,7 +134,90 @@ std::string Backend::device_description() const {
 DeviceBuffer Backend::allocate(uint64_t bytes) {
   // A zero-byte buffer still gets a real allocation of one word so kernels can take its address.
   uint64_t handle = raw_allocate(bytes == 0 ? 8 : bytes);
+  allocated_bytes_ += bytes;
   return DeviceBuffer(this, handle, bytes);
+}
+
+// ---- pinned host memory, streams, events ----
+
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept
+    : owner_(other.owner_), handle_(other.handle_), data_(other.data_), bytes_(other.bytes_) {
+  other.owner_ = nullptr;
+  other.data_ = nullptr;
+  other.bytes_ = 0;
+}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    owner_ = other.owner_;
+    handle_ = other.handle_;
+    data_ = other.data_;
+    bytes_ = other.bytes_;
+    other.owner_ = nullptr;
+    other.data_ = nullptr;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+PinnedBuffer::~PinnedBuffer() { release(); }
+
+void PinnedBuffer::release() {
+  if (owner_ != nullptr) owner_->raw_free_pinned(handle_, data_);
+  owner_ = nullptr;
+  data_ = nullptr;
+  bytes_ = 0;
+}
+
+Stream& Stream::operator=(Stream&& other) noexcept {
+  if (this != &other) {
+    if (owner_ != nullptr) owner_->raw_destroy_stream(handle_);
+    owner_ = other.owner_;
+    handle_ = other.handle_;
+    other.owner_ = nullptr;
+  }
+  return *this;
+}
+
+Stream::~Stream() {
+  if (owner_ != nullptr) owner_->raw_destroy_stream(handle_);
+}
+
+Event& Event::operator=(Event&& other) noexcept {
+  if (this != &other) {
+    if (owner_ != nullptr) owner_->raw_release_event(handle_);
+    owner_ = other.owner_;
+    handle_ = other.handle_;
+    other.owner_ = nullptr;
+  }
+  return *this;
+}
+
+Event::~Event() {
+  if (owner_ != nullptr) owner_->raw_release_event(handle_);
+}
+
+PinnedBuffer Backend::allocate_pinned(uint64_t bytes) {
+  void* data = nullptr;
+  const uint64_t handle = raw_allocate_pinned(bytes == 0 ? 8 : bytes, &data);
+  return PinnedBuffer(this, handle, data, bytes);
+}
+
+Stream Backend::create_stream() { return Stream(this, raw_create_stream()); }
+
+Event Backend::record(const Stream& stream) { return Event(this, raw_record(stream.handle())); }
+
+void Backend::upload_async(const Stream& stream, const DeviceBuffer& target, uint64_t target_offset,
+                           const PinnedBuffer& source, uint64_t source_offset, uint64_t bytes) {
+  if (bytes == 0) return;
+  check_range("asynchronous upload", target_offset, bytes, target.bytes());
+  if (source_offset > source.bytes() || bytes > source.bytes() - source_offset) {
+    throw Error(ErrorKind::Internal, "pinned host buffer out of range: offset " + std::to_string(source_offset) +
+                                         " + " + std::to_string(bytes) + " bytes > " + std::to_string(source.bytes()));
+  }
+  raw_upload_async(stream.handle(), target.handle(), target_offset, static_cast<const char*>(source.data()) + source_offset,
+                   bytes);
 }
 
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {

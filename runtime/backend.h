@@ -9,8 +9,12 @@
 //   - DeviceBuffer owns device memory and Module a loaded program (RAII); neither may outlive the
 //     Backend that made it.
 //   - Backend::compile() consults the KernelCache when one is given: a hit skips the compiler.
-//   - Launches are asynchronous on the backend's single in-order queue/stream; download() and
+//   - launch() is asynchronous on the backend's default in-order queue/stream; download() and
 //     synchronize() wait for everything launched before them.
+//   - Streams (CUDA streams / OpenCL in-order command queues) carry asynchronous copies from pinned
+//     host memory and launches that may overlap with other streams' work; events order work across
+//     streams. Work on a stream may start only after everything issued on the default queue before
+//     it (the executor synchronises before using streams), and synchronize() waits for all streams.
 //   - Device constants (SM count, scratchpad sizes, ...) come from the device, never hard-coded.
 #pragma once
 
@@ -72,6 +76,66 @@ struct KernelAttributes {
 };
 
 class Backend;
+
+// Page-locked host memory (CUDA cuMemHostAlloc; OpenCL a CL_MEM_ALLOC_HOST_PTR buffer kept mapped),
+// the source of asynchronous uploads. Movable, frees itself; must not outlive its Backend.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(Backend* owner, uint64_t handle, void* data, uint64_t bytes)
+      : owner_(owner), handle_(handle), data_(data), bytes_(bytes) {}
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& other) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
+  ~PinnedBuffer();
+
+  void* data() const { return data_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t handle() const { return handle_; }
+  void release();
+
+ private:
+  Backend* owner_ = nullptr;
+  uint64_t handle_ = 0;
+  void* data_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+// An in-order queue of copies and launches (CUstream / cl_command_queue). Movable, destroys itself.
+class Stream {
+ public:
+  Stream() = default;
+  Stream(Backend* owner, uint64_t handle) : owner_(owner), handle_(handle) {}
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  Stream(Stream&& other) noexcept : owner_(other.owner_), handle_(other.handle_) { other.owner_ = nullptr; }
+  Stream& operator=(Stream&& other) noexcept;
+  ~Stream();
+  uint64_t handle() const { return handle_; }
+
+ private:
+  Backend* owner_ = nullptr;
+  uint64_t handle_ = 0;
+};
+
+// A point in a stream (CUevent / a marker's cl_event): another stream can wait for it. Movable.
+class Event {
+ public:
+  Event() = default;
+  Event(Backend* owner, uint64_t handle) : owner_(owner), handle_(handle) {}
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  Event(Event&& other) noexcept : owner_(other.owner_), handle_(other.handle_) { other.owner_ = nullptr; }
+  Event& operator=(Event&& other) noexcept;
+  ~Event();
+  uint64_t handle() const { return handle_; }
+  bool valid() const { return owner_ != nullptr; }
+
+ private:
+  Backend* owner_ = nullptr;
+  uint64_t handle_ = 0;
+};
 
 // Device memory. Movable, not copyable; frees itself. Sizes are in bytes and 64-bit.
 class DeviceBuffer {
@@ -188,6 +252,13 @@ class Backend {
   std::string device_description() const;
 
   DeviceBuffer allocate(uint64_t bytes);
+  PinnedBuffer allocate_pinned(uint64_t bytes);
+  Stream create_stream();
+  // Device memory still free for horseqc: CUDA cuMemGetInfo; OpenCL (which cannot say) the global
+  // memory minus what this backend has allocated.
+  virtual uint64_t free_memory() = 0;
+  // Bytes of device memory this backend holds through DeviceBuffers now.
+  uint64_t allocated_bytes() const { return allocated_bytes_; }
 
   // Compiles (or loads from `cache`, which may be null) and returns the kernels. A compiler error
   // throws Error(Device) containing `label` and the compiler log.
@@ -199,7 +270,24 @@ class Backend {
   // (CUDA events / OpenCL profiling info).
   virtual double launch_timed(const Kernel& kernel, const std::vector<KernelArg>& args,
                               const LaunchConfig& config) = 0;
+  // Waits for the default queue and every stream.
   virtual void synchronize() = 0;
+
+  // ---- streams (see the contract on top) ----
+  // Asynchronous launch on `stream`.
+  virtual void launch_on(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                         const LaunchConfig& config) = 0;
+  // Asynchronous copy of `bytes` from `source` + source_offset to `target` + target_offset on
+  // `stream`; both buffers must stay alive until the stream has passed it.
+  void upload_async(const Stream& stream, const DeviceBuffer& target, uint64_t target_offset,
+                    const PinnedBuffer& source, uint64_t source_offset, uint64_t bytes);
+  // An event completed once everything issued on `stream` so far has completed.
+  Event record(const Stream& stream);
+  // Work issued on `stream` after this call starts only after `event` completed.
+  virtual void wait(const Stream& stream, const Event& event) = 0;
+  virtual void synchronize(const Stream& stream) = 0;
+  // Synchronous device-to-device copy (the stream model's calibration measures it).
+  virtual void copy_device(const DeviceBuffer& target, const DeviceBuffer& source, uint64_t bytes) = 0;
 
   // The part of the cache key that identifies device + compiler: the same source compiled by a
   // different driver/compiler/architecture must not hit.
@@ -217,6 +305,18 @@ class Backend {
   // unusable so the caller can recompile a stale cache entry.
   virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;
   virtual void raw_unload(uint64_t module_handle) noexcept = 0;
+  virtual uint64_t raw_allocate_pinned(uint64_t bytes, void** data) = 0;
+  virtual void raw_free_pinned(uint64_t handle, void* data) noexcept = 0;
+  virtual uint64_t raw_create_stream() = 0;
+  virtual void raw_destroy_stream(uint64_t handle) noexcept = 0;
+  virtual uint64_t raw_record(uint64_t stream) = 0;
+  virtual void raw_release_event(uint64_t event) noexcept = 0;
+  virtual void raw_upload_async(uint64_t stream, uint64_t target, uint64_t target_offset, const void* host,
+                                uint64_t bytes) = 0;
+  void note_released(uint64_t bytes) noexcept { allocated_bytes_ -= bytes < allocated_bytes_ ? bytes : allocated_bytes_; }
+
+ private:
+  uint64_t allocated_bytes_ = 0;
 };
 
 struct BackendOptions {

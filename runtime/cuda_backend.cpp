@@ -1,5 +1,8 @@
 // CUDA implementation of Backend. One primary context, the legacy default stream (launches are
-// ordered, cuMemcpy* synchronise with them), events for kernel timing.
+// ordered, cuMemcpy* synchronise with them), events for kernel timing. Streams are blocking
+// streams (CU_STREAM_DEFAULT), so they also order against work on the legacy default stream;
+// events for cross-stream ordering are created without timing; pinned host memory is
+// cuMemHostAlloc(PORTABLE).
 #include "runtime/cuda_backend.h"
 
 #include <cstring>
@@ -112,6 +115,80 @@ class CudaBackend final : public Backend {
   }
 
   void launch(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) override {
+    launch_in(nullptr, kernel, args, config);
+  }
+
+  void launch_on(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                 const LaunchConfig& config) override {
+    launch_in(reinterpret_cast<CUstream>(stream.handle()), kernel, args, config);
+  }
+
+  uint64_t free_memory() override {
+    size_t free = 0;
+    size_t total = 0;
+    driver_.check(driver_.mem_get_info(&free, &total), "cuMemGetInfo");
+    return free;
+  }
+
+  void wait(const Stream& stream, const Event& event) override {
+    driver_.check(driver_.stream_wait_event(reinterpret_cast<CUstream>(stream.handle()),
+                                            reinterpret_cast<CUevent>(event.handle()), 0),
+                  "cuStreamWaitEvent");
+  }
+
+  void synchronize(const Stream& stream) override {
+    driver_.check(driver_.stream_synchronize(reinterpret_cast<CUstream>(stream.handle())), "cuStreamSynchronize");
+  }
+
+  void copy_device(const DeviceBuffer& target, const DeviceBuffer& source, uint64_t bytes) override {
+    driver_.check(driver_.memcpy_dtod(target.handle(), source.handle(), bytes), "cuMemcpyDtoD");
+    synchronize();
+  }
+
+  uint64_t raw_allocate_pinned(uint64_t bytes, void** data) override {
+    const CUresult status = driver_.mem_host_alloc(data, bytes, CU_MEMHOSTALLOC_PORTABLE);
+    if (status != CUDA_SUCCESS) {
+      throw Error(ErrorKind::Device, "CUDA cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory: " +
+                                         driver_.describe(status, "cuMemHostAlloc"));
+    }
+    return reinterpret_cast<uint64_t>(*data);
+  }
+
+  void raw_free_pinned(uint64_t, void* data) noexcept override { driver_.mem_free_host(data); }
+
+  uint64_t raw_create_stream() override {
+    CUstream stream = nullptr;
+    driver_.check(driver_.stream_create(&stream, CU_STREAM_DEFAULT), "cuStreamCreate");
+    return reinterpret_cast<uint64_t>(stream);
+  }
+
+  void raw_destroy_stream(uint64_t handle) noexcept override {
+    auto stream = reinterpret_cast<CUstream>(handle);
+    driver_.stream_synchronize(stream);
+    driver_.stream_destroy(stream);
+  }
+
+  uint64_t raw_record(uint64_t stream) override {
+    CUevent event = nullptr;
+    driver_.check(driver_.event_create(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    const CUresult status = driver_.event_record(event, reinterpret_cast<CUstream>(stream));
+    if (status != CUDA_SUCCESS) {
+      driver_.event_destroy(event);
+      driver_.check(status, "cuEventRecord");
+    }
+    return reinterpret_cast<uint64_t>(event);
+  }
+
+  void raw_release_event(uint64_t event) noexcept override { driver_.event_destroy(reinterpret_cast<CUevent>(event)); }
+
+  void raw_upload_async(uint64_t stream, uint64_t target, uint64_t target_offset, const void* host,
+                        uint64_t bytes) override {
+    driver_.check(driver_.memcpy_htod_async(target + target_offset, host, bytes, reinterpret_cast<CUstream>(stream)),
+                  "cuMemcpyHtoDAsync");
+  }
+
+ private:
+  void launch_in(CUstream stream, const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) {
     auto function = reinterpret_cast<CUfunction>(kernel.handle);
     if (config.grid_blocks == 0 || config.grid_blocks > 0x7fffffffULL) {
       throw Error(ErrorKind::Device, "CUDA launch of " + kernel.name + ": grid of " +
@@ -142,7 +219,7 @@ class CudaBackend final : public Backend {
     }
     const CUresult status =
         driver_.launch_kernel(function, static_cast<unsigned>(config.grid_blocks), 1, 1, config.block_size, 1, 1,
-                              config.dynamic_shared_bytes, nullptr, pointers.data(), nullptr);
+                              config.dynamic_shared_bytes, stream, pointers.data(), nullptr);
     if (status != CUDA_SUCCESS) {
       throw Error(ErrorKind::Device, "CUDA launch of " + kernel.name + " (" + std::to_string(config.grid_blocks) +
                                          " blocks x " + std::to_string(config.block_size) + " threads, " +
@@ -151,6 +228,8 @@ class CudaBackend final : public Backend {
     }
   }
 
+
+ public:
   double launch_timed(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) override {
     CUevent start = nullptr;
     CUevent stop = nullptr;

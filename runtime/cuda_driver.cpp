@@ -59,6 +59,15 @@ CudaDriver load_driver() {
   resolve(d.library, d.event_destroy, "cuEventDestroy_v2");
   resolve(d.library, d.event_record, "cuEventRecord");
   resolve(d.library, d.event_synchronize, "cuEventSynchronize");
+  resolve(d.library, d.stream_create, "cuStreamCreate");
+  resolve(d.library, d.stream_destroy, "cuStreamDestroy_v2");
+  resolve(d.library, d.stream_synchronize, "cuStreamSynchronize");
+  resolve(d.library, d.stream_wait_event, "cuStreamWaitEvent");
+  resolve(d.library, d.memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
+  resolve(d.library, d.memcpy_dtod, "cuMemcpyDtoD_v2");
+  resolve(d.library, d.mem_host_alloc, "cuMemHostAlloc");
+  resolve(d.library, d.mem_free_host, "cuMemFreeHost");
+  resolve(d.library, d.mem_get_info, "cuMemGetInfo_v2");
   d.event_elapsed_time = reinterpret_cast<decltype(d.event_elapsed_time)>(dlsym(d.library, "cuEventElapsedTime_v2"));
   if (d.event_elapsed_time == nullptr) resolve(d.library, d.event_elapsed_time, "cuEventElapsedTime");
 

@@ -45,6 +45,16 @@ struct CudaDriver {
   decltype(&::cuEventDestroy_v2) event_destroy = nullptr;
   decltype(&::cuEventRecord) event_record = nullptr;
   decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+  // Streams, asynchronous copies and pinned host memory (the concurrent / streamed executor).
+  decltype(&::cuStreamCreate) stream_create = nullptr;
+  decltype(&::cuStreamDestroy_v2) stream_destroy = nullptr;
+  decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
+  decltype(&::cuStreamWaitEvent) stream_wait_event = nullptr;
+  decltype(&::cuMemcpyHtoDAsync_v2) memcpy_htod_async = nullptr;
+  decltype(&::cuMemcpyDtoD_v2) memcpy_dtod = nullptr;
+  decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
+  decltype(&::cuMemFreeHost) mem_free_host = nullptr;
+  decltype(&::cuMemGetInfo_v2) mem_get_info = nullptr;
   // cuEventElapsedTime and cuEventElapsedTime_v2 share this signature; whichever the driver has.
   CUresult (*event_elapsed_time)(float*, CUevent, CUevent) = nullptr;
 

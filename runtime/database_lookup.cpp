@@ -28,4 +28,13 @@ const Column& lookup_column(const Database& database, const std::string& table, 
   throw Error(ErrorKind::Input, context + ": table \"" + table + "\" has no column \"" + column + "\"");
 }
 
+uint64_t row_count(const Table& t) {
+  if (t.rows > 0 || t.columns.empty()) return t.rows;
+  const Column& c = t.columns.front();
+  if (!c.i32.empty()) return c.i32.size();
+  if (!c.i64.empty()) return c.i64.size();
+  if (!c.f64.empty()) return c.f64.size();
+  return c.offsets.empty() ? 0 : c.offsets.size() - 1;
+}
+
 }  // namespace hqc::runtime

@@ -10,6 +10,8 @@
 namespace hqc::runtime {
 
 const Table& lookup_table(const Database& database, const std::string& table, const std::string& context);
+// Rows of a table: Table::rows, else the length of its first column.
+uint64_t row_count(const Table& table);
 const Column& lookup_column(const Database& database, const std::string& table, const std::string& column,
                             const std::string& context);
 

@@ -2,6 +2,7 @@
 #include "runtime/device_columns.h"
 
 #include <chrono>
+#include <iterator>
 
 #include "runtime/stable_hash.h"
 #include "storage/error.h"
@@ -10,13 +11,11 @@ namespace hqc::runtime {
 
 namespace {
 
-struct HostView {
-  const void* data = nullptr;
-  uint64_t bytes = 0;
-  uint64_t rows = 0;
-};
+using HostView = HostColumnBytes;
 
-HostView host_values(const Column& c) {
+}  // namespace
+
+HostColumnBytes host_column_bytes(const Column& c) {
   if (c.type.is_string() && c.encoding == Encoding::Heap) {
     return {c.offsets.data(), c.offsets.size() * sizeof(uint64_t), c.offsets.empty() ? 0 : c.offsets.size() - 1};
   }
@@ -39,7 +38,7 @@ HostView host_values(const Column& c) {
 // FNV-1a over 64 windows of 64 bytes spread evenly over the values (all of them when small), so a
 // different data set loaded at the same address with the same size is noticed without hashing
 // hundreds of megabytes on every query.
-uint64_t sample_fingerprint(const HostView& view) {
+uint64_t sampled_fingerprint(const HostColumnBytes& view) {
   const auto* bytes = static_cast<const unsigned char*>(view.data);
   if (view.bytes <= 64 * 64) return fnv1a64(bytes, view.bytes);
   uint64_t h = kFnvOffsetBasis;
@@ -48,12 +47,29 @@ uint64_t sample_fingerprint(const HostView& view) {
   return h;
 }
 
-}  // namespace
+uint64_t device_bytes(const Column& column) {
+  uint64_t bytes = host_column_bytes(column).bytes;
+  if (column.type.is_string() && column.encoding == Encoding::Heap) bytes += column.heap.size();
+  return bytes;
+}
+
+void DeviceColumnCache::evict(const std::string& table) {
+  const std::string prefix = table + ".";
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    it = it->first.rfind(prefix, 0) == 0 ? entries_.erase(it) : std::next(it);
+  }
+}
+
+uint64_t DeviceColumnCache::bytes_held() const {
+  uint64_t bytes = 0;
+  for (const auto& [key, entry] : entries_) bytes += entry.column.values.bytes() + entry.column.heap.bytes();
+  return bytes;
+}
 
 const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column) {
   const std::string key = table + "." + column.name;
-  const HostView view = host_values(column);
-  const uint64_t fingerprint = sample_fingerprint(view);
+  const HostView view = host_column_bytes(column);
+  const uint64_t fingerprint = sampled_fingerprint(view);
   auto it = entries_.find(key);
   if (it != entries_.end() && it->second.host_data == view.data && it->second.host_bytes == view.bytes &&
       it->second.fingerprint == fingerprint) {

@@ -21,6 +21,20 @@
 
 namespace hqc::runtime {
 
+// A column's values in the physical form devices read (values, codes or heap offsets; not the heap).
+struct HostColumnBytes {
+  const void* data = nullptr;
+  uint64_t bytes = 0;
+  uint64_t rows = 0;
+  uint32_t width() const { return rows == 0 ? 0 : static_cast<uint32_t>(bytes / rows); }
+};
+HostColumnBytes host_column_bytes(const Column& column);
+// FNV-1a over 64 sampled windows of the bytes (all of them when small): notices a different data
+// set at the same address and size without hashing everything.
+uint64_t sampled_fingerprint(const HostColumnBytes& view);
+// Device bytes of a column: values plus its heap.
+uint64_t device_bytes(const Column& column);
+
 struct DeviceColumn {
   DeviceBuffer values;  // values, codes, or heap offsets
   DeviceBuffer heap;    // string bytes (Heap encoding only)
@@ -33,6 +47,11 @@ class DeviceColumnCache {
 
   const DeviceColumn& get(const std::string& table, const Column& column);
   void clear() { entries_.clear(); }
+  // Frees the device copies of `table`'s columns (a table that is about to be streamed in chunks).
+  void evict(const std::string& table);
+  // Whether table.column is resident now, and the device bytes all entries hold.
+  bool holds(const std::string& table, const std::string& column) const { return entries_.count(table + "." + column) > 0; }
+  uint64_t bytes_held() const;
 
   double transfer_ms() const { return transfer_ms_; }
   uint64_t bytes_uploaded() const { return bytes_uploaded_; }

@@ -90,6 +90,7 @@ void validate_plan(const ExecutablePlan& plan) {
   for (const ResultColumnSpec& c : r.columns) {
     const std::string where = "result column " + c.name;
     if (c.source == ResultColumnSpec::Source::Buffer && !buffers.count(c.buffer)) fail(where, "buffer \"" + c.buffer + "\" is not declared");
+    if (!c.valid_buffer.empty() && !buffers.count(c.valid_buffer)) fail(where, "validity buffer \"" + c.valid_buffer + "\" is not declared");
     if (c.source == ResultColumnSpec::Source::SlotKey && !c.buffer.empty() && !buffers.count(c.buffer)) {
       fail(where, "key buffer \"" + c.buffer + "\" is not declared");
     }

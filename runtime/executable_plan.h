@@ -172,6 +172,8 @@ struct ResultColumnSpec {
   // reached the aggregate, this column is NULL (SUM/MIN/MAX/AVG halves); COUNT columns leave it
   // false and show their 0.
   bool null_without_input = false;
+  // Buffer: one i32 per row, 0 = NULL (a left outer join's payload without a match); empty: none.
+  std::string valid_buffer;
 };
 
 struct ResultSpec {

@@ -15,6 +15,7 @@
 
 #include "runtime/database_lookup.h"
 #include "runtime/launch_config.h"
+#include "runtime/plan_state.h"
 #include "runtime/result_assembly.h"
 #include "storage/error.h"
 
@@ -32,28 +33,6 @@ double ms_since(Clock::time_point start) {
 struct OverflowRestart {
   const CheckSpec* check;
 };
-
-uint64_t buffer_elements(const BufferSpec& b, const std::map<std::string, int64_t>& params, const std::string& label) {
-  uint64_t elements = b.fixed_elements;
-  if (!b.elements_param.empty()) {
-    const int64_t p = params.at(b.elements_param);
-    if (p < 0) {
-      throw Error(ErrorKind::Internal, label + ": buffer " + b.name + " sized by parameter " + b.elements_param +
-                                           " = " + std::to_string(p) + " (negative)");
-    }
-    elements += b.multiplier * static_cast<uint64_t>(p);
-  }
-  return std::max<uint64_t>(elements, 1);  // kernels may take the address of an empty output
-}
-
-KernelArg scalar_arg(int64_t value, ScalarKind kind) {
-  switch (kind) {
-    case ScalarKind::I32: return KernelArg::int32(static_cast<int32_t>(value));
-    case ScalarKind::I64: return KernelArg::int64(value);
-    case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
-  }
-  return KernelArg::int64(value);
-}
 
 }  // namespace
 
@@ -170,39 +149,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
     for (;;) {  // attempts: restart from the first pipeline after a Grow overflow
       const auto setup_start = Clock::now();
       buffers.clear();  // frees the previous attempt's state before allocating the grown one
-      uint64_t state_bytes = 0;
-      for (const BufferSpec& spec : plan.buffers) {
-        const uint64_t elements = buffer_elements(spec, params, plan.label);
-        state_bytes += elements * element_bytes(spec.element);
-      }
-      if (state_bytes > backend_.properties().global_memory) {
-        throw Error(ErrorKind::Device, plan.label + ": state buffers need " + std::to_string(state_bytes >> 20) +
-                                           " MiB but " + backend_.properties().name + " has " +
-                                           std::to_string(backend_.properties().global_memory >> 20) + " MiB");
-      }
-      for (const BufferSpec& spec : plan.buffers) {
-        AllocatedBuffer allocated;
-        allocated.spec = &spec;
-        allocated.elements = buffer_elements(spec, params, plan.label);
-        allocated.buffer = backend_.allocate(allocated.elements * element_bytes(spec.element));
-        if (spec.init == BufferSpec::Init::Zero) {
-          allocated.buffer.fill_u32(0);
-        } else if (spec.init == BufferSpec::Init::Contents) {
-          const uint64_t bytes = allocated.elements * element_bytes(spec.element);
-          if (spec.contents.size() < bytes) {
-            throw Error(ErrorKind::Internal, plan.label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
-                                                 " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
-          }
-          allocated.buffer.upload(spec.contents.data(), bytes);
-        } else if (spec.init == BufferSpec::Init::Pattern) {
-          if (element_bytes(spec.element) == 4) {
-            allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
-          } else {
-            allocated.buffer.fill_u64(spec.pattern);
-          }
-        }
-        buffers.emplace(spec.name, std::move(allocated));
-      }
+      buffers = allocate_state(backend_, plan, params);
       stats.transfer_ms += ms_since(setup_start);
 
       try {
@@ -244,16 +191,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
           }
           timings.push_back({pipeline.name, pipeline_ms, std::move(launch_stats)});
           total += pipeline_ms;
-          for (const CheckSpec& check : pipeline.checks) {
-            if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
-            if (check.action == CheckSpec::Action::Fail) {
-              throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what + " overflowed" +
-                                               (check.fail_kind == ErrorKind::Unsupported
-                                                    ? "; horseqc cannot compute this result exactly"
-                                                    : " (a bug: please report it with the query)"));
-            }
-            throw OverflowRestart{&check};
-          }
+          if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{grow};
         }
         break;  // every pipeline ran and no flag was raised
       } catch (const OverflowRestart& restart) {

@@ -160,6 +160,24 @@ LaunchDecision decide_launch(const std::string& label, const LaunchSpec& launch,
   return decision;
 }
 
+std::vector<uint32_t> launchable_block_sizes(const LaunchSpec& launch, const KernelAttributes& kernel,
+                                             const std::map<std::string, int64_t>& params, const DeviceProperties& device) {
+  const planner::DeviceProfile profile = device_profile_for(device);
+  const uint32_t multiple = std::max<uint32_t>(1, launch.block_size_multiple);
+  const uint32_t step = std::lcm(multiple, profile.warp_size);
+  const uint32_t kernel_max = kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block : profile.max_threads_per_block;
+  const uint32_t at_most = std::min({kernel_max, profile.max_threads_per_block, kMaxBlockSize});
+  const uint32_t registers = static_cast<uint32_t>(std::max(0, kernel.registers_per_thread));
+  std::vector<uint32_t> out;
+  for (const uint32_t size : allowed_block_sizes(launch, step, at_most)) {
+    const uint64_t shared = scratch_bytes_for(launch, size, params) + kernel.static_shared_bytes;
+    if (shared > profile.shared_per_block_optin) continue;
+    if (planner::compute_occupancy(profile, {size, registers, shared}).blocks_per_sm == 0) continue;
+    out.push_back(size);
+  }
+  return out;
+}
+
 LaunchConfig choose_launch_config(const std::string& label, const LaunchSpec& launch, const KernelAttributes& kernel,
                                   const std::map<std::string, int64_t>& params, const DeviceProperties& device,
                                   GridPolicy grid_policy) {

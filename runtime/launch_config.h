@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "planner/device_profile.h"
 #include "planner/occupancy.h"
@@ -67,6 +68,12 @@ LaunchDecision decide_launch(const std::string& label, const LaunchSpec& launch,
 LaunchConfig choose_launch_config(const std::string& label, const LaunchSpec& launch, const KernelAttributes& kernel,
                                   const std::map<std::string, int64_t>& params, const DeviceProperties& device,
                                   GridPolicy grid_policy = GridPolicy::OneTuplePerWorkItem);
+
+// The block sizes decide_launch() considers (the kernel's rules, its and the device's thread limits)
+// whose scratchpad fits the device and at which the occupancy model predicts at least one resident
+// block, ascending; empty when none. Concurrent launches draw random parameters from these.
+std::vector<uint32_t> launchable_block_sizes(const LaunchSpec& launch, const KernelAttributes& kernel,
+                                             const std::map<std::string, int64_t>& params, const DeviceProperties& device);
 
 // Dynamic scratchpad bytes per block of `launch` at `block_size` threads under `params`.
 uint64_t scratch_bytes_for(const LaunchSpec& launch, uint32_t block_size, const std::map<std::string, int64_t>& params);

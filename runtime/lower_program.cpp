@@ -71,6 +71,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.buffer = oc.buffer;
       c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      c.valid_buffer = oc.valid_buffer;
       r.columns.push_back(c);
     }
   } else {
@@ -213,6 +214,12 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.name = p.name;
     spec.source = ParamSpec::Source::Constant;
     spec.value = value_of(program, values, p.name);
+    if (p.source == ir::Param::Source::RowCount) {
+      // Kept as a row count (resolved again from the database the plan runs on, to the same value):
+      // the concurrent executor recognises a fact-table scan by its tuple count being one.
+      spec.source = ParamSpec::Source::RowCount;
+      spec.table = p.table;
+    }
     plan.params.push_back(spec);
   }
   for (const ir::Buffer& b : program.buffers) {

@@ -1,6 +1,10 @@
 // OpenCL implementation of Backend. cl_mem handles are stored in DeviceBuffer as integers; kernel
 // objects are created per module and reused, so launches must not run concurrently from several
-// host threads (the executor is single-threaded per backend).
+// host threads (the executor is single-threaded per backend; clSetKernelArg + enqueue capture the
+// arguments, so one kernel object may be enqueued on several queues one after the other).
+// Streams are further in-order command queues of the same context; events are markers
+// (clEnqueueMarkerWithWaitList) and waits are barriers on them; pinned host memory is a
+// CL_MEM_ALLOC_HOST_PTR buffer mapped once (page-locked on NVIDIA's OpenCL).
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/opencl_backend.h"
 
@@ -123,6 +127,10 @@ class OpenClBackend final : public Backend {
   }
 
   ~OpenClBackend() override {
+    for (cl_command_queue q : streams_) {
+      clFinish(q);
+      clReleaseCommandQueue(q);
+    }
     clFinish(queue_);
     clReleaseCommandQueue(queue_);
     clReleaseContext(context_);
@@ -270,7 +278,89 @@ class OpenClBackend final : public Backend {
     return static_cast<double>(end - start) / 1e6;
   }
 
-  void synchronize() override { check(clFinish(queue_), "clFinish (kernel execution)"); }
+  void synchronize() override {
+    check(clFinish(queue_), "clFinish (kernel execution)");
+    for (cl_command_queue q : streams_) check(clFinish(q), "clFinish (stream)");
+  }
+
+  uint64_t free_memory() override {
+    return props_.global_memory > allocated_bytes() ? props_.global_memory - allocated_bytes() : 0;
+  }
+
+  void launch_on(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                 const LaunchConfig& config) override {
+    enqueue_on(reinterpret_cast<cl_command_queue>(stream.handle()), kernel, args, config, nullptr);
+  }
+
+  void wait(const Stream& stream, const Event& event) override {
+    auto e = reinterpret_cast<cl_event>(event.handle());
+    check(clEnqueueBarrierWithWaitList(reinterpret_cast<cl_command_queue>(stream.handle()), 1, &e, nullptr),
+          "clEnqueueBarrierWithWaitList");
+  }
+
+  void synchronize(const Stream& stream) override {
+    check(clFinish(reinterpret_cast<cl_command_queue>(stream.handle())), "clFinish (stream)");
+  }
+
+  void copy_device(const DeviceBuffer& target, const DeviceBuffer& source, uint64_t bytes) override {
+    check(clEnqueueCopyBuffer(queue_, reinterpret_cast<cl_mem>(source.handle()), reinterpret_cast<cl_mem>(target.handle()),
+                              0, 0, bytes, 0, nullptr, nullptr),
+          "clEnqueueCopyBuffer");
+    check(clFinish(queue_), "clFinish (device copy)");
+  }
+
+  uint64_t raw_allocate_pinned(uint64_t bytes, void** data) override {
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &status);
+    if (status != CL_SUCCESS) {
+      throw Error(ErrorKind::Device, "OpenCL cannot allocate " + std::to_string(bytes) +
+                                         " bytes of pinned host memory (CL_MEM_ALLOC_HOST_PTR): " + cl_error_name(status));
+    }
+    *data = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &status);
+    if (status != CL_SUCCESS) {
+      clReleaseMemObject(mem);
+      check(status, "clEnqueueMapBuffer (pinned host memory)");
+    }
+    return reinterpret_cast<uint64_t>(mem);
+  }
+
+  void raw_free_pinned(uint64_t handle, void* data) noexcept override {
+    auto mem = reinterpret_cast<cl_mem>(handle);
+    clEnqueueUnmapMemObject(queue_, mem, data, 0, nullptr, nullptr);
+    clFinish(queue_);
+    clReleaseMemObject(mem);
+  }
+
+  uint64_t raw_create_stream() override {
+    cl_int status = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueue(context_, device_, 0, &status);
+    check(status, "clCreateCommandQueue (stream)");
+    streams_.push_back(q);
+    return reinterpret_cast<uint64_t>(q);
+  }
+
+  void raw_destroy_stream(uint64_t handle) noexcept override {
+    auto q = reinterpret_cast<cl_command_queue>(handle);
+    clFinish(q);
+    clReleaseCommandQueue(q);
+    streams_.erase(std::remove(streams_.begin(), streams_.end(), q), streams_.end());
+  }
+
+  uint64_t raw_record(uint64_t stream) override {
+    cl_event e = nullptr;
+    check(clEnqueueMarkerWithWaitList(reinterpret_cast<cl_command_queue>(stream), 0, nullptr, &e),
+          "clEnqueueMarkerWithWaitList");
+    return reinterpret_cast<uint64_t>(e);
+  }
+
+  void raw_release_event(uint64_t event) noexcept override { clReleaseEvent(reinterpret_cast<cl_event>(event)); }
+
+  void raw_upload_async(uint64_t stream, uint64_t target, uint64_t target_offset, const void* host,
+                        uint64_t bytes) override {
+    check(clEnqueueWriteBuffer(reinterpret_cast<cl_command_queue>(stream), reinterpret_cast<cl_mem>(target), CL_FALSE,
+                               target_offset, bytes, host, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer (asynchronous)");
+  }
 
  private:
   cl_program create_from_source(const ModuleSource& source) {
@@ -301,6 +391,11 @@ class OpenClBackend final : public Backend {
   }
 
   void enqueue(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config, cl_event* event) {
+    enqueue_on(queue_, kernel, args, config, event);
+  }
+
+  void enqueue_on(cl_command_queue queue, const Kernel& kernel, const std::vector<KernelArg>& args,
+                  const LaunchConfig& config, cl_event* event) {
     auto k = reinterpret_cast<cl_kernel>(kernel.handle);
     for (size_t i = 0; i < args.size(); ++i) {
       const KernelArg& a = args[i];
@@ -321,7 +416,7 @@ class OpenClBackend final : public Backend {
     }
     const size_t local = config.block_size;
     const size_t global = static_cast<size_t>(config.grid_blocks) * local;
-    const cl_int status = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, event);
+    const cl_int status = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, event);
     if (status != CL_SUCCESS) {
       throw Error(ErrorKind::Device, "OpenCL launch of " + kernel.name + " (" + std::to_string(config.grid_blocks) +
                                          " work-groups x " + std::to_string(config.block_size) + " work-items, " +
@@ -385,6 +480,7 @@ class OpenClBackend final : public Backend {
   cl_device_id device_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
+  std::vector<cl_command_queue> streams_;  // live streams, finished by synchronize()
   DeviceProperties props_;
   std::vector<std::pair<cl_program, std::vector<Kernel>>> module_kernels_;
 };

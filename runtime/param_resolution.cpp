@@ -27,14 +27,6 @@ std::pair<int64_t, int64_t> min_max(const Column& c) {
   return {lo, hi};
 }
 
-uint64_t row_count(const Table& t) {
-  if (t.rows > 0 || t.columns.empty()) return t.rows;
-  const Column& c = t.columns.front();
-  if (!c.i32.empty()) return c.i32.size();
-  if (!c.i64.empty()) return c.i64.size();
-  if (!c.f64.empty()) return c.f64.size();
-  return c.offsets.empty() ? 0 : c.offsets.size() - 1;
-}
 
 }  // namespace
 

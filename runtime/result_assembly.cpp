@@ -139,6 +139,11 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     if (no_input && c.null_without_input) {
       for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
     }
+    if (!c.valid_buffer.empty()) {
+      auto valid = read_ints(find_buffer(buffers, c.valid_buffer, where), extent);
+      for (uint64_t r = 0; r < selected.size(); ++r)
+        if (valid[selected[r]] == 0) col.set_null(r);
+    }
     if (decode) {
       const Column& dict = lookup_column(database, c.dictionary_table, c.dictionary_column, where);
       col = decode_dictionary(col, dict.dictionary, c.type);

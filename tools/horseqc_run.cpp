@@ -1,8 +1,10 @@
 // horseqc-run: load (or generate) benchmark data and run queries on a device.
 // Options and exit codes: docs/cli.md. This main parses options and calls the libraries; the query
 // path itself is tools/driver/query_driver.h.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "ir/kernel.h"
 #include "planner/statistics.h"
 #include "runtime/backend.h"
+#include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
 #include "ssb/benchmark_queries.h"
 #include "tpch/benchmark_queries.h"
@@ -23,6 +26,7 @@
 #include "storage/table.h"
 #include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
+#include "tools/cli/byte_size.h"
 #include "tools/data_source.h"
 #include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
@@ -52,6 +56,19 @@ options:
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
+  --concurrent Q1,Q2,...|all      run these queries at the same time, each in its own stream (CUDA
+                                  stream / OpenCL command queue), launch parameters from the
+                                  kernel-level knapsack; results are those of sequential runs
+  --launch-params knapsack|random|sequential
+                                  with --concurrent: knapsack (default), random block sizes and
+                                  grids (--seed N, default 1), or one kernel at a time
+  --stream                        stream the fact table through the device in chunks from pinned
+                                  host memory (chosen automatically when the working set does not
+                                  fit the device memory horseqc may use); with --concurrent every
+                                  chunk is transferred once and read by every query (shared scan)
+  --chunks N                      with --stream: N chunks instead of the stream model's choice
+  --gpu-memory-limit SIZE         device memory horseqc may use, e.g. 4GiB, 512MiB (default: the
+                                  free device memory); a larger working set is streamed
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
   --threads N                     loader threads (default: all hardware threads)
@@ -102,7 +119,9 @@ int run(int argc, char** argv) {
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
                                      {"stats", false}, {"quiet", false},
-                                     {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"}});
+                                     {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
+                                     {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
+                                     {"gpu-memory-limit"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -132,7 +151,43 @@ int run(int argc, char** argv) {
     queries.push_back(tpch ? tpch::canonical_query_name(args.positionals[i]) : ssb::canonical_query_name(args.positionals[i]));
   if (args.has("sql")) queries = {"sql"};
   if (args.has("plan")) queries = {std::filesystem::path(*args.get("plan")).stem().string()};
+  auto canonical = [&](const std::string& name) {
+    return tpch ? tpch::canonical_query_name(name) : ssb::canonical_query_name(name);
+  };
+  const bool concurrent_mode = args.has("concurrent");
+  if (concurrent_mode) {
+    if (own_query || args.positionals.size() > 1)
+      throw Error(ErrorKind::Usage, "--concurrent names its queries itself: give no query names, --sql or --plan");
+    const std::string list = *args.get("concurrent");
+    if (list != "all") {
+      size_t start = 0;
+      while (start <= list.size()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        const std::string item = list.substr(start, comma - start);
+        if (item.empty())
+          throw Error(ErrorKind::Usage, "--concurrent: expected query names separated by commas (e.g. q1.1,q2.1), got \"" + list + "\"");
+        queries.push_back(canonical(item));
+        start = comma + 1;
+      }
+    }
+  }
   if (queries.empty()) queries = tpch ? tpch::query_names() : ssb::query_names();
+  if (!concurrent_mode && (args.has("launch-params") || args.has("seed")))
+    throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
+  if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
+  runtime::ConcurrentOptions concurrent_options;
+  concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "knapsack"));
+  const long seed = args.get_long("seed", 1);
+  if (seed < 0) throw Error(ErrorKind::Usage, "--seed: expected a non-negative integer");
+  concurrent_options.seed = static_cast<uint64_t>(seed);
+  if (args.has("stream")) concurrent_options.placement = runtime::Placement::Stream;
+  if (args.has("chunks")) {
+    const long chunks = args.get_long("chunks", 0);
+    if (chunks < 1) throw Error(ErrorKind::Usage, "--chunks: expected a count of at least 1");
+    concurrent_options.chunks = static_cast<uint64_t>(chunks);
+  }
+  if (args.has("gpu-memory-limit"))
+    concurrent_options.memory_limit = cli::parse_byte_size(*args.get("gpu-memory-limit"), "--gpu-memory-limit");
 
   // Data.
   const auto dir = args.get("data") ? std::filesystem::path(*args.get("data")) : cli::ensure_benchmark_data(benchmark, sf, quiet);
@@ -154,6 +209,7 @@ int run(int argc, char** argv) {
   runtime::Executor executor(*backend, cache.get());
   runtime::ExecutorOptions exec;
   exec.repeat = static_cast<int>(repeat);
+  runtime::ConcurrentExecutor concurrent(executor);
 
   driver::CompileOptions compile;
   compile.model = model;
@@ -163,23 +219,102 @@ int run(int argc, char** argv) {
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
                         {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
-  std::vector<std::string> unsupported;
-  for (const auto& name : queries) {
-    QueryReport r;
+  const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
+                             : format == "json" ? runtime::ResultFormat::Json
+                                                : runtime::ResultFormat::Table;
+  auto compile_one = [&](const std::string& name, QueryReport& r) {
     r.name = name;
+    auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog)
+                : std::make_shared<const plan::LogicalPlan>(
+        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
+        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
+        : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
+                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+    if (own_query && !plan->name.empty()) r.name = plan->name;
+    driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
+    r.plan_ms = compiled.plan_ms;
+    r.codegen_ms = compiled.codegen_ms;
+    return compiled;
+  };
+  // `placement`: the concurrent executor's statistics of a query streamed on its own (else null).
+  auto print = [&](const QueryReport& r, const runtime::ConcurrentStats* placement) {
+    const std::string text = r.execution.result.format(result_format);
+    if (format == "json") {
+      nlohmann::json q = nlohmann::json::parse(text);
+      q["query"] = r.name;
+      q["phases"] = phases_json(r, load_ms);
+      q["stats"] = nlohmann::json::parse(r.execution.stats.to_json());
+      if (placement != nullptr) q["concurrent"] = nlohmann::json::parse(placement->to_json());
+      out["queries"].push_back(q);
+    } else {
+      if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", r.name.c_str());
+      std::fputs(text.c_str(), stdout);
+      std::string line = phases_line(r);
+      if (placement != nullptr) line += placement->summary();
+      if (format == "table") std::fputs(line.c_str(), stdout);
+      else if (!quiet) std::fputs(line.c_str(), stderr);
+      std::fflush(stdout);
+    }
+  };
+  // Runs `plans` through the concurrent executor --repeat times; the run with the least kernel time.
+  auto run_concurrently = [&](const std::vector<const runtime::ExecutablePlan*>& plans, std::vector<double>& per_repeat) {
+    std::optional<runtime::ConcurrentRun> best;
+    for (long rep = 0; rep < repeat; ++rep) {
+      runtime::ConcurrentRun run = concurrent.run(plans, db, concurrent_options);
+      per_repeat.push_back(run.stats.kernels_ms);
+      if (!best || run.stats.kernels_ms < best->stats.kernels_ms) best = std::move(run);
+    }
+    return std::move(*best);
+  };
+
+  std::vector<std::string> unsupported;
+  if (concurrent_mode) {
+    // All at once: every query must compile (an unsupported one is an error here).
+    std::vector<QueryReport> reports(queries.size());
+    std::vector<runtime::ExecutablePlan> plans;
+    t0 = Clock::now();
+    for (size_t i = 0; i < queries.size(); ++i) plans.push_back(driver::lower_query(compile_one(queries[i], reports[i]), db));
+    std::vector<const runtime::ExecutablePlan*> pointers;
+    for (const auto& p : plans) pointers.push_back(&p);
+    std::vector<double> per_repeat;
+    runtime::ConcurrentRun best = run_concurrently(pointers, per_repeat);
+    const double total_ms = ms_since(t0);
+    for (size_t i = 0; i < queries.size(); ++i) {
+      reports[i].execution = std::move(best.executions[i]);
+      reports[i].execution.stats.kernel_ms_per_repeat = per_repeat;
+      reports[i].total_ms = total_ms;
+      print(reports[i], nullptr);
+    }
+    if (format == "json") {
+      nlohmann::json c = nlohmann::json::parse(best.stats.to_json());
+      c["kernels_ms_per_repeat"] = per_repeat;
+      c["total_ms"] = total_ms;
+      out["concurrent"] = c;
+    } else if (format == "table") {
+      std::fputs(best.stats.summary().c_str(), stdout);
+    } else if (!quiet) {
+      std::fputs(best.stats.summary().c_str(), stderr);
+    }
+  }
+  for (size_t i = 0; i < queries.size() && !concurrent_mode; ++i) {
+    const std::string& name = queries[i];
+    QueryReport r;
+    std::optional<runtime::ConcurrentStats> placement;
     t0 = Clock::now();
     try {
-      auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog)
-                  : std::make_shared<const plan::LogicalPlan>(
-          args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
-          : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
-          : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
-                          : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
-      if (own_query && !plan->name.empty()) r.name = plan->name;
-      const auto compiled = driver::compile_query(plan, catalog, compile);
-      r.plan_ms = compiled.plan_ms;
-      r.codegen_ms = compiled.codegen_ms;
-      r.execution = driver::run_query(compiled, db, executor, exec);
+      const driver::CompiledQuery compiled = compile_one(name, r);
+      const runtime::ExecutablePlan plan = driver::lower_query(compiled, db);
+      if (concurrent.would_stream({&plan}, db, concurrent_options)) {
+        // Streamed in chunks (forced, or the working set does not fit the device memory limit):
+        // the concurrent executor with this one query; --repeat re-runs the whole stream.
+        std::vector<double> per_repeat;
+        runtime::ConcurrentRun run = run_concurrently({&plan}, per_repeat);
+        r.execution = std::move(run.executions[0]);
+        r.execution.stats.kernel_ms_per_repeat = per_repeat;
+        placement = std::move(run.stats);
+      } else {
+        r.execution = executor.run(plan, db, exec);
+      }
     } catch (const Error& e) {
       // One query horseqc cannot run yet does not hide the others' answers; the exit code tells.
       if (e.kind() != ErrorKind::Unsupported || queries.size() == 1) throw;
@@ -189,24 +324,7 @@ int run(int argc, char** argv) {
       continue;
     }
     r.total_ms = ms_since(t0);
-
-    const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
-                               : format == "json" ? runtime::ResultFormat::Json
-                                                  : runtime::ResultFormat::Table;
-    const std::string text = r.execution.result.format(result_format);
-    if (format == "json") {
-      nlohmann::json q = nlohmann::json::parse(text);
-      q["query"] = r.name;
-      q["phases"] = phases_json(r, load_ms);
-      q["stats"] = nlohmann::json::parse(r.execution.stats.to_json());
-      out["queries"].push_back(q);
-    } else {
-      if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", r.name.c_str());
-      std::fputs(text.c_str(), stdout);
-      if (format == "table") std::fputs(phases_line(r).c_str(), stdout);
-      else if (!quiet) std::fputs(phases_line(r).c_str(), stderr);
-      std::fflush(stdout);
-    }
+    print(r, placement ? &*placement : nullptr);
   }
   if (format == "json") std::printf("%s\n", out.dump(1).c_str());
   if (unsupported.empty()) return 0;

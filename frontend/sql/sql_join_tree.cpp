@@ -20,6 +20,9 @@ struct EquiJoin {
   const SqlExpr* right;
   int location;
   size_t order;  // position among the conjuncts (text order)
+  // `f(a) = g(b)` with an expression on either side: a key pair when the bound types can be
+  // matched in a hash table, else a filter right above the join (the conjunct it was).
+  const SqlExpr* conjunct = nullptr;
 };
 
 struct Residual {
@@ -329,6 +332,13 @@ class JoinTreeBuilder {
       edges_.push_back(EquiJoin{a, b, c.args[0].get(), c.args[1].get(), c.location, order});
       return;
     }
+    if (rels.size() == 2 && c.kind == SqlExprKind::Binary && c.text == "=") {
+      std::set<size_t> l = scope_.relations_of(*c.args[0]), r = scope_.relations_of(*c.args[1]);
+      if (l.size() == 1 && r.size() == 1 && *l.begin() != *r.begin()) {
+        edges_.push_back(EquiJoin{*l.begin(), *r.begin(), c.args[0].get(), c.args[1].get(), c.location, order, &c});
+        return;
+      }
+    }
     residuals_.push_back(Residual{&c, rels});
   }
 
@@ -413,6 +423,7 @@ class JoinTreeBuilder {
     j->join_type = outer_on_.count(rel) ? plan::JoinType::LeftOuter : plan::JoinType::Inner;
     std::unique_ptr<plan::LogicalOp> build = base(rel);
     int location = -1;
+    std::vector<const SqlExpr*> unmatched;  // computed equalities whose types no hash table matches
     for (const EquiJoin& e : edges_) {
       const SqlExpr* probe_side = nullptr;
       const SqlExpr* build_side = nullptr;
@@ -422,6 +433,10 @@ class JoinTreeBuilder {
       if (location < 0) location = e.location;
       plan::ExprPtr pk = bind_sql_expression(*probe_side, probe->schema, lookup(), src_);
       plan::ExprPtr bk = bind_sql_expression(*build_side, build->schema, lookup(), src_);
+      if (e.conjunct != nullptr && !join_keys_comparable(pk->type, bk->type)) {
+        unmatched.push_back(e.conjunct);
+        continue;
+      }
       if (!join_keys_comparable(pk->type, bk->type)) {
         src_.unsupported(e.location, "join key " + build_side->to_sql() + " of type " + bk->type.to_string() +
                                          " cannot be matched with " + probe_side->to_sql() + " of type " + pk->type.to_string() +
@@ -435,6 +450,7 @@ class JoinTreeBuilder {
     for (const plan::Attribute& a : build->schema) j->schema.push_back(a);
     j->children.push_back(std::move(probe));
     j->children.push_back(std::move(build));
+    if (!unmatched.empty()) return filter(std::move(j), unmatched);
     return j;
   }
 

@@ -10,7 +10,9 @@
 //     - the probe side starts at the fact table: the relation with the most rows at SF 1
 //       (catalog rows_at_sf1; the first such in FROM order on ties);
 //     - relations join one at a time as the build side of an inner join, each connected to the
-//       joined set by equi-join conjuncts `a.x = b.y` (all of them become key pairs); among the
+//       joined set by equi-join conjuncts `a.x = b.y` or `f(a) = g(b)` (computed keys; all of them
+//       become key pairs, a computed one whose types no hash table matches stays a filter right
+//       above the join); among the
 //       connected ones, relations with pushed-down filters join first (they shrink the probe
 //       stream), then in the order their join conjunct appears in the query text;
 //     - a filter's conjuncts keep their order in the query text.

@@ -6,7 +6,7 @@ files (dbgen's data, tests/oracle/tpch_queries.py makes it).
 
 Covered: repeated build keys (the probe visits every match; a materialized result larger than its
 probe side), composite keys (Q9's partsupp (ps_partkey, ps_suppkey)), LEFT OUTER JOIN with COUNT of
-the NULL-able column (Q13's inner query), EXISTS / NOT EXISTS with a correlated <> (Q21's core).
+the NULL-able column (Q13's inner query) and NULL result columns, EXISTS / NOT EXISTS with a correlated <> (Q21's core).
 
 usage: tpch_join_queries.py --bin BUILD/bin --work DIR [--sf 0.01] [--model resolution]...
 """
@@ -48,6 +48,10 @@ order by o_orderstatus""",
 select c_custkey, count(o_orderkey) as c_count
 from customer left outer join orders on c_custkey = o_custkey and o_totalprice > 100000
 group by c_custkey""",
+    # Left outer join as rows: customers without such an order come out once with NULL order columns.
+    "left_outer_rows": """
+select c_custkey, o_orderkey, o_orderdate
+from customer left outer join orders on c_custkey = o_custkey and o_totalprice > 300000""",
     # Left outer join on unique build keys: every customer once, suppliers 1..100 match.
     "left_outer_unique": """
 select count(*) as n, count(s_suppkey) as m, sum(c_acctbal) as b

@@ -3,6 +3,7 @@
 // the table size bound, and co-residence of feasible plans.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <tuple>
@@ -49,13 +50,17 @@ using Score = std::tuple<uint64_t, uint64_t, uint64_t, std::vector<uint32_t>>;
 std::optional<Score> brute_force(const DeviceProfile& p, const std::vector<KernelDemand>& ks) {
   std::optional<Score> best;
   std::vector<uint32_t> b(ks.size(), 1);
-  const uint32_t max_warps = p.max_threads_per_block / p.warp_size;
   for (;;) {
     uint64_t shared = 0, warps = 0, blocks = 0;
     bool ok = true;
     for (size_t i = 0; i < ks.size() && ok; ++i) {
-      const uint32_t w = warps_for_blocks(p, per_sm_demand(p, ks[i].threads), b[i]);
-      if (w > max_warps) ok = false;
+      // Block-size rules: the smallest allowed block at least Theorem 1's, within the kernel's limit.
+      uint32_t w = warps_for_blocks(p, per_sm_demand(p, ks[i].threads), b[i]);
+      w = std::max(w, (ks[i].min_block_size + p.warp_size - 1) / p.warp_size);
+      while (ks[i].power_of_two_block && ((w * p.warp_size) & (w * p.warp_size - 1)) != 0) ++w;
+      const uint32_t limit = ks[i].max_block_size > 0 ? std::min(ks[i].max_block_size, p.max_threads_per_block)
+                                                      : p.max_threads_per_block;
+      if (w > limit / p.warp_size) ok = false;
       const uint64_t s = ks[i].shared_per_block(w * p.warp_size);
       if (!launch_blocker(p, {w * p.warp_size, ks[i].registers_per_thread, s}).empty()) ok = false;
       shared += b[i] * allocated_shared_per_block(p, s);
@@ -89,8 +94,11 @@ void check_against_brute_force(const DeviceProfile& p, const std::vector<KernelD
   CHECK(Score{plan.shared_per_sm, plan.warps_per_sm, plan.blocks_per_sm, b} == *expected);
   for (size_t i = 0; i < ks.size(); ++i) {
     const KernelLaunch& l = plan.launches[i];
-    // Theorem 1: the fewest warps per block that meet the per-SM demand.
-    CHECK(l.warps_per_block == warps_for_blocks(p, per_sm_demand(p, ks[i].threads), l.blocks_per_sm));
+    // Theorem 1: the fewest (allowed) warps per block that meet the per-SM demand.
+    CHECK(l.warps_per_block == allowed_warps_for_blocks(p, ks[i], per_sm_demand(p, ks[i].threads), l.blocks_per_sm));
+    if (ks[i].power_of_two_block) CHECK((l.block_size & (l.block_size - 1)) == 0);
+    CHECK(l.block_size >= ks[i].min_block_size);
+    if (ks[i].max_block_size > 0) CHECK(l.block_size <= ks[i].max_block_size);
     CHECK(uint64_t{l.block_size} * l.blocks_per_sm >= per_sm_demand(p, ks[i].threads));
     CHECK(l.shared_per_block == ks[i].shared_per_block(l.block_size));
     CHECK(l.grid_blocks == uint64_t{l.blocks_per_sm} * p.sm_count);
@@ -108,6 +116,41 @@ void check_against_brute_force(const DeviceProfile& p, const std::vector<KernelD
 }
 
 }  // namespace
+
+TEST_CASE("knapsack with block-size rules (power of two, least and most threads) equals brute force") {
+  std::mt19937_64 rng(606);
+  int solved = 0, feasible = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const DeviceProfile p = small_device(rng);
+    std::vector<KernelDemand> ks;
+    const int n = 1 + static_cast<int>(rng() % 3);
+    for (int i = 0; i < n; ++i) {
+      KernelDemand k = random_kernel(rng, p, i);
+      k.power_of_two_block = rng() % 2 == 0;
+      k.min_block_size = rng() % 3 == 0 ? 32u << (rng() % 3) : 0;
+      k.max_block_size = rng() % 3 == 0 ? 32u << (rng() % 4) : 0;
+      ks.push_back(std::move(k));
+    }
+    check_against_brute_force(p, ks, solved, feasible);
+  }
+  CHECK(solved > 500);
+  CHECK(feasible > 100);
+}
+
+TEST_CASE("allowed warps: Theorem 1 rounded up to the kernel's block rules") {
+  const DeviceProfile h100 = profile_for_compute_capability(9, 0);
+  KernelDemand k;
+  CHECK(allowed_warps_for_blocks(h100, k, 158, 1) == 5);  // no rules: the paper's w = ⌈158/32⌉
+  k.power_of_two_block = true;
+  CHECK(allowed_warps_for_blocks(h100, k, 158, 1) == 8);  // 160 threads → a 256-thread block
+  CHECK(allowed_warps_for_blocks(h100, k, 158, 5) == 1);
+  CHECK(allowed_warps_for_blocks(h100, k, 100, 1) == 4);
+  k.min_block_size = 128;
+  CHECK(allowed_warps_for_blocks(h100, k, 10, 4) == 4);
+  k.power_of_two_block = false;
+  k.min_block_size = 96;
+  CHECK(allowed_warps_for_blocks(h100, k, 10, 4) == 3);
+}
 
 TEST_CASE("knapsack equals brute force on random small devices") {
   std::mt19937_64 rng(20261121);

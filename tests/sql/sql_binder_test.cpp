@@ -92,6 +92,23 @@ TEST_CASE("unsupported constructs are named at their position") {
   check_error("select lo_revenue from lineorder order by lo_revenue + 1", ssb, ErrorKind::Unsupported, "1:54", "not in the select list");
 }
 
+TEST_CASE("an equality of expressions over two tables is a computed join key, or a filter where no hash table matches its types") {
+  Catalog ssb = Catalog::ssb();
+  CHECK(explain("select count(*) from lineorder, date where lo_orderdate + 1 = d_datekey", ssb) ==
+        "logical plan q\n"
+        "  aggregate group [] aggregates [count(*) := count_star(*): int64]\n"
+        "    join inner probe [(lineorder.lo_orderdate + 1)] = build [date.d_datekey]\n"
+        "      scan lineorder\n"
+        "      scan date\n");
+  CHECK(explain("select count(*) from lineorder, date where lo_orderdate = d_datekey and lo_discount * 1.5 = d_year", ssb) ==
+        "logical plan q\n"
+        "  aggregate group [] aggregates [count(*) := count_star(*): int64]\n"
+        "    filter ((lineorder.lo_discount * 15:decimal(2,1)) = decimal(18,1)(date.d_year))\n"
+        "      join inner probe [lineorder.lo_orderdate] = build [date.d_datekey]\n"
+        "        scan lineorder\n"
+        "        scan date\n");
+}
+
 TEST_CASE("filters are pushed to their table, equi-joins become hash joins with the fact table probing") {
   Catalog ssb = Catalog::ssb();
   std::string e = explain(

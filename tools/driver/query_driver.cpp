@@ -32,11 +32,14 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   return q;
 }
 
+runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& db) {
+  const ir::ParamValues values = ir::resolve_parameters(query.program, db);
+  return runtime::lower_program(query.program, values, query.generated);
+}
+
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options) {
-  const ir::ParamValues values = ir::resolve_parameters(query.program, db);
-  const runtime::ExecutablePlan plan = runtime::lower_program(query.program, values, query.generated);
-  return executor.run(plan, db, options);
+  return executor.run(lower_query(query, db), db, options);
 }
 
 }  // namespace hqc::driver

@@ -44,6 +44,9 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
                             const CompileOptions& options);
 
 
+// The query lowered against `db`'s parameters (what run_query() hands the Executor).
+runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& db);
+
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options);
 

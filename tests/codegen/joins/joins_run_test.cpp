@@ -5,7 +5,7 @@
 //   - inner joins whose build keys repeat (every match is visited inside the compound kernel):
 //     grouped and scalar aggregates, a materialized result with more rows than the probe side
 //     (the output grows on overflow), two such probes nested in one pipeline;
-//   - composite keys, unique (partsupp-like primary key) and not;
+//   - composite keys, unique (partsupp-like primary key) and not; computed keys;
 //   - LEFT OUTER JOIN: unmatched probe rows once, COUNT(column) skipping their NULLs, a unique and
 //     a non-unique build side;
 //   - EXISTS / NOT EXISTS with a correlated `<>` (TPC-H Q21's shape): the residual is checked per
@@ -34,6 +34,7 @@
 #include "storage/catalog.h"
 #include "storage/error.h"
 #include "tests/codegen/golden.h"
+#include "tests/templates/device_harness.h"
 
 using namespace hqc;
 
@@ -309,6 +310,30 @@ TEST_CASE("composite join keys: unique (primary key) and repeated") {
   }
 }
 
+TEST_CASE("computed join keys: expressions on the probe and on the build side") {
+  const Rows& r = rows();
+  SUBCASE("f_k + 1 = d_k * 2: a computed key on each side, repeated build keys") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.f_k[i] + 1 == r.d_k[j] * 2) {
+          n += 1;
+          s += r.d_w[j];
+        }
+    check("select count(*) as n, sum(d_w) as s from f, d where f_k + 1 = d_k * 2", {{n, s}}, true);
+  }
+  SUBCASE("(f_k + 1, f_g) = (ps_a, ps_b): computed probe key against a composite primary key") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.ps_a.size(); ++j)
+        if (r.f_k[i] + 1 == r.ps_a[j] && r.f_g[i] == r.ps_b[j]) {
+          n += 1;
+          s += r.ps_w[j];
+        }
+    check("select count(*) as n, sum(ps_w) as s from f, ps where f_k + 1 = ps_a and f_g = ps_b", {{n, s}}, true);
+  }
+}
+
 TEST_CASE("LEFT OUTER JOIN keeps unmatched probe rows once; COUNT(column) skips their NULLs") {
   const Rows& r = rows();
   SUBCASE("repeated build keys, ON filter on the build side, grouped") {
@@ -346,9 +371,37 @@ TEST_CASE("LEFT OUTER JOIN keeps unmatched probe rows once; COUNT(column) skips 
     REQUIRE(m < n);
     check("select count(*) as n, count(u_w) as m from f left outer join u on f_k = u_id", {{n, m}}, true);
   }
-  SUBCASE("NULL payload used other than by COUNT is Unsupported") {
+  SUBCASE("as rows: a probe row without a match once, its build columns NULL") {
+    Table2 expected;  // (f_id, d_id, d_w); NULL as -1 (no d_id or d_w is negative)
+    for (size_t i = 0; i < r.f_id.size(); ++i) {
+      bool any = false;
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.f_k[i] == r.d_k[j] && r.d_k2[j] < 3) {
+          expected.push_back({r.f_id[i], r.d_id[j], r.d_w[j]});
+          any = true;
+        }
+      if (!any) expected.push_back({r.f_id[i], -1, -1});
+    }
+    std::sort(expected.begin(), expected.end());
+    for (Device& device : devices()) {
+      for (const Config& config : kConfigs) {
+        CAPTURE(ir::execution_model_name(config.model));
+        CAPTURE(config.with_stats);
+        Run run = run_sql("select f_id, d_id, d_w from f left outer join d on f_k = d_k and d_k2 < 3", config, device);
+        const runtime::Result& res = run.execution.result;
+        Table2 got(res.rows());
+        for (uint64_t row = 0; row < res.rows(); ++row)
+          for (const runtime::ResultColumn& c : res.columns)
+            got[row].push_back(!c.valid.empty() && c.valid[row] == 0 ? -1 : c.ints.at(row));
+        CHECK(res.columns[0].valid.empty());  // the probe side is never NULL
+        std::sort(got.begin(), got.end());
+        CHECK(got == expected);
+      }
+    }
+  }
+  SUBCASE("NULL payload used other than by COUNT or as a result column is Unsupported") {
     for (const char* sql : {"select sum(d_w) as s from f left outer join d on f_k = d_k",
-                            "select f_id, d_w from f left outer join d on f_k = d_k"}) {
+                            "select f_id, d_w + 1 as x from f left outer join d on f_k = d_k"}) {
       CAPTURE(sql);
       try {
         run_sql(sql, kConfigs[0], devices()[0]);
@@ -358,6 +411,26 @@ TEST_CASE("LEFT OUTER JOIN keeps unmatched probe rows once; COUNT(column) skips 
         CHECK(std::string(e.what()).find("NULL") != std::string::npos);
       }
     }
+  }
+}
+
+TEST_CASE("EXISTS / NOT EXISTS on a composite key (every build row kept, first full match counts)") {
+  const Rows& r = rows();
+  for (bool negated : {false, true}) {
+    CAPTURE(negated);
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i) {
+      bool found = false;
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        if (r.d_k[j] == r.f_k[i] && r.d_k2[j] == r.f_g[i]) found = true;
+      if (found != negated) {
+        ++n;
+        s += r.f_v[i];
+      }
+    }
+    std::string sql = std::string("select count(*) as n, sum(f_v) as s from f where ") + (negated ? "not " : "") +
+                      "exists (select * from d where d_k = f_k and d_k2 = f_g)";
+    check(sql, {{n, s}}, true, "hqc_hash_combine");
   }
 }
 
@@ -381,7 +454,7 @@ TEST_CASE("EXISTS / NOT EXISTS with a correlated <>: the residual is checked per
   }
 }
 
-TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)") {
+TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); the CUDA text compiles") {
   const std::pair<const char*, const char*> shapes[] = {
       {"joins_match_loop_materialize", "select f_id, d_id, d_w from f, d where f_k = d_k"},
       {"joins_nested_match_loops", "select count(*) as n, sum(e_w + d_w) as s from f, d, e where f_k = d_k and f_g = e_k and d_w <> 2"},
@@ -397,6 +470,10 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models)")
       ir::Program program = ir::build_program(plan, catalog(), options);
       ir::run_passes(program, ir::default_passes());
       test::check_golden(std::string(name) + "." + ir::execution_model_name(model), codegen::generate(program, codegen::Dialect::OpenCL));
+      // The CUDA text of the same program compiles with NVRTC (no GPU needed).
+      const std::string cuda = codegen::generate(program, codegen::Dialect::Cuda).source;
+      CHECK(test::nvrtc_compile_log(cuda, "sm_90") == "");
+      CHECK(test::nvrtc_compile_log(cuda, test::nvrtc_oldest_architecture()) == "");
     }
   }
 }

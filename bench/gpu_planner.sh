@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Planner experiments on the GPU machine: concurrent queries with knapsack launch parameters, the
+# stream/chunk model, and SSB larger than the device memory horseqc may use. Results (JSON of every
+# run, CSV summaries, log) go to $OUT (or ./gpu-out); copy them under bench/results/.
+#
+#   bench/gpu_planner.sh BUILD_BIN_DIR [a|b|c|all]     (default all; each part fits one device call)
+#
+#   a  seed 002 Fig. 6–8 analogue: the 13 SSB queries (SF $SF_A, default 10) run concurrently, each in
+#      its own CUDA stream, with knapsack launch parameters, with random ones (seeds 1..$SEEDS,
+#      default 20) and one kernel at a time ("sequential"); --repeat 5 each, best wall time of the
+#      kernels. concurrent.csv: params,seed,kernels_ms; concurrent-summary.txt: the share of random
+#      seeds the knapsack beats, and its speedup over sequential.
+#   b  seed 001 Fig. 5 analogue: q1.1 and q4.1 (SF $SF_A) streamed from pinned host memory in N
+#      chunks, N = 1..128 and the stream model's own choice; chunks.csv: query,chunks,measured_ms,
+#      predicted_ms,model_chunks,h2d_GBps,kernel_GBps,overhead_us (measured = wall time of the
+#      streamed phase; predicted = planner::streamed_seconds with the run's calibration).
+#   c  SSB at SF $SF_STREAM (default 50) under --gpu-memory-limit $LIMIT (default 4GiB): every query
+#      alone (streaming chosen automatically) and all 13 at once with one shared scan; pcie.csv:
+#      query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio (bound = bytes transferred ÷ the
+#      measured H→D bandwidth; target ratio ≤ 1.10).
+#
+# Expects: Release binaries in BUILD_BIN_DIR (horseqc-run, horseqc-gen), python3, ~40 GB of disk for
+# part c (columnar data); no DuckDB (results are checked by the test suite, not here).
+# Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda).
+set -uo pipefail
+bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|all]}
+part=${2:-all}
+out=${OUT:-gpu-out}
+log=log-planner-$part.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"   # log, OpenCL registration, kernel cache, $root, $w
+mkdir -p "$out/runs"
+SF_A=${SF_A:-10}
+SF_STREAM=${SF_STREAM:-50}
+LIMIT=${LIMIT:-4GiB}
+SEEDS=${SEEDS:-20}
+DEVICE=${DEVICE:-cuda}
+echo "# part $part"
+
+gen() {  # gen SF: columnar SSB at SF into $w/ssb-sfSF (once)
+  [ -d "$w/ssb-sf$1" ] || /usr/bin/time -f "generate SSB SF $1 (columnar): %e s" \
+    "$bin/horseqc-gen" ssb --sf "$1" --out "$w/ssb-sf$1" --format columnar --quiet
+}
+
+# json FIELD... : prints the named fields of the JSON document on stdin (python expressions over d).
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(str(eval(e)) for e in sys.argv[1:]))' "$@"; }
+
+if [ "$part" = a ] || [ "$part" = all ]; then
+  gen "$SF_A"
+  echo "== (a) concurrent SSB SF $SF_A: knapsack vs random vs sequential launch parameters"
+  echo "params,seed,kernels_ms" > "$out/concurrent.csv"
+  run_a() {  # run_a PARAMS SEED
+    local f="$out/runs/concurrent-$1-$2.json"
+    "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_A" --device "$DEVICE" --concurrent all --launch-params "$1" \
+      --seed "$2" --repeat 5 --format json --quiet > "$f" || { echo "run failed: $1 $2"; return; }
+    echo "$1,$2,$(json 'd["concurrent"]["kernels_ms"]' < "$f")" >> "$out/concurrent.csv"
+  }
+  run_a knapsack 0
+  run_a sequential 0
+  for s in $(seq 1 "$SEEDS"); do run_a random "$s"; done
+  python3 - "$out/concurrent.csv" > "$out/concurrent-summary.txt" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+k = [float(r["kernels_ms"]) for r in rows if r["params"] == "knapsack"][0]
+seq = [float(r["kernels_ms"]) for r in rows if r["params"] == "sequential"][0]
+rnd = [float(r["kernels_ms"]) for r in rows if r["params"] == "random"]
+wins = sum(1 for x in rnd if k < x)
+print(f"knapsack {k:.3f} ms, sequential {seq:.3f} ms (speedup {seq / k:.2f}x), "
+      f"random mean {sum(rnd) / len(rnd):.3f} ms; knapsack wins {wins}/{len(rnd)} random runs ({100 * wins / len(rnd):.0f}%)")
+EOF
+  cat "$out/concurrent-summary.txt"
+fi
+
+if [ "$part" = b ] || [ "$part" = all ]; then
+  gen "$SF_A"
+  echo "== (b) streamed SSB SF $SF_A vs number of chunks: measured vs predicted"
+  echo "query,chunks,measured_ms,predicted_ms,model_chunks,h2d_GBps,kernel_GBps,overhead_us" > "$out/chunks.csv"
+  for q in q1.1 q4.1; do
+    for n in model 1 2 4 8 16 32 64 128; do
+      f="$out/runs/stream-$q-$n.json"
+      extra=(--stream); [ "$n" = model ] || extra+=(--chunks "$n")
+      "$bin/horseqc-run" ssb "$q" --data "$w/ssb-sf$SF_A" --device "$DEVICE" "${extra[@]}" --repeat 3 --format json \
+        --quiet > "$f" || { echo "run failed: $q $n"; continue; }
+      python3 - "$f" "$q" >> "$out/chunks.csv" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["queries"][0]["concurrent"]["stream"]
+print(f'{sys.argv[2]},{s["chunks"]},{s["measured_ms"]:.3f},{s["predicted_ms"]:.3f},{s["model_chunks"]},'
+      f'{s["h2d_bytes_per_s"] / 1e9:.2f},{s["kernel_bytes_per_s"] / 1e9:.2f},{s["per_chunk_overhead_s"] * 1e6:.1f}')
+EOF
+    done
+  done
+  cat "$out/chunks.csv"
+fi
+
+if [ "$part" = c ] || [ "$part" = all ]; then
+  gen "$SF_STREAM"
+  echo "== (c) SSB SF $SF_STREAM under --gpu-memory-limit $LIMIT vs the PCIe bound"
+  f="$out/runs/pcie-sf$SF_STREAM-each.json"
+  "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_STREAM" --device "$DEVICE" --gpu-memory-limit "$LIMIT" --repeat 3 \
+    --format json --quiet > "$f" || echo "run failed: each query alone"
+  g="$out/runs/pcie-sf$SF_STREAM-shared.json"
+  "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_STREAM" --device "$DEVICE" --gpu-memory-limit "$LIMIT" --concurrent all \
+    --repeat 3 --format json --quiet > "$g" || echo "run failed: shared scan"
+  python3 - "$f" "$g" > "$out/pcie.csv" <<'EOF'
+import json, sys
+print("query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio,end_to_end_ms")
+def row(name, c):
+    s = c["stream"]
+    bound = 1e3 * s["bytes_transferred"] / s["h2d_bytes_per_s"] if s["h2d_bytes_per_s"] else 0
+    ratio = s["measured_ms"] / bound if bound else 0
+    print(f'{name},{s["streamed"]},{s["chunks"]},{s["bytes_transferred"]},{s["measured_ms"]:.3f},{bound:.3f},{ratio:.3f},{c["kernels_ms"]:.3f}')
+try:
+    for q in json.load(open(sys.argv[1]))["queries"]:
+        if "concurrent" in q: row(q["query"], q["concurrent"])
+        else: print(f'{q["query"]},False,0,0,{q["stats"]["kernel_ms"]:.3f},0,0,{q["stats"]["kernel_ms"]:.3f}')
+except Exception as e: print("# each-query run unreadable:", e)
+try: row("all (shared scan)", json.load(open(sys.argv[2]))["concurrent"])
+except Exception as e: print("# shared-scan run unreadable:", e)
+EOF
+  cat "$out/pcie.csv"
+fi

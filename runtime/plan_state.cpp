@@ -1,0 +1,88 @@
+// State buffers, scalar arguments and overflow checks of one run; see plan_state.h.
+#include "runtime/plan_state.h"
+
+#include <algorithm>
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+uint64_t buffer_elements(const BufferSpec& b, const std::map<std::string, int64_t>& params, const std::string& label) {
+  uint64_t elements = b.fixed_elements;
+  if (!b.elements_param.empty()) {
+    const int64_t p = params.at(b.elements_param);
+    if (p < 0) {
+      throw Error(ErrorKind::Internal, label + ": buffer " + b.name + " sized by parameter " + b.elements_param +
+                                           " = " + std::to_string(p) + " (negative)");
+    }
+    elements += b.multiplier * static_cast<uint64_t>(p);
+  }
+  return std::max<uint64_t>(elements, 1);  // kernels may take the address of an empty output
+}
+
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params) {
+  uint64_t bytes = 0;
+  for (const BufferSpec& spec : plan.buffers) bytes += buffer_elements(spec, params, plan.label) * element_bytes(spec.element);
+  return bytes;
+}
+
+std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
+                                                      const std::map<std::string, int64_t>& params) {
+  const uint64_t needed = state_bytes(plan, params);
+  if (needed > backend.properties().global_memory) {
+    throw Error(ErrorKind::Device, plan.label + ": state buffers need " + std::to_string(needed >> 20) + " MiB but " +
+                                       backend.properties().name + " has " +
+                                       std::to_string(backend.properties().global_memory >> 20) + " MiB");
+  }
+  std::map<std::string, AllocatedBuffer> buffers;
+  for (const BufferSpec& spec : plan.buffers) {
+    AllocatedBuffer allocated;
+    allocated.spec = &spec;
+    allocated.elements = buffer_elements(spec, params, plan.label);
+    allocated.buffer = backend.allocate(allocated.elements * element_bytes(spec.element));
+    if (spec.init == BufferSpec::Init::Zero) {
+      allocated.buffer.fill_u32(0);
+    } else if (spec.init == BufferSpec::Init::Contents) {
+      const uint64_t bytes = allocated.elements * element_bytes(spec.element);
+      if (spec.contents.size() < bytes) {
+        throw Error(ErrorKind::Internal, plan.label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
+                                             " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
+      }
+      allocated.buffer.upload(spec.contents.data(), bytes);
+    } else if (spec.init == BufferSpec::Init::Pattern) {
+      if (element_bytes(spec.element) == 4) {
+        allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
+      } else {
+        allocated.buffer.fill_u64(spec.pattern);
+      }
+    }
+    buffers.emplace(spec.name, std::move(allocated));
+  }
+  return buffers;
+}
+
+KernelArg scalar_arg(int64_t value, ScalarKind kind) {
+  switch (kind) {
+    case ScalarKind::I32: return KernelArg::int32(static_cast<int32_t>(value));
+    case ScalarKind::I64: return KernelArg::int64(value);
+    case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
+  }
+  return KernelArg::int64(value);
+}
+
+const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
+                                const std::map<std::string, AllocatedBuffer>& buffers) {
+  for (const CheckSpec& check : pipeline.checks) {
+    if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
+    if (check.action == CheckSpec::Action::Fail) {
+      throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what + " overflowed" +
+                                       (check.fail_kind == ErrorKind::Unsupported
+                                            ? "; horseqc cannot compute this result exactly"
+                                            : " (a bug: please report it with the query)"));
+    }
+    return &check;
+  }
+  return nullptr;
+}
+
+}  // namespace hqc::runtime

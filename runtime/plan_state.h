@@ -1,0 +1,38 @@
+// The per-run state of an ExecutablePlan, shared by the sequential Executor and the concurrent /
+// streamed one: state buffers sized by the resolved parameters and initialised, scalar kernel
+// arguments, and the overflow checks after a pipeline.
+//
+// Contract:
+//   - allocate_state() frees nothing itself: the caller clears its previous state first. It throws
+//     Error(Device) naming the plan when the buffers need more than the device's global memory.
+//     Fills are issued on the backend's default queue (asynchronous); call Backend::synchronize()
+//     before streams use the buffers.
+//   - check_pipeline() reads each CheckSpec's flag: a raised Fail flag throws (Unsupported for an
+//     exactness limit, Internal for a compiler or statistics error); the first raised Grow flag is
+//     returned (nullptr when none), so the caller doubles its capacities and restarts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/backend.h"
+#include "runtime/executable_plan.h"
+#include "runtime/result_assembly.h"
+
+namespace hqc::runtime {
+
+// fixed_elements + multiplier · params[elements_param], at least 1.
+uint64_t buffer_elements(const BufferSpec& buffer, const std::map<std::string, int64_t>& params, const std::string& label);
+// Device bytes of all state buffers of `plan` under `params`.
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params);
+
+std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
+                                                      const std::map<std::string, int64_t>& params);
+
+KernelArg scalar_arg(int64_t value, ScalarKind kind);
+
+const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
+                                const std::map<std::string, AllocatedBuffer>& buffers);
+
+}  // namespace hqc::runtime
