@@ -22,6 +22,8 @@ const DialectTable kCuda = {
     "blockDim.x",
     "gridDim.x",
     "__syncthreads()",
+    "__threadfence()",
+    "__threadfence_block()",
     "int",
     "unsigned int",
     "long long",
@@ -73,6 +75,8 @@ const DialectTable kOpenCL = {
     "get_local_size(0)",
     "get_num_groups(0)",
     "barrier(CLK_LOCAL_MEM_FENCE)",
+    "mem_fence(CLK_GLOBAL_MEM_FENCE)",
+    "mem_fence(CLK_LOCAL_MEM_FENCE)",
     "int",
     "uint",
     "long",
@@ -159,6 +163,8 @@ std::string dialect_prelude(Dialect dialect) {
   define(out, "HQC_BDIM()", (std::string("((hqc_i32)") + t.block_dim + ")").c_str());
   define(out, "HQC_GDIM()", (std::string("((hqc_i64)") + t.grid_dim + ")").c_str());
   define(out, "HQC_BARRIER()", t.barrier);
+  define(out, "HQC_FENCE_GLOBAL()", t.global_fence);
+  define(out, "HQC_FENCE_LOCAL()", t.local_fence);
   define(out, "HQC_ATOMIC_ADD_I32(p, v)", t.atomic_add_i32);
   define(out, "HQC_ATOMIC_ADD_U32(p, v)", t.atomic_add_u32);
   define(out, "HQC_ATOMIC_ADD_I64(p, v)", t.atomic_add_i64);

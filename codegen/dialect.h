@@ -37,6 +37,8 @@ struct DialectTable {
   const char* block_dim;
   const char* grid_dim;
   const char* barrier;            // CTA-wide barrier that also orders scratchpad accesses
+  const char* global_fence;       // orders this work-item's global-memory writes before its later ones, device-wide
+  const char* local_fence;        // the same for scratchpad writes, CTA-wide (no barrier)
   // Scalar type names
   const char* i32;
   const char* u32;

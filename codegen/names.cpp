@@ -21,6 +21,10 @@ std::string accumulator_input(const std::string& state, const std::string& accum
 }
 std::string group_index(const std::string& state) { return "g_" + state; }
 std::string group_key(const std::string& state) { return "gkey_" + state; }
+std::string local_group(const std::string& state) { return "lg_" + state; }
+std::string merge_slot(const std::string& state) { return "ms_" + state; }
+std::string merge_key(const std::string& state) { return "mkey_" + state; }
+std::string merge_group(const std::string& state) { return "mg_" + state; }
 std::string write_position(const std::string& state) { return "pos_" + state; }
 std::string map_value(const std::string& ir_variable) { return ir_variable; }
 

@@ -43,6 +43,12 @@ std::string accumulator_input(const std::string& state, const std::string& accum
 std::string group_index(const std::string& state);
 // Packed key of a hashed aggregation table: "gkey_agg0".
 std::string group_key(const std::string& state);
+// Hashed C3: the tuple's slot in the CTA's scratchpad table: "lg_agg0"; the merge loop's slot of
+// that table, its key and its slot in the global table: "ms_agg0", "mkey_agg0", "mg_agg0".
+std::string local_group(const std::string& state);
+std::string merge_slot(const std::string& state);
+std::string merge_key(const std::string& state);
+std::string merge_group(const std::string& state);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
 // This row's byte range of a heap string attribute: "begin_p_name", "end_p_name".

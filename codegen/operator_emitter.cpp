@@ -6,8 +6,9 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
-//   - a heap string column is loaded as its row's byte range (names::string_begin/end); the
-//     expressions reading it take the heap's bytes argument (templates/device/strings.h).
+//   - a heap string of a base-table scan is its row reference (ir/state.h), not a load; where an
+//     expression reads its bytes (the kernel then has its offsets and bytes arguments), also its
+//     row's byte range (names::string_begin/end) for templates/device/strings.h.
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
 //     with no equal build key survives); left outer: flag unchanged. Then (inner and left outer)
@@ -90,15 +91,20 @@ class OperatorWriter {
     for (const ir::AttributeBinding& b : ctx_.pipeline.attributes) {
       if (b.origin != Origin::SourceColumn || loaded_.count(b.variable) != 0) continue;
       if (used != nullptr && used->count({b.attr.source, b.attr.name}) == 0) continue;
-      const ir::KernelArg* arg = source_argument(b);
       if (!bannered) {
         ctx_.w.banner(title);
         bannered = true;
       }
-      if (arg->kind == ir::KernelArg::Kind::Column && b.attr.type.is_string() && b.attr.dict_table.empty()) {
-        load_string(b, *arg);
+      if (b.attr.type.is_string() && b.attr.dict_table.empty() && ctx_.pipeline.source.output.empty()) {
+        // A heap string's device value is its row reference (ir/state.h, "Heap strings"); where an
+        // expression reads its bytes, also its byte range.
+        ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +
+                    b.attr.source + "." + b.attr.name);
+        if (const ir::KernelArg* offsets = heap_offsets_argument(b)) load_string(b, *offsets);
+        loaded_.insert(b.variable);
         continue;
       }
+      const ir::KernelArg* arg = source_argument(b);
       const char* t = template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"
@@ -107,6 +113,14 @@ class OperatorWriter {
       ctx_.w.line(std::string("const ") + element_type(arg->type) + " " + b.variable + " = " + load + ";");
       loaded_.insert(b.variable);
     }
+  }
+
+  // The offsets argument of a heap string column of the scanned table, or nullptr when no
+  // expression of the kernel reads its bytes (ir fuse_pipelines adds the arguments only then).
+  const ir::KernelArg* heap_offsets_argument(const ir::AttributeBinding& b) const {
+    for (const ir::KernelArg& a : ctx_.kernel.args)
+      if (a.kind == ir::KernelArg::Kind::Column && a.table == ctx_.pipeline.source.table && a.column == b.attr.name) return &a;
+    return nullptr;
   }
 
   // A heap string column of the scanned table: this row's byte range [begin, end) of its heap.
@@ -317,7 +331,7 @@ class OperatorWriter {
   void map(const ir::PipelineOp& op) {
     ctx_.w.banner("map (op " + std::to_string(op.id) + ")");
     for (const plan::NamedExpr& ne : op.exprs) {
-      const ir::AttributeBinding& b = ctx_.binding("", ne.name);
+      const ir::AttributeBinding& b = computed_binding(op, ne.name);
       ctx_.w.line(std::string("const ") + device_type_of(b.attr.type) + " " + names::map_value(b.variable) + " = " +
                   ctx_.expr(*ne.expr) + ";");
     }
@@ -338,6 +352,14 @@ class OperatorWriter {
     SourceWriter::Scope scope;        // "do {" ... "} while (<more matches>);"
     std::vector<std::string> advance;  // lines before the closing brace: move to the next match
   };
+
+  // The attribute a Map computes: bound with the Map's op id. Its source is "" for a Map or
+  // Project of the query, the derived table's alias for a subquery in FROM (TPC-H Q7's shipping).
+  const ir::AttributeBinding& computed_binding(const ir::PipelineOp& op, const std::string& name) const {
+    for (const ir::AttributeBinding& b : ctx_.pipeline.attributes)
+      if (b.origin == Origin::Computed && b.op_id == op.id && b.attr.name == name) return b;
+    return ctx_.binding("", name);
+  }
 
   KernelContext& ctx_;
   std::vector<OpenLoop> open_;

@@ -20,8 +20,15 @@
 //   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
 //     tuple, one global atomic per non-empty group per CTA at the end; C2 = global atomics per tuple.
 //     C3 needs AggregationTable::scratchpad (the planner said it fits); otherwise C2.
-//   - Hashed grouped aggregate (one key): C2 — find-or-insert the key, global atomics at its slot.
+//   - Hashed grouped aggregate: C2 — find-or-insert the key (one key column: a CAS on it; several:
+//     a private array of the keys, one lane each per slot), global atomics at its slot. C3 — a small
+//     hashed table per CTA in scratchpad (AggregationTable::local_slots_param slots): scratchpad
+//     atomics per tuple, the global table for tuples it has no room for, and after the loop one
+//     find-or-insert plus one atomic per aggregate per occupied slot. C3 needs
+//     AggregationTable::scratchpad (the planner expects few enough groups); otherwise C2.
 //   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
+//   - A 128-bit sum (ir::Accumulator::wide) uses the *_i128 templates in every technique: per-tuple
+//     values are int64, accumulators and buffers hold two words (low, high) per slot.
 #include <set>
 
 #include "codegen/expr_emitter.h"
@@ -208,7 +215,7 @@ class MaterializeSink : public SinkEmitter {
 struct AccumulatorPlan {
   std::string name;       // accumulator name, or "count" for the occupancy
   std::string op;         // "sum", "min", "max"
-  std::string type;       // "i64" | "f64"
+  std::string type;       // "i64" | "f64" | "i128" (exact decimal sum, two words per slot)
   std::string buffer;     // global buffer name
   std::string pointer;    // global pointer expression of the right type
   std::string input;      // device expression of this tuple's contribution
@@ -244,27 +251,35 @@ class AggregateSink : public SinkEmitter {
     } else {
       m.kind = ir::ReductionKind::GroupedAggregate;
       m.technique = is_resolution(r.technique) ? ir::Technique::C3 : ir::Technique::C2;
-      if (m.technique == ir::Technique::C3 && agg_->layout == ir::AggLayout::GlobalHash) {
+      hashed_ = agg_->layout == ir::AggLayout::GlobalHash;
+      if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
         m.technique = ir::Technique::C2;
-        m.note = "hashed group tables are not privatised in scratchpad: one atomic per tuple";
-      } else if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
-        m.technique = ir::Technique::C2;
-        m.note = "the table does not fit in scratchpad (planner): one atomic per tuple";
+        m.note = hashed_ ? "the statistics expect many more groups than a per-CTA hashed table holds (planner): one atomic per tuple"
+                         : "the table does not fit in scratchpad (planner): one atomic per tuple";
       }
       if (m.technique == ir::Technique::C3) {
         m.local = ir::LocalResolution::WorkEfficient;  // privatised table + barriers
-        const std::string& slots = ctx.require_arg(agg_->slots_param);
+        // Direct-indexed: the whole table; hashed: a table of local_slots_param slots.
+        local_slots_param_ = hashed_ ? agg_->local_slots_param : agg_->slots_param;
+        const std::string& slots = ctx.require_arg(local_slots_param_);
+        if (hashed_) {
+          ScratchSize size;
+          size.bytes_per_param_unit.push_back({local_slots_param_, 8ull * agg_->keys.size()});
+          local_keys_ = ctx.add_scratch(names::scratch_pointer(agg_->name, "local_keys"), "hqc_i64",
+                                        std::to_string(agg_->keys.size()) + " * " + slots, size);
+        }
         for (AccumulatorPlan& a : accs_) {
           ScratchSize size;
-          size.bytes_per_param_unit.push_back({agg_->slots_param, 8});
+          const bool wide = a.type == "i128";
+          size.bytes_per_param_unit.push_back({local_slots_param_, wide ? 16u : 8u});
           scratch_ptrs_.push_back(ctx.add_scratch(names::scratch_pointer(agg_->name, a.name),
-                                                  a.type == "f64" ? "hqc_f64" : "hqc_i64", slots, size));
+                                                  a.type == "f64" ? "hqc_f64" : "hqc_i64", wide ? "2 * " + slots : slots, size));
         }
       }
-      if (agg_->layout == ir::AggLayout::GlobalHash && agg_->keys.size() != 1)
-        throw Error(ErrorKind::Unsupported, ctx.where() + ": hashed aggregation " + agg_->name + " on " +
-                                                std::to_string(agg_->keys.size()) +
-                                                " keys: only one key column is generated yet");
+      if (agg_->layout == ir::AggLayout::GlobalHash && agg_->keys.size() != agg_->key_lanes && agg_->key_lanes != 1)
+        throw Error(ErrorKind::Internal, ctx.where() + ": hashed aggregation " + agg_->name + " has " +
+                                             std::to_string(agg_->keys.size()) + " keys but " +
+                                             std::to_string(agg_->key_lanes) + " key lanes");
     }
     technique_ = m.technique;
     local_ = m.local;
@@ -277,12 +292,16 @@ class AggregateSink : public SinkEmitter {
       for (const AccumulatorPlan& a : accs_)
         ctx.w.line("hqc_" + a.type + " " + names::register_accumulator(agg_->name, a.name) + " = " + a.identity + ";");
     } else if (technique_ == ir::Technique::C3) {
-      ctx.w.banner("aggregate " + agg_->name + ": privatise the group table in scratchpad (C3)");
-      const std::string& slots = ctx.require_arg(agg_->slots_param);
+      ctx.w.banner("aggregate " + agg_->name + (hashed_ ? ": a hashed group table per CTA in scratchpad (C3)"
+                                                       : ": privatise the group table in scratchpad (C3)"));
+      const std::string& slots = ctx.require_arg(local_slots_param_);
+      if (hashed_) ctx.w.line("hqc_gb_local_fill_keys(" + local_keys_ + ", " + slots + ", " + std::to_string(agg_->keys.size()) + ");");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
         if (a.type == "f64")
           ctx.w.line("hqc_gb_local_fill_f64(" + scratch_ptrs_[i] + ", " + slots + ");");
+        else if (a.type == "i128")
+          ctx.w.line("hqc_gb_local_fill_i64(" + scratch_ptrs_[i] + ", 2 * " + slots + ", 0);");
         else
           ctx.w.line("hqc_gb_local_fill_i64(" + scratch_ptrs_[i] + ", " + slots + ", " + a.identity + ");");
       }
@@ -296,7 +315,9 @@ class AggregateSink : public SinkEmitter {
     if (technique_ == ir::Technique::B3) {
       for (const AccumulatorPlan& a : accs_) {
         std::string acc = names::register_accumulator(agg_->name, a.name);
-        if (a.op == "sum")
+        if (a.type == "i128")
+          ctx.w.line(acc + " = hqc_i128_add_i64(" + acc + ", " + names::flag() + " ? " + a.input + " : 0);");
+        else if (a.op == "sum")
           ctx.w.line(acc + " += " + names::flag() + " ? " + a.input + " : " + (a.type == "f64" ? "0.0" : "0") + ";");
         else
           ctx.w.line(acc + " = " + names::flag() + " ? hqc_" + a.op + "_i64(" + acc + ", " + a.input + ") : " + acc + ";");
@@ -319,12 +340,36 @@ class AggregateSink : public SinkEmitter {
       else
         ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0 && " + g + " < " + slots + ";");
     } else {
-      const ir::GroupKey& k = agg_->keys[0];
+      // One key: a CAS on it; several: a private array of the widened keys, one lane each per slot.
       const std::string key = names::group_key(agg_->name);
-      ctx.w.line("const hqc_i64 " + key + " = (hqc_i64)" + ctx.expr(*k.expr) + ";");
-      ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? hqc_gb_hash_slot_i64(" +
-                 ctx.require_arg(k.key_buffer) + ", " + ctx.require_arg(agg_->slots_param) + ", " + key + ", " +
-                 ctx.require_arg(agg_->overflow_buffer) + ") : -1;");
+      if (agg_->keys.size() == 1) {
+        ctx.w.line("const hqc_i64 " + key + " = (hqc_i64)" + ctx.expr(*agg_->keys[0].expr) + ";");
+      } else {
+        auto lanes = ctx.w.block("const hqc_i64 " + key + "[" + std::to_string(agg_->keys.size()) + "] =", ";");
+        for (size_t i = 0; i < agg_->keys.size(); ++i)
+          ctx.w.line("(hqc_i64)" + ctx.expr(*agg_->keys[i].expr) + (i + 1 < agg_->keys.size() ? "," : ""));
+      }
+      if (technique_ == ir::Technique::C3) {
+        // The CTA's table first; a tuple it has no room for goes to the global table at once.
+        const std::string lg = names::local_group(agg_->name);
+        ctx.w.line("const hqc_i64 " + lg + " = " + names::flag() + " ? hqc_gb_local_slot_keys(" + local_keys_ + ", " +
+                   ctx.require_arg(local_slots_param_) + ", " + (agg_->keys.size() == 1 ? "&" + key : key) + ", " +
+                   std::to_string(agg_->keys.size()) + ") : -1;");
+        ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " && " + lg + " < 0 ? " + global_slot(ctx, key) + " : -1;");
+        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && (" + lg + " >= 0 || " + g + " >= 0);");
+        {
+          auto local = ctx.w.block("if (" + lg + " >= 0)");
+          for (size_t i = 0; i < accs_.size(); ++i) {
+            const AccumulatorPlan& a = accs_[i];
+            ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + lg + ", " + a.input + ");");
+          }
+        }
+        auto global = ctx.w.block("if (" + g + " >= 0)");
+        for (const AccumulatorPlan& a : accs_)
+          ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + g + ", " + a.input + ");");
+        return;
+      }
+      ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? " + global_slot(ctx, key) + " : -1;");
       ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0;");
     }
     auto s = ctx.w.block(std::string("if (") + names::flag() + ")");
@@ -343,10 +388,31 @@ class AggregateSink : public SinkEmitter {
       for (const AccumulatorPlan& a : accs_)
         ctx.w.line("hqc_cta_" + a.op + "_" + a.type + "_" + mech(local_) + "_to(" + a.pointer + ", " +
                    names::register_accumulator(agg_->name, a.name) + ", " + scratch_ + ");");
+    } else if (technique_ == ir::Technique::C3 && hashed_) {
+      ctx.w.banner("aggregate " + agg_->name + ": merge the CTA's hashed table, one atomic per group and aggregate (C3)");
+      ctx.w.line("HQC_BARRIER();");
+      const std::string slot = names::merge_slot(agg_->name), key = names::merge_key(agg_->name);
+      const std::string mg = names::merge_group(agg_->name), n = std::to_string(agg_->keys.size());
+      auto loop = ctx.w.block("for (hqc_i64 " + slot + " = HQC_LID(); " + slot + " < " + ctx.require_arg(local_slots_param_) +
+                              "; " + slot + " += HQC_BDIM())");
+      ctx.w.line("if (" + scratch_ptrs_.back() + "[" + slot + "] == 0) continue;  // no tuple of this CTA");
+      if (agg_->keys.size() == 1) {
+        ctx.w.line("const hqc_i64 " + key + " = " + local_keys_ + "[" + slot + "];");
+      } else {
+        auto lanes = ctx.w.block("const hqc_i64 " + key + "[" + n + "] =", ";");
+        for (size_t i = 0; i < agg_->keys.size(); ++i)
+          ctx.w.line(local_keys_ + "[" + slot + " * " + n + " + " + std::to_string(i) + "]" + (i + 1 < agg_->keys.size() ? "," : ""));
+      }
+      ctx.w.line("const hqc_i64 " + mg + " = " + global_slot(ctx, key) + ";");
+      ctx.w.line("if (" + mg + " < 0) continue;  // the global table is full: flagged, the host grows it");
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        ctx.w.line("hqc_gb_merge_" + a.op + "_" + a.type + "(" + a.pointer + ", " + mg + ", " + scratch_ptrs_[i] + ", " + slot + ");");
+      }
     } else if (technique_ == ir::Technique::C3) {
       ctx.w.banner("aggregate " + agg_->name + ": one atomic per group per CTA (C3)");
       ctx.w.line("HQC_BARRIER();");
-      const std::string& slots = ctx.require_arg(agg_->slots_param);
+      const std::string& slots = ctx.require_arg(local_slots_param_);
       const std::string& count = scratch_ptrs_.back();
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
@@ -365,15 +431,17 @@ class AggregateSink : public SinkEmitter {
       a.name = acc.name;
       a.buffer = acc.buffer;
       const ir::Buffer& b = ctx.require_buffer(acc.buffer);
-      a.type = b.element == ir::ScalarType::F64 ? "f64" : "i64";
+      a.type = b.element == ir::ScalarType::F64 ? "f64" : acc.wide ? "i128" : "i64";
+      if (acc.wide && (acc.func != plan::AggFunc::Sum || b.element != ir::ScalarType::I64))
+        throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name + " is not an int64 SUM");
       if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
         throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
       a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;
       switch (acc.func) {
         case plan::AggFunc::Sum:
           a.op = "sum";
-          a.input = "(hqc_" + a.type + ")" + ctx.expr(*acc.arg);
-          a.identity = a.type == "f64" ? "0.0" : "0";
+          a.input = std::string(a.type == "f64" ? "(hqc_f64)" : "(hqc_i64)") + ctx.expr(*acc.arg);
+          a.identity = a.type == "f64" ? "0.0" : a.type == "i128" ? "hqc_i128_zero()" : "0";
           break;
         case plan::AggFunc::Count:
         case plan::AggFunc::CountStar: {
@@ -421,6 +489,17 @@ class AggregateSink : public SinkEmitter {
     }
   }
 
+  // Find-or-insert of key variable `key` (a scalar for one key, an array of lanes for several) in
+  // the global hash table: its slot, or -1 with the table's flag raised.
+  std::string global_slot(KernelContext& ctx, const std::string& key) const {
+    const std::string& capacity = ctx.require_arg(agg_->slots_param);
+    const std::string& flags = ctx.require_arg(agg_->overflow_buffer);
+    if (agg_->keys.size() == 1)
+      return "hqc_gb_hash_slot_i64(" + ctx.require_arg(agg_->keys[0].key_buffer) + ", " + capacity + ", " + key + ", " + flags + ")";
+    return "hqc_gb_hash_slot_keys(" + ctx.require_arg(agg_->keys[0].key_buffer) + ", " + capacity + ", " + key + ", " +
+           std::to_string(agg_->keys.size()) + ", " + flags + ")";
+  }
+
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
   std::string mixed_radix(KernelContext& ctx) const {
     std::string out;
@@ -435,6 +514,9 @@ class AggregateSink : public SinkEmitter {
   const ir::AggregationTable* agg_ = nullptr;
   std::vector<AccumulatorPlan> accs_;
   std::vector<std::string> scratch_ptrs_;  // C3: parallel to accs_
+  bool hashed_ = false;                    // GlobalHash layout
+  std::string local_slots_param_;          // C3: slots of the CTA's table (direct: all; hashed: local)
+  std::string local_keys_;                 // hashed C3: key lanes of the CTA's table
   std::string scratch_;                    // B3: the reduction scratch
   ir::Technique technique_ = ir::Technique::B3;
   ir::LocalResolution local_ = ir::LocalResolution::None;

@@ -280,6 +280,8 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     rc.index = i;
     rc.dict_table = c.dict_table;
     rc.dict_column = c.dict_column;
+    rc.heap_table = c.heap_table;
+    rc.heap_column = c.heap_column;
     r.columns.push_back(rc);
   }
 }

@@ -17,9 +17,18 @@
 //     domain (dictionary codes, integers) and the product of domains is at most
 //     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
 //     privatized in scratchpad per CTA under the resolution model when it fits the budget;
-//     else a global hash table.
+//     else a global hash table. Several keys of a global hash table are lanes of one key buffer.
+//     Under the resolution model a global hash table is also privatised per CTA, as a small hashed
+//     table in scratchpad (AggregationTable::local_slots_param), unless statistics expect far more
+//     groups than it holds; its capacity is estimated from rows x filter selectivity and the
+//     distinct counts of the keys no other key determines (independent_key_columns).
+//   - SUM of decimals: 128-bit accumulators (Accumulator::wide) unless statistics bound the sum
+//     within int64 (sum_may_overflow). Heap strings: row references (ir/state.h, "Heap strings").
 #include <algorithm>
 #include <set>
+#include <tuple>
+#include <cmath>
+#include <limits>
 
 #include "ir/lowering.h"
 #include "planner/sizing.h"
@@ -28,6 +37,13 @@
 namespace hqc::ir {
 
 namespace {
+
+// A CTA's hashed table (C3) is used while the expected groups are at most this many times its slots.
+constexpr uint64_t kLocalHashCrowding = 4;
+
+[[noreturn]] void unsupported(const plan::LogicalOp& op, const std::string& what) {
+  throw Error(ErrorKind::Unsupported, op.json_path + ": " + what);
+}
 
 bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
@@ -128,13 +144,10 @@ uint64_t fill_max(ScalarType t) {
   }
 }
 
-// Heap strings (offsets + bytes) have no fixed-width device value to store in a slot.
-void require_fixed_width(const plan::Attribute& a, const std::string& json_path, const char* where) {
-  if (a.type.is_string() && a.dict_table.empty()) {
-    throw Error(ErrorKind::Unsupported, json_path + ": column " + (a.source.empty() ? a.name : a.source + "." + a.name) +
-                                            " is a heap string (not dictionary-encoded) and cannot be stored in " + where + " yet");
-  }
-}
+// Heap strings travel as row references into their base table (ir/state.h, "Heap strings").
+bool is_heap_string(const DataType& type, const std::string& dict_table) { return type.is_string() && dict_table.empty(); }
+
+std::string qualified(const std::string& source, const std::string& name) { return source.empty() ? name : source + "." + name; }
 
 uint64_t empty_key(ScalarType t) { return t == ScalarType::I32 ? kEmptyKeyI32 : kEmptyKeyI64; }
 
@@ -181,7 +194,11 @@ std::string Lowering::physical_table(const std::string& alias) const {
 
 const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                            const std::vector<plan::Attribute>& payload) {
-  for (const plan::Attribute& a : payload) require_fixed_width(a, join.json_path, "a hash table");
+  for (const auto& k : join.build_keys) {
+    if (is_heap_string(k->type, k->dict_table))
+      unsupported(join, "join key " + k->to_string() +
+                            " is a heap string (not dictionary-encoded): comparing strings in a join is not supported yet");
+  }
   HashTable ht;
   ht.name = "ht" + std::to_string(program_.hash_tables.size());
   ht.build_table = build.source.table;
@@ -248,15 +265,186 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   return program_.hash_tables.back();
 }
 
+// Largest |value| of `e` in its physical (scaled integer) representation, from column statistics;
+// +infinity where no bound is known (no statistics, a computed attribute, division).
+long double Lowering::magnitude_bound(const plan::Expr& e) const {
+  constexpr long double unknown = std::numeric_limits<long double>::infinity();
+  switch (e.kind) {
+    case plan::ExprKind::Column: {
+      std::string table = physical_table(e.source);
+      if (table.empty() || !options_.stats) return unknown;
+      ColumnStats s = options_.stats->column(table, e.column);
+      if (!s.valid) return unknown;
+      return std::max(std::fabs(static_cast<long double>(s.min)), std::fabs(static_cast<long double>(s.max)));
+    }
+    case plan::ExprKind::Literal: return std::fabs(static_cast<long double>(e.int_value));
+    case plan::ExprKind::Arith: {
+      long double a = magnitude_bound(*e.args.at(0)), b = magnitude_bound(*e.args.at(1));
+      if (e.arith == plan::ArithOp::Mul) return a * b;
+      if (e.arith == plan::ArithOp::Div) return unknown;
+      return a + b;
+    }
+    case plan::ExprKind::Cast: {
+      const DataType& from = e.args.at(0)->type;
+      if (from.id == TypeId::Float64 || e.type.id == TypeId::Float64) return unknown;
+      int shift = (e.type.id == TypeId::Decimal ? e.type.scale : 0) - (from.id == TypeId::Decimal ? from.scale : 0);
+      return magnitude_bound(*e.args.at(0)) * std::pow(10.0L, shift);
+    }
+    case plan::ExprKind::Case: {
+      long double m = 0;
+      size_t pairs = (e.args.size() - 1) / 2;
+      for (size_t i = 0; i < pairs; ++i) m = std::max(m, magnitude_bound(*e.args[2 * i + 1]));
+      return std::max(m, magnitude_bound(*e.args.back()));
+    }
+    default: return unknown;
+  }
+}
+
+// A SUM over pipeline `p` stays within int64 when (tuples reaching the sink) x max |argument| does:
+// tuples are at most the rows of the source scan while every probe finds at most one match.
+bool Lowering::sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const {
+  if (!options_.stats || p.source.table.empty()) return true;
+  for (const PipelineOp& op : p.ops) {
+    if (op.kind != PipelineOpKind::Probe) continue;
+    const HashTable* ht = program_.find_hash_table(op.hash_table);
+    if (ht == nullptr || (!ht->unique_keys && !ht->keys_only)) return true;
+  }
+  long double bound = static_cast<long double>(options_.stats->rows(p.source.table)) * magnitude_bound(arg);
+  return !(bound <= static_cast<long double>(std::numeric_limits<int64_t>::max()));
+}
+
+// Groups a Capacity param expects (what resolve_parameters sizes the table for, before the load
+// factor), from the statistics; 0 when there are none.
+uint64_t Lowering::estimated_groups(const Param& capacity) const {
+  if (!options_.stats || capacity.table.empty()) return 0;
+  double estimate = static_cast<double>(options_.stats->rows(capacity.table));
+  if (capacity.predicate) estimate *= planner::estimate_selectivity(*capacity.predicate, capacity.table, *options_.stats);
+  if (!capacity.distinct_columns.empty()) {
+    double groups = 1.0;
+    for (const std::string& tc : capacity.distinct_columns) {
+      auto dot = tc.find('.');
+      groups *= static_cast<double>(std::max<uint64_t>(1, options_.stats->column(tc.substr(0, dot), tc.substr(dot + 1)).distinct));
+    }
+    estimate = std::min(estimate, groups);
+  }
+  return static_cast<uint64_t>(std::max(1.0, estimate));
+}
+
+// Group keys other keys determine add no groups. A key that is its table's (single-column)
+// primary key fixes that scan's row; a unique probe whose keys are fixed fixes its build scan's row
+// (through every pipeline built so far: the build side of a join may itself have probed). Keys are
+// dropped, in order, while the remaining ones still determine them; the estimate is the product of
+// the distinct counts of what is left ("table.column" each), or none (empty) when a key left is
+// not a column of a base table.
+std::vector<std::string> Lowering::independent_key_columns(const AggregationTable& t, const Pipeline& p) const {
+  using ColumnRef = std::pair<std::string, std::string>;  // (alias, column)
+  std::vector<ColumnRef> refs;
+  for (const GroupKey& k : t.keys)
+    refs.push_back(k.expr->kind == plan::ExprKind::Column ? ColumnRef{k.expr->source, k.expr->column} : ColumnRef{});
+  std::vector<const Pipeline*> pipelines;
+  for (const Pipeline& q : program_.pipelines) pipelines.push_back(&q);
+  pipelines.push_back(&p);
+  auto is_primary_key = [&](const ColumnRef& c) {
+    const TableDef* def = catalog_.find(physical_table(c.first));
+    return def != nullptr && def->primary_key.size() == 1 && def->primary_key[0] == c.second;
+  };
+  // Does the key set `in` (flags over t.keys) determine key `k`?
+  auto determines = [&](const std::vector<bool>& in, size_t k) {
+    std::set<ColumnRef> columns;
+    std::set<std::string> rows;  // aliases whose row is fixed
+    for (size_t i = 0; i < refs.size(); ++i) {
+      if (!in[i] || refs[i].first.empty()) continue;
+      columns.insert(refs[i]);
+      if (is_primary_key(refs[i])) rows.insert(refs[i].first);
+    }
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const Pipeline* q : pipelines) {
+        for (const PipelineOp& op : q->ops) {
+          if (op.kind != PipelineOpKind::Probe) continue;
+          const HashTable* ht = program_.find_hash_table(op.hash_table);
+          if (ht == nullptr || !ht->unique_keys || ht->keys_only || rows.count(ht->build_alias)) continue;
+          bool fixed = !op.probe_keys.empty();
+          for (const auto& key : op.probe_keys)
+            fixed = fixed && key->kind == plan::ExprKind::Column &&
+                    (rows.count(key->source) || columns.count({key->source, key->column}));
+          if (fixed) grew = rows.insert(ht->build_alias).second || grew;
+        }
+      }
+    }
+    return !refs[k].first.empty() && (rows.count(refs[k].first) || columns.count(refs[k]));
+  };
+  std::vector<bool> kept(refs.size(), true);
+  for (size_t k = 0; k < refs.size(); ++k) {
+    kept[k] = false;
+    if (!determines(kept, k)) kept[k] = true;
+  }
+  std::vector<std::string> out;
+  for (size_t k = 0; k < refs.size(); ++k) {
+    if (!kept[k]) continue;
+    std::string table = refs[k].first.empty() ? "" : physical_table(refs[k].first);
+    if (table.empty()) return {};
+    out.push_back(table + "." + refs[k].second);
+  }
+  return out;
+}
+
+// A heap-string group key is stored as a row reference (ir/state.h, "Heap strings"). Grouping by row
+// references groups by rows, which equals grouping by texts only when the group also fixes the row:
+// the table's (single-column) primary key must be a group key of the same scan.
+void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const {
+  std::string alias, column;
+  if (e.kind == plan::ExprKind::Column) std::tie(alias, column) = scan_origin(e.source, e.column, p);
+  if (alias.empty())
+    unsupported(agg, "group key " + e.to_string() + " is a computed heap string; only heap-string columns can be group keys");
+  const std::string table = physical_table(alias);
+  const TableDef* def = catalog_.find(table);
+  bool row_fixed = false;
+  if (def != nullptr && def->primary_key.size() == 1) {
+    for (const plan::NamedExpr& g : agg.group_by) {
+      if (g.expr->kind == plan::ExprKind::Column &&
+          scan_origin(g.expr->source, g.expr->column, p) == std::pair{alias, def->primary_key[0]})
+        row_fixed = true;
+    }
+  }
+  if (!row_fixed)
+    unsupported(agg, "group key " + e.to_string() + " is a heap string (not dictionary-encoded); grouping by it is supported "
+                     "only together with the primary key of " + table + " (comparing string contents on the device is not "
+                     "supported yet)");
+  k.heap_table = table;
+  k.heap_column = column;
+}
+
+// The scan column (alias, column) an attribute is: itself when its source is a scan, else (a
+// computed attribute) the column a Map of the pipeline renamed; empty when it is computed.
+std::pair<std::string, std::string> Lowering::scan_origin(const std::string& source, const std::string& name,
+                                                          const Pipeline& p) const {
+  if (!source.empty()) return physical_table(source).empty() ? std::pair<std::string, std::string>{} : std::pair{source, name};
+  for (auto op = p.ops.rbegin(); op != p.ops.rend(); ++op) {
+    if (op->kind != PipelineOpKind::Map) continue;
+    for (const plan::NamedExpr& e : op->exprs) {
+      if (e.name == name && e.expr->kind == plan::ExprKind::Column) return scan_origin(e.expr->source, e.expr->column, p);
+    }
+  }
+  return {};
+}
+
+// The base-table column (table, column) a heap-string attribute's row references point into.
+std::pair<std::string, std::string> Lowering::heap_origin(const std::string& source, const std::string& name,
+                                                          const Pipeline& p) const {
+  auto [alias, column] = scan_origin(source, name, p);
+  if (alias.empty()) return {};
+  return {physical_table(alias), column};
+}
+
 const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p) {
   AggregationTable t;
   t.name = "agg" + std::to_string(program_.aggregations.size());
   bool all_domains = true, any_key_column = false;
-  std::vector<std::string> domains, distinct_columns;
+  std::vector<std::string> domains;
   for (const plan::NamedExpr& g : agg.group_by) {
-    require_fixed_width(plan::Attribute{g.expr->source, g.expr->column, g.expr->type, g.expr->dict_table, g.expr->dict_column},
-                        agg.json_path, "a group key");
     GroupKey k;
+    if (is_heap_string(g.expr->type, g.expr->dict_table)) heap_group_key(agg, *g.expr, p, k);
     k.name = g.name;
     k.expr = plan::clone(*g.expr);
     k.type = g.expr->type;
@@ -278,7 +466,6 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       dom.comment = "domain of " + table + "." + column;
       k.domain_param = add_param(dom);
       domains.push_back(k.domain_param);
-      distinct_columns.push_back(table + "." + column);
     } else {
       all_domains = false;
     }
@@ -308,8 +495,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     t.layout = AggLayout::GlobalHash;
     Param cap{t.name + "_capacity", Param::Source::Capacity, ScalarType::I64, p.source.table};
     if (p.source.table.empty()) cap.factors = {p.source.rows_param};
-    if (all_domains) cap.distinct_columns = distinct_columns;
-    cap.comment = "power of two >= estimated groups / load factor";
+    else cap.predicate = filters_of(p);
+    cap.distinct_columns = independent_key_columns(t, p);
+    cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
     t.slots_param = add_param(cap);
   }
 
@@ -318,10 +506,22 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     return add_buffer(b);
   };
   if (t.layout == AggLayout::GlobalHash) {
-    for (GroupKey& k : t.keys) {
-      // Keys are stored widened to 64 bits, so one device routine serves every key type.
+    // Keys are stored widened to 64 bits, so one device routine serves every key type.
+    if (t.keys.size() == 1) {
+      GroupKey& k = t.keys[0];
       k.key_buffer = slot_buffer(t.name + "_key_" + sanitize_identifier(k.name), ScalarType::I64, Buffer::Fill::Pattern,
                                  kEmptyKeyI64, "group key " + k.name);
+    } else {
+      // Several keys: lanes of one buffer, so one device routine serves any number of keys.
+      t.key_lanes = static_cast<uint32_t>(t.keys.size());
+      std::string names;
+      for (const GroupKey& k : t.keys) names += (names.empty() ? "" : ", ") + k.name;
+      std::string buffer = add_buffer({t.name + "_keys", ScalarType::I64, 0, t.slots_param, t.key_lanes, Buffer::Fill::Pattern,
+                                       kEmptyKeyI64, "group keys (" + names + "), one lane each per slot"});
+      for (uint32_t i = 0; i < t.key_lanes; ++i) {
+        t.keys[i].key_buffer = buffer;
+        t.keys[i].key_lane = i;
+      }
     }
     t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
                                     "nonzero: a group found no slot (rebuild larger)"});
@@ -335,11 +535,19 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     a.arg = arg ? plan::clone(*arg) : nullptr;
     a.type = type;
     // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
-    // (int32, dates, dictionary codes) are widened; floating point stays F64.
+    // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
+    // may leave 64 bits take two words.
     a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
+    a.wide = f == plan::AggFunc::Sum && type.id == TypeId::Decimal && sum_may_overflow(*a.arg, p);
     uint64_t pattern = f == plan::AggFunc::Min ? fill_min(a.element) : f == plan::AggFunc::Max ? fill_max(a.element) : 0;
-    a.buffer = slot_buffer(t.name + "_" + sanitize_identifier(name), a.element, pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero,
-                           pattern, std::string(plan::agg_func_name(f)) + " " + name);
+    Buffer b{t.name + "_" + sanitize_identifier(name), a.element, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1,
+             pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero, pattern, std::string(plan::agg_func_name(f)) + " " + name};
+    if (a.wide) {
+      b.fixed_elements *= 2;
+      b.multiplier = 2;
+      b.comment += " (128-bit: low, high word per slot)";
+    }
+    a.buffer = add_buffer(b);
     t.accumulators.push_back(a);
     return t.accumulators.size() - 1;
   };
@@ -349,28 +557,50 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   r.state = t.name;
   for (size_t i = 0; i < t.keys.size(); ++i) {
     const GroupKey& k = t.keys[i];
-    r.columns.push_back({k.name, k.type, ResultColumn::Source::GroupKey, i, 0, k.dict_table, k.dict_column});
+    r.columns.push_back({k.name, k.type, ResultColumn::Source::GroupKey, i, 0, k.dict_table, k.dict_column, k.heap_table,
+                         k.heap_column});
   }
   for (const plan::AggregateExpr& a : agg.aggregates) {
+    if ((a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) && a.arg && is_heap_string(a.arg->type, a.arg->dict_table))
+      unsupported(agg, std::string(plan::agg_func_name(a.func)) + "(" + a.arg->to_string() +
+                           ") of a heap string (not dictionary-encoded) is not supported yet");
     if (a.func == plan::AggFunc::Avg) {
       DataType sum_type = a.arg->type.id == TypeId::Decimal ? DataType::decimal(18, a.arg->type.scale)
                           : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
       size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type);
       size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64());
-      r.columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", ""});
+      r.columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
       size_t idx = add_accumulator(a.name, a.func, a.arg, a.type);
       std::string dt = a.arg ? a.arg->dict_table : "", dc = a.arg ? a.arg->dict_column : "";
-      r.columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc});
+      r.columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc, "", ""});
     }
   }
 
   if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::DirectIndexed) {
     uint32_t bytes = 8;  // the tuple count
-    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element);
+    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
     t.scratchpad_bytes_per_slot = bytes;
     t.max_scratchpad_slots = planner::kScratchpadBudgetBytes / bytes;
     t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes);
+  }
+  if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::GlobalHash) {
+    // A hashed table per CTA of the largest power-of-two slots the budget holds. Worth it unless
+    // the statistics expect many more groups than it has (then most tuples would miss it).
+    uint32_t bytes = 8 * t.key_lanes + 8;  // keys and the tuple count
+    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
+    uint64_t slots = 1;
+    while (slots * 2 * bytes <= planner::kScratchpadBudgetBytes) slots *= 2;
+    t.scratchpad_bytes_per_slot = bytes;
+    t.max_scratchpad_slots = slots;
+    uint64_t groups = estimated_groups(*program_.find_param(t.slots_param));
+    t.scratchpad = groups == 0 || groups <= kLocalHashCrowding * slots;
+    if (t.scratchpad) {
+      Param local{t.name + "_local_slots", Param::Source::Constant, ScalarType::I64};
+      local.value = static_cast<int64_t>(slots);
+      local.comment = "slots of the per-CTA hashed table in scratchpad (" + std::to_string(bytes) + " B/slot)";
+      t.local_slots_param = add_param(local);
+    }
   }
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();
@@ -385,8 +615,13 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
   cap.comment = "rows of the pipeline's source (upper bound)";
   out.capacity_param = add_param(cap);
   for (const plan::Attribute& a : columns) {
-    require_fixed_width(a, json_path, "an output");
     OutputColumn c;
+    if (is_heap_string(a.type, a.dict_table)) {
+      std::tie(c.heap_table, c.heap_column) = heap_origin(a.source, a.name, p);
+      if (c.heap_table.empty())
+        throw Error(ErrorKind::Unsupported, json_path + ": column " + qualified(a.source, a.name) +
+                                                " is a heap string of no base table; only scanned heap strings can be output");
+    }
     c.name = a.name;
     c.expr = plan::make_column(a.source, a.name, a.type);
     c.expr->dict_table = a.dict_table;

@@ -108,17 +108,20 @@ std::string explain_pipelines(const Program& p) {
       s += a.scratchpad ? " scratchpad" : " global";
       s += " (" + std::to_string(a.scratchpad_bytes_per_slot) + " B/slot, budget " + std::to_string(a.max_scratchpad_slots) + " slots)";
     }
+    if (a.layout == AggLayout::GlobalHash && a.scratchpad)
+      s += " per-CTA hashed " + a.local_slots_param + " (" + std::to_string(a.scratchpad_bytes_per_slot) + " B/slot)";
     s += " tuples " + a.occupancy_buffer + "\n";
     for (const GroupKey& k : a.keys) {
       s += "  key " + k.name + " := " + k.expr->to_string() + ": " + k.type.to_string();
       if (!k.min_param.empty()) s += " min " + k.min_param + " domain " + k.domain_param;
-      if (!k.key_buffer.empty()) s += " -> " + k.key_buffer;
+      if (!k.key_buffer.empty()) s += " -> " + k.key_buffer + (a.key_lanes > 1 ? " lane " + std::to_string(k.key_lane) : "");
       if (!k.dict_table.empty()) s += " decode " + k.dict_table + "." + k.dict_column;
+      if (!k.heap_table.empty()) s += " row of " + k.heap_table + "." + k.heap_column;
       s += "\n";
     }
     for (const Accumulator& acc : a.accumulators) {
       s += "  " + acc.name + " := " + plan::agg_func_name(acc.func) + "(" + (acc.arg ? acc.arg->to_string() : "*") + "): " +
-           acc.type.to_string() + " -> " + acc.buffer + "\n";
+           acc.type.to_string() + (acc.wide ? " 128-bit" : "") + " -> " + acc.buffer + "\n";
     }
     if (!a.overflow_buffer.empty()) s += "  overflow " + a.overflow_buffer + "\n";
   }
@@ -170,6 +173,7 @@ std::string explain_pipelines(const Program& p) {
     s += "  " + c.name + ": " + c.type.to_string() + " = " + sources[static_cast<int>(c.source)] + " " + std::to_string(c.index);
     if (c.source == ResultColumn::Source::Average) s += " / " + std::to_string(c.count_index);
     if (!c.dict_table.empty()) s += " decode " + c.dict_table + "." + c.dict_column;
+    if (!c.heap_table.empty()) s += " row of " + c.heap_table + "." + c.heap_column;
     s += "\n";
   }
   if (!r.order_by.empty()) {

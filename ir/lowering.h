@@ -41,6 +41,13 @@ class Lowering {
   const HashTable& make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                    const std::vector<plan::Attribute>& payload);
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p);
+  void heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const;
+  std::pair<std::string, std::string> scan_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
+  std::pair<std::string, std::string> heap_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
+  long double magnitude_bound(const plan::Expr& e) const;
+  std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
+  uint64_t estimated_groups(const Param& capacity) const;
+  bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path);
 
   Program& program_;

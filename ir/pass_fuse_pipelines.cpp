@@ -2,7 +2,8 @@
 //   expects: pipelines with sinks and state objects (build_program), DictCode params assigned
 //            (assign_parameters) so kernels can list them as arguments.
 //   guarantees: Program::kernels[i] is pipeline i's compound kernel with its complete, ordered
-//     argument list: source columns (or the materialized output's buffers), probed hash-table
+//     argument list: source columns (or the materialized output's buffers; a heap string column
+//     only where an expression reads its bytes, then as offsets + bytes), probed hash-table
 //     buffers (read), the sink's buffers (written), then every param the kernel reads (the
 //     tuple count first); each reduction annotated with its technique:
 //       model        materialize  scalar aggregate  grouped aggregate
@@ -94,6 +95,29 @@ const char* sink_suffix(SinkKind k) {
   return "sink";
 }
 
+// Whether an expression of pipeline `p` reads the bytes of heap string (source, column): as the
+// operand of LIKE, SUBSTRING, a comparison, BETWEEN or an IN list. A heap string only carried along
+// (a payload, a group key, an output column) is its row reference and needs no device copy.
+bool reads_string_bytes(const Program& program, const Pipeline& p, const std::string& source, const std::string& column) {
+  bool reads = false;
+  auto is_it = [&](const plan::Expr& e) { return e.kind == plan::ExprKind::Column && e.source == source && e.column == column; };
+  for (const plan::Expr* root : pipeline_exprs(program, p)) {
+    plan::visit(*root, [&](const plan::Expr& e) {
+      switch (e.kind) {
+        case plan::ExprKind::Like:
+        case plan::ExprKind::Substring:
+        case plan::ExprKind::Compare:
+        case plan::ExprKind::Between:
+        case plan::ExprKind::InList:
+          for (const plan::ExprPtr& a : e.args) reads = reads || is_it(*a);
+          break;
+        default: break;
+      }
+    });
+  }
+  return reads;
+}
+
 Kernel fuse(const Program& program, const Pipeline& p) {
   bool resolution = program.model == ExecutionModel::Resolution;
   Kernel k;
@@ -105,7 +129,10 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   // Source.
   if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
-      if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, a.attr);
+      if (a.origin != AttributeBinding::Origin::SourceColumn) continue;
+      const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty();
+      if (heap && !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;  // a row reference only
+      b.column(a.variable, p.source.table, a.attr.name, a.attr);
     }
   } else {
     const OutputTable* out = program.find_output(p.source.output);
@@ -149,6 +176,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
         b.param(key.domain_param);
       }
       b.param(agg->slots_param);
+      b.param(agg->local_slots_param);
       Reduction r;
       r.state = agg->name;
       if (agg->layout == AggLayout::Scalar) {

@@ -28,7 +28,8 @@ void plan_launch(Program& program) {
       if (r.technique == Technique::C3) {
         const AggregationTable* agg = program.find_aggregation(r.state);
         if (!agg) throw Error(ErrorKind::Internal, "plan_launch: reduction into unknown aggregation " + r.state);
-        k.launch.scratch_slots_param = agg->slots_param;
+        // A hashed table's CTA copy has local_slots_param slots; a direct-indexed one all of them.
+        k.launch.scratch_slots_param = agg->layout == AggLayout::GlobalHash ? agg->local_slots_param : agg->slots_param;
         k.launch.scratch_slot_bytes = agg->scratchpad_bytes_per_slot;
       }
     }

@@ -52,6 +52,8 @@ struct ResultColumn {
   size_t count_index = 0;
   std::string dict_table;   // non-empty: decode codes through this dictionary
   std::string dict_column;
+  std::string heap_table;   // non-empty: the values are row references into this heap string column
+  std::string heap_column;
 };
 
 struct ResultDesc {

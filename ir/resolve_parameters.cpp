@@ -77,6 +77,17 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
     }
     v.values[p.name] = value;
   }
+  // Heap strings travel as 32-bit row references (ir/state.h, "Heap strings").
+  for (const Pipeline& pipeline : program.pipelines) {
+    if (!pipeline.source.output.empty()) continue;
+    for (const AttributeBinding& b : pipeline.attributes) {
+      if (b.origin != AttributeBinding::Origin::SourceColumn || !b.attr.type.is_string() || !b.attr.dict_table.empty()) continue;
+      if (stats.rows(pipeline.source.table) > 2147483647ull)
+        throw Error(ErrorKind::Unsupported, pipeline.name + ": heap string " + pipeline.source.table + "." + b.attr.name +
+                                                " is carried as a 32-bit row reference, but the table has " +
+                                                std::to_string(stats.rows(pipeline.source.table)) + " rows");
+    }
+  }
   for (const Buffer& b : program.buffers) {
     if (b.fill != Buffer::Fill::CodeSet) continue;
     std::vector<int32_t> flags = stats.dictionary_like(b.set_table, b.set_column, b.set_pattern);

@@ -19,6 +19,17 @@
 
 namespace hqc::ir {
 
+// ---------------------------------------------------------------- heap strings
+//
+// A heap string (a String column that is not dictionary-encoded: offsets + bytes) has no fixed-width
+// value to store in a hash table, a group key or an output. On the device its value is a *row
+// reference*: the row index (I32, like every string's scalar_of) of the base table the attribute was
+// scanned from. Scans produce it from the row position, hash-table payloads and outputs carry it like
+// any other value, and the host decodes the text when it assembles the result (ResultColumn::
+// heap_table). Comparing two row references says nothing about the texts, so heap strings may not be
+// join keys or MIN/MAX arguments, and a heap-string group key needs the table's primary key among the
+// keys (then equal row references are exactly equal texts within a group).
+
 // ---------------------------------------------------------------- parameters and buffers
 
 enum class ScalarType : uint8_t { I32, I64, U32, U64, F64 };
@@ -130,7 +141,16 @@ struct GroupKey {
   std::string dict_column;
   std::string min_param;     // DirectIndexed: smallest key value
   std::string domain_param;  // DirectIndexed: max - min + 1
-  std::string key_buffer;    // GlobalHash: the key stored per slot, widened to I64 (empty: kEmptyKeyI64)
+  // GlobalHash: the buffer holding this key, widened to I64, at element slot * key_lanes + key_lane
+  // (AggregationTable::key_lanes). One key: its own buffer, empty slots kEmptyKeyI64. Several keys:
+  // one buffer of key_lanes lanes per slot, lane 0 also the slot's state (templates/device/group_by.h).
+  std::string key_buffer;
+  uint32_t key_lane = 0;
+  // Heap string (not dictionary-encoded): the key is a row reference into this base table's
+  // column (see "Heap strings" above); the host decodes the text. Exact only together with a key
+  // that determines the row (make_aggregation checks that the table's primary key is a key too).
+  std::string heap_table;
+  std::string heap_column;
   // DirectIndexed: slot = sum_i (key_i - min_i) * stride_i, stride of the last key = 1.
 };
 
@@ -141,7 +161,10 @@ struct Accumulator {
   plan::ExprPtr arg;        // nullptr for CountStar
   DataType type;            // result type
   ScalarType element = ScalarType::I64;  // I64, or F64 for floating point (32-bit values widen)
-  std::string buffer;       // one element per slot
+  // Exact 128-bit SUM (two I64 words per slot: low, high) where 64 bits may overflow: a Decimal
+  // SUM whose bound rows x max |argument| (from statistics; always without them) exceeds INT64_MAX.
+  bool wide = false;
+  std::string buffer;       // one element per slot (two when wide)
 };
 
 struct AggregationTable {
@@ -152,9 +175,13 @@ struct AggregationTable {
   std::string slots_param;       // Scalar: empty (1 slot)
   std::string occupancy_buffer;  // u64 count of tuples per slot: > 0 = the group exists
   std::string overflow_buffer;   // GlobalHash only
-  // Scratchpad privatization (C3/B3 under the resolution model): the whole table is replicated
-  // per CTA in scratchpad when slots * bytes_per_slot <= the planner's budget.
+  uint32_t key_lanes = 1;        // GlobalHash: elements of the key buffer per slot (= keys.size())
+  // Scratchpad privatization (C3/B3 under the resolution model): a direct-indexed table is
+  // replicated per CTA in scratchpad when slots * bytes_per_slot <= the planner's budget; a global
+  // hash table gets a small hashed table per CTA of local_slots_param slots (a Constant param:
+  // max_scratchpad_slots) that it merges into the global one at the end.
   bool scratchpad = false;
+  std::string local_slots_param;  // GlobalHash with scratchpad only
   uint32_t scratchpad_bytes_per_slot = 0;
   uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
 };
@@ -168,6 +195,8 @@ struct OutputColumn {
   std::string dict_table;
   std::string dict_column;
   std::string buffer;
+  std::string heap_table;   // heap string: row references into heap_table.heap_column
+  std::string heap_column;
   // A left outer join's payload is NULL where the probe found no match: one i32 per row, 1 = a
   // value, 0 = NULL (empty: never NULL). Only in the query's result output, not across a
   // pipeline break.

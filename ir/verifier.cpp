@@ -89,10 +89,14 @@ class Verifier {
           need_param(k.min_param, who + " key " + k.name);
           need_param(k.domain_param, who + " key " + k.name);
         }
-        if (a.layout == AggLayout::GlobalHash) need_buffer(k.key_buffer, who + " key " + k.name);
+        if (a.layout == AggLayout::GlobalHash) {
+          need_buffer(k.key_buffer, who + " key " + k.name);
+          if (k.key_lane >= a.key_lanes) fail(who + " key " + k.name + ": lane beyond the key buffer's lanes");
+        }
       }
       if (a.layout == AggLayout::GlobalHash) need_buffer(a.overflow_buffer, who);
-      if (a.scratchpad && a.layout != AggLayout::DirectIndexed) fail(who + ": only direct-indexed tables are privatized in scratchpad");
+      if (a.scratchpad && a.layout == AggLayout::Scalar) fail(who + ": a scalar aggregate is not privatized in scratchpad");
+      if (a.scratchpad && a.layout == AggLayout::GlobalHash) need_param(a.local_slots_param, who + " (per-CTA hashed table)");
       for (const Accumulator& acc : a.accumulators) {
         if (acc.func == plan::AggFunc::Avg) fail(who + ": accumulator " + acc.name + " is an AVG (must be split into sum and count)");
         if ((acc.func == plan::AggFunc::CountStar) != (acc.arg == nullptr)) fail(who + ": accumulator " + acc.name + " argument mismatch");

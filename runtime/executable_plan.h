@@ -157,6 +157,12 @@ struct ResultColumnSpec {
   DataType type;  // output type; dictionary strings: the string type
   Source source = Source::Buffer;
   std::string buffer;
+  // The column's value of slot r is element r * stride + lane of `buffer` (hashed group keys of
+  // several columns share one buffer, one lane each per slot).
+  uint32_t stride = 1;
+  uint32_t lane = 0;
+  // Buffer: a 128-bit integer per slot, words 2r (low) and 2r + 1 (high) (exact decimal sums).
+  bool wide = false;
   // SlotKey: key = ((raw / divisor) % modulus) + offset, raw = slot index or element of `buffer`;
   // modulus 0 means none. Covers mixed-radix direct-indexed tables and bit-packed hash keys.
   int64_t divisor = 1;
@@ -165,6 +171,9 @@ struct ResultColumnSpec {
   // Dictionary decoding: the codes index table.column's dictionary.
   std::string dictionary_table;
   std::string dictionary_column;
+  // Heap strings: the values are row indices of heap_table.heap_column; the text is read there.
+  std::string heap_table;
+  std::string heap_column;
   std::string sum_column;
   std::string count_column;
   bool hidden = false;  // computed for another column (an AVG's count) but not output

@@ -71,6 +71,8 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.buffer = oc.buffer;
       c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
       c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      c.heap_table = oc.heap_table;
+      c.heap_column = oc.heap_column;
       c.valid_buffer = oc.valid_buffer;
       r.columns.push_back(c);
     }
@@ -116,6 +118,8 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
           const ir::GroupKey& key = agg.keys[rc.index];
           c.dictionary_table = rc.dict_table.empty() ? key.dict_table : rc.dict_table;
           c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
+          c.heap_table = key.heap_table;
+          c.heap_column = key.heap_column;
           if (agg.layout == ir::AggLayout::DirectIndexed) {
             c.source = ResultColumnSpec::Source::SlotKey;
             c.divisor = strides[rc.index];
@@ -123,6 +127,8 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
             c.offset_param = key.min_param;
           } else if (agg.layout == ir::AggLayout::GlobalHash) {
             c.buffer = key.key_buffer;
+            c.stride = agg.key_lanes;
+            c.lane = key.key_lane;
           } else {
             fail(program, "result column " + rc.name + " is a group key of a scalar aggregate");
           }
@@ -131,6 +137,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
         case ir::ResultColumn::Source::Accumulator:
           if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
           c.buffer = agg.accumulators[rc.index].buffer;
+          c.wide = agg.accumulators[rc.index].wide;
           // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
           c.dictionary_table = rc.dict_table;
           c.dictionary_column = rc.dict_column;
@@ -155,6 +162,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.name = "__" + acc.name;
       c.type = acc.type;
       c.buffer = acc.buffer;
+      c.wide = acc.wide;
       c.hidden = true;
       c.null_without_input = null_without_input(acc);
       r.columns.push_back(c);
@@ -184,7 +192,8 @@ void add_scratch_bounds(const ir::Program& program, LaunchSpec& launch) {
   for (const auto& [param, bytes] : launch.scratch_bytes_per_param) {
     (void)bytes;
     for (const ir::AggregationTable& agg : program.aggregations) {
-      if (!agg.scratchpad || agg.slots_param != param || agg.max_scratchpad_slots == 0) continue;
+      const std::string& slots = agg.layout == ir::AggLayout::GlobalHash ? agg.local_slots_param : agg.slots_param;
+      if (!agg.scratchpad || slots != param || agg.max_scratchpad_slots == 0) continue;
       launch.scratch_slot_bounds.push_back(
           {param, agg.max_scratchpad_slots,
            "aggregation table " + agg.name + " privatised in scratchpad (" + std::to_string(agg.scratchpad_bytes_per_slot) +

@@ -38,6 +38,37 @@ std::string decimal_text(int64_t value, uint8_t scale) {
   return negative ? "-" + digits : digits;
 }
 
+__extension__ typedef __int128 int128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+__extension__ typedef unsigned __int128 uint128;
+
+int128 wide_value(const ResultColumn& c, uint64_t row) {
+  return static_cast<int128>(static_cast<uint128>(static_cast<uint64_t>(c.highs[row])) << 64 |
+                             static_cast<uint64_t>(c.ints[row]));
+}
+
+std::string wide_decimal_text(int128 value, uint8_t scale) {
+  const bool negative = value < 0;
+  uint128 magnitude = negative ? ~static_cast<uint128>(value) + 1 : static_cast<uint128>(value);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (scale > 0) {
+    if (digits.size() <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
+    digits.insert(digits.size() - scale, ".");
+  }
+  return negative ? "-" + digits : digits;
+}
+
+template <typename T>
+void permute(std::vector<T>& v, const std::vector<uint64_t>& order) {
+  if (v.empty()) return;
+  std::vector<T> out(order.size());
+  for (size_t i = 0; i < order.size(); ++i) out[i] = std::move(v[order[i]]);
+  v = std::move(out);
+}
+
 std::string double_text(double value) {
   char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -76,7 +107,10 @@ void ResultColumn::set_null(uint64_t row) {
   if (valid.empty()) valid.assign(rows(), 1);
   valid[row] = 0;
   switch (storage_of(type)) {
-    case Storage::Ints: ints[row] = 0; break;
+    case Storage::Ints:
+      ints[row] = 0;
+      if (!highs.empty()) highs[row] = 0;
+      break;
     case Storage::Floats: floats[row] = 0; break;
     case Storage::Strings: strings[row].clear(); break;
   }
@@ -84,6 +118,7 @@ void ResultColumn::set_null(uint64_t row) {
 
 std::string ResultColumn::text(uint64_t row) const {
   if (is_null(row)) return "NULL";
+  if (!highs.empty()) return wide_decimal_text(wide_value(*this, row), type.id == TypeId::Decimal ? type.scale : 0);
   switch (type.id) {
     case TypeId::Float64: return double_text(floats[row]);
     case TypeId::String: return strings[row];
@@ -119,6 +154,9 @@ void Result::validate() const {
       throw Error(ErrorKind::Internal, "result column " + c.name + " (" + c.type.to_string() +
                                            ") holds values in the wrong representation");
     }
+    if (!c.highs.empty() && (s != Storage::Ints || c.highs.size() != c.ints.size())) {
+      throw Error(ErrorKind::Internal, "result column " + c.name + " has 128-bit high words that do not match its values");
+    }
     if (!c.valid.empty() && c.valid.size() != c.rows()) {
       throw Error(ErrorKind::Internal, "result column " + c.name + " has " + std::to_string(c.valid.size()) +
                                            " validity entries for " + std::to_string(c.rows()) + " rows");
@@ -150,7 +188,14 @@ void Result::sort(const std::vector<SortKey>& keys) {
       }
       int cmp = 0;
       switch (storage_of(c.type)) {
-        case Storage::Ints: cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]); break;
+        case Storage::Ints:
+          if (c.highs.empty()) {
+            cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]);
+          } else {
+            const int128 x = wide_value(c, a), y = wide_value(c, b);
+            cmp = (x > y) - (x < y);
+          }
+          break;
         case Storage::Floats: cmp = (c.floats[a] > c.floats[b]) - (c.floats[a] < c.floats[b]); break;
         case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
       }
@@ -164,26 +209,10 @@ void Result::sort(const std::vector<SortKey>& keys) {
       for (size_t i = 0; i < order.size(); ++i) v[i] = c.valid[order[i]];
       c.valid = std::move(v);
     }
-    switch (storage_of(c.type)) {
-      case Storage::Ints: {
-        std::vector<int64_t> v(order.size());
-        for (size_t i = 0; i < order.size(); ++i) v[i] = c.ints[order[i]];
-        c.ints = std::move(v);
-        break;
-      }
-      case Storage::Floats: {
-        std::vector<double> v(order.size());
-        for (size_t i = 0; i < order.size(); ++i) v[i] = c.floats[order[i]];
-        c.floats = std::move(v);
-        break;
-      }
-      case Storage::Strings: {
-        std::vector<std::string> v(order.size());
-        for (size_t i = 0; i < order.size(); ++i) v[i] = std::move(c.strings[order[i]]);
-        c.strings = std::move(v);
-        break;
-      }
-    }
+    permute(c.ints, order);
+    permute(c.highs, order);
+    permute(c.floats, order);
+    permute(c.strings, order);
   }
 }
 
@@ -192,7 +221,10 @@ void Result::limit(uint64_t count) {
   for (ResultColumn& c : columns) {
     if (!c.valid.empty()) c.valid.resize(count);
     switch (storage_of(c.type)) {
-      case Storage::Ints: c.ints.resize(count); break;
+      case Storage::Ints:
+        c.ints.resize(count);
+        if (!c.highs.empty()) c.highs.resize(count);
+        break;
       case Storage::Floats: c.floats.resize(count); break;
       case Storage::Strings: c.strings.resize(count); break;
     }
@@ -240,7 +272,7 @@ std::string Result::format(ResultFormat format) const {
           const TypeId id = col.type.id;
           if (col.is_null(r)) {
             out << "null";
-          } else if (id == TypeId::Int32 || id == TypeId::Int64) {
+          } else if ((id == TypeId::Int32 || id == TypeId::Int64) && col.highs.empty()) {
             out << col.ints[r];
           } else if (id == TypeId::Float64) {
             // JSON has no NaN/Infinity; null says "not a number" without lying.
@@ -317,8 +349,9 @@ ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, 
     throw Error(ErrorKind::Internal, "AVG " + name + ": " + std::to_string(sum.rows()) + " sums but " +
                                          std::to_string(count.rows()) + " counts");
   }
-  // long double holds every int64 exactly, so the only rounding is the final one to double.
-  long double unscale = 1;
+  // As DuckDB finalises AVG of an integer or DECIMAL (its sum is a 128-bit hugeint): the sum as a
+  // long double divided by count x 10^scale (a double scale factor), rounded once to double.
+  double unscale = 1;
   if (sum.type.id == TypeId::Decimal) {
     for (uint8_t i = 0; i < sum.type.scale; ++i) unscale *= 10;
   }
@@ -333,9 +366,13 @@ ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, 
     }
     const int64_t n = count.ints[r];
     if (n == 0) throw Error(ErrorKind::Internal, "AVG " + name + ": group " + std::to_string(r) + " has count 0");
-    const long double total =
-        sum.type.id == TypeId::Float64 ? sum.floats[r] : static_cast<long double>(sum.ints[r]) / unscale;
-    out.floats[r] = static_cast<double>(total / static_cast<long double>(n));
+    if (sum.type.id == TypeId::Float64) {
+      out.floats[r] = static_cast<double>(static_cast<long double>(sum.floats[r]) / static_cast<long double>(n));
+      continue;
+    }
+    const long double total = sum.highs.empty() ? static_cast<long double>(sum.ints[r]) : static_cast<long double>(wide_value(sum, r));
+    const long double divisor = static_cast<long double>(n) * unscale;
+    out.floats[r] = static_cast<double>(total / divisor);
   }
   return out;
 }

@@ -29,6 +29,9 @@ struct ResultColumn {
   std::string name;
   DataType type;
   std::vector<int64_t> ints;
+  // 128-bit integers (exact decimal sums that may exceed 64 bits): when non-empty, one entry per
+  // row, and the value is highs[r] * 2^64 + (uint64_t)ints[r] (ints then hold the low words).
+  std::vector<int64_t> highs;
   std::vector<double> floats;
   std::vector<std::string> strings;
   std::vector<uint8_t> valid;  // empty: no NULLs; else one entry per row, 0 = NULL
@@ -76,7 +79,8 @@ class Result {
 ResultColumn decode_dictionary(const ResultColumn& codes, const std::vector<std::string>& dictionary,
                                DataType string_type);
 
-// AVG = SUM / COUNT as Float64. A Decimal sum is unscaled first. A NULL sum (no input rows) gives
+// AVG = SUM / COUNT as Float64, computed as DuckDB does (a Decimal sum: sum / (count x 10^scale) in
+// long double, one rounding to double). A NULL sum (no input rows) gives
 // a NULL average. Otherwise a group with count 0 cannot occur (a group exists because a row
 // reached it); a 0 count there throws Error(Internal).
 ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, const ResultColumn& count);

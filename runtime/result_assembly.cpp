@@ -39,6 +39,27 @@ std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count) {
 
 namespace {
 
+// Row references of a heap-string column (ir/state.h, "Heap strings") → the texts of those rows.
+ResultColumn decode_heap_rows(const ResultColumn& rows, const Column& column, DataType string_type, const std::string& where) {
+  ResultColumn out;
+  out.name = rows.name;
+  out.type = string_type;
+  out.valid = rows.valid;
+  out.strings.reserve(rows.ints.size());
+  for (uint64_t r = 0; r < rows.ints.size(); ++r) {
+    if (rows.is_null(r)) {
+      out.strings.emplace_back();
+      continue;
+    }
+    const int64_t row = rows.ints[r];
+    if (row < 0 || static_cast<uint64_t>(row) >= column.size())
+      throw Error(ErrorKind::Internal, where + ": row reference " + std::to_string(row) + " outside the " +
+                                           std::to_string(column.size()) + " rows of " + column.name);
+    out.strings.emplace_back(column.string_at(static_cast<uint64_t>(row)));
+  }
+  return out;
+}
+
 const AllocatedBuffer& find_buffer(const std::map<std::string, AllocatedBuffer>& buffers, const std::string& name,
                                    const std::string& context) {
   auto it = buffers.find(name);
@@ -100,35 +121,48 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     ResultColumn col;
     col.name = c.name;
     const bool decode = !c.dictionary_table.empty();
-    col.type = decode ? DataType::int32() : c.type;
+    col.type = decode || !c.heap_table.empty() ? DataType::int32() : c.type;
     if (c.source == ResultColumnSpec::Source::AverageOf) {
       col.type = DataType::float64();
       result.columns.push_back(col);  // filled below, once its inputs exist
       continue;
     }
     const AllocatedBuffer* source = nullptr;
+    if (c.stride == 0 || c.lane >= c.stride) throw Error(ErrorKind::Internal, where + ": lane outside the stride");
     if (!c.buffer.empty()) {
       source = &find_buffer(buffers, c.buffer, where);
-      if (extent > source->elements) {
+      if (extent * c.stride > source->elements) {
         throw Error(ErrorKind::Internal, where + ": " + std::to_string(extent) + " rows but buffer " + c.buffer +
                                              " holds only " + std::to_string(source->elements) +
                                              " (an output overflow the kernel did not flag)");
       }
     }
-    if (c.source == ResultColumnSpec::Source::Buffer) {
+    const uint64_t stride = c.stride, lane = c.lane;
+    if (c.source == ResultColumnSpec::Source::Buffer && c.wide) {
+      if (extent * 2 > source->elements || col.type.id == TypeId::Float64)
+        throw Error(ErrorKind::Internal, where + ": 128-bit column needs two integer words per slot");
+      auto all = read_ints(*source, extent * 2);
+      bool fits = true;  // every value fits int64: keep the plain representation
+      for (uint64_t s : selected) {
+        col.ints.push_back(all[2 * s]);
+        col.highs.push_back(all[2 * s + 1]);
+        fits = fits && all[2 * s + 1] == (all[2 * s] < 0 ? -1 : 0);
+      }
+      if (fits) col.highs.clear();
+    } else if (c.source == ResultColumnSpec::Source::Buffer) {
       if (col.type.id == TypeId::Float64) {
-        auto all = read_floats(*source, extent);
-        for (uint64_t s : selected) col.floats.push_back(all[s]);
+        auto all = read_floats(*source, extent * stride);
+        for (uint64_t s : selected) col.floats.push_back(all[s * stride + lane]);
       } else {
-        auto all = read_ints(*source, extent);
-        for (uint64_t s : selected) col.ints.push_back(all[s]);
+        auto all = read_ints(*source, extent * stride);
+        for (uint64_t s : selected) col.ints.push_back(all[s * stride + lane]);
       }
     } else {  // SlotKey
       std::vector<int64_t> raw;
-      if (source != nullptr) raw = read_ints(*source, extent);
+      if (source != nullptr) raw = read_ints(*source, extent * stride);
       const int64_t offset = c.offset_param.empty() ? 0 : params.at(c.offset_param);
       for (uint64_t s : selected) {
-        int64_t key = source != nullptr ? raw[s] : static_cast<int64_t>(s);
+        int64_t key = source != nullptr ? raw[s * stride + lane] : static_cast<int64_t>(s);
         key /= c.divisor;
         if (c.modulus > 0) key %= c.modulus;
         col.ints.push_back(key + offset);
@@ -147,6 +181,8 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     if (decode) {
       const Column& dict = lookup_column(database, c.dictionary_table, c.dictionary_column, where);
       col = decode_dictionary(col, dict.dictionary, c.type);
+    } else if (!c.heap_table.empty()) {
+      col = decode_heap_rows(col, lookup_column(database, c.heap_table, c.heap_column, where), c.type, where);
     }
     result.columns.push_back(std::move(col));
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "frontend/bind_expr.h"
+#include "frontend/sql/sql_distinct.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
 #include "frontend/sql/sql_scope.h"
@@ -145,6 +146,8 @@ class SelectBinder {
     agg->json_path = src_.position(stmt_.group_by.empty() ? calls.front()->location : stmt_.group_by.front()->location);
     const std::vector<plan::Attribute>& in = input->schema;
     AttributeLookup base = [this](const SqlExpr& e) { return column_attribute(e, scope_); };
+    std::vector<bool> distinct;   // parallel to agg->aggregates
+    int distinct_location = -1;   // the first DISTINCT call
 
     for (const SqlExprPtr& written : stmt_.group_by) {
       SqlExprPtr g = group_expression(written);
@@ -184,7 +187,11 @@ class SelectBinder {
       }
       plan::AggregateExpr a;
       a.name = attribute_name(preferred, "agg" + std::to_string(aggs_.size() + 1));
-      if (call->distinct) src_.unsupported(call->location, call->text + "(DISTINCT ...) is not supported yet");
+      if (call->distinct) {
+        if (call->star) src_.fail(call->location, call->text + "(DISTINCT *) is not valid");
+        if (distinct_location < 0) distinct_location = call->location;
+      }
+      distinct.push_back(call->distinct);
       if (call->text == "count" && call->star) {
         a.func = plan::AggFunc::CountStar;
       } else {
@@ -212,6 +219,7 @@ class SelectBinder {
       agg->aggregates.push_back(std::move(a));
     }
     agg->children.push_back(std::move(input));
+    if (distinct_location >= 0) return split_distinct_aggregate(std::move(agg), distinct, src_, distinct_location);
     return agg;
   }
 

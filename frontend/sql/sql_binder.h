@@ -8,14 +8,16 @@
 //     → aggregate: group keys in GROUP BY order, then the aggregates in the order they first occur
 //       in the select list, HAVING and ORDER BY (duplicates share one aggregate); a group key is
 //       named after its column (or the alias of the select item that is the same expression), an
-//       aggregate after its select alias, else its SQL text ("sum(lo_revenue)")
+//       aggregate after its select alias, else its SQL text ("sum(lo_revenue)"); with DISTINCT
+//       calls (COUNT(DISTINCT x)) two aggregates, the inner one grouping by the keys and x
+//       (frontend/sql/sql_distinct.h)
 //     → filter (HAVING)
 //     → project, only where the select list is not exactly the input's attributes in order
 //     → order_by (keys: select aliases, output names or 1-based positions)
 //     → limit.
 //   throws: Error(Input) "<source>:<line>:<col>: ..." for unknown tables/columns (with a
 //   suggestion), ambiguous columns, type mismatches, non-grouped columns next to aggregates;
-//   Error(Unsupported) naming constructs horseqc does not handle (DISTINCT, COUNT(DISTINCT),
+//   Error(Unsupported) naming constructs horseqc does not handle (SELECT DISTINCT,
 //   subqueries outside WHERE, ...). WITH entries are visible in FROM and in WHERE subqueries.
 #pragma once
 

@@ -3,7 +3,8 @@
 // (codegen/dialect.cpp generates it); no file here may name a CUDA or OpenCL built-in directly.
 // Expects: the prelude (and, on OpenCL, device/atomics_cas.cl).
 // Guarantees: HQC_EMPTY_* sentinels for hash-table key slots, hash mixers with good avalanche
-//   (murmur3 finalizers), and hqc_set_flag() for overflow / error flags that the host reads back.
+//   (murmur3 finalizers), hqc_set_flag() for overflow / error flags that the host reads back, and
+//   hqc_i128 (two-word integers with carry, atomic adds) for exact decimal sums.
 
 // Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
 // raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.
@@ -52,3 +53,45 @@ HQC_FN hqc_i64 hqc_div_i64(hqc_i64 a, hqc_i64 b) { return b != 0 ? a / b : 0; }
 
 HQC_FN hqc_i64 hqc_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
 HQC_FN hqc_i64 hqc_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }
+
+// ---- 128-bit integers: exact sums of scaled decimals (OpenCL C has no __int128) ----
+// Two's complement over two words; sums wrap modulo 2^128 like the hardware add does for 64 bits.
+// In memory a 128-bit value is two consecutive int64 words: low, high.
+typedef struct {
+  hqc_u64 lo;
+  hqc_i64 hi;
+} hqc_i128;
+
+HQC_FN hqc_i128 hqc_i128_zero(void) {
+  hqc_i128 r;
+  r.lo = 0;
+  r.hi = 0;
+  return r;
+}
+HQC_FN hqc_i128 hqc_i128_from_i64(hqc_i64 v) {
+  hqc_i128 r;
+  r.lo = (hqc_u64)v;
+  r.hi = v < 0 ? -1 : 0;
+  return r;
+}
+HQC_FN hqc_i128 hqc_i128_add(hqc_i128 a, hqc_i128 b) {
+  hqc_i128 r;
+  r.lo = a.lo + b.lo;
+  r.hi = (hqc_i64)((hqc_u64)a.hi + (hqc_u64)b.hi + (r.lo < a.lo ? 1u : 0u));
+  return r;
+}
+HQC_FN hqc_i128 hqc_i128_add_i64(hqc_i128 a, hqc_i64 v) { return hqc_i128_add(a, hqc_i128_from_i64(v)); }
+
+// Atomic add into words p[0] (low), p[1] (high): the low word's atomic add reports the carry, which
+// goes into the high word with the value's own high word. The two words are not updated together,
+// but once every add has been applied they hold the exact sum (addition commutes).
+HQC_FN void hqc_atomic_add_i128_g(HQC_GLOBAL hqc_i64* p, hqc_i128 v) {
+  const hqc_u64 old = (hqc_u64)HQC_ATOMIC_ADD_I64(&p[0], (hqc_i64)v.lo);
+  const hqc_i64 hi = (hqc_i64)((hqc_u64)v.hi + (old + v.lo < old ? 1u : 0u));
+  if (hi != 0) HQC_ATOMIC_ADD_I64(&p[1], hi);
+}
+HQC_FN void hqc_atomic_add_i128_l(HQC_LOCAL hqc_i64* p, hqc_i128 v) {
+  const hqc_u64 old = (hqc_u64)HQC_ATOMIC_ADD_I64(&p[0], (hqc_i64)v.lo);
+  const hqc_i64 hi = (hqc_i64)((hqc_u64)v.hi + (old + v.lo < old ? 1u : 0u));
+  if (hi != 0) HQC_ATOMIC_ADD_I64(&p[1], hi);
+}

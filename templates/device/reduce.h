@@ -10,6 +10,9 @@
 //   - hqc_tuple_<op>_<type>(out, flag, x): B2 — one atomic per qualifying tuple.
 //   - Sums of int64 wrap like the hardware add; the planner bounds them (see DESIGN.md §3).
 //   - All hqc_cta_* functions end with a barrier (scratch reusable).
+//   - hqc_cta_sum_i128_{we,simd}_to / hqc_tuple_sum_i128: exact 128-bit sums (base.h's hqc_i128)
+//     into two words (low, high). The CTA reduction splits each value into three int64 limbs
+//     (low 32 bits, next 32 bits, high word) that cannot overflow over <= 1024 work-items.
 // Ops: sum_i64, min_i64, max_i64, sum_f64. Identity elements: 0, HQC_I64_MAX, HQC_I64_MIN, 0.0.
 
 #define HQC_REDUCE_SIMD_WORDS 33
@@ -89,3 +92,30 @@ HQC_FN void hqc_tuple_sum_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) 
 HQC_FN void hqc_tuple_min_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) { if (flag) HQC_ATOMIC_MIN_I64_G(out, x); }
 HQC_FN void hqc_tuple_max_i64(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) { if (flag) HQC_ATOMIC_MAX_I64_G(out, x); }
 HQC_FN void hqc_tuple_sum_f64(HQC_GLOBAL hqc_f64* out, hqc_i32 flag, hqc_f64 x) { if (flag) hqc_propagate_sum_f64(out, x); }
+
+// 128-bit sums. Limbs a, b < 2^32 each; their CTA sums stay below 2^42.
+#define HQC_DEFINE_CTA_SUM_I128_TO(MECH)                                                       \
+  HQC_FN void hqc_cta_sum_i128_##MECH##_to(HQC_GLOBAL hqc_i64* out, hqc_i128 x, HQC_LOCAL hqc_u64* scratch) { \
+    const hqc_i64 a = hqc_cta_sum_i64_##MECH((hqc_i64)(x.lo & 0xffffffffUL), scratch);        \
+    const hqc_i64 b = hqc_cta_sum_i64_##MECH((hqc_i64)(x.lo >> 32), scratch);                  \
+    const hqc_i64 c = hqc_cta_sum_i64_##MECH(x.hi, scratch);                                   \
+    if (HQC_LID() == 0) {                                                                      \
+      hqc_i128 t;                                                                              \
+      t.lo = (hqc_u64)a;                                                                       \
+      t.hi = c;                                                                                \
+      hqc_i128 u;                                                                              \
+      u.lo = (hqc_u64)b << 32;                                                                 \
+      u.hi = (hqc_i64)((hqc_u64)b >> 32);                                                      \
+      t = hqc_i128_add(t, u);                                                                  \
+      if (t.lo != 0u || t.hi != 0) hqc_atomic_add_i128_g(out, t);                              \
+    }                                                                                          \
+  }
+
+HQC_DEFINE_CTA_SUM_I128_TO(we)
+#if HQC_HAS_SIMD
+HQC_DEFINE_CTA_SUM_I128_TO(simd)
+#endif
+
+HQC_FN void hqc_tuple_sum_i128(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) {
+  if (flag && x != 0) hqc_atomic_add_i128_g(out, hqc_i128_from_i64(x));
+}

@@ -129,7 +129,7 @@ std::map<std::string, int64_t> params_for(const ProgramOptions& o, size_t fact_r
   bool perfect = o.join_layout == hqc::ir::HashLayout::PerfectHash;
   return {{"rows_dim", 100}, {"rows_fact", static_cast<int64_t>(fact_rows)}, {"ht0_capacity", perfect ? 100 : 256},
           {"ht0_key_min", 1000}, {"agg0_year_min", 1990}, {"agg0_year_domain", 8}, {"agg0_brand_min", 0},
-          {"agg0_brand_domain", 40}, {"agg0_slots", 320}, {"agg0_capacity", 256}};
+          {"agg0_brand_domain", 40}, {"agg0_slots", 320}, {"agg0_capacity", 256}, {"agg0_local_slots", 64}};
 }
 
 const size_t kFactRows = 30011;
@@ -224,7 +224,7 @@ TEST_CASE("materialization (A3/A2) writes exactly the qualifying rows") {
   }
 }
 
-TEST_CASE("hashed group-by (C2) is correct on the OpenCL device") {
+TEST_CASE("hashed group-by (C3 per-CTA table, C2) is correct on the OpenCL device") {
   Data data = make_data(kFactRows);
   std::map<int64_t, std::pair<int64_t, uint64_t>> expected;
   for (size_t i = 0; i < kFactRows; ++i)
@@ -237,7 +237,8 @@ TEST_CASE("hashed group-by (C2) is correct on the OpenCL device") {
     hqc::ir::Program p = hqc::test::hashed_group_program(o);
     auto gp = hqc::codegen::generate(p, Dialect::OpenCL);
     REQUIRE(gp.kernels.size() == 1);
-    CHECK(gp.kernels[0].reductions.at(0).technique == hqc::ir::Technique::C2);
+    // Resolution with scratchpad: a per-CTA hashed table of 64 slots (C3) in front of the global one.
+    CHECK(gp.kernels[0].reductions.at(0).technique == (p.aggregations[0].scratchpad ? hqc::ir::Technique::C3 : hqc::ir::Technique::C2));
     MiniExecutor ex(device(), p, data, params_for(o, kFactRows));
     ex.run(gp, 128, 11);
     CHECK(ex.read<uint32_t>("agg0_overflow")[0] == 0u);
@@ -248,5 +249,114 @@ TEST_CASE("hashed group-by (C2) is correct on the OpenCL device") {
     for (size_t s = 0; s < keys.size(); ++s)
       if (keys[s] != INT64_MIN) got[keys[s]] = {sums[s], counts[s]};
     CHECK(got == expected);
+  }
+}
+
+namespace {
+
+__extension__ typedef __int128 int128;
+__extension__ typedef unsigned __int128 uint128;
+
+int128 word_pair(const std::vector<int64_t>& words, size_t slot) {
+  return static_cast<int128>(static_cast<uint128>(static_cast<uint64_t>(words[2 * slot + 1])) << 64 |
+                             static_cast<uint64_t>(words[2 * slot]));
+}
+
+// Turns the SUM accumulating into `buffer` into an exact 128-bit sum of (argument x 2^shift), so
+// that the totals leave 64 bits and every carry path of the templates runs.
+void widen_sum(hqc::ir::Program& p, const std::string& buffer, int shift) {
+  for (hqc::ir::AggregationTable& agg : p.aggregations) {
+    for (hqc::ir::Accumulator& acc : agg.accumulators) {
+      if (acc.buffer != buffer) continue;
+      acc.wide = true;
+      acc.arg = hqc::plan::make_arith(hqc::plan::ArithOp::Mul, acc.arg, hqc::plan::make_int_literal(int64_t{1} << shift, hqc::DataType::int64()),
+                                      hqc::DataType::int64());
+      if (agg.scratchpad_bytes_per_slot != 0) agg.scratchpad_bytes_per_slot += 8;
+    }
+  }
+  for (hqc::ir::Buffer& b : p.buffers) {
+    if (b.name != buffer) continue;
+    b.fixed_elements *= 2;
+    b.multiplier = 2;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("128-bit sums (B3/B2, C3/C2) are exact where 64 bits overflow, on the OpenCL device and with NVRTC") {
+  Data data = make_data(kFactRows);
+  std::map<int32_t, int32_t> year_of;
+  for (size_t i = 0; i < data.d_key.size(); ++i) year_of[data.d_key[i]] = data.d_year[i];
+  int128 revenue = 0;
+  for (size_t i = 0; i < kFactRows; ++i) {
+    auto it = year_of.find(data.f_key[i]);
+    if (data.f_qty[i] >= 1 && data.f_qty[i] < 25 && it != year_of.end() && it->second == 1993)
+      revenue += static_cast<int128>(int64_t{data.f_price[i]} * data.f_qty[i]) << 40;
+  }
+  const size_t slots = 320;
+  std::vector<int128> sum(slots, 0);
+  for (size_t i = 0; i < kFactRows; ++i) {
+    auto it = year_of.find(data.f_key[i]);
+    if (data.f_qty[i] >= 40 || it == year_of.end()) continue;
+    sum[static_cast<size_t>((it->second - 1990) * 40 + data.f_brand[i])] -= static_cast<int128>(data.f_price[i]) << 52;
+  }
+  CHECK(revenue > static_cast<int128>(INT64_MAX));
+  for (const ProgramOptions& o : all_options()) {
+    CAPTURE(describe(o));
+    hqc::ir::Program scalar = hqc::test::scalar_join_program(o);
+    widen_sum(scalar, "agg0_revenue", 40);
+    hqc::ir::Program grouped = hqc::test::grouped_join_program(o);
+    widen_sum(grouped, "agg0_sum", 52);
+    // Negative values: the sign extension into the high word is exercised too.
+    for (hqc::ir::Accumulator& acc : grouped.aggregations[0].accumulators)
+      if (acc.wide) acc.arg = hqc::plan::make_arith(hqc::plan::ArithOp::Sub, hqc::plan::make_int_literal(0, hqc::DataType::int64()), acc.arg, hqc::DataType::int64());
+    for (hqc::ir::Program* p : {&scalar, &grouped}) {
+      auto cuda = hqc::codegen::generate(*p, Dialect::Cuda);
+      CHECK(hqc::test::nvrtc_compile_log(cuda.source, "sm_90") == "");
+    }
+    auto gs = hqc::codegen::generate(scalar, Dialect::OpenCL);
+    MiniExecutor es(device(), scalar, data, params_for(o, kFactRows));
+    es.run(gs, 128, 19);
+    CHECK(word_pair(es.read<int64_t>("agg0_revenue"), 0) == revenue);
+
+    auto gg = hqc::codegen::generate(grouped, Dialect::OpenCL);
+    MiniExecutor eg(device(), grouped, data, params_for(o, kFactRows));
+    eg.run(gg, 64, 23);
+    auto words = eg.read<int64_t>("agg0_sum");
+    REQUIRE(words.size() == 2 * slots);
+    bool all_equal = true;
+    for (size_t g = 0; g < slots; ++g) all_equal = all_equal && word_pair(words, g) == sum[g];
+    CHECK(all_equal);
+  }
+}
+
+TEST_CASE("hashed group-by on two keys (lanes of one key buffer; C3, C2) is correct on the OpenCL device and compiles with NVRTC") {
+  Data data = make_data(kFactRows);
+  std::map<std::pair<int64_t, int64_t>, std::pair<int128, uint64_t>> expected;
+  for (size_t i = 0; i < kFactRows; ++i) {
+    auto& e = expected[{data.f_key[i], data.f_brand[i]}];
+    e.first += static_cast<int128>(data.f_price[i]) << 50;
+    e.second += 1;
+  }
+  for (const ProgramOptions& o : all_options()) {
+    CAPTURE(describe(o));
+    hqc::ir::Program p = hqc::test::hashed_two_key_program(o);
+    CHECK(hqc::test::nvrtc_compile_log(hqc::codegen::generate(p, Dialect::Cuda).source, "sm_90") == "");
+    auto gp = hqc::codegen::generate(p, Dialect::OpenCL);
+    REQUIRE(gp.kernels.size() == 1);
+    CHECK(gp.kernels[0].reductions.at(0).technique == (p.aggregations[0].scratchpad ? hqc::ir::Technique::C3 : hqc::ir::Technique::C2));
+    std::map<std::string, int64_t> params = params_for(o, kFactRows);
+    params["agg0_capacity"] = 8192;  // about 120 x 40 groups
+    MiniExecutor ex(device(), p, data, params);
+    ex.run(gp, 128, 11);
+    CHECK(ex.read<uint32_t>("agg0_overflow")[0] == 0u);
+    auto keys = ex.read<int64_t>("agg0_keys");
+    auto sums = ex.read<int64_t>("agg0_sum");
+    auto counts = ex.read<uint64_t>("agg0_count");
+    std::map<std::pair<int64_t, int64_t>, std::pair<int128, uint64_t>> got;
+    for (size_t s = 0; s < counts.size(); ++s)
+      if (keys[2 * s] != INT64_MIN) got[{keys[2 * s], keys[2 * s + 1]}] = {word_pair(sums, s), counts[s]};
+    CHECK(got.size() == expected.size());
+    CHECK((got == expected));
   }
 }

@@ -17,7 +17,8 @@ TEST_CASE("golden: hand-built programs, both dialects, both models") {
   const Case cases[] = {{"scalar_join", hqc::test::scalar_join_program},
                         {"grouped_join", hqc::test::grouped_join_program},
                         {"materialize", hqc::test::materialize_program},
-                        {"hashed_group", hqc::test::hashed_group_program}};
+                        {"hashed_group", hqc::test::hashed_group_program},
+                        {"hashed_two_key", hqc::test::hashed_two_key_program}};
   for (const Case& c : cases) {
     for (auto model : {hqc::ir::ExecutionModel::Resolution, hqc::ir::ExecutionModel::Pipelined}) {
       hqc::test::ProgramOptions o;

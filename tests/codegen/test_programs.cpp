@@ -158,6 +158,17 @@ void add_probe_args(const ir::Program& p, const ProgramOptions& o, ir::Kernel& k
   if (o.join_layout == ir::HashLayout::PerfectHash) k.args.push_back(prm("ht0_key_min"));
 }
 
+// Hashed C3 under the resolution model: a per-CTA hashed table of 64 slots.
+void add_local_hash_table(ir::Program& p, ir::AggregationTable& agg, const ProgramOptions& o) {
+  if (o.model != ir::ExecutionModel::Resolution || !o.scratchpad) return;
+  ir::Param local = param("agg0_local_slots", ir::Param::Source::Constant);
+  local.value = 64;
+  p.params.push_back(local);
+  agg.scratchpad = true;
+  agg.local_slots_param = "agg0_local_slots";
+  agg.max_scratchpad_slots = 64;
+}
+
 ir::Accumulator accumulator(const std::string& name, plan::AggFunc f, plan::ExprPtr arg, const std::string& buffer) {
   ir::Accumulator a;
   a.name = name;
@@ -353,6 +364,7 @@ ir::Program hashed_group_program(const ProgramOptions& o) {
   agg.slots_param = "agg0_capacity";
   agg.occupancy_buffer = "agg0_count";
   agg.overflow_buffer = "agg0_overflow";
+  add_local_hash_table(p, agg, o);
   p.aggregations.push_back(agg);
 
   ir::Pipeline pl;
@@ -374,8 +386,64 @@ ir::Program hashed_group_program(const ProgramOptions& o) {
   k.args = {col("fact", "f_key"), col("fact", "f_price"), col("fact", "f_qty")};
   for (const char* b : {"agg0_count", "agg0_keys", "agg0_overflow", "agg0_sum"}) k.args.push_back(buf(p, b, true));
   k.args.push_back(prm("agg0_capacity"));
+  if (p.aggregations[0].scratchpad) k.args.push_back(prm("agg0_local_slots"));
   k.args.push_back(prm("rows_fact"));
   k.reductions = {reduction(o, ir::ReductionKind::GroupedAggregate, "agg0")};
+  if (p.aggregations[0].scratchpad) k.args.push_back(scratch());
+  k.launch.tuples_param = "rows_fact";
+  p.kernels.push_back(k);
+  return p;
+}
+
+// Two keys in lanes of one buffer, and the sum of prices kept exact in 128 bits.
+ir::Program hashed_two_key_program(const ProgramOptions& o) {
+  ir::Program p;
+  p.label = "t_hashed2";
+  p.model = o.model;
+  p.params.push_back(param("rows_fact", ir::Param::Source::RowCount, "fact"));
+  p.params.push_back(param("agg0_capacity", ir::Param::Source::Capacity, "fact"));
+  ir::Buffer keys = buffer("agg0_keys", ir::ScalarType::I64, "agg0_capacity", 0, ir::Buffer::Fill::Pattern, ir::kEmptyKeyI64);
+  keys.multiplier = 2;
+  p.buffers.push_back(keys);
+  ir::Buffer wide = buffer("agg0_sum", ir::ScalarType::I64, "agg0_capacity");
+  wide.multiplier = 2;
+  p.buffers.push_back(wide);
+  p.buffers.push_back(buffer("agg0_count", ir::ScalarType::U64, "agg0_capacity"));
+  p.buffers.push_back(buffer("agg0_overflow", ir::ScalarType::U32, "", 1));
+  ir::AggregationTable agg;
+  agg.name = "agg0";
+  agg.layout = ir::AggLayout::GlobalHash;
+  agg.key_lanes = 2;
+  agg.keys = {ir::GroupKey{"f_key", make_column("fact", "f_key", kI32), kI32, "", "", "", "", "agg0_keys", 0},
+              ir::GroupKey{"f_brand", make_column("fact", "f_brand", kI32), kI32, "", "", "", "", "agg0_keys", 1}};
+  // price * 2^50 (up to 2^62.3 for prices up to 5000): a sum of a few of them leaves 64 bits.
+  plan::ExprPtr scaled = plan::make_arith(plan::ArithOp::Mul, make_column("fact", "f_price", kI32), make_int_literal(int64_t{1} << 50, kI64), kI64);
+  agg.accumulators = {accumulator("sum_price", plan::AggFunc::Sum, scaled, "agg0_sum")};
+  agg.accumulators[0].wide = true;
+  agg.slots_param = "agg0_capacity";
+  agg.occupancy_buffer = "agg0_count";
+  agg.overflow_buffer = "agg0_overflow";
+  add_local_hash_table(p, agg, o);
+  p.aggregations.push_back(agg);
+
+  ir::Pipeline pl;
+  pl.id = 0;
+  pl.name = "p0 aggregate agg0 over fact";
+  pl.source = {"fact", "fact", "", {"f_key", "f_brand", "f_price"}, "rows_fact"};
+  pl.sink = {ir::SinkKind::Aggregate, "agg0"};
+  pl.attributes = {source_column("fact", "f_key"), source_column("fact", "f_brand"), source_column("fact", "f_price")};
+  p.pipelines.push_back(pl);
+
+  ir::Kernel k;
+  k.name = "t_hashed2_p0_aggregate";
+  k.pipeline = 0;
+  k.args = {col("fact", "f_brand"), col("fact", "f_key"), col("fact", "f_price")};
+  for (const char* b : {"agg0_count", "agg0_keys", "agg0_overflow", "agg0_sum"}) k.args.push_back(buf(p, b, true));
+  k.args.push_back(prm("agg0_capacity"));
+  if (p.aggregations[0].scratchpad) k.args.push_back(prm("agg0_local_slots"));
+  k.args.push_back(prm("rows_fact"));
+  k.reductions = {reduction(o, ir::ReductionKind::GroupedAggregate, "agg0")};
+  if (p.aggregations[0].scratchpad) k.args.push_back(scratch());
   k.launch.tuples_param = "rows_fact";
   p.kernels.push_back(k);
   return p;

@@ -29,5 +29,7 @@ ir::Program grouped_join_program(const ProgramOptions& o);
 ir::Program materialize_program(const ProgramOptions& o);
 // SELECT f_key, SUM(f_price), COUNT(*) FROM fact WHERE f_qty >= 5 GROUP BY f_key   (hashed)
 ir::Program hashed_group_program(const ProgramOptions& o);
+// SELECT f_key, f_brand, SUM(f_price * 2^50) (128-bit), COUNT(*) FROM fact GROUP BY f_key, f_brand   (hashed, 2 keys)
+ir::Program hashed_two_key_program(const ProgramOptions& o);
 
 }  // namespace hqc::test

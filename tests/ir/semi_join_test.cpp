@@ -117,3 +117,34 @@ TEST_CASE("inner and left outer joins on non-unique build keys lower to a multi-
     CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
   }
 }
+
+TEST_CASE("a semi/anti join's residual (JSON \"residual\") stores the build columns it reads and keeps every build row") {
+  auto plan = [](const std::string& type) {
+    return R"({"plan": {"op": "aggregate", "aggregates": [{"name": "n", "func": "count_star"}],
+      "input": {"op": "join", "type": ")" + type + R"(", "probe": {"op": "scan", "table": "customer"},
+        "build": {"op": "scan", "table": "lineorder"},
+        "probe_keys": [{"column": "c_custkey"}], "build_keys": [{"column": "lo_custkey"}],
+        "residual": {"op": "<>", "left": {"column": "lo_suppkey"}, "right": {"column": "c_custkey"}}}}})";
+  };
+  for (const char* type : {"semi", "anti"}) {
+    CAPTURE(type);
+    ir::Program p = test::build_inline(plan(type));
+    REQUIRE(p.hash_tables.size() == 1);
+    const ir::HashTable& ht = p.hash_tables[0];
+    CHECK_FALSE(ht.keys_only);  // the residual needs the rows, not only the distinct keys
+    REQUIRE(ht.payload.size() == 1);
+    CHECK(ht.payload[0].name == "lo_suppkey");
+    CHECK(ht.layout == ir::HashLayout::LinearProbing);
+    std::string text = ir::explain_pipelines(p);
+    CHECK(contains(text, std::string(" ") + type + " ht0 keys [customer.c_custkey] residual (lineorder.lo_suppkey <> customer.c_custkey)"));
+    CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
+  }
+  try {
+    test::build_inline(plan("inner"));
+    FAIL("a residual on an inner join was accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Input);
+    CHECK(contains(e.what(), "$.plan.input.residual"));
+    CHECK(contains(e.what(), "only supported on semi and anti joins"));
+  }
+}

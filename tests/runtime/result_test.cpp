@@ -120,3 +120,25 @@ TEST_CASE("format names and column lookup") {
   r.columns[1].ints.pop_back();
   CHECK_THROWS_AS(r.validate(), Error);
 }
+
+TEST_CASE("128-bit sums: exact text, order and AVG from the high and low words") {
+  // 2^64 + 5 and -(2^64) - 1 at scale 2, next to an ordinary value.
+  ResultColumn wide = ints("charge", DataType::decimal(18, 2), {5, -1, 700});
+  wide.highs = {1, -2, 0};
+  Result r;
+  r.columns.push_back(wide);
+  r.columns.push_back(ints("n", DataType::int64(), {1, 2, 3}));
+  CHECK(r.columns[0].text(0) == "184467440737095516.21");
+  CHECK(r.columns[0].text(1) == "-184467440737095516.17");
+  CHECK(r.columns[0].text(2) == "7.00");
+  r.sort({{0, false}});
+  CHECK(r.columns[1].ints == std::vector<int64_t>{2, 3, 1});
+  CHECK(r.columns[0].highs == std::vector<int64_t>{-2, 0, 1});
+  // AVG as DuckDB computes it: sum / (count x 10^scale) in long double.
+  ResultColumn avg = finalize_average("a", r.columns[0], r.columns[1]);
+  CHECK(avg.floats[2] == static_cast<double>((18446744073709551616.0L + 5) / (1.0L * 100)));
+  CHECK(avg.floats[1] == doctest::Approx(7.0 / 3));
+  r.limit(2);
+  CHECK(r.columns[0].highs.size() == 2);
+  CHECK(r.format(ResultFormat::Csv) == "charge,n\n-184467440737095516.17,2\n7.00,3\n");
+}

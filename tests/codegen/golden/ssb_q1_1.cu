@@ -17,6 +17,8 @@ typedef unsigned char hqc_u8;
 #define HQC_BDIM() ((hqc_i32)blockDim.x)
 #define HQC_GDIM() ((hqc_i64)gridDim.x)
 #define HQC_BARRIER() __syncthreads()
+#define HQC_FENCE_GLOBAL() __threadfence()
+#define HQC_FENCE_LOCAL() __threadfence_block()
 #define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))

@@ -154,7 +154,7 @@ TEST_CASE("generated hashed GROUP BY: the aggregation table grows from 8 slots, 
                                 result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
       program.result.order_by = {{"f_key", false}};
       ir::ParamValues values;
-      values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 8}};
+      values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 8}, {"agg0_local_slots", 64}};
       ExecutablePlan plan = lower_program(program, values, codegen::generate(program, device.dialect));
       Execution run = executor.run(plan, t.db);
       CHECK(run.stats.rebuilds >= 4);  // 130 groups need at least 256 slots
@@ -197,6 +197,49 @@ TEST_CASE("generated materialisation: rows counted by the write-position counter
         REQUIRE(r.columns[0].ints[i] == expected[i].first);
         REQUIRE(r.columns[1].ints[i] == expected[i].second);
       }
+    }
+  }
+}
+
+TEST_CASE("generated hashed GROUP BY on two keys with a 128-bit sum: lanes and high words reach the result") {
+  ToyData t = toy_data(kFactRows);
+  __extension__ typedef __int128 int128;
+  std::map<std::pair<int32_t, int32_t>, int128> sums;
+  for (size_t i = 0; i < kFactRows; ++i) sums[{t.f_key[i], t.f_brand[i]}] += static_cast<int128>(t.f_price[i]) << 50;
+  auto text = [](int128 v) {
+    std::string s;
+    do {
+      s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+      v /= 10;
+    } while (v != 0);
+    return s;
+  };
+  for (Device& device : devices()) {
+    Executor executor(*device.backend, nullptr);
+    for (const test::ProgramOptions& o : models()) {
+      CAPTURE(device.backend->name());
+      CAPTURE(ir::execution_model_name(o.model));
+      ir::Program program = test::hashed_two_key_program(o);
+      program.result.kind = ir::ResultDesc::Kind::Aggregation;
+      program.result.state = "agg0";
+      program.result.columns = {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+                                result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
+                                result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+      program.result.order_by = {{"f_key", false}, {"f_brand", false}};
+      ir::ParamValues values;
+      values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 64}, {"agg0_local_slots", 64}};
+      ExecutablePlan plan = lower_program(program, values, codegen::generate(program, device.dialect));
+      Execution run = executor.run(plan, t.db);
+      CHECK(run.stats.rebuilds >= 1);  // thousands of groups in 64 slots: the table grows
+      const Result& r = run.result;
+      REQUIRE(r.rows() == sums.size());
+      CHECK_FALSE(r.columns[2].highs.empty());
+      size_t row = 0, equal = 0;
+      for (const auto& [key, sum] : sums) {
+        equal += r.columns[0].ints[row] == key.first && r.columns[1].ints[row] == key.second && r.columns[2].text(row) == text(sum);
+        ++row;
+      }
+      CHECK(equal == sums.size());
     }
   }
 }

@@ -1,0 +1,100 @@
+// DISTINCT aggregates → two aggregations; see sql_distinct.h.
+#include "frontend/sql/sql_distinct.h"
+
+#include "frontend/bind_expr.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+// A reference to an attribute of the inner aggregate, keeping its dictionary.
+plan::ExprPtr reference(const plan::Attribute& a) {
+  plan::ExprPtr e = plan::make_column(a.source, a.name, a.type);
+  e->dict_table = a.dict_table;
+  e->dict_column = a.dict_column;
+  return e;
+}
+
+DataType result_type(plan::AggFunc f, const plan::ExprPtr& arg, const SqlSource& src, int location) {
+  DataType t;
+  std::string why;
+  if (!plan::aggregate_type(f, arg ? &arg->type : nullptr, t, why)) src.fail(location, why);
+  return t;
+}
+
+}  // namespace
+
+std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::LogicalOp> agg, const std::vector<bool>& distinct,
+                                                          const SqlSource& src, int location) {
+  const plan::Expr* x = nullptr;
+  for (size_t i = 0; i < agg->aggregates.size(); ++i) {
+    const plan::AggregateExpr& a = agg->aggregates[i];
+    if (distinct[i]) {
+      if (x != nullptr && x->to_string() != a.arg->to_string())
+        src.unsupported(location, "DISTINCT aggregates over different arguments (" + x->to_string() + ", " + a.arg->to_string() +
+                                      ") are not supported yet");
+      x = a.arg.get();
+    } else if (a.func == plan::AggFunc::Avg) {
+      src.unsupported(location, "avg(" + a.arg->to_string() + ") next to a DISTINCT aggregate is not supported yet");
+    }
+  }
+  if (x == nullptr) return agg;
+
+  auto inner = std::make_unique<plan::LogicalOp>();
+  inner->kind = plan::OpKind::Aggregate;
+  inner->json_path = agg->json_path;
+  for (size_t i = 0; i < agg->group_by.size(); ++i) {
+    inner->group_by.push_back({agg->group_by[i].name, plan::clone(*agg->group_by[i].expr)});
+    inner->schema.push_back(agg->schema[i]);
+  }
+  // The distinct argument as one more key; its name cannot clash with a SQL name (it starts "__").
+  const std::string distinct_name = "__distinct";
+  inner->group_by.push_back({distinct_name, plan::clone(*x)});
+  plan::Attribute xa{"", distinct_name, x->type, "", ""};
+  if (x->kind == plan::ExprKind::Column) {
+    xa.dict_table = x->dict_table;
+    xa.dict_column = x->dict_column;
+  }
+  inner->schema.push_back(xa);
+
+  auto outer = std::make_unique<plan::LogicalOp>();
+  outer->kind = plan::OpKind::Aggregate;
+  outer->json_path = agg->json_path;
+  outer->schema = agg->schema;
+  for (size_t i = 0; i < agg->group_by.size(); ++i) outer->group_by.push_back({agg->group_by[i].name, reference(agg->schema[i])});
+  for (size_t i = 0; i < agg->aggregates.size(); ++i) {
+    const plan::AggregateExpr& a = agg->aggregates[i];
+    plan::AggregateExpr o;
+    o.name = a.name;
+    o.type = a.type;
+    if (distinct[i]) {
+      o.func = a.func;
+      o.arg = reference(xa);
+    } else {
+      plan::AggregateExpr partial;
+      partial.name = "__partial" + std::to_string(i);
+      partial.func = a.func;
+      partial.arg = a.arg ? plan::clone(*a.arg) : nullptr;
+      partial.type = a.type;
+      plan::Attribute pa{"", partial.name, partial.type, "", ""};
+      if (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) {
+        pa.dict_table = a.arg->dict_table;
+        pa.dict_column = a.arg->dict_column;
+      }
+      inner->schema.push_back(pa);
+      inner->aggregates.push_back(std::move(partial));
+      // COUNTs of the pairs add up; SUM/MIN/MAX combine with themselves.
+      o.func = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ? plan::AggFunc::Sum : a.func;
+      o.arg = reference(pa);
+    }
+    if (result_type(o.func, o.arg, src, location) != o.type)
+      throw Error(ErrorKind::Internal, "DISTINCT rewrite: " + o.name + " changes type");
+    outer->aggregates.push_back(std::move(o));
+  }
+  inner->children = std::move(agg->children);
+  outer->children.push_back(std::move(inner));
+  return outer;
+}
+
+}  // namespace hqc::sql

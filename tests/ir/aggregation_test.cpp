@@ -1,0 +1,190 @@
+// Aggregation tables beyond the SSB shapes: hashed GROUP BY on several keys (lanes of one key
+// buffer), heap strings as row references (outputs, payloads, group keys next to the primary key),
+// and 128-bit decimal sums chosen from the statistics' bound.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "frontend/json_plan.h"
+#include "ir/build_pipelines.h"
+#include "ir/explain.h"
+#include "ir/passes.h"
+#include "planner/statistics.h"
+#include "storage/catalog.h"
+#include "storage/error.h"
+
+using namespace hqc;
+
+namespace {
+
+// Statistics of a TPC-H database of `scale` x SF 1 rows, with the value ranges of dbgen.
+class TpchStats final : public planner::Statistics {
+ public:
+  explicit TpchStats(double scale) : scale_(scale) {}
+  uint64_t rows(const std::string& table) const override {
+    static const std::map<std::string, double> sf1 = {{"lineitem", 6001215}, {"orders", 1500000}, {"customer", 150000},
+                                                      {"nation", 25}, {"part", 200000}, {"supplier", 10000}};
+    double r = sf1.at(table);
+    return static_cast<uint64_t>(table == "nation" ? r : r * scale_);
+  }
+  ColumnStats column(const std::string& table, const std::string& column) const override {
+    static const std::map<std::string, std::pair<int64_t, int64_t>> ranges = {
+        {"l_extendedprice", {90000, 10494950}}, {"l_discount", {0, 10}},   {"l_tax", {0, 8}},
+        {"l_quantity", {100, 5000}},            {"c_custkey", {1, 150000}}, {"l_orderkey", {1, 6000000}}};
+    ColumnStats s;
+    auto it = ranges.find(column);
+    if (it == ranges.end()) return s;
+    s.valid = true;
+    s.min = it->second.first;
+    s.max = it->second.second;
+    s.distinct = static_cast<uint64_t>(s.max - s.min + 1);
+    (void)table;
+    return s;
+  }
+  int64_t dictionary_code(const std::string&, const std::string&, const std::string&, plan::DictMatch) const override {
+    return 0;
+  }
+
+ private:
+  double scale_;
+};
+
+ir::Program build(const std::string& json, const planner::Statistics* stats = nullptr) {
+  Catalog catalog = Catalog::tpch();
+  auto plan = std::make_shared<plan::LogicalPlan>(plan::parse_json_plan(json, "test.json", catalog));
+  ir::BuildOptions options;
+  options.stats = stats;
+  ir::Program p = ir::build_program(plan, catalog, options);
+  ir::run_passes(p, ir::default_passes());
+  return p;
+}
+
+std::string unsupported(const std::string& json) {
+  try {
+    build(json);
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Unsupported);
+    return e.what();
+  }
+  return "";
+}
+
+const char* kCustomerJoin = R"("input": {"op": "join", "probe": {"op": "scan", "table": "orders"},
+      "build": {"op": "scan", "table": "customer"}, "probe_keys": [{"column": "o_custkey"}], "build_keys": [{"column": "c_custkey"}]})";
+
+}  // namespace
+
+TEST_CASE("hashed GROUP BY on several keys: one key buffer, one lane per key, read back per lane") {
+  ir::Program p = build(std::string(R"({"plan": {"op": "aggregate", "group_by": [{"column": "o_orderkey"}, {"column": "o_orderdate"},
+      {"column": "o_shippriority"}], "aggregates": [{"name": "n", "func": "count_star"}],
+      "input": {"op": "scan", "table": "orders"}}})"));
+  REQUIRE(p.aggregations.size() == 1);
+  const ir::AggregationTable& agg = p.aggregations[0];
+  CHECK(agg.layout == ir::AggLayout::GlobalHash);
+  CHECK(agg.key_lanes == 3);
+  const ir::Buffer* keys = p.find_buffer("agg0_keys");
+  REQUIRE(keys);
+  CHECK(keys->multiplier == 3);
+  CHECK(keys->elements_param == agg.slots_param);
+  CHECK(keys->pattern == ir::kEmptyKeyI64);
+  for (uint32_t i = 0; i < 3; ++i) {
+    CHECK(agg.keys[i].key_buffer == "agg0_keys");
+    CHECK(agg.keys[i].key_lane == i);
+  }
+  CHECK(ir::explain(p).find("agg0_o_orderdate_domain -> agg0_keys lane 1") != std::string::npos);
+  // Without statistics the resolution model privatises the table per CTA as a hashed table that
+  // the budget holds: 3 key lanes + the count + COUNT(*) = 40 B per slot -> 1024 slots.
+  CHECK(agg.scratchpad);
+  CHECK(agg.scratchpad_bytes_per_slot == 40);
+  CHECK(agg.max_scratchpad_slots == 1024);
+  CHECK(p.find_param(agg.local_slots_param)->value == 1024);
+  CHECK(p.kernels[0].launch.scratch_slots_param == agg.local_slots_param);
+}
+
+TEST_CASE("heap strings are row references: outputs and payloads carry them, the host decodes them") {
+  ir::Program out = build(R"({"plan": {"op": "project", "columns": [{"column": "c_name"}, {"column": "c_custkey"}],
+      "input": {"op": "scan", "table": "customer"}}})");
+  REQUIRE(out.outputs.size() == 1);
+  CHECK(out.outputs[0].columns[0].heap_table == "customer");
+  CHECK(out.outputs[0].columns[0].heap_column == "c_name");
+  CHECK(out.find_buffer(out.outputs[0].columns[0].buffer)->element == ir::ScalarType::I32);
+  CHECK(out.result.columns[0].heap_table == "customer");
+  CHECK(out.result.columns[1].heap_table.empty());
+
+  // Through a hash table: c_name is a payload of the customer table, probed by orders.
+  ir::Program grouped = build(std::string(R"({"plan": {"op": "aggregate", "group_by": [{"column": "c_custkey"}, {"column": "c_name"},
+      {"column": "c_phone"}], "aggregates": [{"name": "n", "func": "count_star"}], )") + kCustomerJoin + "}}");
+  REQUIRE(grouped.hash_tables.size() == 1);
+  CHECK(grouped.hash_tables[0].payload.size() == 3);
+  const ir::AggregationTable& agg = grouped.aggregations[0];
+  CHECK(agg.layout == ir::AggLayout::GlobalHash);
+  CHECK(agg.keys[0].heap_table.empty());
+  CHECK(agg.keys[1].heap_table == "customer");
+  CHECK(agg.keys[2].heap_column == "c_phone");
+  CHECK(grouped.result.columns[1].heap_column == "c_name");
+  CHECK(ir::explain(grouped).find("row of customer.c_name") != std::string::npos);
+}
+
+TEST_CASE("heap strings that would need their text compared on the device stay Unsupported") {
+  CHECK(unsupported(std::string(R"({"plan": {"op": "aggregate", "group_by": [{"column": "c_phone"}],
+      "aggregates": [{"name": "n", "func": "count_star"}], "input": {"op": "scan", "table": "customer"}}})")) ==
+        "$.plan: group key customer.c_phone is a heap string (not dictionary-encoded); grouping by it is supported only "
+        "together with the primary key of customer (comparing string contents on the device is not supported yet)");
+  // o_custkey is not customer's primary key: two customers could share a name within a group.
+  CHECK(unsupported(std::string(R"({"plan": {"op": "aggregate", "group_by": [{"column": "o_custkey"}, {"column": "c_name"}],
+      "aggregates": [{"name": "n", "func": "count_star"}], )") + kCustomerJoin + "}}")
+            .find("group key customer.c_name is a heap string") != std::string::npos);
+  CHECK(unsupported(R"({"plan": {"op": "aggregate", "aggregates": [{"name": "m", "func": "max", "arg": {"column": "c_name"}}],
+      "input": {"op": "scan", "table": "customer"}}})") ==
+        "$.plan: max(customer.c_name) of a heap string (not dictionary-encoded) is not supported yet");
+}
+
+TEST_CASE("decimal sums are 128-bit where rows x max |value| can leave int64, 64-bit where statistics bound them") {
+  // TPC-H Q1's charge: scale 6, up to 1.13e11 per row; 6e6 rows per SF.
+  std::string json = R"({"plan": {"op": "aggregate", "aggregates": [
+      {"name": "charge", "func": "sum", "arg": {"op": "*", "left": {"op": "*", "left": {"column": "l_extendedprice"},
+         "right": {"op": "-", "left": {"decimal": "1"}, "right": {"column": "l_discount"}}},
+         "right": {"op": "+", "left": {"decimal": "1"}, "right": {"column": "l_tax"}}}},
+      {"name": "qty", "func": "sum", "arg": {"column": "l_quantity"}},
+      {"name": "avg_qty", "func": "avg", "arg": {"column": "l_quantity"}},
+      {"name": "n", "func": "count_star"}],
+    "input": {"op": "scan", "table": "lineitem"}}})";
+  auto wide_of = [](const ir::Program& p) {
+    std::map<std::string, bool> out;
+    for (const ir::Accumulator& a : p.aggregations[0].accumulators) out[a.name] = a.wide;
+    return out;
+  };
+  ir::Program blind = build(json);
+  CHECK(wide_of(blind) == std::map<std::string, bool>{{"charge", true}, {"qty", true}, {"avg_qty__sum", true},
+                                                      {"avg_qty__count", false}, {"n", false}});
+  const ir::Buffer* charge = blind.find_buffer(blind.aggregations[0].accumulators[0].buffer);
+  CHECK(charge->fixed_elements == 2);
+  CHECK(ir::explain(blind).find("charge := sum(") != std::string::npos);
+  CHECK(ir::explain(blind).find("128-bit -> agg0_charge") != std::string::npos);
+  TpchStats sf10(10), sf100(100);
+  CHECK(wide_of(build(json, &sf10)) == std::map<std::string, bool>{{"charge", false}, {"qty", false}, {"avg_qty__sum", false},
+                                                                   {"avg_qty__count", false}, {"n", false}});
+  CHECK(wide_of(build(json, &sf100))["charge"]);
+  CHECK(!wide_of(build(json, &sf100))["qty"]);
+}
+
+TEST_CASE("hashed group tables are sized from the keys no other key determines") {
+  // Q3's shape: l_orderkey probes orders' primary key, so orders' columns add no groups.
+  std::string q3 = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}, {"column": "o_orderdate"},
+      {"column": "o_shippriority"}], "aggregates": [{"name": "n", "func": "count_star"}],
+    "input": {"op": "join", "probe": {"op": "scan", "table": "lineitem"}, "build": {"op": "scan", "table": "orders"},
+      "probe_keys": [{"column": "l_orderkey"}], "build_keys": [{"column": "o_orderkey"}]}}})";
+  ir::Program blind = build(q3);
+  const ir::Param* cap = blind.find_param(blind.aggregations[0].slots_param);
+  REQUIRE(cap);
+  CHECK(cap->distinct_columns == std::vector<std::string>{"lineitem.l_orderkey"});
+  // Q10's shape: c_custkey is customer's primary key and determines its heap strings.
+  ir::Program q10 = build(std::string(R"({"plan": {"op": "aggregate", "group_by": [{"column": "c_custkey"}, {"column": "c_name"},
+      {"column": "c_phone"}], "aggregates": [{"name": "n", "func": "count_star"}], )") + kCustomerJoin + "}}");
+  CHECK(q10.find_param(q10.aggregations[0].slots_param)->distinct_columns == std::vector<std::string>{"customer.c_custkey"});
+  // With statistics: 6M orders at SF 1 are far more groups than a CTA's table holds -> C2.
+  TpchStats sf1(1);
+  ir::Program seen = build(q3, &sf1);
+  CHECK_FALSE(seen.aggregations[0].scratchpad);
+  CHECK(seen.kernels.back().reductions[0].technique == ir::Technique::C2);
+}
