@@ -19,6 +19,8 @@ typedef uchar hqc_u8;
 #define HQC_BDIM() ((hqc_i32)get_local_size(0))
 #define HQC_GDIM() ((hqc_i64)get_num_groups(0))
 #define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define HQC_FENCE_LOCAL() mem_fence(CLK_LOCAL_MEM_FENCE)
 #define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))

@@ -19,6 +19,8 @@ typedef uchar hqc_u8;
 #define HQC_BDIM() ((hqc_i32)get_local_size(0))
 #define HQC_GDIM() ((hqc_i64)get_num_groups(0))
 #define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define HQC_FENCE_LOCAL() mem_fence(CLK_LOCAL_MEM_FENCE)
 #define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
@@ -68,7 +70,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
 
     // ---- aggregate agg0 (B2, sink) ----
-    hqc_tuple_sum_i64(agg0_promo, flag, (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)));
+    hqc_tuple_sum_i128(agg0_promo, flag, (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)));
     hqc_tuple_sum_i64(agg0_n, flag, 1);
     hqc_tuple_sum_i64(agg0_tuples, flag, 1);
   }

@@ -17,6 +17,8 @@ typedef unsigned char hqc_u8;
 #define HQC_BDIM() ((hqc_i32)blockDim.x)
 #define HQC_GDIM() ((hqc_i64)gridDim.x)
 #define HQC_BARRIER() __syncthreads()
+#define HQC_FENCE_GLOBAL() __threadfence()
+#define HQC_FENCE_LOCAL() __threadfence_block()
 #define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))
@@ -77,7 +79,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
 
     // ---- aggregate agg0 (B2, sink) ----
-    hqc_tuple_sum_i64(agg0_promo, flag, (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)));
+    hqc_tuple_sum_i128(agg0_promo, flag, (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)));
     hqc_tuple_sum_i64(agg0_n, flag, 1);
     hqc_tuple_sum_i64(agg0_tuples, flag, 1);
   }

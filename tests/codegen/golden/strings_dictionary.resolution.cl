@@ -19,6 +19,8 @@ typedef uchar hqc_u8;
 #define HQC_BDIM() ((hqc_i32)get_local_size(0))
 #define HQC_GDIM() ((hqc_i64)get_num_groups(0))
 #define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define HQC_FENCE_LOCAL() mem_fence(CLK_LOCAL_MEM_FENCE)
 #define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
@@ -57,7 +59,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
   HQC_LOCAL hqc_u64* s_agg0_reduce = hqc_scratch + 0;
 
   // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
-  hqc_i64 acc_agg0_promo = 0;
+  hqc_i128 acc_agg0_promo = hqc_i128_zero();
   hqc_i64 acc_agg0_n = 0;
   hqc_i64 acc_agg0_count = 0;
 
@@ -76,13 +78,13 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
 
     // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_promo += flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0;
+    acc_agg0_promo = hqc_i128_add_i64(acc_agg0_promo, flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0);
     acc_agg0_n += flag ? 1 : 0;
     acc_agg0_count += flag ? 1 : 0;
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
-  hqc_cta_sum_i64_we_to(agg0_promo, acc_agg0_promo, s_agg0_reduce);
+  hqc_cta_sum_i128_we_to(agg0_promo, acc_agg0_promo, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_n, acc_agg0_n, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
 }

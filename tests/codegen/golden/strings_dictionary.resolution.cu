@@ -17,6 +17,8 @@ typedef unsigned char hqc_u8;
 #define HQC_BDIM() ((hqc_i32)blockDim.x)
 #define HQC_GDIM() ((hqc_i64)gridDim.x)
 #define HQC_BARRIER() __syncthreads()
+#define HQC_FENCE_GLOBAL() __threadfence()
+#define HQC_FENCE_LOCAL() __threadfence_block()
 #define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))
@@ -66,7 +68,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
   HQC_LOCAL hqc_u64* s_agg0_reduce = hqc_scratch + 0;
 
   // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
-  hqc_i64 acc_agg0_promo = 0;
+  hqc_i128 acc_agg0_promo = hqc_i128_zero();
   hqc_i64 acc_agg0_n = 0;
   hqc_i64 acc_agg0_count = 0;
 
@@ -85,13 +87,13 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
 
     // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_promo += flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0;
+    acc_agg0_promo = hqc_i128_add_i64(acc_agg0_promo, flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0);
     acc_agg0_n += flag ? 1 : 0;
     acc_agg0_count += flag ? 1 : 0;
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
-  hqc_cta_sum_i64_we_to(agg0_promo, acc_agg0_promo, s_agg0_reduce);
+  hqc_cta_sum_i128_we_to(agg0_promo, acc_agg0_promo, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_n, acc_agg0_n, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
 }

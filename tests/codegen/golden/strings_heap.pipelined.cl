@@ -19,6 +19,8 @@ typedef uchar hqc_u8;
 #define HQC_BDIM() ((hqc_i32)get_local_size(0))
 #define HQC_GDIM() ((hqc_i64)get_num_groups(0))
 #define HQC_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define HQC_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define HQC_FENCE_LOCAL() mem_fence(CLK_LOCAL_MEM_FENCE)
 #define HQC_ATOMIC_ADD_I32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) atom_add((p), (v))
@@ -57,8 +59,10 @@ HQC_KERNEL void strings_heap_p0_aggregate(
     hqc_i32 flag = hqc_tile_valid(tile_items);
 
     // ---- scan orders (for op 0) ----
+    const hqc_i32 o_clerk = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_clerk
     const hqc_u64 begin_o_clerk = hqc_load_str_begin(col_o_clerk, tile, tile_items);
     const hqc_u64 end_o_clerk = hqc_load_str_end(col_o_clerk, tile, tile_items);
+    const hqc_i32 o_comment = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_comment
     const hqc_u64 begin_o_comment = hqc_load_str_begin(col_o_comment, tile, tile_items);
     const hqc_u64 end_o_comment = hqc_load_str_end(col_o_comment, tile, tile_items);
 

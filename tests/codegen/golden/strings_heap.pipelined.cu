@@ -17,6 +17,8 @@ typedef unsigned char hqc_u8;
 #define HQC_BDIM() ((hqc_i32)blockDim.x)
 #define HQC_GDIM() ((hqc_i64)gridDim.x)
 #define HQC_BARRIER() __syncthreads()
+#define HQC_FENCE_GLOBAL() __threadfence()
+#define HQC_FENCE_LOCAL() __threadfence_block()
 #define HQC_ATOMIC_ADD_I32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
 #define HQC_ATOMIC_ADD_I64(p, v) ((hqc_i64)atomicAdd((hqc_u64*)(p), (hqc_u64)(v)))
@@ -66,8 +68,10 @@ HQC_KERNEL void strings_heap_p0_aggregate(
     hqc_i32 flag = hqc_tile_valid(tile_items);
 
     // ---- scan orders (for op 0) ----
+    const hqc_i32 o_clerk = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_clerk
     const hqc_u64 begin_o_clerk = hqc_load_str_begin(col_o_clerk, tile, tile_items);
     const hqc_u64 end_o_clerk = hqc_load_str_end(col_o_clerk, tile, tile_items);
+    const hqc_i32 o_comment = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_comment
     const hqc_u64 begin_o_comment = hqc_load_str_begin(col_o_comment, tile, tile_items);
     const hqc_u64 end_o_comment = hqc_load_str_end(col_o_comment, tile, tile_items);
 
