@@ -390,8 +390,9 @@ std::vector<std::string> Lowering::independent_key_columns(const AggregationTabl
 }
 
 // A heap-string group key is stored as a row reference (ir/state.h, "Heap strings"). Grouping by row
-// references groups by rows, which equals grouping by texts only when the group also fixes the row:
-// the table's (single-column) primary key must be a group key of the same scan.
+// references groups by rows, which equals grouping by texts when the group also fixes the row (the
+// table's single-column primary key is a group key of the same scan); otherwise the host merges
+// the groups whose texts are equal (AggregationTable::merge_on_host).
 void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const {
   std::string alias, column;
   if (e.kind == plan::ExprKind::Column) std::tie(alias, column) = scan_origin(e.source, e.column, p);
@@ -407,10 +408,8 @@ void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, c
         row_fixed = true;
     }
   }
-  if (!row_fixed)
-    unsupported(agg, "group key " + e.to_string() + " is a heap string (not dictionary-encoded); grouping by it is supported "
-                     "only together with the primary key of " + table + " (comparing string contents on the device is not "
-                     "supported yet)");
+  // Without the primary key equal texts may sit in different rows: the host merges those groups.
+  k.merge_on_host = !row_fixed;
   k.heap_table = table;
   k.heap_column = column;
 }
@@ -469,6 +468,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     } else {
       all_domains = false;
     }
+    t.merge_on_host = t.merge_on_host || k.merge_on_host;
     t.keys.push_back(std::move(k));
   }
 

@@ -27,8 +27,8 @@ namespace hqc::ir {
 // scanned from. Scans produce it from the row position, hash-table payloads and outputs carry it like
 // any other value, and the host decodes the text when it assembles the result (ResultColumn::
 // heap_table). Comparing two row references says nothing about the texts, so heap strings may not be
-// join keys or MIN/MAX arguments, and a heap-string group key needs the table's primary key among the
-// keys (then equal row references are exactly equal texts within a group).
+// join keys or MIN/MAX arguments; a heap-string group key groups by rows, and unless the table's
+// primary key is among the keys the host merges the groups whose texts are equal.
 
 // ---------------------------------------------------------------- parameters and buffers
 
@@ -147,10 +147,11 @@ struct GroupKey {
   std::string key_buffer;
   uint32_t key_lane = 0;
   // Heap string (not dictionary-encoded): the key is a row reference into this base table's
-  // column (see "Heap strings" above); the host decodes the text. Exact only together with a key
-  // that determines the row (make_aggregation checks that the table's primary key is a key too).
+  // column (see "Heap strings" above); the host decodes the text. Groups are per row: exact as they
+  // are when a key determines the row (the table's primary key is a key too), else merge_on_host.
   std::string heap_table;
   std::string heap_column;
+  bool merge_on_host = false;  // no key fixes the row: the host merges groups of equal texts
   // DirectIndexed: slot = sum_i (key_i - min_i) * stride_i, stride of the last key = 1.
 };
 
@@ -182,6 +183,9 @@ struct AggregationTable {
   // max_scratchpad_slots) that it merges into the global one at the end.
   bool scratchpad = false;
   std::string local_slots_param;  // GlobalHash with scratchpad only
+  // A heap-string key without its table's primary key among the keys: the device groups by row
+  // references (one group per row at most), the host merges groups whose decoded keys are equal.
+  bool merge_on_host = false;
   uint32_t scratchpad_bytes_per_slot = 0;
   uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
 };

@@ -177,6 +177,9 @@ struct ResultColumnSpec {
   std::string sum_column;
   std::string count_column;
   bool hidden = false;  // computed for another column (an AVG's count) but not output
+  // ResultSpec::merge_groups: how rows with equal keys combine ("key": part of the key; "sum",
+  // "min", "max": the accumulator's combine; "": computed after the merge, e.g. AverageOf).
+  std::string merge;
   // SQL NULL semantics of a single-tuple aggregate: when ResultSpec::input_rows_buffer says no row
   // reached the aggregate, this column is NULL (SUM/MIN/MAX/AVG halves); COUNT columns leave it
   // false and show their 0.
@@ -201,6 +204,9 @@ struct ResultSpec {
   // Single-tuple aggregate: element 0 counts the rows that reached it; 0 → the columns marked
   // null_without_input are NULL. Empty: no column is ever NULL.
   std::string input_rows_buffer;
+  // Groups were formed on the device by row references of heap-string keys (ir::AggregationTable::
+  // merge_on_host): after decoding, rows with equal keys are merged per ResultColumnSpec::merge.
+  bool merge_groups = false;
 };
 
 struct ExecutablePlan {

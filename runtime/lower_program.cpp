@@ -88,6 +88,10 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       r.occupancy_buffer = agg.occupancy_buffer;
       r.empty_value = 0;
     }
+    r.merge_groups = agg.merge_on_host;
+    auto merge_of = [](const ir::Accumulator& acc) {
+      return acc.func == plan::AggFunc::Min ? "min" : acc.func == plan::AggFunc::Max ? "max" : "sum";
+    };
     // Mixed-radix strides of a direct-indexed table: stride of the last key is 1.
     std::vector<int64_t> strides(agg.keys.size(), 1);
     if (agg.layout == ir::AggLayout::DirectIndexed) {
@@ -120,6 +124,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
           c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
           c.heap_table = key.heap_table;
           c.heap_column = key.heap_column;
+          c.merge = "key";
           if (agg.layout == ir::AggLayout::DirectIndexed) {
             c.source = ResultColumnSpec::Source::SlotKey;
             c.divisor = strides[rc.index];
@@ -138,6 +143,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
           if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
           c.buffer = agg.accumulators[rc.index].buffer;
           c.wide = agg.accumulators[rc.index].wide;
+          c.merge = merge_of(agg.accumulators[rc.index]);
           // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
           c.dictionary_table = rc.dict_table;
           c.dictionary_column = rc.dict_column;
@@ -163,6 +169,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.type = acc.type;
       c.buffer = acc.buffer;
       c.wide = acc.wide;
+      c.merge = merge_of(acc);
       c.hidden = true;
       c.null_without_input = null_without_input(acc);
       r.columns.push_back(c);

@@ -231,6 +231,16 @@ void Result::limit(uint64_t count) {
   }
 }
 
+void Result::select_rows(const std::vector<uint64_t>& rows) {
+  for (ResultColumn& c : columns) {
+    permute(c.valid, rows);
+    permute(c.ints, rows);
+    permute(c.highs, rows);
+    permute(c.floats, rows);
+    permute(c.strings, rows);
+  }
+}
+
 void Result::project(const std::vector<size_t>& order) {
   std::vector<ResultColumn> kept;
   for (size_t i : order) {

@@ -67,6 +67,8 @@ class Result {
 
   void sort(const std::vector<SortKey>& keys);
   void limit(uint64_t count);
+  // Keeps these rows, in this order, of every column (columns without rows stay empty).
+  void select_rows(const std::vector<uint64_t>& rows);
   // Keeps and reorders columns (the query's SELECT list over the computed columns).
   void project(const std::vector<size_t>& order);
 

@@ -1,6 +1,9 @@
 // Result assembly from device buffers; see result_assembly.h.
 #include "runtime/result_assembly.h"
 
+#include <algorithm>
+#include <map>
+
 #include "runtime/database_lookup.h"
 #include "storage/error.h"
 
@@ -58,6 +61,67 @@ ResultColumn decode_heap_rows(const ResultColumn& rows, const Column& column, Da
     out.strings.emplace_back(column.string_at(static_cast<uint64_t>(row)));
   }
   return out;
+}
+
+__extension__ typedef __int128 int128;
+__extension__ typedef unsigned __int128 uint128;
+
+int128 int_value(const ResultColumn& c, uint64_t r) {
+  if (c.highs.empty()) return c.ints[r];
+  return static_cast<int128>((static_cast<uint128>(static_cast<uint64_t>(c.highs[r])) << 64) |
+                             static_cast<uint64_t>(c.ints[r]));
+}
+
+// Groups formed per row reference of a heap-string key (ResultSpec::merge_groups): rows whose
+// decoded keys are equal become one, their accumulators combined (sum / min / max), in first-seen
+// order. Columns computed from others (AVG) are left for later.
+void merge_equal_groups(Result& result, const ResultSpec& spec) {
+  std::vector<size_t> keys;
+  for (size_t i = 0; i < spec.columns.size(); ++i)
+    if (spec.columns[i].merge == "key") keys.push_back(i);
+  std::map<std::vector<std::string>, uint64_t> first;  // key texts -> kept row
+  std::vector<uint64_t> kept, target(result.rows());
+  for (uint64_t r = 0; r < result.rows(); ++r) {
+    std::vector<std::string> k;
+    for (size_t i : keys) k.push_back(result.columns[i].is_null(r) ? std::string("\x01NULL") : result.columns[i].text(r));
+    auto [it, fresh] = first.emplace(std::move(k), r);
+    if (fresh) kept.push_back(r);
+    target[r] = it->second;
+  }
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    const std::string& how = spec.columns[i].merge;
+    if (how != "sum" && how != "min" && how != "max") continue;
+    ResultColumn& c = result.columns[i];
+    if (c.type.id == TypeId::Float64) {
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        double& into = c.floats[target[r]];
+        into = how == "sum" ? into + c.floats[r] : how == "min" ? std::min(into, c.floats[r]) : std::max(into, c.floats[r]);
+      }
+    } else if (c.type.id == TypeId::String) {
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        std::string& into = c.strings[target[r]];
+        if ((how == "min" && c.strings[r] < into) || (how == "max" && c.strings[r] > into)) into = c.strings[r];
+      }
+    } else {
+      std::vector<int128> v(c.rows());
+      for (uint64_t r = 0; r < c.rows(); ++r) v[r] = int_value(c, r);
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        int128& into = v[target[r]];
+        into = how == "sum" ? into + v[r] : how == "min" ? std::min(into, v[r]) : std::max(into, v[r]);
+      }
+      bool fits = true;
+      for (uint64_t r : kept) fits = fits && v[r] >= INT64_MIN && v[r] <= INT64_MAX;
+      c.highs.assign(fits ? 0 : c.rows(), 0);
+      for (uint64_t r : kept) {
+        c.ints[r] = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v[r])));
+        if (!fits) c.highs[r] = static_cast<int64_t>(static_cast<uint128>(v[r]) >> 64);
+      }
+    }
+  }
+  result.select_rows(kept);
 }
 
 const AllocatedBuffer& find_buffer(const std::map<std::string, AllocatedBuffer>& buffers, const std::string& name,
@@ -186,6 +250,7 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     }
     result.columns.push_back(std::move(col));
   }
+  if (spec.merge_groups) merge_equal_groups(result, spec);
   for (size_t i = 0; i < spec.columns.size(); ++i) {
     const ResultColumnSpec& c = spec.columns[i];
     if (c.source != ResultColumnSpec::Source::AverageOf) continue;
