@@ -29,6 +29,8 @@ const DialectTable kCuda = {
     "long long",
     "unsigned long long",
     "double",
+    "unsigned char",
+    "const char*",
     "atomicAdd((p), (v))",
     "atomicAdd((p), (v))",
     // CUDA has no signed 64-bit atomicAdd/atomicCAS; two's complement makes the unsigned one exact.
@@ -80,6 +82,9 @@ const DialectTable kOpenCL = {
     "long",
     "ulong",
     "double",
+    "uchar",
+    // OpenCL C places string literals in the constant address space.
+    "__constant char*",
     "atomic_add((p), (v))",
     "atomic_add((p), (v))",
     "atom_add((p), (v))",
@@ -145,12 +150,14 @@ std::string dialect_prelude(Dialect dialect) {
   out += "typedef " + std::string(t.i64) + " hqc_i64;\n";
   out += "typedef " + std::string(t.u64) + " hqc_u64;\n";
   out += "typedef " + std::string(t.f64) + " hqc_f64;\n";
+  out += "typedef " + std::string(t.u8) + " hqc_u8;\n";
   define(out, "HQC_KERNEL", t.kernel_qualifier);
   define(out, "HQC_FN", t.device_function);
   define(out, "HQC_GLOBAL", t.global_pointer);
   define(out, "HQC_LOCAL", t.local_pointer);
   define(out, "HQC_LOCAL_DECL", t.local_declaration);
   define(out, "HQC_RESTRICT", t.restrict_qualifier);
+  define(out, "HQC_CONST_STR", t.const_string);
   define(out, "HQC_LID()", (std::string("((hqc_i32)") + t.local_id + ")").c_str());
   define(out, "HQC_BID()", (std::string("((hqc_i64)") + t.block_id + ")").c_str());
   define(out, "HQC_BDIM()", (std::string("((hqc_i32)") + t.block_dim + ")").c_str());

@@ -45,6 +45,8 @@ struct DialectTable {
   const char* i64;
   const char* u64;
   const char* f64;
+  const char* u8;                 // bytes of a string heap
+  const char* const_string;       // pointer type of a string literal passed to a function
   // Atomics as macro bodies over (p, v) or (p, c, v); overloaded for global and scratchpad
   // pointers where the dialect overloads them (both do for 32/64-bit add and CAS).
   const char* atomic_add_i32;

@@ -34,9 +34,15 @@ int64_t power_of_ten(int n) {
   return p;
 }
 
+bool is_heap_string(const plan::Expr& e) {
+  return e.type.is_string() && e.dict_table.empty() && e.kind != plan::ExprKind::Literal;
+}
+bool is_string_literal(const plan::Expr& e) { return e.type.is_string() && e.kind == plan::ExprKind::Literal; }
+
 class Emitter {
  public:
-  explicit Emitter(const AttributeResolver& resolve) : resolve_(resolve) {}
+  Emitter(const AttributeResolver& resolve, const StringResolver& resolve_string)
+      : resolve_(resolve), resolve_string_(resolve_string) {}
 
   std::string emit(const plan::Expr& e) {
     switch (e.kind) {
@@ -46,7 +52,8 @@ class Emitter {
         if (e.type.id == TypeId::Bool) return e.int_value != 0 ? "1" : "0";
         if (e.type.is_string())
           throw Error(ErrorKind::Unsupported, "string literal " + e.to_string() +
-                                                  " compared with a non-dictionary string: no device form yet");
+                                                  ": a string literal has a device form only in a comparison, IN list or LIKE"
+                                                  " with a heap string");
         return int_literal(e.int_value, e.type);
       case plan::ExprKind::DictCode:
         if (e.param.empty())
@@ -56,11 +63,7 @@ class Emitter {
         return e.param;
       case plan::ExprKind::Arith: return arith(e);
       case plan::ExprKind::Compare:
-        for (const auto& a : e.args) {
-          if (a->kind == plan::ExprKind::Column && a->type.is_string() && a->dict_table.empty())
-            throw Error(ErrorKind::Unsupported, e.to_string() + ": " + a->to_string() +
-                                                    " is a heap string (not dictionary-encoded): comparing it has no device form yet");
-        }
+        if (is_heap_string(*e.args.at(0)) || is_heap_string(*e.args.at(1))) return string_compare(e);
         return "(" + emit(*e.args.at(0)) + " " + c_compare(e.compare) + " " + emit(*e.args.at(1)) + ")";
       case plan::ExprKind::And:
       case plan::ExprKind::Or: {
@@ -71,10 +74,20 @@ class Emitter {
       }
       case plan::ExprKind::Not: return "(!" + emit(*e.args.at(0)) + ")";
       case plan::ExprKind::Between: {
+        if (is_heap_string(*e.args.at(0))) {
+          return "(" + string_compare(plan::CompareOp::Ge, *e.args[0], *e.args.at(1)) + " && " +
+                 string_compare(plan::CompareOp::Le, *e.args[0], *e.args.at(2)) + ")";
+        }
         std::string v = emit(*e.args.at(0));
         return "((" + v + " >= " + emit(*e.args.at(1)) + ") && (" + v + " <= " + emit(*e.args.at(2)) + "))";
       }
       case plan::ExprKind::InList: {
+        if (is_heap_string(*e.args.at(0))) {
+          std::string out = "(";
+          for (size_t i = 1; i < e.args.size(); ++i)
+            out += (i > 1 ? " || " : "") + string_compare(plan::CompareOp::Eq, *e.args[0], *e.args[i]);
+          return out + ")";
+        }
         std::string v = emit(*e.args.at(0));
         std::string out = "(";
         for (size_t i = 1; i < e.args.size(); ++i) out += (i > 1 ? " || " : "") + ("(" + v + " == " + emit(*e.args[i]) + ")");
@@ -91,12 +104,81 @@ class Emitter {
         return out;
       }
       case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type);
-      case plan::ExprKind::Like: case plan::ExprKind::Substring: case plan::ExprKind::Extract: throw Error(ErrorKind::Unsupported, e.to_string() + ": LIKE, SUBSTRING and EXTRACT have no device form yet");
+      case plan::ExprKind::Like: return like(e);
+      case plan::ExprKind::Substring:
+        throw Error(ErrorKind::Unsupported, e.to_string() + ": a SUBSTRING is only supported inside a comparison, IN list or LIKE" +
+                                                " (a string has no fixed-width device value)");
+      case plan::ExprKind::Extract: {
+        const char* fn = e.string_value == "year" ? "hqc_year_of_days(" : e.string_value == "month" ? "hqc_month_of_days(" : e.string_value == "day" ? "hqc_day_of_days(" : nullptr;
+        if (fn == nullptr) throw Error(ErrorKind::Unsupported, e.to_string() + ": EXTRACT of " + e.string_value + " has no device form");
+        return std::string(fn) + emit(*e.args.at(0)) + ")";
+      }
     }
     throw Error(ErrorKind::Internal, "unknown expression kind in " + e.to_string());
   }
 
  private:
+  // The byte range of a heap string expression: a column, or a SUBSTRING of one.
+  StringView view(const plan::Expr& e) {
+    if (e.kind == plan::ExprKind::Column) {
+      if (!resolve_string_)
+        throw Error(ErrorKind::Unsupported, e.to_string() + ": heap string columns have no device form in this context");
+      return resolve_string_(e.source, e.column);
+    }
+    if (e.kind == plan::ExprKind::Substring) {
+      StringView inner = view(*e.args.at(0));
+      std::string start = emit(*e.args.at(1)), length = emit(*e.args.at(2));
+      return {inner.bytes, "hqc_substr_begin(" + inner.begin + ", " + inner.end + ", " + start + ")",
+              "hqc_substr_end(" + inner.begin + ", " + inner.end + ", " + start + ", " + length + ")"};
+    }
+    throw Error(ErrorKind::Unsupported, e.to_string() + ": only columns and SUBSTRINGs of heap strings have a device form");
+  }
+
+  static std::string args(const StringView& v) { return v.bytes + ", " + v.begin + ", " + v.end; }
+
+  static std::string literal_args(const plan::Expr& lit) {
+    return c_string_literal(lit.string_value) + ", " + std::to_string(lit.string_value.size());
+  }
+
+
+  std::string string_compare(const plan::Expr& e) { return string_compare(e.compare, *e.args.at(0), *e.args.at(1)); }
+
+  // `l op r` where at least one side is a heap string and the other a heap string or a literal.
+  std::string string_compare(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
+    if (is_string_literal(l)) return string_compare(mirror(op), r, l);
+    if (!is_heap_string(l) || !(is_heap_string(r) || is_string_literal(r)))
+      throw Error(ErrorKind::Unsupported, l.to_string() + " " + plan::compare_symbol(op) + " " + r.to_string() +
+                                              ": a heap string compares only with a string literal or another heap string");
+    StringView a = view(l);
+    if (is_string_literal(r)) {
+      if (op == plan::CompareOp::Eq) return "hqc_str_eq_lit(" + args(a) + ", " + literal_args(r) + ")";
+      if (op == plan::CompareOp::Ne) return "(!hqc_str_eq_lit(" + args(a) + ", " + literal_args(r) + "))";
+      return "(hqc_str_cmp_lit(" + args(a) + ", " + literal_args(r) + ") " + c_compare(op) + " 0)";
+    }
+    return "(hqc_str_cmp(" + args(a) + ", " + args(view(r)) + ") " + c_compare(op) + " 0)";
+  }
+
+  std::string like(const plan::Expr& e) {
+    const plan::Expr& value = *e.args.at(0);
+    if (value.type.is_string() && !value.dict_table.empty()) {
+      if (e.param.empty())
+        throw Error(ErrorKind::Internal, e.to_string() + ": LIKE over a dictionary column has no code-set buffer");
+      return "hqc_code_in_set(" + e.param + ", " + emit(value) + ")";
+    }
+    return "hqc_like(" + args(view(value)) + ", " + c_string_literal(e.string_value) + ", " +
+           std::to_string(e.string_value.size()) + ")";
+  }
+
+  static plan::CompareOp mirror(plan::CompareOp op) {
+    switch (op) {
+      case plan::CompareOp::Lt: return plan::CompareOp::Gt;
+      case plan::CompareOp::Le: return plan::CompareOp::Ge;
+      case plan::CompareOp::Gt: return plan::CompareOp::Lt;
+      case plan::CompareOp::Ge: return plan::CompareOp::Le;
+      default: return op;
+    }
+  }
+
   static const char* c_compare(plan::CompareOp op) {
     switch (op) {
       case plan::CompareOp::Eq: return "==";
@@ -150,11 +232,29 @@ class Emitter {
   }
 
   const AttributeResolver& resolve_;
+  const StringResolver& resolve_string_;
 };
 
 }  // namespace
 
-std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve) { return Emitter(resolve).emit(e); }
+std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string) {
+  return Emitter(resolve, resolve_string).emit(e);
+}
+
+std::string c_string_literal(std::string_view bytes) {
+  std::string out = "\"";
+  for (char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
 
 const char* device_type_of(const DataType& t) {
   switch (t.id) {

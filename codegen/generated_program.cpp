@@ -7,6 +7,7 @@ namespace {
 const char* arg_kind_name(ir::KernelArg::Kind k) {
   switch (k) {
     case ir::KernelArg::Kind::Column: return "column";
+    case ir::KernelArg::Kind::ColumnHeap: return "column_heap";
     case ir::KernelArg::Kind::Buffer: return "buffer";
     case ir::KernelArg::Kind::Param: return "param";
     case ir::KernelArg::Kind::Scratch: return "scratch";
@@ -32,11 +33,12 @@ nlohmann::json GeneratedProgram::to_json() const {
     for (const ir::KernelArg& a : k.args) {
       nlohmann::json j = {{"kind", arg_kind_name(a.kind)}};
       if (a.kind != ir::KernelArg::Kind::Scratch) j["name"] = a.name;
-      if (a.kind == ir::KernelArg::Kind::Column) {
+      if (a.kind == ir::KernelArg::Kind::Column || a.kind == ir::KernelArg::Kind::ColumnHeap) {
         j["table"] = a.table;
         j["column"] = a.column;
       }
-      if (a.kind != ir::KernelArg::Kind::Scratch) j["type"] = ir::scalar_type_name(a.type);
+      if (a.kind == ir::KernelArg::Kind::ColumnHeap) j["type"] = "u8";
+      else if (a.kind != ir::KernelArg::Kind::Scratch) j["type"] = ir::scalar_type_name(a.type);
       if (a.kind == ir::KernelArg::Kind::Buffer) j["written"] = a.written;
       args.push_back(std::move(j));
     }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codegen/dialect.h"
+#include "codegen/expr_emitter.h"
 #include "codegen/generated_program.h"
 #include "codegen/source_writer.h"
 #include "ir/program.h"
@@ -45,6 +46,9 @@ struct KernelContext {
   const std::string& require_arg(const std::string& name) const;
   const ir::Buffer& require_buffer(const std::string& name) const;
   std::string expr(const plan::Expr& e) const;
+  // The byte pointer and range variables of a heap string column of the scanned table (loaded by
+  // emit_operators); Unsupported for heap strings from elsewhere (probe payloads, outputs).
+  StringView string_view(const std::string& source, const std::string& name) const;
   // Registers a scratchpad region; returns its pointer name.
   std::string add_scratch(const std::string& pointer, const std::string& element, const std::string& words_expr,
                           const ScratchSize& size);

@@ -53,7 +53,23 @@ const ir::Buffer& KernelContext::require_buffer(const std::string& name) const {
 }
 
 std::string KernelContext::expr(const plan::Expr& e) const {
-  return emit_expr(e, [this](const std::string& source, const std::string& column) { return variable(source, column); });
+  return emit_expr(
+      e, [this](const std::string& source, const std::string& column) { return variable(source, column); },
+      [this](const std::string& source, const std::string& column) { return string_view(source, column); });
+}
+
+StringView KernelContext::string_view(const std::string& source, const std::string& name) const {
+  const ir::AttributeBinding& b = binding(source, name);
+  const std::string what = (source.empty() ? "" : source + ".") + name;
+  if (b.origin != ir::AttributeBinding::Origin::SourceColumn || !pipeline.source.output.empty())
+    throw Error(ErrorKind::Unsupported, where() + ": heap string " + what +
+                                            " is not a column of the table this pipeline scans; LIKE, SUBSTRING and string"
+                                            " comparisons read heap strings only there");
+  for (const ir::KernelArg& a : kernel.args) {
+    if (a.kind == ir::KernelArg::Kind::ColumnHeap && a.table == pipeline.source.table && a.column == name)
+      return {a.name, names::string_begin(b.variable), names::string_end(b.variable)};
+  }
+  throw Error(ErrorKind::Internal, where() + ": heap string " + what + " has no bytes argument");
 }
 
 std::string KernelContext::add_scratch(const std::string& pointer, const std::string& element,
@@ -94,6 +110,7 @@ std::string parameter(const ir::KernelArg& a) {
   switch (a.kind) {
     case ir::KernelArg::Kind::Column:
       return std::string("HQC_GLOBAL const ") + element_type(a.type) + "* HQC_RESTRICT " + a.name;
+    case ir::KernelArg::Kind::ColumnHeap: return "HQC_GLOBAL const hqc_u8* HQC_RESTRICT " + a.name;
     case ir::KernelArg::Kind::Buffer:
       return std::string("HQC_GLOBAL ") + (a.written ? "" : "const ") + element_type(a.type) + "* " + a.name;
     case ir::KernelArg::Kind::Param: return std::string(element_type(a.type)) + " " + a.name;

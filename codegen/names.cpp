@@ -43,4 +43,7 @@ std::string merge_group(const std::string& state) { return "mg_" + state; }
 std::string write_position(const std::string& state) { return "pos_" + state; }
 std::string map_value(const std::string& ir_variable) { return ir_variable; }
 
+std::string string_begin(const std::string& ir_variable) { return "begin_" + ir_variable; }
+std::string string_end(const std::string& ir_variable) { return "end_" + ir_variable; }
+
 }  // namespace hqc::codegen::names

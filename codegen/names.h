@@ -51,6 +51,9 @@ std::string merge_key(const std::string& state);
 std::string merge_group(const std::string& state);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
+// This row's byte range of a heap string attribute: "begin_p_name", "end_p_name".
+std::string string_begin(const std::string& ir_variable);
+std::string string_end(const std::string& ir_variable);
 // Value of a Map expression: the IR's variable name of the bound attribute.
 std::string map_value(const std::string& ir_variable);
 

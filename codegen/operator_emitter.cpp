@@ -9,7 +9,9 @@
 //   - a source column (of a base table, or of the materialized output the pipeline scans) is loaded once, right before the first operator that reads it: a full/partial
 //     tile load before the first filter or probe, a predicated load (only rows whose flag is set
 //     touch memory) after one. Columns only the sink reads are loaded after the last operator.
-//   - a heap string of a base-table scan is its row reference (ir/state.h), not a load.
+//   - a heap string of a base-table scan is its row reference (ir/state.h), not a load; where an
+//     expression reads its bytes (the kernel then has its offsets and bytes arguments), also its
+//     row's byte range (names::string_begin/end) for templates/device/strings.h.
 //   - Filter: flag = flag && predicate. Probe: the lookup runs only for rows still qualifying;
 //     inner and semi: flag = flag && found, anti: flag = flag && !found (NOT EXISTS: a probe key
 //     with no equal build key survives); left outer: flag unchanged. Then (inner and left outer)
@@ -160,9 +162,11 @@ class OperatorWriter {
         continue;
       }
       if (b.attr.type.is_string() && b.attr.dict_table.empty() && ctx_.pipeline.source.output.empty()) {
-        // A heap string's device value is its row reference (ir/state.h, "Heap strings").
+        // A heap string's device value is its row reference (ir/state.h, "Heap strings"); where an
+        // expression reads its bytes, also its byte range.
         ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +
                     b.attr.source + "." + b.attr.name);
+        if (const ir::KernelArg* offsets = heap_offsets_argument(b)) load_string(b, *offsets);
         loaded_.insert(b.variable);
         continue;
       }
@@ -175,6 +179,25 @@ class OperatorWriter {
       ctx_.w.line(std::string("const ") + element_type(arg->type) + " " + b.variable + " = " + load + ";");
       loaded_.insert(b.variable);
     }
+  }
+
+  // The offsets argument of a heap string column of the scanned table, or nullptr when no
+  // expression of the kernel reads its bytes (ir fuse_pipelines adds the arguments only then).
+  const ir::KernelArg* heap_offsets_argument(const ir::AttributeBinding& b) const {
+    for (const ir::KernelArg& a : ctx_.kernel.args)
+      if (a.kind == ir::KernelArg::Kind::Column && a.table == ctx_.pipeline.source.table && a.column == b.attr.name) return &a;
+    return nullptr;
+  }
+
+  // A heap string column of the scanned table: this row's byte range [begin, end) of its heap.
+  void load_string(const ir::AttributeBinding& b, const ir::KernelArg& offsets) {
+    const std::string where = narrowed_ ? std::string(names::flag()) : names::tile_items();
+    const std::string prefix = narrowed_ ? "hqc_pred_load_str_" : "hqc_load_str_";
+    for (const char* part : {"begin", "end"}) {
+      const std::string var = part[0] == 'b' ? names::string_begin(b.variable) : names::string_end(b.variable);
+      ctx_.w.line("const hqc_u64 " + var + " = " + prefix + part + "(" + offsets.name + ", " + names::tile() + ", " + where + ");");
+    }
+    loaded_.insert(b.variable);
   }
 
   // The argument a source attribute is read from: a table column, or the buffer of a column of the

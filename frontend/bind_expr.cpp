@@ -9,12 +9,14 @@
 //   - strings compared with a Dictionary column become code comparisons against DictCode params:
 //       = → code == eq(s)     <> → code <> eq(s)     <  → code < lower_bound(s)
 //       <= → code < upper_bound(s)   > → code >= upper_bound(s)   >= → code >= lower_bound(s)
-//     so the order-preserving dictionary makes ranges (SSB Q2.2's BETWEEN) integer comparisons.
+//     so the order-preserving dictionary makes ranges (SSB Q2.2's BETWEEN) integer comparisons;
+//     LIKE 'abc' → code == eq('abc'), LIKE 'abc%' → lower_bound('abc') <= code < prefix_end('abc').
 #include "frontend/bind_expr.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "frontend/like_pattern.h"
 #include "storage/date.h"
 #include "storage/error.h"
 
@@ -337,11 +339,26 @@ ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
   return e;
 }
 
+// Over a dictionary column, patterns without wildcards are equality and prefix patterns a range of
+// codes (the dictionary is order-preserving); other patterns stay LIKE, evaluated on the host into a
+// code set per dictionary (ir assign_parameters). Over heap strings every pattern runs on the device.
 ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "arg", "pattern"});
   ExprPtr v = bind_any(node.at("arg"), scope);
   if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail("LIKE needs a string column or expression, found " + type_words(*v));
-  return make_like(v, node.at("pattern").as_string());
+  std::string pattern = node.at("pattern").as_string();
+  if (is_dict(*v)) {
+    std::string literal;
+    switch (classify_like(pattern, &literal)) {
+      case LikeShape::Exact: return dict_compare(CompareOp::Eq, v, literal);
+      case LikeShape::Prefix:
+        if (literal.empty()) return make_int_literal(1, DataType::boolean());  // LIKE '%': every string
+        return make_logical(ExprKind::And, {make_compare(CompareOp::Ge, v, make_dict_code(v->dict_table, v->dict_column, literal, DictMatch::LowerBound)),
+                                            make_compare(CompareOp::Lt, v, make_dict_code(v->dict_table, v->dict_column, literal, DictMatch::PrefixEnd))});
+      case LikeShape::General: break;
+    }
+  }
+  return make_like(v, std::move(pattern));
 }
 
 // SQL positions: 1-based start; a start below 1 shortens the length as in PostgreSQL, which only

@@ -32,6 +32,7 @@ const char* dict_match_name(DictMatch m) {
     case DictMatch::Equal: return "eq";
     case DictMatch::LowerBound: return "lower_bound";
     case DictMatch::UpperBound: return "upper_bound";
+    case DictMatch::PrefixEnd: return "prefix_end";
   }
   return "?";
 }
@@ -104,7 +105,7 @@ std::string Expr::to_string() const {
     case ExprKind::Cast:
       return type.to_string() + "(" + args[0]->to_string() + ")";
     case ExprKind::Like:
-      return "(" + args[0]->to_string() + " like " + quoted(string_value) + ")";
+      return "(" + args[0]->to_string() + " like " + quoted(string_value) + (param.empty() ? "" : "@" + param) + ")";
     case ExprKind::Substring:
       return "substring(" + join_args(*this, ", ") + ")";
     case ExprKind::Extract:

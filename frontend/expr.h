@@ -37,8 +37,10 @@ enum class ExprKind : uint8_t {
   InList,    // args: value, item1, item2, ...
   Case,      // args: when1, then1, when2, then2, ..., else
   Cast,      // args: operand; converts to `type` (integer widening, decimal rescale, to Float64)
-  Like,      // args: value (a string); string_value: the pattern ('%' any run, '_' one character,
-             // no escape character); Bool. NOT LIKE is Not(Like).
+  Like,      // args: value (a string); string_value: the pattern ('%' any run, '_' one byte, no
+             // escape character; frontend/like_pattern.h); Bool. NOT LIKE is Not(Like). Over a
+             // dictionary column only General patterns remain (the binder turns the others into code
+             // comparisons); the IR names their code-set buffer in `param`.
   Substring, // args: value (a string), start, length (Int32 literals, start 1-based as in SQL);
              // result: varchar(length)
   Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
@@ -54,7 +56,9 @@ enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 //   Equal       the code of the string, or -1 when absent (so `code == p` matches no row)
 //   LowerBound  first code whose string >= literal  (col >= 'x'  is  code >= LowerBound)
 //   UpperBound  first code whose string >  literal  (col <= 'x'  is  code <  UpperBound)
-enum class DictMatch : uint8_t { Equal, LowerBound, UpperBound };
+//   PrefixEnd   first code after those whose string starts with literal (col LIKE 'x%' is
+//               LowerBound <= code < PrefixEnd: an order-preserving dictionary keeps them contiguous)
+enum class DictMatch : uint8_t { Equal, LowerBound, UpperBound, PrefixEnd };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<Expr>;
@@ -76,7 +80,8 @@ struct Expr {
   double float_value = 0.0;
   std::string string_value;
   DictMatch match = DictMatch::Equal;
-  std::string param;  // DictCode: name of the run-time parameter, assigned by the IR; Param: its name
+  std::string param;  // DictCode: name of the run-time parameter; Like over a dictionary column: its
+                      // code-set buffer (both assigned by the IR); Param: the parameter's name
 
   ArithOp arith = ArithOp::Add;
   CompareOp compare = CompareOp::Eq;
@@ -119,6 +124,6 @@ void visit_mutable(Expr& e, F&& f) {
 
 const char* arith_symbol(ArithOp op);      // "+", "-", "*", "/"
 const char* compare_symbol(CompareOp op);  // "=", "<>", "<", "<=", ">", ">="
-const char* dict_match_name(DictMatch m);  // "eq", "lower_bound", "upper_bound"
+const char* dict_match_name(DictMatch m);  // "eq", "lower_bound", "upper_bound", "prefix_end"
 
 }  // namespace hqc::plan

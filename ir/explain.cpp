@@ -61,7 +61,10 @@ std::string buffer_text(const Buffer& b) {
     if (b.multiplier != 1) size += std::to_string(b.multiplier) + " * ";
     size += b.elements_param;
   }
-  std::string fill = b.fill == Buffer::Fill::Zero ? "zero" : b.fill == Buffer::Fill::None ? "none" : hex(b.pattern);
+  std::string fill = b.fill == Buffer::Fill::Zero      ? "zero"
+                     : b.fill == Buffer::Fill::None    ? "none"
+                     : b.fill == Buffer::Fill::CodeSet ? "like(" + b.set_table + "." + b.set_column + ", '" + b.set_pattern + "')"
+                                                       : hex(b.pattern);
   return b.name + ": " + scalar_type_name(b.element) + "[" + size + "] fill " + fill;
 }
 
@@ -197,6 +200,7 @@ std::string explain_kernels(const Program& p) {
       s += "  arg ";
       switch (a.kind) {
         case KernelArg::Kind::Column: s += "column " + a.name + " = " + a.table + "." + a.column + ": " + scalar_type_name(a.type); break;
+        case KernelArg::Kind::ColumnHeap: s += "column " + a.name + " = " + a.table + "." + a.column + ": bytes"; break;
         case KernelArg::Kind::Buffer: s += std::string(a.written ? "out " : "in ") + a.name + ": " + scalar_type_name(a.type) + "*"; break;
         case KernelArg::Kind::Param: s += "param " + a.name + ": " + scalar_type_name(a.type); break;
         case KernelArg::Kind::Scratch: s += "scratch"; break;

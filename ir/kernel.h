@@ -57,7 +57,10 @@ struct Reduction {
 
 struct KernelArg {
   enum class Kind : uint8_t {
-    Column,   // device values of table.column (codes for dictionary strings)
+    Column,   // device values of table.column (codes for dictionary strings; for a heap string
+              // column its U64 offsets, rows + 1 of them)
+    ColumnHeap,  // the bytes of heap string column table.column (element type U64 by convention;
+                 // the kernel reads bytes); always right after that column's Column argument
     Buffer,   // Program::buffers[name]
     Param,    // Program::params[name], passed by value as `type`
     Scratch,  // dynamic scratchpad (an OpenCL __local argument; CUDA uses dynamic shared memory)

@@ -3,7 +3,8 @@
 //            (assign_parameters) so kernels can list them as arguments.
 //   guarantees: Program::kernels[i] is pipeline i's compound kernel with its complete, ordered
 //     argument list: source columns (or the materialized output's buffers, or the scanned
-//     aggregation table's occupancy, key and accumulator buffers), probed hash-table
+//     aggregation table's occupancy, key and accumulator buffers; a heap string column only where
+//     an expression reads its bytes, then as offsets + bytes), probed hash-table
 //     buffers (read), the sink's buffers (written), then every param the kernel reads (the
 //     tuple count first); each reduction annotated with its technique:
 //       model        materialize  scalar aggregate  grouped aggregate
@@ -51,14 +52,21 @@ class KernelBuilder {
     params_.push_back(name);
   }
 
-  void column(const std::string& variable, const std::string& table, const std::string& column, ScalarType type) {
+  // A heap string column is two arguments: its offsets and its bytes.
+  void column(const std::string& variable, const std::string& table, const std::string& column, const plan::Attribute& attr) {
+    const bool heap = attr.type.is_string() && attr.dict_table.empty();
     KernelArg a;
     a.kind = KernelArg::Kind::Column;
     a.name = "col_" + variable;
     a.table = table;
     a.column = column;
-    a.type = type;
+    a.type = heap ? ScalarType::U64 : scalar_of(attr.type);
     k_.args.push_back(a);
+    if (heap) {
+      a.kind = KernelArg::Kind::ColumnHeap;
+      a.name = "col_" + variable + "_bytes";
+      k_.args.push_back(a);
+    }
   }
 
   void finish_params() {
@@ -86,6 +94,29 @@ const char* sink_suffix(SinkKind k) {
     case SinkKind::Materialize: return "materialize";
   }
   return "sink";
+}
+
+// Whether an expression of pipeline `p` reads the bytes of heap string (source, column): as the
+// operand of LIKE, SUBSTRING, a comparison, BETWEEN or an IN list. A heap string only carried along
+// (a payload, a group key, an output column) is its row reference and needs no device copy.
+bool reads_string_bytes(const Program& program, const Pipeline& p, const std::string& source, const std::string& column) {
+  bool reads = false;
+  auto is_it = [&](const plan::Expr& e) { return e.kind == plan::ExprKind::Column && e.source == source && e.column == column; };
+  for (const plan::Expr* root : pipeline_exprs(program, p)) {
+    plan::visit(*root, [&](const plan::Expr& e) {
+      switch (e.kind) {
+        case plan::ExprKind::Like:
+        case plan::ExprKind::Substring:
+        case plan::ExprKind::Compare:
+        case plan::ExprKind::Between:
+        case plan::ExprKind::InList:
+          for (const plan::ExprPtr& a : e.args) reads = reads || is_it(*a);
+          break;
+        default: break;
+      }
+    });
+  }
+  return reads;
 }
 
 Kernel fuse(const Program& program, const Pipeline& p) {
@@ -118,7 +149,10 @@ Kernel fuse(const Program& program, const Pipeline& p) {
     }
   } else if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
-      if (a.origin == AttributeBinding::Origin::SourceColumn) b.column(a.variable, p.source.table, a.attr.name, scalar_of(a.attr.type));
+      if (a.origin != AttributeBinding::Origin::SourceColumn) continue;
+      const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty();
+      if (heap && !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;  // a row reference only
+      b.column(a.variable, p.source.table, a.attr.name, a.attr);
     }
   } else {
     const OutputTable* out = program.find_output(p.source.output);
@@ -196,10 +230,12 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       break;
     }
   }
-  // Dictionary codes of literals and values of earlier stages (scalar subqueries).
+  // Dictionary codes of literals; code sets of LIKE over dictionaries; values of earlier stages
+  // (scalar subqueries).
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
+      if (e.kind == plan::ExprKind::Like && !e.param.empty()) b.buffer(e.param, false);
     });
   }
   b.finish_params();

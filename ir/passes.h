@@ -30,7 +30,8 @@ struct PassOptions {
 };
 
 // The passes, in order (default_passes() returns exactly this list):
-//   assign_parameters  DictCode literals → named run-time params (ir/pass_assign_parameters.cpp)
+//   assign_parameters  DictCode literals → named run-time params; LIKE over a dictionary → a
+//                      code-set buffer (ir/pass_assign_parameters.cpp)
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
 //   plan_launch        block size, tuples per thread, scratchpad bytes (ir/pass_plan_launch.cpp)
 std::vector<Pass> default_passes();

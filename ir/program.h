@@ -98,6 +98,9 @@ struct Program {
 // The values of every Param of a program for one database.
 struct ParamValues {
   std::map<std::string, int64_t> values;
+  // Initial contents of Fill::CodeSet buffers, by buffer name (one I32 flag per dictionary code;
+  // at least as many as the buffer's elements).
+  std::map<std::string, std::vector<int32_t>> contents;
   // Throws Error(Internal) naming the parameter when absent.
   int64_t at(const std::string& name) const;
 };

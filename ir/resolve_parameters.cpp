@@ -89,6 +89,16 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
                                                 std::to_string(stats.rows(pipeline.source.table)) + " rows");
     }
   }
+  for (const Buffer& b : program.buffers) {
+    if (b.fill != Buffer::Fill::CodeSet) continue;
+    std::vector<int32_t> flags = stats.dictionary_like(b.set_table, b.set_column, b.set_pattern);
+    if (flags.size() < buffer_elements(b, v)) {
+      throw Error(ErrorKind::Input, "buffer " + b.name + ": the dictionary of " + b.set_table + "." + b.set_column + " has " +
+                                        std::to_string(flags.size()) + " strings but codes up to " +
+                                        std::to_string(buffer_elements(b, v) - 1));
+    }
+    v.contents[b.name] = std::move(flags);
+  }
   return v;
 }
 

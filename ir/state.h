@@ -81,10 +81,15 @@ struct Buffer {
   uint64_t fixed_elements = 0;
   std::string elements_param;
   uint64_t multiplier = 1;
-  enum class Fill : uint8_t { Zero, Pattern, None };
+  // CodeSet: I32 flags, element c = 1 when code c of dictionary set_table.set_column matches LIKE
+  // set_pattern (contents resolve_parameters computes on the host; ParamValues::contents).
+  enum class Fill : uint8_t { Zero, Pattern, None, CodeSet };
   Fill fill = Fill::Zero;
   uint64_t pattern = 0;  // Fill::Pattern: the element's bit pattern (e.g. empty-slot markers)
   std::string comment;
+  std::string set_table;    // Fill::CodeSet
+  std::string set_column;
+  std::string set_pattern;
 };
 
 // Bit patterns used as fill values. The code generator uses the same constants for comparisons.

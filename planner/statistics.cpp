@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "frontend/like_pattern.h"
 #include "storage/error.h"
 
 namespace hqc::planner {
@@ -41,8 +42,31 @@ int64_t DatabaseStatistics::dictionary_code(const std::string& table, const std:
       return static_cast<int64_t>(std::lower_bound(d.begin(), d.end(), literal) - d.begin());
     case plan::DictMatch::UpperBound:
       return static_cast<int64_t>(std::upper_bound(d.begin(), d.end(), literal) - d.begin());
+    case plan::DictMatch::PrefixEnd: {
+      auto first = std::lower_bound(d.begin(), d.end(), literal);
+      auto end = std::partition_point(first, d.end(), [&](const std::string& s) { return s.starts_with(literal); });
+      return static_cast<int64_t>(end - d.begin());
+    }
   }
   return -1;
+}
+
+std::vector<int32_t> Statistics::dictionary_like(const std::string& table, const std::string& column,
+                                                 const std::string& pattern) const {
+  throw Error(ErrorKind::Unsupported, "statistics: LIKE '" + pattern + "' over " + table + "." + column +
+                                          " needs the column's dictionary, which these statistics do not have");
+}
+
+std::vector<int32_t> DatabaseStatistics::dictionary_like(const std::string& table, const std::string& column,
+                                                         const std::string& pattern) const {
+  const Column& c = find_column(table, column);
+  if (c.encoding != Encoding::Dictionary) {
+    throw Error(ErrorKind::Input, "statistics: column " + table + "." + column + " is not dictionary-encoded in the loaded data");
+  }
+  std::vector<int32_t> flags;
+  flags.reserve(c.dictionary.size());
+  for (const std::string& s : c.dictionary) flags.push_back(plan::like_match(s, pattern) ? 1 : 0);
+  return flags;
 }
 
 }  // namespace hqc::planner

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "frontend/expr.h"
 #include "storage/column.h"
@@ -24,6 +25,10 @@ class Statistics {
   // (see plan::DictMatch); Equal yields -1 when the literal is absent.
   virtual int64_t dictionary_code(const std::string& table, const std::string& column,
                                   const std::string& literal, plan::DictMatch match) const = 0;
+  // One flag per code of table.column's dictionary: 1 where its string matches LIKE `pattern`
+  // (frontend/like_pattern.h). Statistics without dictionaries throw Error(Unsupported).
+  virtual std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
+                                               const std::string& pattern) const;
 };
 
 class DatabaseStatistics final : public Statistics {
@@ -33,6 +38,8 @@ class DatabaseStatistics final : public Statistics {
   ColumnStats column(const std::string& table, const std::string& column) const override;
   int64_t dictionary_code(const std::string& table, const std::string& column,
                           const std::string& literal, plan::DictMatch match) const override;
+  std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
+                                       const std::string& pattern) const override;
 
  private:
   const Column& find_column(const std::string& table, const std::string& column) const;

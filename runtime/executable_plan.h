@@ -39,8 +39,9 @@ struct ParamSpec {
   };
   // For DictionaryCode: Equal → the code, or -1 when the literal is absent (matches no row);
   // LowerBound → first code whose string >= literal; UpperBound → first code whose string > literal.
-  // (col >= lit) is (code >= LowerBound); (col <= lit) is (code < UpperBound).
-  enum class Match { Equal, LowerBound, UpperBound };
+  // (col >= lit) is (code >= LowerBound); (col <= lit) is (code < UpperBound); PrefixEnd → first code
+  // after those starting with literal (col LIKE 'lit%' is LowerBound <= code < PrefixEnd).
+  enum class Match { Equal, LowerBound, UpperBound, PrefixEnd };
 
   std::string name;
   Source source = Source::Constant;
@@ -59,9 +60,12 @@ struct BufferSpec {
   std::string elements_param;
   uint64_t multiplier = 1;
   // Initial contents, written before the first pipeline of every run.
-  enum class Init { Zero, Pattern, None };
+  enum class Init { Zero, Pattern, None, Contents };
   Init init = Init::Zero;
   uint64_t pattern = 0;  // Init::Pattern: repeated value of the element's width (4 or 8 bytes)
+  // Init::Contents: the first elements x element bytes of these bytes (computed on the host from
+  // the data, e.g. a dictionary code set; at least that many).
+  std::vector<unsigned char> contents;
 };
 
 struct ArgSpec {

@@ -188,6 +188,7 @@ std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir
   for (const ir::KernelArg& a : args) {
     switch (a.kind) {
       case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column)); break;
+      case ir::KernelArg::Kind::ColumnHeap: out.push_back(ArgSpec::heap(a.table, a.column)); break;
       case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name)); break;
       case ir::KernelArg::Kind::Param: out.push_back(ArgSpec::param(a.name, scalar_of(program, a.type, a.name))); break;
       case ir::KernelArg::Kind::Scratch: out.push_back(ArgSpec::scratch()); break;
@@ -250,8 +251,15 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.multiplier = b.multiplier;
     spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
                 : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
+                : b.fill == ir::Buffer::Fill::CodeSet ? BufferSpec::Init::Contents
                                                       : BufferSpec::Init::None;
     spec.pattern = b.pattern;
+    if (b.fill == ir::Buffer::Fill::CodeSet) {
+      auto it = values.contents.find(b.name);
+      if (it == values.contents.end()) fail(program, "code-set buffer " + b.name + " has no resolved contents");
+      const auto* bytes = reinterpret_cast<const unsigned char*>(it->second.data());
+      spec.contents.assign(bytes, bytes + it->second.size() * sizeof(int32_t));
+    }
     plan.buffers.push_back(spec);
   }
 

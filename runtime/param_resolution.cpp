@@ -73,6 +73,11 @@ std::map<std::string, int64_t> resolve_params(const ExecutablePlan& plan, const 
           case ParamSpec::Match::UpperBound:
             v = std::upper_bound(d.begin(), d.end(), p.literal) - d.begin();
             break;
+          case ParamSpec::Match::PrefixEnd: {
+            auto first = std::lower_bound(d.begin(), d.end(), p.literal);
+            v = std::partition_point(first, d.end(), [&](const std::string& s) { return s.starts_with(p.literal); }) - d.begin();
+            break;
+          }
         }
         break;
       }

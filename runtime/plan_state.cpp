@@ -43,6 +43,13 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
     allocated.buffer = backend.allocate(allocated.elements * element_bytes(spec.element));
     if (spec.init == BufferSpec::Init::Zero) {
       allocated.buffer.fill_u32(0);
+    } else if (spec.init == BufferSpec::Init::Contents) {
+      const uint64_t bytes = allocated.elements * element_bytes(spec.element);
+      if (spec.contents.size() < bytes) {
+        throw Error(ErrorKind::Internal, plan.label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
+                                             " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
+      }
+      allocated.buffer.upload(spec.contents.data(), bytes);
     } else if (spec.init == BufferSpec::Init::Pattern) {
       if (element_bytes(spec.element) == 4) {
         allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));

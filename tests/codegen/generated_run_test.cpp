@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <stdexcept>
 
 #include "codegen/generate.h"
 #include "tests/codegen/test_programs.h"
@@ -71,6 +72,8 @@ class MiniExecutor {
       for (const hqc::ir::KernelArg& a : k.args) {
         switch (a.kind) {
           case hqc::ir::KernelArg::Kind::Column: args.push_back(OpenClDevice::mem(columns_.at({a.table, a.column}))); break;
+          case hqc::ir::KernelArg::Kind::ColumnHeap:
+            throw std::runtime_error("the hand-built test programs have no heap string columns");
           case hqc::ir::KernelArg::Kind::Buffer: args.push_back(OpenClDevice::mem(buffers_.at(a.name))); break;
           case hqc::ir::KernelArg::Kind::Param:
             args.push_back(a.type == hqc::ir::ScalarType::I32 ? OpenClDevice::i32(static_cast<int32_t>(params_.at(a.name)))

@@ -4,12 +4,14 @@ typedef unsigned int hqc_u32;
 typedef long long hqc_i64;
 typedef unsigned long long hqc_u64;
 typedef double hqc_f64;
+typedef unsigned char hqc_u8;
 #define HQC_KERNEL extern "C" __global__
 #define HQC_FN __device__ __forceinline__
 #define HQC_GLOBAL
 #define HQC_LOCAL
 #define HQC_LOCAL_DECL __shared__
 #define HQC_RESTRICT __restrict__
+#define HQC_CONST_STR const char*
 #define HQC_LID() ((hqc_i32)threadIdx.x)
 #define HQC_BID() ((hqc_i64)blockIdx.x)
 #define HQC_BDIM() ((hqc_i32)blockDim.x)

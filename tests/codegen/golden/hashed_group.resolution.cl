@@ -6,12 +6,14 @@ typedef uint hqc_u32;
 typedef long hqc_i64;
 typedef ulong hqc_u64;
 typedef double hqc_f64;
+typedef uchar hqc_u8;
 #define HQC_KERNEL __kernel
 #define HQC_FN
 #define HQC_GLOBAL __global
 #define HQC_LOCAL __local
 #define HQC_LOCAL_DECL __local
 #define HQC_RESTRICT restrict
+#define HQC_CONST_STR __constant char*
 #define HQC_LID() ((hqc_i32)get_local_id(0))
 #define HQC_BID() ((hqc_i64)get_group_id(0))
 #define HQC_BDIM() ((hqc_i32)get_local_size(0))

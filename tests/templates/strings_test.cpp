@@ -1,0 +1,287 @@
+// templates/device/strings.h on the OpenCL device (PoCL here), checked against host references that
+// share no code with it: LIKE against a dynamic-programming matcher over thousands of random
+// (string, pattern) pairs and the edge cases (empty segments, leading / trailing '%', '_' at the
+// ends, bytes >= 0x80 of multi-byte UTF-8 counted as bytes, pattern characters in the data);
+// SUBSTRING ranges, comparisons with literals and between heap strings; day number → civil year,
+// month, day against storage/date.h; dictionary code sets. The test kernel is generated the way codegen
+// writes LIKE: every pattern and literal a C string literal (codegen::c_string_literal) in the source.
+// The same source compiles with NVRTC.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/dialect.h"
+#include "codegen/expr_emitter.h"
+#include "frontend/like_pattern.h"
+#include "storage/date.h"
+#include "tests/templates/device_harness.h"
+
+using hqc::test::OpenClDevice;
+
+namespace {
+
+// Classic LIKE by dynamic programming: m[i][j] = text[0, i) matches pattern[0, j).
+bool reference_like(const std::string& text, const std::string& pattern) {
+  std::vector<std::vector<char>> m(text.size() + 1, std::vector<char>(pattern.size() + 1, 0));
+  m[0][0] = 1;
+  for (size_t j = 1; j <= pattern.size(); ++j) m[0][j] = pattern[j - 1] == '%' && m[0][j - 1];
+  for (size_t i = 1; i <= text.size(); ++i) {
+    for (size_t j = 1; j <= pattern.size(); ++j) {
+      char p = pattern[j - 1];
+      if (p == '%') m[i][j] = m[i][j - 1] || m[i - 1][j];
+      else m[i][j] = m[i - 1][j - 1] && (p == '_' || p == text[i - 1]);
+    }
+  }
+  return m[text.size()][pattern.size()];
+}
+
+int sign(int v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
+
+int reference_compare(const std::string& a, const std::string& b) {
+  // std::string compares as unsigned bytes through char_traits<char>::compare (memcmp semantics).
+  return sign(a.compare(b));
+}
+
+struct Heap {
+  std::vector<uint64_t> offsets{0};
+  std::vector<unsigned char> bytes;
+  void add(const std::string& s) {
+    bytes.insert(bytes.end(), s.begin(), s.end());
+    offsets.push_back(bytes.size());
+  }
+};
+
+std::string random_string(std::mt19937& rng, const std::string& alphabet, size_t max_len) {
+  std::uniform_int_distribution<size_t> len(0, max_len), pick(0, alphabet.size() - 1);
+  std::string s(len(rng), ' ');
+  for (char& c : s) c = alphabet[pick(rng)];
+  return s;
+}
+
+// Kernel "eval": out[k * n + row] = case k of the generated switch, for every row.
+std::string kernel_source(const std::vector<std::string>& cases) {
+  std::string s = R"CL(
+HQC_FN hqc_i32 eval_case(hqc_i32 k, HQC_GLOBAL const hqc_u8* bytes, hqc_u64 b, hqc_u64 e, HQC_GLOBAL const hqc_i32* set) {
+  switch (k) {
+)CL";
+  for (size_t k = 0; k < cases.size(); ++k) s += "    case " + std::to_string(k) + ": return " + cases[k] + ";\n";
+  s += R"CL(  }
+  return -99;
+}
+
+HQC_KERNEL void eval(HQC_GLOBAL const hqc_u64* offsets, HQC_GLOBAL const hqc_u8* bytes, hqc_i64 n_rows, hqc_i32 n_cases,
+                     HQC_GLOBAL const hqc_i32* set, HQC_GLOBAL hqc_i32* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_u64 b = hqc_load_str_begin(offsets, tile, tile_items);
+    const hqc_u64 e = hqc_load_str_end(offsets, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    for (hqc_i32 k = 0; k < n_cases; ++k) out[k * n_rows + hqc_tile_row(tile)] = eval_case(k, bytes, b, e, set);
+  }
+}
+
+HQC_KERNEL void civil(HQC_GLOBAL const hqc_i32* days, hqc_i64 n_rows, HQC_GLOBAL hqc_i32* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i32 d = hqc_load_i32(days, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    const hqc_i64 r = hqc_tile_row(tile);
+    out[3 * r] = hqc_year_of_days(d);
+    out[3 * r + 1] = hqc_month_of_days(d);
+    out[3 * r + 2] = hqc_day_of_days(d);
+  }
+}
+
+HQC_KERNEL void pred_loads(HQC_GLOBAL const hqc_u64* offsets, hqc_i64 n_rows, HQC_GLOBAL hqc_u64* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i32 flag = hqc_tile_valid(tile_items) && (hqc_tile_row(tile) % 3 != 0);
+    const hqc_u64 b = hqc_pred_load_str_begin(offsets, tile, flag);
+    const hqc_u64 e = hqc_pred_load_str_end(offsets, tile, flag);
+    if (hqc_tile_valid(tile_items)) out[hqc_tile_row(tile)] = e - b;
+  }
+}
+)CL";
+  return s;
+}
+
+std::string call(const std::string& fn, const std::string& range, const std::string& literal) {
+  return fn + "(bytes, " + range + ", " + hqc::codegen::c_string_literal(literal) + ", " + std::to_string(literal.size()) + ")";
+}
+
+struct Suite {
+  std::vector<std::string> strings;
+  std::vector<std::string> cases;
+  // expected[k](s) for case k
+  std::vector<std::function<int(const std::string&)>> expected;
+  std::vector<std::string> what;
+
+  void like(const std::string& pattern) {
+    cases.push_back(call("hqc_like", "b, e", pattern));
+    expected.push_back([pattern](const std::string& s) { return reference_like(s, pattern) ? 1 : 0; });
+    what.push_back("LIKE '" + pattern + "'");
+  }
+};
+
+const std::string kUtf8E = "\xc3\xa9";  // é: two bytes
+
+}  // namespace
+
+TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host references on PoCL") {
+  std::mt19937 rng(20261121);
+  Suite suite;
+  // Data: the edge cases, then random strings over a small alphabet (so patterns match often) that
+  // includes the pattern characters themselves and the two bytes of a UTF-8 character.
+  suite.strings = {"", "a", "ab", "ba", "abc", "aab", "%", "_", "a%b", "a_b", kUtf8E, "x" + kUtf8E + "y",
+                   "special requests", "specialrequests", "requests special", "forest green", "green", "Customer x Complaints",
+                   std::string(70, 'a') + "b"};
+  const std::string alphabet = std::string("abcab%_") + kUtf8E;
+  while (suite.strings.size() < 700) suite.strings.push_back(random_string(rng, alphabet, 12));
+
+  for (const char* p : {"", "%", "%%", "_", "__", "a", "a%", "%a", "%a%", "a%b", "%a%b%", "a%%b", "_%", "%_", "_a_",
+                        "a_%_b", "%b_", "ab%ba", "%special%requests%", "forest%", "%green%", "%Customer%Complaints%",
+                        "x_y", "x__y", "%\xc3%", "%\xa9", "\"%", "%\\", "%?%"}) {
+    suite.like(p);
+  }
+  suite.like(kUtf8E + "%");
+  const std::string pattern_alphabet = "ab%_c" + kUtf8E;
+  while (suite.cases.size() < 160) suite.like(random_string(rng, pattern_alphabet, 7));
+
+  for (const std::string& lit : {std::string(""), std::string("a"), std::string("ab"), std::string("abc"), std::string("b"), kUtf8E,
+                                std::string("\xff")}) {
+    suite.cases.push_back("hqc_str_cmp_lit(bytes, b, e, " + hqc::codegen::c_string_literal(lit) + ", " + std::to_string(lit.size()) + ")");
+    suite.expected.push_back([lit](const std::string& s) { return reference_compare(s, lit); });
+    suite.what.push_back("compare with '" + lit + "'");
+    suite.cases.push_back(call("hqc_str_eq_lit", "b, e", lit));
+    suite.expected.push_back([lit](const std::string& s) { return s == lit ? 1 : 0; });
+    suite.what.push_back("equal to '" + lit + "'");
+  }
+  for (int start : {1, 2, 3, 7, 13, 40}) {
+    for (int length : {1, 2, 5, 100}) {
+      const std::string range = "hqc_substr_begin(b, e, " + std::to_string(start) + "), hqc_substr_end(b, e, " + std::to_string(start) +
+                                ", " + std::to_string(length) + ")";
+      // Length of the substring, and its comparison with "ab".
+      suite.cases.push_back("(hqc_i32)(hqc_substr_end(b, e, " + std::to_string(start) + ", " + std::to_string(length) +
+                            ") - hqc_substr_begin(b, e, " + std::to_string(start) + "))");
+      auto sub = [start, length](const std::string& s) {
+        return static_cast<size_t>(start - 1) >= s.size() ? std::string() : s.substr(static_cast<size_t>(start - 1), static_cast<size_t>(length));
+      };
+      suite.expected.push_back([sub](const std::string& s) { return static_cast<int>(sub(s).size()); });
+      suite.what.push_back("length of substring(" + std::to_string(start) + ", " + std::to_string(length) + ")");
+      suite.cases.push_back(call("hqc_str_cmp_lit", range, "ab"));
+      suite.expected.push_back([sub](const std::string& s) { return reference_compare(sub(s), "ab"); });
+      suite.what.push_back("substring(" + std::to_string(start) + ", " + std::to_string(length) + ") vs 'ab'");
+    }
+  }
+  // Heap against heap: each row against row 4 ("abc") and against its own first two bytes.
+  Heap heap;
+  for (const std::string& s : suite.strings) heap.add(s);
+  REQUIRE(suite.strings[4] == "abc");
+  suite.cases.push_back("hqc_str_cmp(bytes, b, e, bytes, " + std::to_string(heap.offsets[4]) + ", " + std::to_string(heap.offsets[5]) + ")");
+  suite.expected.push_back([](const std::string& s) { return reference_compare(s, "abc"); });
+  suite.what.push_back("compare with the heap string 'abc'");
+  suite.cases.push_back("hqc_str_cmp(bytes, b, e, bytes, b, hqc_substr_end(b, e, 1, 2))");
+  suite.expected.push_back([](const std::string& s) { return reference_compare(s, s.substr(0, 2)); });
+  suite.what.push_back("compare with its own first two bytes");
+  // Code set: flag of "code" = length of the string (< 16).
+  suite.cases.push_back("hqc_code_in_set(set, (hqc_i32)((e - b) & 15))");
+  const std::vector<int32_t> set = {1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1};
+  suite.expected.push_back([set](const std::string& s) { return set[s.size() & 15]; });
+  suite.what.push_back("code set");
+
+  const std::string source = hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases);
+  OpenClDevice d;
+  d.build(source);
+  const int64_t n = static_cast<int64_t>(suite.strings.size());
+  const int32_t cases = static_cast<int32_t>(suite.cases.size());
+  cl_mem offsets = d.buffer(heap.offsets);
+  cl_mem bytes = d.buffer(heap.bytes);
+  cl_mem set_mem = d.buffer(set);
+  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
+  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
+                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
+        5, 64);
+  std::vector<int32_t> got = d.read<int32_t>(out, static_cast<size_t>(n * cases));
+  int mismatches = 0, matches = 0;
+  for (int32_t k = 0; k < cases; ++k) {
+    for (int64_t r = 0; r < n; ++r) {
+      const std::string& s = suite.strings[static_cast<size_t>(r)];
+      const int want = suite.expected[static_cast<size_t>(k)](s);
+      const int have = got[static_cast<size_t>(k * n + r)];
+      if (k < 160 && want == 1) ++matches;
+      if (want != have && ++mismatches <= 10) {
+        CAPTURE(suite.what[static_cast<size_t>(k)]);
+        CAPTURE(s);
+        CHECK(have == want);
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  // The random data and patterns must exercise both outcomes substantially.
+  CHECK(matches > 2000);
+  CHECK(matches < 160 * n - 2000);
+
+  SUBCASE("predicated loads read cleared rows as empty strings") {
+    cl_mem lens = d.buffer(std::vector<uint64_t>(static_cast<size_t>(n), 99));
+    d.run("pred_loads", {OpenClDevice::mem(offsets), OpenClDevice::i64(n), OpenClDevice::mem(lens)}, 3, 128);
+    std::vector<uint64_t> l = d.read<uint64_t>(lens, static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) CHECK(l[static_cast<size_t>(r)] == (r % 3 == 0 ? 0 : suite.strings[static_cast<size_t>(r)].size()));
+  }
+}
+
+TEST_CASE("the host LIKE matcher (frontend/like_pattern.h) agrees with the reference, and classifies shapes") {
+  std::mt19937 rng(7);
+  const std::string alphabet = std::string("ab%_") + kUtf8E;
+  for (int i = 0; i < 20000; ++i) {
+    std::string s = random_string(rng, alphabet, 10);
+    std::string p = random_string(rng, alphabet, 6);
+    CAPTURE(s);
+    CAPTURE(p);
+    REQUIRE(hqc::plan::like_match(s, p) == reference_like(s, p));
+  }
+  std::string lit;
+  CHECK(hqc::plan::classify_like("PROMO%", &lit) == hqc::plan::LikeShape::Prefix);
+  CHECK(lit == "PROMO");
+  CHECK(hqc::plan::classify_like("%", &lit) == hqc::plan::LikeShape::Prefix);
+  CHECK(lit == "");
+  CHECK(hqc::plan::classify_like("abc", &lit) == hqc::plan::LikeShape::Exact);
+  CHECK(lit == "abc");
+  CHECK(hqc::plan::classify_like("%BRASS", nullptr) == hqc::plan::LikeShape::General);
+  CHECK(hqc::plan::classify_like("a_%", nullptr) == hqc::plan::LikeShape::General);
+  CHECK(hqc::plan::classify_like("a%%", nullptr) == hqc::plan::LikeShape::General);
+}
+
+TEST_CASE("day numbers to civil year, month, day on PoCL equal storage/date.h") {
+  std::vector<int32_t> days;
+  for (int32_t d = -800000; d <= 800000; d += 97) days.push_back(d);
+  for (int32_t d = hqc::days_from_civil(1991, 12, 25); d <= hqc::days_from_civil(2000, 3, 5); ++d) days.push_back(d);
+  OpenClDevice dev;
+  dev.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source({"0"}));
+  cl_mem in = dev.buffer(days);
+  cl_mem out = dev.buffer(std::vector<int32_t>(days.size() * 3, 0));
+  dev.run("civil", {OpenClDevice::mem(in), OpenClDevice::i64(static_cast<int64_t>(days.size())), OpenClDevice::mem(out)}, 8, 128);
+  std::vector<int32_t> got = dev.read<int32_t>(out, days.size() * 3);
+  int bad = 0;
+  for (size_t i = 0; i < days.size(); ++i) {
+    hqc::CivilDate c = hqc::civil_from_days(days[i]);
+    if (got[3 * i] != c.year || got[3 * i + 1] != static_cast<int32_t>(c.month) || got[3 * i + 2] != static_cast<int32_t>(c.day)) {
+      if (++bad <= 5) {
+        CAPTURE(days[i]);
+        CHECK(got[3 * i] == c.year);
+        CHECK(got[3 * i + 1] == static_cast<int32_t>(c.month));
+        CHECK(got[3 * i + 2] == static_cast<int32_t>(c.day));
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("the string test kernels compile with NVRTC") {
+  std::vector<std::string> cases = {call("hqc_like", "b, e", "%a_b%"), call("hqc_str_cmp_lit", "b, e", "x\"y"),
+                                    "hqc_str_cmp(bytes, b, e, bytes, 0, 1)", "hqc_code_in_set(set, 1)"};
+  const std::string cuda = hqc::codegen::device_library_source(hqc::codegen::Dialect::Cuda) + kernel_source(cases);
+  CHECK(hqc::test::nvrtc_compile_log(cuda, "sm_90") == "");
+}
