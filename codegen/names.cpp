@@ -1,6 +1,8 @@
 // Identifier construction; see names.h for the prefixes and why they cannot collide.
 #include "codegen/names.h"
 
+#include "ir/lowering.h"
+
 namespace hqc::codegen::names {
 
 std::string probe_slot(int op_id) { return "slot_op" + std::to_string(op_id); }
@@ -14,10 +16,11 @@ std::string build_slot(const std::string& ht) { return "slot_" + ht; }
 std::string build_key(const std::string& ht, size_t column) { return "bk_" + ht + "_" + std::to_string(column); }
 std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + part; }
 std::string register_accumulator(const std::string& state, const std::string& accumulator) {
-  return "acc_" + state + "_" + accumulator;
+  // Accumulators are named after their output column, which may be any text ("count(*)").
+  return "acc_" + state + "_" + ir::sanitize_identifier(accumulator);
 }
 std::string accumulator_input(const std::string& state, const std::string& accumulator) {
-  return "v_" + state + "_" + accumulator;
+  return "v_" + state + "_" + ir::sanitize_identifier(accumulator);
 }
 std::string group_index(const std::string& state) { return "g_" + state; }
 std::string group_key(const std::string& state) { return "gkey_" + state; }
