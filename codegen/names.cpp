@@ -1,22 +1,9 @@
 // Identifier construction; see names.h for the prefixes and why they cannot collide.
 #include "codegen/names.h"
 
+#include "ir/lowering.h"
+
 namespace hqc::codegen::names {
-
-namespace {
-
-// Accumulator names come from SQL text when a query gives no alias ("sum(l_quantity)"); the IR's
-// buffer names sanitize them the same way, so acc_<state>_<x> matches the buffer <state>_<x>.
-std::string identifier(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) c = '_';
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string probe_slot(int op_id) { return "slot_op" + std::to_string(op_id); }
 std::string probe_key(int op_id, size_t column) { return "pk_op" + std::to_string(op_id) + "_" + std::to_string(column); }
@@ -27,12 +14,13 @@ std::string probe_found(int op_id) { return "found_op" + std::to_string(op_id); 
 std::string residual_value(int op_id, const std::string& ir_variable) { return "r_op" + std::to_string(op_id) + "_" + ir_variable; }
 std::string build_slot(const std::string& ht) { return "slot_" + ht; }
 std::string build_key(const std::string& ht, size_t column) { return "bk_" + ht + "_" + std::to_string(column); }
-std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + identifier(part); }
+std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + ir::sanitize_identifier(part); }
 std::string register_accumulator(const std::string& state, const std::string& accumulator) {
-  return "acc_" + state + "_" + identifier(accumulator);
+  // Accumulators are named after their output column, which may be any text ("count(*)").
+  return "acc_" + state + "_" + ir::sanitize_identifier(accumulator);
 }
 std::string accumulator_input(const std::string& state, const std::string& accumulator) {
-  return "v_" + state + "_" + identifier(accumulator);
+  return "v_" + state + "_" + ir::sanitize_identifier(accumulator);
 }
 std::string group_index(const std::string& state) { return "g_" + state; }
 std::string group_key(const std::string& state) { return "gkey_" + state; }
