@@ -25,10 +25,13 @@ namespace hqc::planner {
 inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4x sparser than rows
 inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 28;  // 1 GiB of int32 keys
 inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
-// Scratchpad budget for one privatized aggregation table per CTA: the 48 KiB of static shared
-// memory every CUDA GPU and OpenCL GPU device grants a work-group without opt-in. The occupancy
-// planner (a later issue) replaces it with a device-derived budget.
-inline constexpr uint64_t kScratchpadBudgetBytes = 48 * 1024;
+// Scratchpad budget for one privatized aggregation table per CTA: the 48 KiB of shared memory every
+// CUDA GPU and OpenCL GPU device grants a work-group without opt-in, less what the rest of a compound
+// kernel keeps there (CTA reductions and scans, its static flags). A table of the whole 48 KiB left
+// no room for those: TPC-H q13's 2048-slot table plus one static byte exceeded NVIDIA OpenCL's
+// 48 KiB of local memory per work-group.
+inline constexpr uint64_t kScratchpadReserveBytes = 2 * 1024;
+inline constexpr uint64_t kScratchpadBudgetBytes = 48 * 1024 - kScratchpadReserveBytes;
 // Direct-indexed aggregation tables up to this many slots; beyond it a global hash table.
 inline constexpr uint64_t kMaxDirectSlots = 1ull << 24;
 
