@@ -31,8 +31,10 @@
 //         launches (batch by batch) and one kernel at a time with decide_launch()'s, from each main
 //         launch's bytes read of the table it scans, its resident blocks and its grid's rounds, with
 //         the calibration's device copy rate as bandwidth and its per-chunk round trip as the
-//         launch overhead; the faster runs (ties: sequential). Knapsack and Sequential phases
-//         record both predictions too (Random records none).
+//         launch overhead; the faster runs (ties: sequential). A sequential schedule chosen so runs
+//         one kernel per batch, batches ordered by events (forced Sequential also waits on the host
+//         after each kernel). Knapsack and Sequential phases record both predictions too (Random
+//         records none).
 //   - Placement. The working set is the state buffers of all plans + every column they read. It is
 //     streamed when Placement::Stream, or Placement::Auto and the working set exceeds the memory
 //     limit (ConcurrentOptions::memory_limit, else the free device memory plus what the column
