@@ -86,7 +86,8 @@ options:
   -h, --help                      this text
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
-             HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name).
+             HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name),
+             HORSEQC_BLOCK_SIZE=N (experiments: N threads per block for every kernel).
 exit codes: 0 ok, 2 usage, 3 bad input data, 4 unsupported, 5 device, 70 internal (docs/cli.md)
 )";
 
