@@ -95,7 +95,7 @@ TEST_CASE("SUBSTRING(x FROM a FOR b), EXTRACT(YEAR FROM d) and CAST") {
 
 TEST_CASE("the JSON plan syntax has the same four operations") {
   CHECK(bind_json(R"({"op": "like", "arg": {"column": "p_type"}, "pattern": "%BRASS"})")->to_string() == "(part.p_type like '%BRASS')");
-  CHECK(bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 3})")->type == DataType::varchar(3));
+  CHECK(bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 3})")->type == DataType::packed_string(3));
   CHECK(bind_json(R"({"op": "extract", "field": "year", "arg": {"column": "o_orderdate"}})")->to_string() ==
         "extract(year, orders.o_orderdate)");
   CHECK(bind_json(R"({"op": "cast", "arg": {"column": "p_size"}, "type": "float64"})")->to_string() == "float64(part.p_size)");
