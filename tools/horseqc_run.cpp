@@ -224,12 +224,13 @@ int run(int argc, char** argv) {
                                                 : runtime::ResultFormat::Table;
   auto compile_one = [&](const std::string& name, QueryReport& r) {
     r.name = name;
-    auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog)
+    // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
+    auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog, &stats)
                 : std::make_shared<const plan::LogicalPlan>(
-        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
-        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
+        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog, &stats)
+        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog, &stats)
         : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
-                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog, &stats));
     if (own_query && !plan->name.empty()) r.name = plan->name;
     driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;

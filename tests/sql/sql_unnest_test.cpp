@@ -11,7 +11,7 @@ using namespace hqc;
 
 namespace {
 
-std::string explain(const std::string& sql) { return plan::explain_logical(parse_sql(sql, "q.sql", Catalog::tpch())); }
+std::string explain(const std::string& sql) { return plan::explain_logical(parse_sql(sql, "q.sql", Catalog::tpch()), false); }
 
 void check_unsupported(const std::string& sql, const std::string& position, const std::string& fragment) {
   test::Failure f = test::sql_error(sql, Catalog::tpch());
