@@ -176,6 +176,13 @@ std::string scanned_table(const LogicalOp& op) {
 }  // namespace
 
 double filter_selectivity(const Expr& predicate, const std::string& table, const Statistics& stats) {
+  bool known = false;
+  visit(predicate, [&](const Expr& e) {
+    if (known || e.kind != ExprKind::Column) return;
+    std::optional<ColumnStats> s = column_stats(e, table, stats);
+    known = s && (s->valid || s->distinct > 0);
+  });
+  if (!known) return kDefaultFilter;
   return std::clamp(selectivity(predicate, table, stats), kMinSelectivity, 1.0);
 }
 

@@ -14,6 +14,10 @@
 //       col IN (k items)              k / distinct(col)
 //       LIKE over a dictionary        the fraction of dictionary entries that match
 //       AND / OR / NOT                product / 1 - prod(1 - s) / 1 - s
+//     a predicate none of whose columns has statistics (no data: CatalogStatistics knows only key
+//     columns; a derived table's columns) keeps kDefaultFilter: without value distributions every
+//     filter counts the same and none is strong enough to make a fact table smaller than its
+//     dimension, so the order follows table sizes and keys, filtered relations first;
 //     where the statistics lack what a rule needs (no data: CatalogStatistics, a computed operand,
 //     a column of another table): kDefaultEquality for equalities and LIKE, kDefaultRange for
 //     one-sided ranges and comparisons of two columns, kDefaultBetween for two-sided ranges,
@@ -46,6 +50,7 @@ inline constexpr double kDefaultRange = 1.0 / 3.0;
 inline constexpr double kDefaultBetween = 0.25;
 inline constexpr double kDefaultOther = 1.0 / 3.0;
 inline constexpr double kDefaultSemi = 0.5;
+inline constexpr double kDefaultFilter = 0.5;
 
 // `table` is the physical table `predicate`'s columns belong to, or "" when they are not columns of
 // one base table (then every rule uses its default).

@@ -71,11 +71,15 @@ class Search {
           adjacent_[a][b] = adjacent_[a][b] || (e.left == ids_[a] && e.right == ids_[b]) || (e.left == ids_[b] && e.right == ids_[a]);
       }
     }
-    // Probe preference on equal cost: most base rows, then the lowest index.
+    // Probe preference on equal cost: most base rows, then `preference`, then the lowest index.
     std::vector<size_t> by_rows(k);
     for (size_t i = 0; i < k; ++i) by_rows[i] = i;
-    std::stable_sort(by_rows.begin(), by_rows.end(),
-                     [&](size_t x, size_t y) { return g.relations[ids_[x]].base_rows > g.relations[ids_[y]].base_rows; });
+    std::stable_sort(by_rows.begin(), by_rows.end(), [&](size_t x, size_t y) {
+      const JoinRelation& a = g.relations[ids_[x]];
+      const JoinRelation& b = g.relations[ids_[y]];
+      if (a.base_rows != b.base_rows) return a.base_rows > b.base_rows;
+      return a.preference < b.preference;
+    });
     probe_rank_.assign(k, 0);
     for (size_t r = 0; r < k; ++r) probe_rank_[by_rows[r]] = r;
   }
@@ -98,7 +102,13 @@ class Search {
     if (cost < b.cost - tolerance) return true;
     if (cost > b.cost + tolerance) return false;
     if (seq[0] != b.sequence[0]) return probe_rank_[seq[0]] < probe_rank_[b.sequence[0]];
-    return seq < b.sequence;
+    for (size_t i = 1; i < seq.size() && i < b.sequence.size(); ++i) {
+      const JoinRelation& x = g_.relations[ids_[seq[i]]];
+      const JoinRelation& y = g_.relations[ids_[b.sequence[i]]];
+      if (x.preference != y.preference) return x.preference < y.preference;
+      if (seq[i] != b.sequence[i]) return seq[i] < b.sequence[i];
+    }
+    return false;
   }
 
   double rows_of(size_t local) const { return std::max(g_.relations[ids_[local]].rows, 1.0); }
@@ -169,7 +179,8 @@ class Search {
           if (in[s] || !connected(in, s)) continue;
           double out = 0;
           const double cost = step_cost(in, rows, s, out);
-          if (pick == k || cost < pick_cost) pick = s, pick_cost = cost, pick_rows = out;
+          const bool preferred = pick < k && g_.relations[ids_[s]].preference < g_.relations[ids_[pick]].preference;
+          if (pick == k || cost < pick_cost || (cost == pick_cost && preferred)) pick = s, pick_cost = cost, pick_rows = out;
         }
         if (pick == k) throw Error(ErrorKind::Internal, "join order: the relations are not connected");
         in[pick] = true;

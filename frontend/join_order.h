@@ -21,8 +21,8 @@
 //     + kMultiMatchCost x its output rows when the build side's join columns do not cover one of
 //       its unique keys (a multi-match probe walks a chain, and its sums lose the 64-bit bound)
 //   so the largest filtered relation ends up probing (the fact table of a star join), filtered
-//   dimensions join first, and n:1 builds are preferred. Equal costs keep the order that lists
-//   relations by index (the FROM order), after the probe start with the most rows.
+//   dimensions join first, and n:1 builds are preferred. Among equal costs the probe start is the
+//   relation with the most base rows, the builds follow `preference` (then the index).
 //   Join output (independent of the order): rows(J ∪ {s}) = rows(J) x rows(s) x the product over
 //   relations t of J of the selectivity of the edges between t and s:
 //       1 / base_rows(s)            when s's join columns cover a unique key of s (n:1 from t)
@@ -50,6 +50,9 @@ struct JoinRelation {
   double rows = 1;        // rows after its filters: what it brings to a join
   // Column sets whose values identify one row (a primary key, the group keys of an aggregate).
   std::vector<std::vector<std::string>> unique_keys;
+  // Which relation joins first among orders of equal cost (lower first); the SQL frontend passes
+  // the position of the relation's first join predicate in the query text.
+  size_t preference = 0;
   // False for relations the caller joins itself after the ordered ones (the NULL-supplying side
   // of a LEFT OUTER JOIN, a single-row subquery): they are never the probe start or ordered.
   bool ordered = true;

@@ -413,7 +413,9 @@ class JoinTreeBuilder {
       bases_[rel]->estimated_rows = jr.rows;
       g.relations.push_back(std::move(jr));
     }
+    for (auto& r : g.relations) r.preference = SIZE_MAX;
     for (const EquiJoin& e : edges_) {
+      for (size_t rel : {e.left_rel, e.right_rel}) g.relations[rel].preference = std::min(g.relations[rel].preference, e.order);
       plan::JoinEdge edge{e.left_rel, e.right_rel, "", "", 0, 0};
       edge_side(*e.left, edge.left_column, edge.left_distinct);
       edge_side(*e.right, edge.right_column, edge.right_distinct);

@@ -167,10 +167,10 @@ TEST_CASE("without data: catalog estimates from rows_at_sf1 and the key declarat
   auto col = [](const std::string& table, const std::string& c, DataType t) { return make_column(table, c, t); };
   ExprPtr eq = make_compare(CompareOp::Eq, col("region", "r_name", DataType::fixed_char(25)),
                             make_dict_code("region", "r_name", "ASIA", DictMatch::Equal));
-  CHECK(filter_selectivity(*eq, "region", sf1) == doctest::Approx(kDefaultEquality));
+  CHECK(filter_selectivity(*eq, "region", sf1) == doctest::Approx(kDefaultFilter));
   ExprPtr range = make_logical(ExprKind::And, {make_compare(CompareOp::Ge, col("orders", "o_orderdate", DataType::date()), make_int_literal(9000, DataType::date())),
                                                make_compare(CompareOp::Lt, col("orders", "o_orderdate", DataType::date()), make_int_literal(9100, DataType::date()))});
-  CHECK(filter_selectivity(*range, "orders", sf1) == doctest::Approx(kDefaultBetween));
+  CHECK(filter_selectivity(*range, "orders", sf1) == doctest::Approx(kDefaultFilter));
   ExprPtr key = make_compare(CompareOp::Eq, col("orders", "o_orderkey", DataType::int32()), make_int_literal(7, DataType::int32()));
   CHECK(filter_selectivity(*key, "orders", sf1) == doctest::Approx(1.0 / 1500000));
 }
