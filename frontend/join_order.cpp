@@ -71,6 +71,37 @@ class Search {
           adjacent_[a][b] = adjacent_[a][b] || (e.left == ids_[a] && e.right == ids_[b]) || (e.left == ids_[b] && e.right == ids_[a]);
       }
     }
+    // Which of s's unique keys the edges to each t provide, as bit sets over s's join columns.
+    provides_.assign(k, std::vector<uint64_t>(k, 0));
+    key_masks_.assign(k, {});
+    for (size_t s = 0; s < k; ++s) {
+      std::vector<std::string> columns;
+      auto bit = [&](const std::string& c) -> uint64_t {
+        auto it = std::find(columns.begin(), columns.end(), c);
+        if (it == columns.end()) {
+          if (columns.size() == 64) return 0;
+          columns.push_back(c);
+          it = columns.end() - 1;
+        }
+        return uint64_t{1} << static_cast<size_t>(it - columns.begin());
+      };
+      for (size_t t = 0; t < k; ++t) {
+        for (const JoinEdge& e : g.edges) {
+          if (e.left == ids_[s] && e.right == ids_[t] && !e.left_column.empty()) provides_[s][t] |= bit(e.left_column);
+          if (e.right == ids_[s] && e.left == ids_[t] && !e.right_column.empty()) provides_[s][t] |= bit(e.right_column);
+        }
+      }
+      for (const std::vector<std::string>& key : g.relations[ids_[s]].unique_keys) {
+        uint64_t m = 0;
+        bool usable = true;
+        for (const std::string& c : key) {
+          auto it = std::find(columns.begin(), columns.end(), c);
+          if (it == columns.end()) usable = false;
+          else m |= uint64_t{1} << static_cast<size_t>(it - columns.begin());
+        }
+        if (usable) key_masks_[s].push_back(m);
+      }
+    }
     // Probe preference on equal cost: most base rows, then `preference`, then the lowest index.
     std::vector<size_t> by_rows(k);
     for (size_t i = 0; i < k; ++i) by_rows[i] = i;
@@ -113,10 +144,12 @@ class Search {
 
   double rows_of(size_t local) const { return std::max(g_.relations[ids_[local]].rows, 1.0); }
 
-  std::vector<bool> global_mask(const std::vector<bool>& local) const {
-    std::vector<bool> m(g_.relations.size(), false);
-    for (size_t i = 0; i < local.size(); ++i) m[ids_[i]] = local[i];
-    return m;
+  // unique_build() on local indices: whether the edges from `in` to s cover a unique key of s.
+  bool unique(const std::vector<bool>& in, size_t s) const {
+    uint64_t covered = 0;
+    for (size_t t = 0; t < in.size(); ++t)
+      if (in[t]) covered |= provides_[s][t];
+    return std::any_of(key_masks_[s].begin(), key_masks_[s].end(), [&](uint64_t m) { return (covered & m) == m; });
   }
 
   // Cost of joining `s` to the set `in` whose output is `rows_in`; sets `rows_out`.
@@ -125,8 +158,7 @@ class Search {
     for (size_t t = 0; t < in.size(); ++t)
       if (in[t]) sel *= sel_[t][s];
     rows_out = std::max(rows_in * rows_of(s) * sel, 1.0);
-    const bool unique = unique_build(g_, global_mask(in), ids_[s]);
-    return rows_out + kBuildCost * rows_of(s) + (unique ? 0.0 : kMultiMatchCost * rows_out);
+    return rows_out + kBuildCost * rows_of(s) + (unique(in, s) ? 0.0 : kMultiMatchCost * rows_out);
   }
 
   bool connected(const std::vector<bool>& in, size_t s) const {
@@ -205,7 +237,7 @@ class Search {
       const size_t s = c.sequence[i];
       double out = 0;
       step_cost(in, rows, s, out);
-      order.steps.push_back(JoinStep{ids_[s], out, unique_build(g_, global_mask(in), ids_[s])});
+      order.steps.push_back(JoinStep{ids_[s], out, unique(in, s)});
       in[s] = true;
       rows = out;
     }
@@ -217,6 +249,8 @@ class Search {
   std::vector<std::vector<double>> sel_;
   std::vector<std::vector<bool>> adjacent_;
   std::vector<size_t> probe_rank_;
+  std::vector<std::vector<uint64_t>> provides_;   // [s][t]: s's join columns the edges s-t name
+  std::vector<std::vector<uint64_t>> key_masks_;  // [s]: s's unique keys over those columns
 };
 
 }  // namespace
