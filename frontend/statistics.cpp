@@ -13,6 +13,12 @@ std::vector<int32_t> Statistics::dictionary_like(const std::string& table, const
                                           " needs the column's dictionary, which these statistics do not have");
 }
 
+std::vector<int64_t> Statistics::dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                                       int32_t length) const {
+  throw Error(ErrorKind::Unsupported, "statistics: SUBSTRING(" + table + "." + column + " FROM " + std::to_string(start) + " FOR " +
+                                          std::to_string(length) + ") needs the column's dictionary, which these statistics do not have");
+}
+
 const TableDef& CatalogStatistics::find(const std::string& table) const {
   const TableDef* t = catalog_.find(table);
   if (!t) throw Error(ErrorKind::Input, "statistics: the catalog has no table \"" + table + "\"");

@@ -36,6 +36,11 @@ class Statistics {
   // (frontend/like_pattern.h). Statistics without dictionaries throw Error(Unsupported).
   virtual std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
                                                const std::string& pattern) const;
+  // One value per code of table.column's dictionary: SUBSTRING(its string FROM start FOR length),
+  // packed (storage/types.h pack_string; length <= kMaxPackedStringBytes). Statistics without
+  // dictionaries throw Error(Unsupported).
+  virtual std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                                     int32_t length) const;
 };
 
 class CatalogStatistics final : public Statistics {

@@ -29,6 +29,8 @@ class DatabaseStatistics final : public Statistics {
                           const std::string& literal, plan::DictMatch match) const override;
   std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
                                        const std::string& pattern) const override;
+  std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                             int32_t length) const override;
 
  private:
   const Column& find_column(const std::string& table, const std::string& column) const;
