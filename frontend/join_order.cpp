@@ -158,7 +158,7 @@ class Search {
     for (size_t t = 0; t < in.size(); ++t)
       if (in[t]) sel *= sel_[t][s];
     rows_out = std::max(rows_in * rows_of(s) * sel, 1.0);
-    return rows_out + kBuildCost * rows_of(s) + (unique(in, s) ? 0.0 : kMultiMatchCost * rows_out);
+    return rows_out + kBuildCost * rows_of(s) + (unique(in, s) ? 0.0 : kMultiMatchCost * (rows_in + rows_out));
   }
 
   bool connected(const std::vector<bool>& in, size_t s) const {

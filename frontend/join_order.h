@@ -18,8 +18,10 @@
 //     + for each join, the rows it outputs (the next probe's input, or the sink's)
 //     + kBuildCost x the rows of its build side (an insert takes an atomic and writes the key and
 //       the payload columns, a lookup only reads; and the table must fit in device memory)
-//     + kMultiMatchCost x its output rows when the build side's join columns do not cover one of
-//       its unique keys (a multi-match probe walks a chain, and its sums lose the 64-bit bound)
+//     + kMultiMatchCost x (its probe rows + its output rows) when the build side's join columns do
+//       not cover one of its unique keys: a multi-match probe has no perfect hash, walks a chain
+//       per probe and loops per match, and the pipeline's decimal sums lose the 64-bit bound
+//       (ir/build_state.cpp sum_may_overflow) — so a unique build wins whenever one is possible
 //   so the largest filtered relation ends up probing (the fact table of a star join), filtered
 //   dimensions join first, and n:1 builds are preferred. Among equal costs the probe start is the
 //   relation with the most base rows, the builds follow `preference` (then the index).
@@ -41,7 +43,7 @@
 namespace hqc::plan {
 
 inline constexpr double kBuildCost = 3.0;
-inline constexpr double kMultiMatchCost = 1.0;
+inline constexpr double kMultiMatchCost = 2.0;
 inline constexpr size_t kExhaustiveRelations = 12;
 
 struct JoinRelation {

@@ -93,12 +93,22 @@ TEST_CASE("the probe side: the larger relation probes, the build is the smaller 
   CHECK(names(g, o) == std::vector<std::string>{"s", "r"});
   CHECK(o.steps[1].unique_build);
 
-  // Filtered down to 10 rows, s is the smaller side: r probes into a (multi-match) table of s.
+  // A 1:1 join (both join columns are keys): filtered down to 10 rows, s is the smaller side and
+  // builds.
+  JoinGraph one_to_one = g;
+  one_to_one.edges = {JoinEdge{1, 0, "s_id", "r_id", 1000000, 1000}};
+  one_to_one.relations[1].rows = 10;
+  o = order_joins(one_to_one);
+  CHECK(names(one_to_one, o) == std::vector<std::string>{"r", "s"});
+  CHECK(o.steps[1].unique_build);
+  CHECK(o.steps[1].rows == doctest::Approx(1.0));  // 1000 x 10 / 1,000,000, at least one row
+
+  // n:1 with the n side filtered to 10 rows: s still probes, into r's unique table, rather than
+  // r probing a multi-match table of s (no 64-bit sum bound, a match loop per probe).
   g.relations[1].rows = 10;
   o = order_joins(g);
-  CHECK(names(g, o) == std::vector<std::string>{"r", "s"});
-  CHECK_FALSE(o.steps[1].unique_build);
-  CHECK(o.steps[1].rows == doctest::Approx(10.0));
+  CHECK(names(g, o) == std::vector<std::string>{"s", "r"});
+  CHECK(o.steps[1].unique_build);
 }
 
 TEST_CASE("n:1 builds are preferred over multi-match builds of equal size") {
