@@ -71,6 +71,9 @@ options:
                                   free device memory); a larger working set is streamed
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
+  --no-statistics                 compile without the data's statistics, as horseqc-compile does
+                                  (layouts chosen without sizes, every decimal SUM 128-bit); for
+                                  testing those paths
   --threads N                     loader threads (default: all hardware threads)
   --quiet                         no progress bars, no phase lines on stderr
   -h, --help                      this text
@@ -118,7 +121,7 @@ int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
-                                     {"stats", false}, {"quiet", false},
+                                     {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
                                      {"gpu-memory-limit"}});
@@ -215,7 +218,7 @@ int run(int argc, char** argv) {
   compile.model = model;
   compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
   const planner::DatabaseStatistics stats(db);
-  compile.stats = &stats;
+  compile.stats = args.has("no-statistics") ? nullptr : &stats;
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
                         {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
