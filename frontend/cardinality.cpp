@@ -24,7 +24,7 @@ std::optional<ColumnStats> column_stats(const Expr& col, const std::string& tabl
 // The integer an operand compares as: an integer-like literal, or a dictionary string's code.
 std::optional<int64_t> constant_of(const Expr& e, const Statistics& stats) {
   if (e.kind == ExprKind::Literal && e.type.is_integer_like()) return e.int_value;
-  if (e.kind == ExprKind::DictCode) {
+  if (e.kind == ExprKind::DictCode && stats.has_dictionaries()) {
     try {
       return stats.dictionary_code(e.dict_table, e.dict_column, e.string_value, e.match);
     } catch (const Error&) {
@@ -140,7 +140,7 @@ double selectivity(const Expr& e, const std::string& table, const Statistics& st
     }
     case ExprKind::Like: {
       const Expr& v = *e.args[0];
-      if (v.kind == ExprKind::Column && !v.dict_table.empty()) {
+      if (v.kind == ExprKind::Column && !v.dict_table.empty() && stats.has_dictionaries()) {
         try {
           std::vector<int32_t> flags = stats.dictionary_like(v.dict_table, v.dict_column, e.string_value);
           if (!flags.empty()) {

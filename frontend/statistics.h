@@ -41,6 +41,9 @@ class Statistics {
   // dictionaries throw Error(Unsupported).
   virtual std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
                                                      int32_t length) const;
+  // False when the dictionary lookups above always throw (estimates skip them without the cost
+  // of an exception per string comparison).
+  virtual bool has_dictionaries() const { return true; }
 };
 
 class CatalogStatistics final : public Statistics {
@@ -50,6 +53,7 @@ class CatalogStatistics final : public Statistics {
   ColumnStats column(const std::string& table, const std::string& column) const override;
   int64_t dictionary_code(const std::string& table, const std::string& column,
                           const std::string& literal, DictMatch match) const override;
+  bool has_dictionaries() const override { return false; }
 
  private:
   const TableDef& find(const std::string& table) const;

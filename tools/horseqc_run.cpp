@@ -61,11 +61,14 @@ options:
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
   --concurrent Q1,Q2,...|all      run these queries at the same time, each in its own stream (CUDA
-                                  stream / OpenCL command queue), launch parameters from the
-                                  kernel-level knapsack; results are those of sequential runs
-  --launch-params knapsack|random|sequential
-                                  with --concurrent: knapsack (default), random block sizes and
-                                  grids (--seed N, default 1), or one kernel at a time
+                                  stream / OpenCL command queue); results are those of
+                                  sequential runs
+  --launch-params auto|knapsack|random|sequential
+                                  with --concurrent: auto (default: per phase, the faster of the
+                                  knapsack's concurrent launches and one kernel at a time, as the
+                                  schedule model predicts; both predictions are reported),
+                                  knapsack, random block sizes and grids (--seed N, default 1), or
+                                  one kernel at a time
   --stream                        stream the fact table through the device in chunks from pinned
                                   host memory (chosen automatically when the working set does not
                                   fit the device memory horseqc may use); with --concurrent every
@@ -189,7 +192,7 @@ int run(int argc, char** argv) {
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
   if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
   runtime::ConcurrentOptions concurrent_options;
-  concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "knapsack"));
+  concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "auto"));
   const long seed = args.get_long("seed", 1);
   if (seed < 0) throw Error(ErrorKind::Usage, "--seed: expected a non-negative integer");
   concurrent_options.seed = static_cast<uint64_t>(seed);
