@@ -47,6 +47,7 @@ const DialectTable kCuda = {
     "atomicAdd((p), (v))",
     "__double_as_longlong(x)",
     "__longlong_as_double(x)",
+    "__umul64hi((hqc_u64)(a), (hqc_u64)(b))",
     true,
     32,
     "__shfl_up_sync(0xffffffffu, (v), (d))",
@@ -102,6 +103,7 @@ const DialectTable kOpenCL = {
     nullptr,
     "as_long(x)",
     "as_double(x)",
+    "mul_hi((hqc_u64)(a), (hqc_u64)(b))",
     false,  // OpenCL 1.2 has no sub-group functions; local resolution uses the work-efficient scan
     0,
     nullptr,
@@ -189,6 +191,7 @@ std::string dialect_prelude(Dialect dialect) {
   }
   define(out, "HQC_F64_AS_I64(x)", t.f64_as_i64);
   define(out, "HQC_I64_AS_F64(x)", t.i64_as_f64);
+  define(out, "HQC_MUL_HI_U64(a, b)", t.mul_hi_u64);
   define(out, "HQC_HAS_SIMD", t.has_simd ? "1" : "0");
   define(out, "HQC_SIMD_WIDTH", std::to_string(t.simd_width).c_str());
   if (t.has_simd) {

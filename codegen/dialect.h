@@ -66,6 +66,9 @@ struct DialectTable {
   // Bit casts between double and int64 (for CAS loops on doubles)
   const char* f64_as_i64;
   const char* i64_as_f64;
+  // High 64 bits of the 128-bit product of two unsigned 64-bit values, macro body over (a, b)
+  // (hqc_i128 multiplication in device/base.h).
+  const char* mul_hi_u64;
   // SIMD (warp) level: shuffles and ballot without barriers. nullptr when unavailable.
   bool has_simd;
   int simd_width;                 // 0 when !has_simd

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ir/state.h"
 #include "storage/error.h"
 
 namespace hqc::codegen {
 namespace {
 
 bool is_wide(const DataType& t) { return t.id == TypeId::Int64 || t.id == TypeId::Decimal; }
+bool is_i128(const DataType& t) { return ir::is_decimal128(t); }
 
 std::string int_literal(int64_t v, const DataType& t) {
   if (v == INT64_MIN) return "HQC_I64_MIN";
@@ -75,10 +77,12 @@ class Emitter {
           throw Error(ErrorKind::Internal, "dictionary literal " + e.to_string() + " has no run-time parameter");
         return e.param;
       case plan::ExprKind::Param:  // a kernel argument of the same name (an earlier stage's value)
+        if (is_i128(e.type)) return "hqc_i128_from_words(" + e.param + ", " + ir::high_word_param(e.param) + ")";
         return e.param;
       case plan::ExprKind::Arith: return arith(e);
       case plan::ExprKind::Compare:
         if (is_heap_string(*e.args.at(0)) || is_heap_string(*e.args.at(1))) return string_compare(e);
+        if (is_i128(e.args.at(0)->type) || is_i128(e.args.at(1)->type)) return compare_i128(e.compare, *e.args[0], *e.args[1]);
         return "(" + emit(*e.args.at(0)) + " " + c_compare(e.compare) + " " + emit(*e.args.at(1)) + ")";
       case plan::ExprKind::And:
       case plan::ExprKind::Or: {
@@ -93,6 +97,9 @@ class Emitter {
           return "(" + string_compare(plan::CompareOp::Ge, *e.args[0], *e.args.at(1)) + " && " +
                  string_compare(plan::CompareOp::Le, *e.args[0], *e.args.at(2)) + ")";
         }
+        if (is_i128(e.args.at(0)->type) || is_i128(e.args.at(1)->type) || is_i128(e.args.at(2)->type))
+          return "(" + compare_i128(plan::CompareOp::Ge, *e.args[0], *e.args[1]) + " && " +
+                 compare_i128(plan::CompareOp::Le, *e.args[0], *e.args[2]) + ")";
         std::string v = emit(*e.args.at(0));
         return "((" + v + " >= " + emit(*e.args.at(1)) + ") && (" + v + " <= " + emit(*e.args.at(2)) + "))";
       }
@@ -103,6 +110,8 @@ class Emitter {
             out += (i > 1 ? " || " : "") + string_compare(plan::CompareOp::Eq, *e.args[0], *e.args[i]);
           return out + ")";
         }
+        if (is_i128(e.args.at(0)->type))
+          throw Error(ErrorKind::Unsupported, e.to_string() + ": an IN list over a 128-bit decimal sum is not supported yet");
         std::string v = emit(*e.args.at(0));
         std::string out = "(";
         for (size_t i = 1; i < e.args.size(); ++i) out += (i > 1 ? " || " : "") + ("(" + v + " == " + emit(*e.args[i]) + ")");
@@ -250,11 +259,25 @@ class Emitter {
     return "==";
   }
 
+  // `l op r` where a side is a 128-bit decimal (both already at one scale: the binder unified them).
+  std::string compare_i128(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
+    if (l.type.id != TypeId::Decimal || r.type.id != TypeId::Decimal || l.type.scale != r.type.scale)
+      throw Error(ErrorKind::Internal, l.to_string() + " " + plan::compare_symbol(op) + " " + r.to_string() +
+                                           ": a 128-bit comparison needs two decimals of one scale");
+    const DataType wide = ir::decimal128(l.type.scale);
+    return "(hqc_i128_cmp(" + typed(l, wide) + ", " + typed(r, wide) + ") " + c_compare(op) + " 0)";
+  }
+
   // The operand converted to the representation of `to` when widths differ (branches of a CASE;
   // string literals of a CASE over packed strings become packed constants).
   std::string typed(const plan::Expr& e, const DataType& to) {
     if (to.is_string() && to.packed && is_string_literal(e)) return packed_literal(e.string_value);
     std::string v = emit(e);
+    if (is_i128(e.type) != is_i128(to)) {
+      if (is_i128(e.type)) throw Error(ErrorKind::Internal, e.to_string() + ": a 128-bit value where " + to.to_string() + " is expected");
+      return "hqc_i128_from_i64((hqc_i64)" + v + ")";
+    }
+    if (is_i128(e.type)) return v;
     if (to.id == TypeId::Float64 && e.type.id != TypeId::Float64) return "((hqc_f64)" + v + ")";
     if (is_wide(to) && !is_wide(e.type) && e.type.id != TypeId::Float64) return "((hqc_i64)" + v + ")";
     return v;
@@ -263,6 +286,7 @@ class Emitter {
   std::string arith(const plan::Expr& e) {
     const plan::Expr& l = *e.args.at(0);
     const plan::Expr& r = *e.args.at(1);
+    if (is_i128(e.type)) return arith_i128(e, l, r);
     std::string a = typed(l, e.type);
     std::string b = typed(r, e.type);
     if (e.arith == plan::ArithOp::Div && e.type.id != TypeId::Float64)
@@ -270,9 +294,40 @@ class Emitter {
     return "(" + a + " " + plan::arith_symbol(e.arith) + " " + b + ")";
   }
 
+  // + and - of 128-bit decimals (both at the result's scale), * of a 128-bit by a 64-bit one.
+  std::string arith_i128(const plan::Expr& e, const plan::Expr& l, const plan::Expr& r) {
+    switch (e.arith) {
+      case plan::ArithOp::Add: return "hqc_i128_add(" + typed(l, e.type) + ", " + typed(r, e.type) + ")";
+      case plan::ArithOp::Sub: return "hqc_i128_sub(" + typed(l, e.type) + ", " + typed(r, e.type) + ")";
+      case plan::ArithOp::Mul:
+        if (is_i128(l.type) && !is_i128(r.type)) return "hqc_i128_mul_i64(" + emit(l) + ", (hqc_i64)" + emit(r) + ")";
+        if (is_i128(r.type) && !is_i128(l.type)) return "hqc_i128_mul_i64(" + emit(r) + ", (hqc_i64)" + emit(l) + ")";
+        break;
+      case plan::ArithOp::Div: break;
+    }
+    throw Error(ErrorKind::Unsupported, e.to_string() + ": " + plan::arith_symbol(e.arith) +
+                                            " of these 128-bit decimal operands has no device form yet");
+  }
+
   std::string cast(const plan::Expr& operand, const DataType& to) {
     std::string v = emit(operand);
     const DataType& from = operand.type;
+    if (is_i128(from)) {  // a 128-bit decimal sum: to double, or to a larger scale (the binder never lowers one)
+      if (to.id == TypeId::Float64)
+        return from.scale > 0 ? "(hqc_i128_to_f64(" + v + ") / " + float_literal(static_cast<double>(power_of_ten(from.scale))) + ")"
+                              : "hqc_i128_to_f64(" + v + ")";
+      if (to.id != TypeId::Decimal || to.scale < from.scale)
+        throw Error(ErrorKind::Unsupported, "cast of a 128-bit decimal sum to " + to.to_string() + " has no device form yet");
+      if (to.scale == from.scale) return v;
+      return "hqc_i128_mul_i64(" + v + ", " + int_literal(power_of_ten(to.scale - from.scale), DataType::int64()) + ")";
+    }
+    if (is_i128(to)) {  // a 64-bit value where a 128-bit one is expected
+      if (from.id == TypeId::Float64) throw Error(ErrorKind::Unsupported, "cast from float64 to " + to.to_string() + " has no exact device form");
+      const int shift = to.scale - (from.id == TypeId::Decimal ? from.scale : 0);
+      if (shift < 0) throw Error(ErrorKind::Unsupported, "cast to " + to.to_string() + " lowers the scale of " + operand.to_string());
+      const std::string w = "hqc_i128_from_i64((hqc_i64)" + v + ")";
+      return shift == 0 ? w : "hqc_i128_mul_i64(" + w + ", " + int_literal(power_of_ten(shift), DataType::int64()) + ")";
+    }
     if (to.id == TypeId::Float64) {
       if (from.id == TypeId::Float64) return v;
       if (from.id == TypeId::Decimal && from.scale > 0)
@@ -318,6 +373,7 @@ std::string c_string_literal(std::string_view bytes) {
 }
 
 const char* device_type_of(const DataType& t) {
+  if (ir::is_decimal128(t)) return "hqc_i128";
   if (t.is_string() && t.packed) return "hqc_i64";
   switch (t.id) {
     case TypeId::Int64:

@@ -24,6 +24,12 @@
 //   - LIKE over a dictionary column reads the row's flag in its code set (Expr::param, a buffer the
 //     IR filled on the host; Prefix and Exact patterns never get here, the binder made them code
 //     ranges). EXTRACT calls the civil-date functions of templates/device/strings.h.
+//   - Decimal(38, s) values (128-bit decimal sums and what later stages compute from them, typed by
+//     ir/decimal128.cpp) are hqc_i128 (templates/device/base.h): + and - through hqc_i128_add/sub,
+//     * by a 64-bit value through hqc_i128_mul_i64, comparisons through hqc_i128_cmp (the 64-bit
+//     side widened), a raised scale as a product with a power of ten, float64 through
+//     hqc_i128_to_f64; a 128-bit param is its two words (ir::high_word_param). The product of two
+//     128-bit values, division and IN lists over them are Unsupported.
 //   - A construct without a device form (a heap string as a value, a string literal against a
 //     number) throws hqc::Error(Unsupported) naming the expression.
 #pragma once
@@ -57,7 +63,7 @@ std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, con
 // three-digit octal escapes.
 std::string c_string_literal(std::string_view bytes);
 
-// The hqc_* scalar type name values of `t` are held in ("hqc_i32", "hqc_i64", "hqc_f64").
+// The hqc_* scalar type name values of `t` are held in ("hqc_i32", "hqc_i64", "hqc_f64", "hqc_i128").
 const char* device_type_of(const DataType& t);
 
 }  // namespace hqc::codegen

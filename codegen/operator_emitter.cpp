@@ -134,9 +134,19 @@ class OperatorWriter {
              std::to_string(agg.key_lanes) + " + " + std::to_string(key.key_lane) + "] : 0)";
     }
     for (const ir::Accumulator& acc : agg.accumulators) {
-      if (acc.name == b.attr.name) return load_of(ctx_.require_buffer(acc.buffer), to);
+      if (acc.name != b.attr.name) continue;
+      // A 128-bit SUM (two words per slot) is read whole where the IR typed it Decimal(38, s).
+      if (acc.wide != ir::is_decimal128(b.attr.type))
+        throw Error(ErrorKind::Internal, ctx_.where() + ": accumulator " + acc.name + " is bound as " + b.attr.type.to_string());
+      return acc.wide ? load_i128(ctx_.require_buffer(acc.buffer).name) : load_of(ctx_.require_buffer(acc.buffer), to);
     }
     throw Error(ErrorKind::Internal, ctx_.where() + ": " + b.attr.name + " is no column of aggregation " + agg.name);
+  }
+
+  // Element hqc_tile_row(tile) of a column of 128-bit values (two words per row).
+  std::string load_i128(const std::string& buffer) const {
+    return narrowed_ ? "hqc_pred_load_i128(" + buffer + ", " + names::tile() + ", " + names::flag() + ")"
+                     : "hqc_load_i128(" + buffer + ", " + names::tile() + ", " + names::tile_items() + ")";
   }
 
   std::string load_of(const ir::Buffer& buffer, const std::string& to) const {
@@ -171,6 +181,11 @@ class OperatorWriter {
         continue;
       }
       const ir::KernelArg* arg = source_argument(b);
+      if (ir::is_decimal128(b.attr.type)) {  // a 128-bit column of the scanned output
+        ctx_.w.line("const hqc_i128 " + b.variable + " = " + load_i128(arg->name) + ";");
+        loaded_.insert(b.variable);
+        continue;
+      }
       const char* t = template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"
@@ -389,8 +404,9 @@ class OperatorWriter {
       if (b.payload_index >= ht.payload_buffers.size())
         throw Error(ErrorKind::Internal, ctx_.where() + ": payload index out of range for " + ht.name);
       const ir::Buffer& pay = ctx_.require_buffer(ht.payload_buffers[b.payload_index]);
-      ctx_.w.line(std::string("const ") + element_type(pay.element) + " " + b.variable + " = hqc_ht_get_" +
-                  template_suffix(pay.element) + "(" + pay.name + ", " + slot + ");");
+      const bool wide = ir::is_decimal128(b.attr.type);  // a 128-bit sum of the build side: two words per slot
+      ctx_.w.line(std::string("const ") + (wide ? "hqc_i128" : element_type(pay.element)) + " " + b.variable + " = hqc_ht_get_" +
+                  (wide ? "i128" : template_suffix(pay.element)) + "(" + pay.name + ", " + slot + ");");
     }
   }
 

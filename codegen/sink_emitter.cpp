@@ -28,7 +28,8 @@
 //     AggregationTable::scratchpad (the planner expects few enough groups); otherwise C2.
 //   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
 //   - A 128-bit sum (ir::Accumulator::wide) uses the *_i128 templates in every technique: per-tuple
-//     values are int64, accumulators and buffers hold two words (low, high) per slot.
+//     values are int64, accumulators and buffers hold two words (low, high) per slot. A 128-bit
+//     output column (Decimal(38, s), ir/decimal128.cpp) is written whole by hqc_i128_store.
 #include <set>
 
 #include "codegen/expr_emitter.h"
@@ -127,7 +128,8 @@ class HashBuildSink : public SinkEmitter {
     }
     for (size_t i = 0; i < ht_->payload.size(); ++i) {
       const ir::Buffer& pay = ctx.require_buffer(ht_->payload_buffers.at(i));
-      ctx.w.line(std::string("hqc_ht_put_") + template_suffix(pay.element) + "(" + pay.name + ", " + slot + ", " +
+      const bool wide = ir::is_decimal128(ht_->payload[i].type);  // two words per slot
+      ctx.w.line(std::string("hqc_ht_put_") + (wide ? "i128" : template_suffix(pay.element)) + "(" + pay.name + ", " + slot + ", " +
                  ctx.variable(ht_->payload[i].source, ht_->payload[i].name) + ");");
     }
   }
@@ -198,7 +200,10 @@ class MaterializeSink : public SinkEmitter {
         reject_nullable(ctx, *c.expr, "output column " + c.name);
       }
       const ir::Buffer& b = ctx.require_buffer(c.buffer);
-      ctx.w.line(b.name + "[" + pos + "] = (" + element_type(b.element) + ")" + ctx.expr(*c.expr) + ";");
+      if (ir::is_decimal128(c.type))  // a 128-bit value: two words per row
+        ctx.w.line("hqc_i128_store(" + b.name + ", " + pos + ", " + ctx.expr(*c.expr) + ");");
+      else
+        ctx.w.line(b.name + "[" + pos + "] = (" + element_type(b.element) + ")" + ctx.expr(*c.expr) + ";");
     }
   }
   void after_loop(KernelContext&) override {}

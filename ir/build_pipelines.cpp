@@ -116,7 +116,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       PipelineOp f;
       f.kind = PipelineOpKind::Filter;
       f.id = next_op_id_++;
-      f.predicate = plan::clone(*op.predicate);
+      f.predicate = typed(*op.predicate, current);
       current.ops.push_back(std::move(f));
       break;
     }
@@ -140,9 +140,10 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       std::vector<plan::Attribute> computed;
       for (size_t i = 0; i < op.exprs.size(); ++i) {
         const plan::Expr& e = *op.exprs[i].expr;
-        const plan::Attribute& a = op.schema[first + i];
+        plan::Attribute a = op.schema[first + i];
         if (e.kind == plan::ExprKind::Column && e.source == a.source && e.column == a.name) continue;
-        m.exprs.push_back({op.exprs[i].name, plan::clone(e)});
+        m.exprs.push_back({op.exprs[i].name, typed(e, current)});
+        if (is_decimal128(m.exprs.back().expr->type)) a.type = m.exprs.back().expr->type;  // computed from a 128-bit sum
         computed.push_back(a);
       }
       if (m.exprs.empty()) break;
@@ -176,6 +177,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       }
       const HashTable& ht = make_hash_table(op, build, payload);
       std::string ht_name = ht.name;
+      payload = ht.payload;  // typed as stored: Decimal(38, s) for a 128-bit sum of the build side
       build.sink = {SinkKind::HashBuild, ht_name};
       int build_id = finish(build);
       // The probe side continues the current pipeline.
@@ -188,8 +190,11 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       p.id = next_op_id_++;
       p.hash_table = ht_name;
       p.join_type = op.join_type;
-      for (const auto& k : op.probe_keys) p.probe_keys.push_back(plan::clone(*k));
-      if (op.residual) p.residual = plan::clone(*op.residual);
+      for (const auto& k : op.probe_keys) {
+        p.probe_keys.push_back(typed(*k, current));
+        reject_decimal128(*p.probe_keys.back(), op.json_path, "a join key");
+      }
+      if (op.residual) p.residual = typed(*op.residual, current);
       current.ops.push_back(p);
       current.depends_on.push_back(build_id);
       // Payload of a semi/anti join feeds only its residual, inside the probe: nothing to bind.
@@ -218,6 +223,8 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
         unsupported(op, "column " + c.name + " may be NULL (left outer join) and cannot cross a pipeline break yet");
     }
     std::string out_name = out.name;
+    std::vector<DataType> out_types;
+    for (const OutputColumn& c : out.columns) out_types.push_back(c.type);
     current.sink = {SinkKind::Materialize, out_name};
     int id = finish(current);
     Pipeline next;
@@ -228,7 +235,9 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
     rows.table = out_name;
     rows.comment = "rows written to " + out_name;
     next.source.rows_param = add_param(rows);
-    for (const plan::Attribute& a : columns) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      plan::Attribute a = columns[i];
+      a.type = out_types.at(i);  // Decimal(38, s) where a 128-bit sum flows through the output
       next.source.columns.push_back(a.source.empty() ? a.name : a.source + "." + a.name);
       bind(next, a, AttributeBinding::Origin::SourceColumn, -1, 0);
     }
@@ -301,26 +310,21 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
     const plan::Attribute& a = op.schema[i];
     if (!needed.count({a.source, a.name})) continue;
     const ResultColumn& rc = columns.at(i);
-    auto narrow = [&](size_t index) {
-      const Accumulator& acc = agg.accumulators.at(index);
-      if (acc.wide) {
-        unsupported(op, "the 128-bit SUM " + acc.name + " read by a later stage (HAVING, an expression, a join) is not supported yet; "
-                        "with statistics that bound it within 64 bits (horseqc-run) it is a 64-bit sum");
-      }
-    };
-    if (rc.source == ResultColumn::Source::Accumulator) narrow(rc.index);
-    if (rc.source == ResultColumn::Source::Average) narrow(rc.index);
+    // A 128-bit SUM is read as such (both words): Decimal(38, s), ir/decimal128.cpp.
+    auto value_type = [&](const Accumulator& acc) { return acc.wide ? decimal128(acc.type.scale) : acc.type; };
     if (rc.source != ResultColumn::Source::Average) {
+      plan::Attribute bound = a;
+      if (rc.source == ResultColumn::Source::Accumulator) bound.type = value_type(agg.accumulators.at(rc.index));
       current.source.columns.push_back(a.name);
-      bind(current, a, AttributeBinding::Origin::SourceColumn, -1, 0);
+      bind(current, bound, AttributeBinding::Origin::SourceColumn, -1, 0);
       continue;
     }
     auto half = [&](size_t index) {
       const Accumulator& acc = agg.accumulators.at(index);
-      plan::Attribute h{"", acc.name, acc.type, "", ""};
+      plan::Attribute h{"", acc.name, value_type(acc), "", ""};
       current.source.columns.push_back(acc.name);
       bind(current, h, AttributeBinding::Origin::SourceColumn, -1, 0);
-      return plan::make_cast(plan::make_column("", acc.name, acc.type), DataType::float64());
+      return plan::make_cast(plan::make_column("", acc.name, h.type), DataType::float64());
     };
     plan::ExprPtr sum = half(rc.index);
     plan::ExprPtr count = half(rc.count_index);
@@ -388,21 +392,35 @@ void Lowering::produce_single_row_join(const LogicalOp& op, Pipeline& current, c
   m.id = next_op_id_++;
   const OutputTable& out = *program_.find_output(out_name);
   for (size_t i = 0; i < columns.size(); ++i) {
+    const DataType type = out.columns[i].type;  // Decimal(38, s) for a 128-bit sum
     Param v;
     v.name = out_name + "_value" + out.columns[i].buffer.substr(out_name.size());  // out0_value_<column>
     v.source = Param::Source::OutputValue;
-    v.type = scalar_of(columns[i].type);
+    v.type = scalar_of(type);
     v.table = out_name;
     v.column = out.columns[i].name;
     v.comment = "value of " + (columns[i].source.empty() ? columns[i].name : columns[i].source + "." + columns[i].name) +
                 " (single-row stage)";
-    plan::ExprPtr value = plan::make_param(add_param(v), columns[i].type);
+    const std::string name = add_param(v);
+    if (is_decimal128(type)) {
+      // Two words: this param is the low one, high_word_param(name) the high one.
+      Param hi = v;
+      hi.name = high_word_param(name);
+      hi.word = 1;
+      hi.comment = "high word of the 128-bit " + v.comment.substr(std::string("value of ").size());
+      add_param(hi);
+    }
+    plan::ExprPtr value = plan::make_param(name, type);
     value->dict_table = columns[i].dict_table;
     value->dict_column = columns[i].dict_column;
     m.exprs.push_back({columns[i].name, value});
   }
   current.ops.push_back(m);
-  for (const plan::Attribute& a : columns) bind(current, a, AttributeBinding::Origin::Computed, m.id, 0);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    plan::Attribute a = columns[i];
+    a.type = m.exprs[i].expr->type;
+    bind(current, a, AttributeBinding::Origin::Computed, m.id, 0);
+  }
 }
 
 // The output columns of the query's last pipeline that derive from a nullable accumulator of a
@@ -501,7 +519,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     const OutputColumn& c = out.columns[i];
     ResultColumn rc;
     rc.name = body->schema[i].name;
-    rc.type = c.type;
+    rc.type = body->schema[i].type;  // as the user sees it; a 128-bit output column's words are read whole
     rc.source = ResultColumn::Source::Output;
     rc.index = i;
     rc.dict_table = c.dict_table;

@@ -48,7 +48,7 @@ constexpr uint64_t kLocalHashCrowding = 4;
 
 bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
-         a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value &&
+         a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value && a.word == b.word &&
          a.distinct_columns == b.distinct_columns && a.load_factor == b.load_factor &&
          ((!a.predicate && !b.predicate) || (a.predicate && b.predicate && a.predicate->to_string() == b.predicate->to_string()));
 }
@@ -216,8 +216,20 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   ht.name = "ht" + std::to_string(program_.hash_tables.size());
   ht.build_table = build.source.table;
   ht.build_alias = build.source.alias;
-  for (const auto& k : join.build_keys) ht.build_keys.push_back(plan::clone(*k));
+  for (const auto& k : join.build_keys) {
+    ht.build_keys.push_back(typed(*k, build));
+    reject_decimal128(*ht.build_keys.back(), join.json_path, "a join key");
+  }
   ht.payload = payload;
+  // A 128-bit sum of the build side (an aggregate as the build side) is a two-word payload; a
+  // semi/anti residual compares payload inside the probe, where it has no 128-bit form yet.
+  const bool existence = join.join_type == plan::JoinType::Semi || join.join_type == plan::JoinType::Anti;
+  for (plan::Attribute& a : ht.payload) {
+    const AttributeBinding* b = build.find_attribute(a.source, a.name);
+    if (b == nullptr || !is_decimal128(b->attr.type)) continue;
+    if (existence) reject_decimal128(*plan::make_column(a.source, a.name, b->attr.type), join.json_path, "a semi/anti join's residual");
+    a.type = b->attr.type;
+  }
   std::vector<const plan::Expr*> key_ptrs;
   for (const auto& k : ht.build_keys) key_ptrs.push_back(k.get());
   ht.unique_keys = keys_are_unique(join.child(1), key_ptrs, catalog_);
@@ -266,10 +278,11 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
              Buffer::Fill::Pattern, empty_key(t), "keys of " + ht.name};
     ht.key_buffers.push_back(add_buffer(b));
   }
-  for (const plan::Attribute& a : payload) {
+  for (const plan::Attribute& a : ht.payload) {
     std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
-    Buffer b{ht.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, ht.capacity_param, 1, Buffer::Fill::None, 0,
-             "payload " + (a.source.empty() ? a.name : a.source + "." + a.name)};
+    const bool wide = is_decimal128(a.type);
+    Buffer b{ht.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, ht.capacity_param, wide ? 2u : 1u, Buffer::Fill::None, 0,
+             "payload " + (a.source.empty() ? a.name : a.source + "." + a.name) + (wide ? " (128-bit: low, high word per slot)" : "")};
     ht.payload_buffers.push_back(add_buffer(b));
   }
   ht.overflow_buffer = add_buffer({ht.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
@@ -279,11 +292,23 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
 }
 
 // Largest |value| of `e` in its physical (scaled integer) representation, from column statistics;
-// +infinity where no bound is known (no statistics, a computed attribute, division).
-long double Lowering::magnitude_bound(const plan::Expr& e) const {
+// +infinity where no bound is known (no statistics, division, a value of an earlier stage). An
+// attribute a Map of `p` computed (a derived table's column: TPC-H Q8's all_nations.volume) is
+// bounded by the expression it stands for; `depth` stops a chain of renames that never ends.
+long double Lowering::magnitude_bound(const plan::Expr& e, const Pipeline& p, int depth) const {
   constexpr long double unknown = std::numeric_limits<long double>::infinity();
+  if (depth > 32) return unknown;
   switch (e.kind) {
     case plan::ExprKind::Column: {
+      const AttributeBinding* b = p.find_attribute(e.source, e.column);
+      if (b != nullptr && b->origin == AttributeBinding::Origin::Computed) {
+        for (const PipelineOp& op : p.ops) {
+          if (op.id != b->op_id || op.kind != PipelineOpKind::Map) continue;
+          for (const plan::NamedExpr& x : op.exprs)
+            if (x.name == e.column) return magnitude_bound(*x.expr, p, depth + 1);
+        }
+        return unknown;
+      }
       std::string table = physical_table(e.source);
       if (table.empty() || !options_.stats) return unknown;
       ColumnStats s = options_.stats->column(table, e.column);
@@ -292,7 +317,7 @@ long double Lowering::magnitude_bound(const plan::Expr& e) const {
     }
     case plan::ExprKind::Literal: return std::fabs(static_cast<long double>(e.int_value));
     case plan::ExprKind::Arith: {
-      long double a = magnitude_bound(*e.args.at(0)), b = magnitude_bound(*e.args.at(1));
+      long double a = magnitude_bound(*e.args.at(0), p, depth + 1), b = magnitude_bound(*e.args.at(1), p, depth + 1);
       if (e.arith == plan::ArithOp::Mul) return a * b;
       if (e.arith == plan::ArithOp::Div) return unknown;
       return a + b;
@@ -301,13 +326,13 @@ long double Lowering::magnitude_bound(const plan::Expr& e) const {
       const DataType& from = e.args.at(0)->type;
       if (from.id == TypeId::Float64 || e.type.id == TypeId::Float64) return unknown;
       int shift = (e.type.id == TypeId::Decimal ? e.type.scale : 0) - (from.id == TypeId::Decimal ? from.scale : 0);
-      return magnitude_bound(*e.args.at(0)) * std::pow(10.0L, shift);
+      return magnitude_bound(*e.args.at(0), p, depth + 1) * std::pow(10.0L, shift);
     }
     case plan::ExprKind::Case: {
       long double m = 0;
       size_t pairs = (e.args.size() - 1) / 2;
-      for (size_t i = 0; i < pairs; ++i) m = std::max(m, magnitude_bound(*e.args[2 * i + 1]));
-      return std::max(m, magnitude_bound(*e.args.back()));
+      for (size_t i = 0; i < pairs; ++i) m = std::max(m, magnitude_bound(*e.args[2 * i + 1], p, depth + 1));
+      return std::max(m, magnitude_bound(*e.args.back(), p, depth + 1));
     }
     default: return unknown;
   }
@@ -322,7 +347,7 @@ bool Lowering::sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const 
     const HashTable* ht = program_.find_hash_table(op.hash_table);
     if (ht == nullptr || (!ht->unique_keys && !ht->keys_only)) return true;
   }
-  long double bound = static_cast<long double>(options_.stats->rows(p.source.table)) * magnitude_bound(arg);
+  long double bound = static_cast<long double>(options_.stats->rows(p.source.table)) * magnitude_bound(arg, p);
   return !(bound <= static_cast<long double>(std::numeric_limits<int64_t>::max()));
 }
 
@@ -464,7 +489,8 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     GroupKey k;
     if (is_heap_string(g.expr->type, g.expr->dict_table)) heap_group_key(agg, *g.expr, p, k);
     k.name = g.name;
-    k.expr = plan::clone(*g.expr);
+    k.expr = typed(*g.expr, p);
+    reject_decimal128(*k.expr, agg.json_path, "a group key");
     k.type = g.expr->type;
     k.dict_table = g.expr->dict_table;
     k.dict_column = g.expr->dict_column;
@@ -551,7 +577,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     Accumulator a;
     a.name = name;
     a.func = f;
-    a.arg = arg ? plan::clone(*arg) : nullptr;
+    a.arg = arg ? typed(*arg, p) : nullptr;
+    if (a.arg && f != plan::AggFunc::Count)
+      reject_decimal128(*a.arg, agg.json_path, std::string("the argument of ") + plan::agg_func_name(f));
     a.type = type;
     // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
     // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
@@ -660,18 +688,20 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     }
     c.name = a.name;
     if (exprs != nullptr) {
-      c.expr = plan::clone(*exprs->at(i).expr);
+      c.expr = typed(*exprs->at(i).expr, p);
     } else {
-      c.expr = plan::make_column(a.source, a.name, a.type);
+      c.expr = typed(*plan::make_column(a.source, a.name, a.type), p);
       c.expr->dict_table = a.dict_table;
       c.expr->dict_column = a.dict_column;
     }
-    c.type = a.type;
+    // A 128-bit value (ir/decimal128.cpp) takes two words per row: low, high.
+    const bool wide = is_decimal128(c.expr->type);
+    c.type = wide ? c.expr->type : a.type;
     c.dict_table = a.dict_table;
     c.dict_column = a.dict_column;
     std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
-    c.buffer = add_buffer({out.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, out.capacity_param, 1,
-                           Buffer::Fill::None, 0, "column " + a.name});
+    c.buffer = add_buffer({out.name + "_" + sanitize_identifier(base), scalar_of(c.type), 0, out.capacity_param, wide ? 2u : 1u,
+                           Buffer::Fill::None, 0, "column " + a.name + (wide ? " (128-bit: low, high word per row)" : "")});
     // A select-list column that copies an attribute is NULL where that attribute is.
     const bool copies = c.expr->kind == plan::ExprKind::Column;
     if (copies && p.null_probe(c.expr->source, c.expr->column) >= 0) {

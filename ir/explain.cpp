@@ -47,7 +47,7 @@ std::string param_text(const Param& p) {
       break;
     }
     case Param::Source::OutputRows: s += "rows_written(" + p.table + ")"; break;
-    case Param::Source::OutputValue: s += "value(" + p.table + "." + p.column + ")"; break;
+    case Param::Source::OutputValue: s += "value(" + p.table + "." + p.column + ")" + (p.word ? " high word" : ""); break;
     case Param::Source::Constant: s += std::to_string(p.value); break;
   }
   return s;

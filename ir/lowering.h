@@ -52,10 +52,18 @@ class Lowering {
   void heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const;
   std::pair<std::string, std::string> scan_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
   std::pair<std::string, std::string> heap_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
-  long double magnitude_bound(const plan::Expr& e) const;
+  // Largest |value| of `e` over pipeline `p`; a computed attribute stands for the expression of the
+  // Map that binds it.
+  long double magnitude_bound(const plan::Expr& e, const Pipeline& p, int depth = 0) const;
   std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
   uint64_t estimated_groups(const Param& capacity) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;
+  // ---- decimal128.cpp: 128-bit decimal sums read by later stages
+  // A copy of `e` typed over `p`'s bindings: Decimal(38, s) wherever a 128-bit value flows.
+  plan::ExprPtr typed(const plan::Expr& e, const Pipeline& p) const;
+  // Throws Error(Unsupported) when `e` is a 128-bit value used as `role` ("a join key", ...).
+  void reject_decimal128(const plan::Expr& e, const std::string& where, const std::string& role) const;
+
   // `exprs` (parallel to `columns`, optional): what each column stores; default: the attribute.
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path,
                                  const std::vector<plan::NamedExpr>* exprs = nullptr);

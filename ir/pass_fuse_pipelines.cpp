@@ -242,10 +242,11 @@ Kernel fuse(const Program& program, const Pipeline& p) {
     }
   }
   // Dictionary codes of literals; code sets of LIKE over dictionaries; values of earlier stages
-  // (scalar subqueries).
+  // (scalar subqueries; a 128-bit one is two params, its low and high word).
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
+      if (e.kind == plan::ExprKind::Param && is_decimal128(e.type)) b.param(high_word_param(e.param));
       if ((e.kind == plan::ExprKind::Like || e.kind == plan::ExprKind::Substring) && !e.param.empty()) b.buffer(e.param, false);
     });
   }

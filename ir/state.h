@@ -60,10 +60,12 @@ struct Param {
     OutputRows,    // rows an earlier pipeline wrote to output `table` (an OutputTable name):
                    // resolve_parameters() gives the output's capacity (an upper bound); the
                    // executor replaces it with the counter it reads back after that pipeline
-    OutputValue,   // element 0 of column `column` of output `table` (a one-row output: the value of
-                   // an uncorrelated scalar subquery, ir/build_pipelines.cpp). resolve_parameters()
-                   // gives 0; the executor reads the value back after the pipeline writing it ran
-                   // (F64 values travel as their bit pattern in the int64 parameter map)
+    OutputValue,   // element `word` of column `column` of output `table` (a one-row output: the
+                   // value of an uncorrelated scalar subquery, ir/build_pipelines.cpp).
+                   // resolve_parameters() gives 0; the executor reads the value back after the
+                   // pipeline writing it ran (F64 values travel as their bit pattern in the int64
+                   // parameter map). A 128-bit column (Decimal(38, s)) is two params: the low word
+                   // (word 0) and high_word_param() of its name (word 1)
     Constant,      // `value`
   };
   std::string name;  // a C identifier, unique in the program: "rows_lineorder", "ht0_capacity"
@@ -80,6 +82,7 @@ struct Param {
   double load_factor = 0.5;                  // Capacity: occupied fraction the table is sized for
   std::vector<std::string> factors;          // Product
   int64_t value = 0;                         // Constant
+  uint32_t word = 0;                         // OutputValue: 1 = the high word of a 128-bit value
   std::string comment;                       // shown by EXPLAIN
 };
 
@@ -104,6 +107,19 @@ struct Buffer {
   int32_t set_start = 0;   // CodeStrings
   int32_t set_length = 0;
 };
+
+// ---------------------------------------------------------------- 128-bit decimals
+//
+// Tables store decimals in 64 bits (precision <= 18). A decimal SUM that statistics cannot bound
+// within int64 is 128-bit (Accumulator::wide); where a later stage reads it, the IR types it
+// Decimal(38, s) — precision above 18 means 128 bits, two's complement in two words (low, high) —
+// and so is everything computed from it (ir/decimal128.cpp). Never a table column's type.
+inline DataType decimal128(uint8_t scale) { return DataType::decimal(38, scale); }
+inline bool is_decimal128(const DataType& t) { return t.id == TypeId::Decimal && t.precision > 18; }
+
+// The param holding the high word of the 128-bit OutputValue param `name` (whose own value is the
+// low word); an ExprKind::Param of type Decimal(38, s) reads both.
+inline std::string high_word_param(const std::string& name) { return name + "_hi"; }
 
 // Bit patterns used as fill values. The code generator uses the same constants for comparisons.
 inline constexpr uint64_t kEmptyKeyI32 = 0x80000000ull;            // INT32_MIN: never a key

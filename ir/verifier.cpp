@@ -134,6 +134,8 @@ class Verifier {
         break;
       case ExprKind::Param:
         if (!p_.find_param(e.param)) fail(who + ": " + e.to_string() + " names no declared param");
+        if (is_decimal128(e.type) && !p_.find_param(high_word_param(e.param)))
+          fail(who + ": 128-bit " + e.to_string() + " has no high-word param " + high_word_param(e.param));
         break;
       case ExprKind::Substring:
         if (!e.param.empty()) {  // of a dictionary column: its per-code table

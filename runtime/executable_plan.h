@@ -141,11 +141,14 @@ struct CheckSpec {
 // When `nonzero_buffer` is set, its element 0 must be nonzero (the single-tuple aggregate behind
 // the value saw rows); otherwise the value is SQL NULL, which horseqc does not represent, and the
 // run fails with Error(Unsupported) naming `what`.
+// A 128-bit value (a Decimal(38, s) column: two words per row) is two params, `element` 0 (low
+// word) and 1 (high word).
 struct ParamFromBuffer {
   std::string param;
   std::string buffer;
   std::string nonzero_buffer;
   std::string what;
+  uint64_t element = 0;
 };
 
 struct PipelineSpec {

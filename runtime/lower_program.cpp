@@ -79,6 +79,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.heap_table = oc.heap_table;
       c.heap_column = oc.heap_column;
       c.valid_buffer = oc.valid_buffer;
+      c.wide = ir::is_decimal128(oc.type);  // a 128-bit decimal: two words per row
       r.columns.push_back(c);
     }
   } else {
@@ -295,7 +296,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           ps.params_from_buffers.push_back({p.name, out.counter_buffer, "", ""});
           continue;
         }
-        ParamFromBuffer f{p.name, "", "", "the value of " + p.comment};
+        ParamFromBuffer f{p.name, "", "", "the value of " + p.comment, p.word};
         for (const ir::OutputColumn& c : out.columns) {
           if (c.name == p.column) f.buffer = c.buffer;
         }

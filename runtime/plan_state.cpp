@@ -78,8 +78,8 @@ int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, 
                 plan.label + ": " + f.what + " is NULL (its aggregate saw no rows); NULL values are not supported yet");
   }
   const AllocatedBuffer& b = buffers.at(f.buffer);
-  if (b.spec->element != ElementType::F64) return read_ints(b, 1)[0];
-  return std::bit_cast<int64_t>(read_floats(b, 1)[0]);
+  if (b.spec->element != ElementType::F64) return read_ints(b, f.element + 1)[f.element];
+  return std::bit_cast<int64_t>(read_floats(b, f.element + 1)[f.element]);
 }
 
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,

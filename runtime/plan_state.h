@@ -33,7 +33,7 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
 // F64 values arrive as their bit pattern (the parameter maps hold int64).
 KernelArg scalar_arg(int64_t value, ScalarKind kind);
 
-// The value a ParamFromBuffer names, read after the pipeline that wrote it: element 0 of f.buffer
+// The value a ParamFromBuffer names, read after the pipeline that wrote it: element f.element of f.buffer
 // (integers widened, doubles as their bits). Throws Error(Unsupported) when f.nonzero_buffer says
 // the single-tuple aggregate behind the value saw no rows (the value is SQL NULL).
 int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, const std::map<std::string, AllocatedBuffer>& buffers);

@@ -78,6 +78,9 @@ options:
                                   free device memory); a larger working set is streamed
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
+  --no-statistics                 compile without the data's statistics, as horseqc-compile does
+                                  (layouts chosen without sizes, every decimal SUM 128-bit); for
+                                  testing those paths
   --in-memory                     with --sf: generate the data straight into memory instead of
                                   files, keeping only the columns the queries read (for scale
                                   factors whose files or full tables would not fit)
@@ -129,7 +132,7 @@ int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
-                                     {"stats", false}, {"quiet", false},
+                                     {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
                                      {"gpu-memory-limit"}, {"in-memory", false}});
@@ -286,7 +289,7 @@ int run(int argc, char** argv) {
   compile.model = model;
   compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
   const planner::DatabaseStatistics stats(db);
-  compile.stats = &stats;
+  compile.stats = args.has("no-statistics") ? nullptr : &stats;
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
                         {"data", data_label}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};

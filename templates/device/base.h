@@ -4,7 +4,9 @@
 // Expects: the prelude (and, on OpenCL, device/atomics_cas.cl).
 // Guarantees: HQC_EMPTY_* sentinels for hash-table key slots, hash mixers with good avalanche
 //   (murmur3 finalizers), hqc_set_flag() for overflow / error flags that the host reads back, and
-//   hqc_i128 (two-word integers with carry, atomic adds) for exact decimal sums.
+//   hqc_i128 (two-word integers with carry, atomic adds) for exact decimal sums, and what later
+//   stages compute from them: words <-> value, add/sub, product with an int64, comparison,
+//   conversion to double (codegen/expr_emitter.cpp emits these for Decimal(38, s) values).
 
 // Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
 // raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.
@@ -81,6 +83,51 @@ HQC_FN hqc_i128 hqc_i128_add(hqc_i128 a, hqc_i128 b) {
   return r;
 }
 HQC_FN hqc_i128 hqc_i128_add_i64(hqc_i128 a, hqc_i64 v) { return hqc_i128_add(a, hqc_i128_from_i64(v)); }
+// The value whose words are lo (low) and hi (high), as buffers and kernel arguments hold it.
+HQC_FN hqc_i128 hqc_i128_from_words(hqc_i64 lo, hqc_i64 hi) {
+  hqc_i128 r;
+  r.lo = (hqc_u64)lo;
+  r.hi = hi;
+  return r;
+}
+HQC_FN hqc_i128 hqc_i128_neg(hqc_i128 a) {
+  hqc_i128 r;
+  r.lo = ~a.lo + 1u;
+  r.hi = (hqc_i64)(~(hqc_u64)a.hi + (r.lo == 0u ? 1u : 0u));
+  return r;
+}
+HQC_FN hqc_i128 hqc_i128_sub(hqc_i128 a, hqc_i128 b) { return hqc_i128_add(a, hqc_i128_neg(b)); }
+// a * b modulo 2^128 (exact while the product fits, as for the 64-bit product of two int64).
+// With b sign-extended to (bh, bl): low = lo(a.lo * bl), high = hi(a.lo * bl) + a.lo * bh + a.hi * bl.
+HQC_FN hqc_i128 hqc_i128_mul_i64(hqc_i128 a, hqc_i64 b) {
+  const hqc_u64 bl = (hqc_u64)b;
+  hqc_i128 r;
+  r.lo = a.lo * bl;
+  hqc_u64 hi = HQC_MUL_HI_U64(a.lo, bl) + (hqc_u64)a.hi * bl;
+  if (b < 0) hi -= a.lo;
+  r.hi = (hqc_i64)hi;
+  return r;
+}
+// -1, 0, 1 as a is less than, equal to, greater than b.
+HQC_FN hqc_i32 hqc_i128_cmp(hqc_i128 a, hqc_i128 b) {
+  if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
+  if (a.lo != b.lo) return a.lo < b.lo ? -1 : 1;
+  return 0;
+}
+// The nearest double (one rounding for values within int64; the magnitude's two words otherwise,
+// so a negative value loses nothing to cancellation).
+HQC_FN hqc_f64 hqc_i128_to_f64(hqc_i128 a) {
+  if (a.hi == ((hqc_i64)a.lo < 0 ? -1 : 0)) return (hqc_f64)(hqc_i64)a.lo;
+  const hqc_i32 negative = a.hi < 0 ? 1 : 0;
+  const hqc_i128 m = negative ? hqc_i128_neg(a) : a;
+  const hqc_f64 magnitude = (hqc_f64)(hqc_u64)m.hi * 18446744073709551616.0 + (hqc_f64)m.lo;
+  return negative ? -magnitude : magnitude;
+}
+// Element `row` of a column of 128-bit values (two words per row: low, high).
+HQC_FN void hqc_i128_store(HQC_GLOBAL hqc_i64* col, hqc_u64 row, hqc_i128 v) {
+  col[2 * row] = (hqc_i64)v.lo;
+  col[2 * row + 1] = v.hi;
+}
 
 // Atomic add into words p[0] (low), p[1] (high): the low word's atomic add reports the carry, which
 // goes into the high word with the value's own high word. The two words are not updated together,

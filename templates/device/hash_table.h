@@ -146,6 +146,13 @@ HQC_FN void hqc_ht_put_f64(HQC_GLOBAL hqc_f64* col, hqc_i64 slot, hqc_f64 v) { i
 HQC_FN hqc_i32 hqc_ht_get_i32(HQC_GLOBAL const hqc_i32* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
 HQC_FN hqc_i64 hqc_ht_get_i64(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0; }
 HQC_FN hqc_f64 hqc_ht_get_f64(HQC_GLOBAL const hqc_f64* col, hqc_i64 slot) { return slot >= 0 ? col[slot] : 0.0; }
+// A 128-bit payload (an aggregate's 128-bit SUM on the build side): two words per slot.
+HQC_FN void hqc_ht_put_i128(HQC_GLOBAL hqc_i64* col, hqc_i64 slot, hqc_i128 v) {
+  if (slot >= 0) hqc_i128_store(col, (hqc_u64)slot, v);
+}
+HQC_FN hqc_i128 hqc_ht_get_i128(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) {
+  return slot >= 0 ? hqc_i128_from_words(col[2 * slot], col[2 * slot + 1]) : hqc_i128_zero();
+}
 
 // ---------------------------------------------------------------- chain walk and composite keys
 

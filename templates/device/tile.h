@@ -53,6 +53,13 @@ HQC_FN hqc_f64 hqc_load_f64(HQC_GLOBAL const hqc_f64* HQC_RESTRICT col, hqc_i64 
   return HQC_LID() < tile_items ? col[tile + HQC_LID()] : 0.0;
 }
 
+// A column of 128-bit values (base.h's hqc_i128): two words per row, low then high.
+HQC_FN hqc_i128 hqc_load_i128(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 tile_items) {
+  if (HQC_LID() >= tile_items) return hqc_i128_zero();
+  const hqc_i64 row = tile + HQC_LID();
+  return hqc_i128_from_words(col[2 * row], col[2 * row + 1]);
+}
+
 // Predicated loads: only rows whose flag is still set touch memory (Crystal's BlockPredLoad), so a
 // column first needed after a selective filter or probe costs bandwidth only for qualifying rows.
 // `flag` already implies the row is inside the tile.
@@ -64,4 +71,9 @@ HQC_FN hqc_i64 hqc_pred_load_i64(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc
 }
 HQC_FN hqc_f64 hqc_pred_load_f64(HQC_GLOBAL const hqc_f64* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {
   return flag ? col[tile + HQC_LID()] : 0.0;
+}
+HQC_FN hqc_i128 hqc_pred_load_i128(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {
+  if (!flag) return hqc_i128_zero();
+  const hqc_i64 row = tile + HQC_LID();
+  return hqc_i128_from_words(col[2 * row], col[2 * row + 1]);
 }

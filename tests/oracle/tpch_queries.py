@@ -14,6 +14,11 @@ A query horseqc reports as unsupported (exit 4, "unsupported" in its JSON output
 
 usage: tpch_queries.py --bin BUILD/bin --work DIR [--data dbgen|horseqc]... [--sf 0.01]... [--query q1]...
                        [--device opencl] [--model resolution] [--save DIR] [--allow-unsupported]
+                       [--no-statistics]
+
+--no-statistics compiles as horseqc-compile does, without the data's statistics: every decimal SUM is
+128-bit, also where later stages read it (Q8's share, Q11's HAVING, Q17's average), and layouts are
+chosen without sizes.
 """
 import argparse
 import os
@@ -80,6 +85,7 @@ def main():
     ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
     ap.add_argument("--allow-unsupported", action="store_true",
                     help="report queries horseqc does not support yet instead of failing on them")
+    ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (see above)")
     args = ap.parse_args()
     queries = [q if q.startswith("q") else "q" + q for q in (args.query or ALL)]
 
@@ -98,9 +104,10 @@ def main():
             con.close()
             for device in args.device or ["opencl"]:
                 for model in args.model or ["resolution"]:
-                    label = f"{kind} sf {sf} {device} {model}"
+                    label = f"{kind} sf {sf} {device} {model}" + (" no-statistics" if args.no_statistics else "")
                     save = os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}.json") if args.save else None
-                    out = run_horseqc(args.bin, "tpch", queries, ["--data", data, "--device", device, "--model", model], save)
+                    options = ["--data", data, "--device", device, "--model", model]
+                    out = run_horseqc(args.bin, "tpch", queries, options + (["--no-statistics"] if args.no_statistics else []), save)
                     if out is None:
                         failures.append(f"{label}: horseqc-run failed")
                         continue

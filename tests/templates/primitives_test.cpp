@@ -1,7 +1,8 @@
 // The device primitives run on the OpenCL device (PoCL here) through small test kernels and are
 // checked against host computations: CTA write positions across many CTAs (A2, A3), CTA reductions
 // (B2, B3), hash-table build + probe with the overflow flag (perfect and open addressing, 32/64-bit),
-// and direct-indexed group-by (C2, C3) and hashed group-by (C2).
+// and direct-indexed group-by (C2, C3) and hashed group-by (C2); 128-bit arithmetic (hqc_i128) against
+// the host's __int128.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -183,6 +184,45 @@ HQC_KERNEL void group_hashed(HQC_GLOBAL const hqc_i64* key, HQC_GLOBAL const hqc
     if (slot < 0) continue;
     hqc_gb_global_sum_i64(g_sum, slot, v);
     hqc_gb_global_sum_i64(g_count, slot, 1);
+  }
+}
+
+// 128-bit arithmetic of base.h (what later stages compute from 128-bit sums): per row, a (words
+// a_lo, a_hi) and an int64 b; out gets 8 words per row: a + b, a - b, a * b (two words each),
+// cmp(a, b); products gets a * b through hqc_i128_store; out_f gets hqc_i128_to_f64(a).
+HQC_KERNEL void i128_ops(HQC_GLOBAL const hqc_i64* a_lo, HQC_GLOBAL const hqc_i64* a_hi, HQC_GLOBAL const hqc_i64* b,
+                         hqc_i64 n_rows, HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_i64* products, HQC_GLOBAL hqc_f64* out_f) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    if (!hqc_tile_valid(tile_items)) continue;
+    const hqc_i64 row = hqc_tile_row(tile);
+    const hqc_i128 a = hqc_i128_from_words(a_lo[row], a_hi[row]);
+    const hqc_i128 w = hqc_i128_from_i64(b[row]);
+    const hqc_i128 sum = hqc_i128_add(a, w), diff = hqc_i128_sub(a, w), product = hqc_i128_mul_i64(a, b[row]);
+    out[8 * row + 0] = (hqc_i64)sum.lo;
+    out[8 * row + 1] = sum.hi;
+    out[8 * row + 2] = (hqc_i64)diff.lo;
+    out[8 * row + 3] = diff.hi;
+    out[8 * row + 4] = (hqc_i64)product.lo;
+    out[8 * row + 5] = product.hi;
+    out[8 * row + 6] = hqc_i128_cmp(a, w);
+    hqc_i128_store(products, (hqc_u64)row, product);
+    out_f[row] = hqc_i128_to_f64(a);
+  }
+}
+// Loads back what i128_ops stored: reloaded gets, per row, the words of hqc_load_i128 then those of
+// hqc_pred_load_i128.
+HQC_KERNEL void i128_reload(HQC_GLOBAL const hqc_i64* products, hqc_i64 n_rows, HQC_GLOBAL hqc_i64* reloaded) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i128 full = hqc_load_i128(products, tile, tile_items);
+    const hqc_i128 pred = hqc_pred_load_i128(products, tile, hqc_tile_valid(tile_items));
+    if (!hqc_tile_valid(tile_items)) continue;
+    const hqc_i64 row = hqc_tile_row(tile);
+    reloaded[4 * row + 0] = (hqc_i64)full.lo;
+    reloaded[4 * row + 1] = full.hi;
+    reloaded[4 * row + 2] = (hqc_i64)pred.lo;
+    reloaded[4 * row + 3] = pred.hi;
   }
 }
 )CL";
@@ -466,5 +506,63 @@ TEST_CASE("hashed group-by (C2) matches the host and flags a full table") {
     for (size_t s = 0; s < tk.size(); ++s)
       if (tk[s] != INT64_MIN) got[tk[s]] = {ts[s], tc[s]};
     CHECK(got == expected);
+  }
+}
+
+TEST_CASE("128-bit integers: add, sub, product with an int64, comparison, to double, store and load match __int128") {
+  auto& d = device();
+  __extension__ typedef __int128 i128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+  __extension__ typedef unsigned __int128 u128;
+  std::mt19937_64 rng(17);
+  std::vector<i128> as;
+  std::vector<int64_t> bs;
+  // Edge values: zero, +-1, around 2^63 and 2^64, large magnitudes of both signs.
+  const i128 two63 = static_cast<i128>(1) << 63, two64 = static_cast<i128>(1) << 64;
+  const i128 edges[] = {0, 1, -1, two63 - 1, two63, -two63, -two63 - 1, two64 - 1, two64, -two64, -two64 + 1,
+                        two64 * 1000003 + 17, -(two64 * 999983) - 5, static_cast<i128>(9000000000000000000LL) * 4};
+  const int64_t b_edges[] = {0, 1, -1, 10, -10, 10000, INT64_MAX, INT64_MIN + 1, 123456789};
+  for (i128 a : edges)
+    for (int64_t b : b_edges) {
+      as.push_back(a);
+      bs.push_back(b);
+    }
+  for (int i = 0; i < 500; ++i) {  // random values up to about 2^100, random int64 up to 2^20
+    i128 a = static_cast<i128>(static_cast<int64_t>(rng() >> 28)) * static_cast<i128>(rng()) + static_cast<i128>(rng() % 1000);
+    as.push_back(i % 2 ? a : -a);
+    bs.push_back(static_cast<int64_t>(rng() % 2000001) - 1000000);
+  }
+  const size_t n = as.size();
+  std::vector<int64_t> lo(n), hi(n);
+  for (size_t i = 0; i < n; ++i) {
+    lo[i] = static_cast<int64_t>(static_cast<uint64_t>(as[i]));
+    hi[i] = static_cast<int64_t>(as[i] >> 64);
+  }
+  cl_mem a_lo = d.buffer(lo), a_hi = d.buffer(hi), b = d.buffer(bs);
+  cl_mem out = d.buffer(std::vector<int64_t>(8 * n, 0)), products = d.buffer(std::vector<int64_t>(2 * n, 0));
+  cl_mem out_f = d.buffer(std::vector<double>(n, 0.0));
+  const int64_t rows = static_cast<int64_t>(n);
+  d.run("i128_ops", {OpenClDevice::mem(a_lo), OpenClDevice::mem(a_hi), OpenClDevice::mem(b), OpenClDevice::i64(rows),
+                     OpenClDevice::mem(out), OpenClDevice::mem(products), OpenClDevice::mem(out_f)},
+        3, 64);
+  cl_mem reloaded = d.buffer(std::vector<int64_t>(4 * n, 0));
+  d.run("i128_reload", {OpenClDevice::mem(products), OpenClDevice::i64(rows), OpenClDevice::mem(reloaded)}, 3, 64);
+  auto got = d.read<int64_t>(out, 8 * n);
+  auto back = d.read<int64_t>(reloaded, 4 * n);
+  auto got_f = d.read<double>(out_f, n);
+  auto value = [&](size_t at) {
+    return static_cast<i128>((static_cast<u128>(static_cast<uint64_t>(got[at + 1])) << 64) | static_cast<uint64_t>(got[at]));
+  };
+  for (size_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    const i128 a = as[i], w = bs[i];
+    // Two's complement: host and device both wrap modulo 2^128.
+    CHECK(value(8 * i) == static_cast<i128>(static_cast<u128>(a) + static_cast<u128>(w)));
+    CHECK(value(8 * i + 2) == static_cast<i128>(static_cast<u128>(a) - static_cast<u128>(w)));
+    CHECK(value(8 * i + 4) == static_cast<i128>(static_cast<u128>(a) * static_cast<u128>(w)));
+    CHECK(got[8 * i + 6] == (a < w ? -1 : a > w ? 1 : 0));
+    for (size_t k = 0; k < 4; ++k) CHECK(back[4 * i + k] == got[8 * i + 4 + k % 2]);  // loads return what the store wrote
+    const double expected = static_cast<double>(a);
+    CHECK(got_f[i] == doctest::Approx(expected).epsilon(1e-15));
+    if (a >= INT64_MIN && a <= INT64_MAX) CHECK(got_f[i] == expected);
   }
 }

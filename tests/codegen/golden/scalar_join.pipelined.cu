@@ -37,6 +37,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_ADD_F64_L(p, v) atomicAdd((p), (v))
 #define HQC_F64_AS_I64(x) __double_as_longlong(x)
 #define HQC_I64_AS_F64(x) __longlong_as_double(x)
+#define HQC_MUL_HI_U64(a, b) __umul64hi((hqc_u64)(a), (hqc_u64)(b))
 #define HQC_HAS_SIMD 1
 #define HQC_SIMD_WIDTH 32
 #define HQC_SHFL_UP(v, d) __shfl_up_sync(0xffffffffu, (v), (d))

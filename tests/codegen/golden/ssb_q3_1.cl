@@ -33,6 +33,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
 #define HQC_I64_AS_F64(x) as_double(x)
+#define HQC_MUL_HI_U64(a, b) mul_hi((hqc_u64)(a), (hqc_u64)(b))
 #define HQC_HAS_SIMD 0
 #define HQC_SIMD_WIDTH 0
 #define HQC_SCRATCH_PARAMS , __local hqc_u64* hqc_scratch
