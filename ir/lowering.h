@@ -55,6 +55,8 @@ class Lowering {
   long double magnitude_bound(const plan::Expr& e) const;
   std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
   uint64_t estimated_groups(const Param& capacity) const;
+  std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
+  std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;
   // `exprs` (parallel to `columns`, optional): what each column stores; default: the attribute.
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path,
