@@ -3,7 +3,7 @@
 # stream/chunk model, and SSB larger than the device memory horseqc may use. Results (JSON of every
 # run, CSV summaries, log) go to $OUT (or ./gpu-out); copy them under bench/results/.
 #
-#   bench/gpu_planner.sh BUILD_BIN_DIR [a|b|c|all]     (default all; each part fits one device call)
+#   bench/gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|all]  (default all but d; each part fits one device call)
 #
 #   a  seed 002 Fig. 6–8 analogue: the 13 SSB queries (SF $SF_A, default 10) run concurrently, each in
 #      its own CUDA stream, with knapsack launch parameters, with random ones (seeds 1..$SEEDS,
@@ -19,11 +19,17 @@
 #      query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio (bound = bytes transferred ÷ the
 #      measured H→D bandwidth; target ratio ≤ 1.10).
 #
+#   d  SSB at SF $SF_HUGE (default 200), generated straight into host memory with only the columns
+#      the 13 queries read (horseqc-run --in-memory; SF 200's full lineorder would not fit 125 GiB) and
+#      streamed from pinned host memory (--stream): every query alone, then all 13 with one shared
+#      scan; huge.csv as pcie.csv. Two generations of ~1.2 billion rows: one device call each
+#      (d1: each query alone, d2: shared scan).
+#
 # Expects: Release binaries in BUILD_BIN_DIR (horseqc-run, horseqc-gen), python3, ~40 GB of disk for
 # part c (columnar data); no DuckDB (results are checked by the test suite, not here).
 # Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda).
 set -uo pipefail
-bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|all]}
+bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|all]}
 part=${2:-all}
 out=${OUT:-gpu-out}
 log=log-planner-$part.txt
@@ -33,6 +39,7 @@ SF_A=${SF_A:-10}
 SF_STREAM=${SF_STREAM:-50}
 LIMIT=${LIMIT:-4GiB}
 SEEDS=${SEEDS:-20}
+SF_HUGE=${SF_HUGE:-200}
 DEVICE=${DEVICE:-cuda}
 echo "# part $part"
 
@@ -43,6 +50,27 @@ gen() {  # gen SF: columnar SSB at SF into $w/ssb-sfSF (once)
 
 # json FIELD... : prints the named fields of the JSON document on stdin (python expressions over d).
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(str(eval(e)) for e in sys.argv[1:]))' "$@"; }
+
+# pcie_table EACH.json SHARED.json: CSV of every streamed query (each alone, then the shared scan) against
+# the PCIe bound (bytes transferred ÷ the H→D bandwidth measured in the same run).
+pcie_table() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+print("query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio,end_to_end_ms")
+def row(name, c):
+    s = c["stream"]
+    bound = 1e3 * s["bytes_transferred"] / s["h2d_bytes_per_s"] if s["h2d_bytes_per_s"] else 0
+    ratio = s["measured_ms"] / bound if bound else 0
+    print(f'{name},{s["streamed"]},{s["chunks"]},{s["bytes_transferred"]},{s["measured_ms"]:.3f},{bound:.3f},{ratio:.3f},{c["kernels_ms"]:.3f}')
+try:
+    for q in json.load(open(sys.argv[1]))["queries"]:
+        if "concurrent" in q: row(q["query"], q["concurrent"])
+        else: print(f'{q["query"]},False,0,0,{q["stats"]["kernel_ms"]:.3f},0,0,{q["stats"]["kernel_ms"]:.3f}')
+except Exception as e: print("# each-query run unreadable:", e)
+try: row("all (shared scan)", json.load(open(sys.argv[2]))["concurrent"])
+except Exception as e: print("# shared-scan run unreadable:", e)
+EOF
+}
 
 if [ "$part" = a ] || [ "$part" = all ]; then
   gen "$SF_A"
@@ -100,21 +128,23 @@ if [ "$part" = c ] || [ "$part" = all ]; then
   g="$out/runs/pcie-sf$SF_STREAM-shared.json"
   "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_STREAM" --device "$DEVICE" --gpu-memory-limit "$LIMIT" --concurrent all \
     --repeat 3 --format json --quiet > "$g" || echo "run failed: shared scan"
-  python3 - "$f" "$g" > "$out/pcie.csv" <<'EOF'
-import json, sys
-print("query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio,end_to_end_ms")
-def row(name, c):
-    s = c["stream"]
-    bound = 1e3 * s["bytes_transferred"] / s["h2d_bytes_per_s"] if s["h2d_bytes_per_s"] else 0
-    ratio = s["measured_ms"] / bound if bound else 0
-    print(f'{name},{s["streamed"]},{s["chunks"]},{s["bytes_transferred"]},{s["measured_ms"]:.3f},{bound:.3f},{ratio:.3f},{c["kernels_ms"]:.3f}')
-try:
-    for q in json.load(open(sys.argv[1]))["queries"]:
-        if "concurrent" in q: row(q["query"], q["concurrent"])
-        else: print(f'{q["query"]},False,0,0,{q["stats"]["kernel_ms"]:.3f},0,0,{q["stats"]["kernel_ms"]:.3f}')
-except Exception as e: print("# each-query run unreadable:", e)
-try: row("all (shared scan)", json.load(open(sys.argv[2]))["concurrent"])
-except Exception as e: print("# shared-scan run unreadable:", e)
-EOF
+  pcie_table "$f" "$g" > "$out/pcie.csv"
   cat "$out/pcie.csv"
+fi
+
+if [ "$part" = d1 ] || [ "$part" = d2 ]; then
+  echo "== (d) SSB SF $SF_HUGE generated in memory (only the columns read), streamed from pinned host memory"
+  f="$out/runs/huge-sf$SF_HUGE-each.json"
+  g="$out/runs/huge-sf$SF_HUGE-shared.json"
+  if [ "$part" = d1 ]; then
+    /usr/bin/time -f "each query alone: %e s wall, %M KiB max resident" "$bin/horseqc-run" ssb --sf "$SF_HUGE" \
+      --in-memory --device "$DEVICE" --stream --repeat 3 --format json > "$f" 2> "$out/huge-each.stderr" || echo "run failed: each query alone"
+    grep -E "^data:|device:|wall" "$out/huge-each.stderr"
+  else
+    /usr/bin/time -f "shared scan: %e s wall, %M KiB max resident" "$bin/horseqc-run" ssb --sf "$SF_HUGE" \
+      --in-memory --device "$DEVICE" --concurrent all --stream --repeat 3 --format json > "$g" 2> "$out/huge-shared.stderr" || echo "run failed: shared scan"
+    grep -E "^data:|device:|wall" "$out/huge-shared.stderr"
+  fi
+  pcie_table "$f" "$g" > "$out/huge-$part.csv"
+  cat "$out/huge-$part.csv"
 fi

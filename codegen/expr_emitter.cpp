@@ -34,10 +34,25 @@ int64_t power_of_ten(int n) {
   return p;
 }
 
+// A string operand other than a literal or dictionary code: a heap string or a packed value.
 bool is_heap_string(const plan::Expr& e) {
   return e.type.is_string() && e.dict_table.empty() && e.kind != plan::ExprKind::Literal;
 }
 bool is_string_literal(const plan::Expr& e) { return e.type.is_string() && e.kind == plan::ExprKind::Literal; }
+// A string with a byte range in registers: a heap-string column, or a SUBSTRING of one (also when
+// the SUBSTRING is short enough to be packed).
+bool has_view(const plan::Expr& e) {
+  if (!e.type.is_string() || !e.dict_table.empty()) return false;
+  if (e.kind == plan::ExprKind::Column) return !e.type.packed;
+  return e.kind == plan::ExprKind::Substring && has_view(*e.args.at(0));
+}
+
+// A packed string constant (storage/types.h pack_string), in hex so its bytes can be read.
+std::string packed_literal(std::string_view bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "((hqc_i64)0x%014llx)", static_cast<unsigned long long>(pack_string(bytes)));
+  return buf;
+}
 
 class Emitter {
  public:
@@ -53,7 +68,7 @@ class Emitter {
         if (e.type.is_string())
           throw Error(ErrorKind::Unsupported, "string literal " + e.to_string() +
                                                   ": a string literal has a device form only in a comparison, IN list or LIKE"
-                                                  " with a heap string");
+                                                  " with a string, or as a branch of a CASE over strings");
         return int_literal(e.int_value, e.type);
       case plan::ExprKind::DictCode:
         if (e.param.empty())
@@ -105,9 +120,7 @@ class Emitter {
       }
       case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type);
       case plan::ExprKind::Like: return like(e);
-      case plan::ExprKind::Substring:
-        throw Error(ErrorKind::Unsupported, e.to_string() + ": a SUBSTRING is only supported inside a comparison, IN list or LIKE" +
-                                                " (a string has no fixed-width device value)");
+      case plan::ExprKind::Substring: return substring(e);
       case plan::ExprKind::Extract: {
         const char* fn = e.string_value == "year" ? "hqc_year_of_days(" : e.string_value == "month" ? "hqc_month_of_days(" : e.string_value == "day" ? "hqc_day_of_days(" : nullptr;
         if (fn == nullptr) throw Error(ErrorKind::Unsupported, e.to_string() + ": EXTRACT of " + e.string_value + " has no device form");
@@ -136,6 +149,46 @@ class Emitter {
 
   static std::string args(const StringView& v) { return v.bytes + ", " + v.begin + ", " + v.end; }
 
+  // The packed value of a short SUBSTRING: of a byte range, of another packed value, or read from
+  // a dictionary column's per-code table.
+  std::string substring(const plan::Expr& e) {
+    if (!e.type.packed)
+      throw Error(ErrorKind::Unsupported, e.to_string() + ": a SUBSTRING longer than " + std::to_string(kMaxPackedStringBytes) +
+                                              " bytes has no device value; it is only supported inside a comparison, IN list or LIKE");
+    const plan::Expr& inner = *e.args.at(0);
+    if (!inner.dict_table.empty()) {
+      if (e.param.empty()) throw Error(ErrorKind::Internal, e.to_string() + ": SUBSTRING of a dictionary column has no per-code table");
+      return "hqc_code_string(" + e.param + ", " + emit(inner) + ")";
+    }
+    if (has_view(e)) return "hqc_str_pack(" + args(view(e)) + ")";
+    return "hqc_packed_substr(" + emit(inner) + ", " + emit(*e.args.at(1)) + ", " + emit(*e.args.at(2)) + ")";
+  }
+
+  // `l op r` over packed values; `l` is packed and `r` a literal or packed, or one is a heap string.
+  std::string packed_compare(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
+    if (is_string_literal(l) || (has_view(l) && !l.type.packed)) return packed_compare(mirror(op), r, l);
+    if (!l.type.packed) throw Error(ErrorKind::Internal, l.to_string() + " is not a packed string");
+    std::string a = emit(l);
+    if (is_string_literal(r)) {
+      const std::string& lit = r.string_value;
+      if (lit.size() <= kMaxPackedStringBytes) return "(" + a + " " + c_compare(op) + " " + packed_literal(lit) + ")";
+      // A literal longer than any packed value never equals one, and orders after every value whose
+      // bytes do not exceed its first 7 (a packed value that equals them is a proper prefix).
+      const std::string head = packed_literal(std::string_view(lit).substr(0, kMaxPackedStringBytes));
+      switch (op) {
+        case plan::CompareOp::Eq: return "0";
+        case plan::CompareOp::Ne: return "1";
+        case plan::CompareOp::Lt:
+        case plan::CompareOp::Le: return "(" + a + " <= " + head + ")";
+        case plan::CompareOp::Gt:
+        case plan::CompareOp::Ge: return "(" + a + " > " + head + ")";
+      }
+    }
+    if (r.type.packed) return "(" + a + " " + c_compare(op) + " " + emit(r) + ")";
+    // A heap string against a packed value, mirrored back to `r op l`.
+    return "(hqc_str_cmp_packed(" + args(view(r)) + ", " + a + ") " + c_compare(mirror(op)) + " 0)";
+  }
+
   static std::string literal_args(const plan::Expr& lit) {
     return c_string_literal(lit.string_value) + ", " + std::to_string(lit.string_value.size());
   }
@@ -143,9 +196,12 @@ class Emitter {
 
   std::string string_compare(const plan::Expr& e) { return string_compare(e.compare, *e.args.at(0), *e.args.at(1)); }
 
-  // `l op r` where at least one side is a heap string and the other a heap string or a literal.
+  // `l op r` where at least one side is a heap string or packed value and the other one of those or a
+  // literal: on byte ranges where both have them, else on packed values.
   std::string string_compare(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
     if (is_string_literal(l)) return string_compare(mirror(op), r, l);
+    if (is_heap_string(l) && (is_heap_string(r) || is_string_literal(r)) && !(has_view(l) && (has_view(r) || is_string_literal(r))))
+      return packed_compare(op, l, r);
     if (!is_heap_string(l) || !(is_heap_string(r) || is_string_literal(r)))
       throw Error(ErrorKind::Unsupported, l.to_string() + " " + plan::compare_symbol(op) + " " + r.to_string() +
                                               ": a heap string compares only with a string literal or another heap string");
@@ -165,6 +221,9 @@ class Emitter {
         throw Error(ErrorKind::Internal, e.to_string() + ": LIKE over a dictionary column has no code-set buffer");
       return "hqc_code_in_set(" + e.param + ", " + emit(value) + ")";
     }
+    if (!has_view(value))
+      throw Error(ErrorKind::Unsupported, e.to_string() + ": LIKE over a computed string (a packed value) is not supported;"
+                                                          " LIKE works on string columns and SUBSTRINGs of them");
     return "hqc_like(" + args(view(value)) + ", " + c_string_literal(e.string_value) + ", " +
            std::to_string(e.string_value.size()) + ")";
   }
@@ -191,8 +250,10 @@ class Emitter {
     return "==";
   }
 
-  // The operand converted to the representation of `to` when widths differ (branches of a CASE).
+  // The operand converted to the representation of `to` when widths differ (branches of a CASE;
+  // string literals of a CASE over packed strings become packed constants).
   std::string typed(const plan::Expr& e, const DataType& to) {
+    if (to.is_string() && to.packed && is_string_literal(e)) return packed_literal(e.string_value);
     std::string v = emit(e);
     if (to.id == TypeId::Float64 && e.type.id != TypeId::Float64) return "((hqc_f64)" + v + ")";
     if (is_wide(to) && !is_wide(e.type) && e.type.id != TypeId::Float64) return "((hqc_i64)" + v + ")";
@@ -257,6 +318,7 @@ std::string c_string_literal(std::string_view bytes) {
 }
 
 const char* device_type_of(const DataType& t) {
+  if (t.is_string() && t.packed) return "hqc_i64";
   switch (t.id) {
     case TypeId::Int64:
     case TypeId::Decimal: return "hqc_i64";

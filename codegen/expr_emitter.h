@@ -15,6 +15,12 @@
 //     narrows a range. They appear only where the result is a number or a boolean: LIKE, comparisons
 //     and IN lists against string literals or other heap strings. String literals become C string
 //     literals with their length (c_string_literal), constants of the query, not of the data.
+//   - Packed strings (DataType::packed, ir/state.h "Packed strings") are hqc_i64 values: a SUBSTRING
+//     of at most 7 bytes packs its byte range (hqc_str_pack), narrows another packed value
+//     (hqc_packed_substr) or reads a dictionary column's per-code table (Expr::param); a CASE's
+//     string literals become packed constants. Comparisons and IN lists use the byte ranges where
+//     every string operand has one (as before), else the packed integers (a literal packed by the
+//     compiler; a heap string against a packed value through hqc_str_cmp_packed).
 //   - LIKE over a dictionary column reads the row's flag in its code set (Expr::param, a buffer the
 //     IR filled on the host; Prefix and Exact patterns never get here, the binder made them code
 //     ranges). EXTRACT calls the civil-date functions of templates/device/strings.h.

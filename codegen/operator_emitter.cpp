@@ -161,7 +161,7 @@ class OperatorWriter {
         loaded_.insert(b.variable);
         continue;
       }
-      if (b.attr.type.is_string() && b.attr.dict_table.empty() && ctx_.pipeline.source.output.empty()) {
+      if (b.attr.type.is_string() && b.attr.dict_table.empty() && !b.attr.type.packed && ctx_.pipeline.source.output.empty()) {
         // A heap string's device value is its row reference (ir/state.h, "Heap strings"); where an
         // expression reads its bytes, also its byte range.
         ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +

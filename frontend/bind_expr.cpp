@@ -308,6 +308,31 @@ ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
   return e;
 }
 
+// A CASE over strings yields a packed string (ir/state.h "Packed strings"): every branch a string
+// literal or packed value of at most kMaxPackedStringBytes bytes.
+ExprPtr bind_string_case(const JsonNode& node, const std::vector<ExprPtr>& conds, const std::vector<ExprPtr>& values) {
+  uint32_t length = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Expr& v = *values[i];
+    const JsonNode at = i + 1 < values.size() ? node.array("when").at(i).at("then") : node.at("else");
+    if (!v.type.is_string()) node.fail("CASE branches must all be strings or all numbers, found " + type_words(*values[0]) + " and " + type_words(v));
+    const uint32_t n = is_string_literal(v) ? static_cast<uint32_t>(v.string_value.size()) : v.type.length;
+    if (!(is_string_literal(v) || v.type.packed) || n > kMaxPackedStringBytes)
+      at.unsupported("CASE over strings: branch " + v.to_string() + " (" + type_words(v) + ") is not a string literal or computed string of at most " +
+                     std::to_string(kMaxPackedStringBytes) + " bytes, the only strings a CASE can yield");
+    length = std::max(length, n);
+  }
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Case;
+  e->type = DataType::packed_string(std::max<uint32_t>(length, 1));
+  for (size_t i = 0; i < conds.size(); ++i) {
+    e->args.push_back(conds[i]);
+    e->args.push_back(values[i]);
+  }
+  e->args.push_back(values.back());
+  return e;
+}
+
 ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "when", "else"});
   std::vector<ExprPtr> conds, values;
@@ -318,6 +343,7 @@ ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
   }
   if (conds.empty()) node.at("when").fail("expected at least one {\"if\", \"then\"} branch");
   values.push_back(bind_any(node.at("else"), scope));
+  if (std::any_of(values.begin(), values.end(), [](const ExprPtr& v) { return v->type.is_string(); })) return bind_string_case(node, conds, values);
   DataType t = values[0]->type;
   for (size_t i = 1; i < values.size(); ++i) {
     const DataType& u = values[i]->type;
@@ -371,6 +397,12 @@ ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope
   int64_t length = node.at("length").as_int();
   if (start < 1 || start > INT32_MAX) node.at("start").fail("expected a start position of at least 1, found " + std::to_string(start));
   if (length < 1 || length > INT32_MAX) node.at("length").fail("expected a length of at least 1, found " + std::to_string(length));
+  // A dictionary column has no bytes on the device: its substrings are a per-code table of packed
+  // values (ir/state.h "Packed strings"), so they must be short enough to pack.
+  if (is_dict(*v) && length > static_cast<int64_t>(kMaxPackedStringBytes))
+    node.at("length").unsupported("SUBSTRING of dictionary column " + v->to_string() + " for " + std::to_string(length) +
+                                   " bytes: substrings of dictionary columns are supported up to " +
+                                   std::to_string(kMaxPackedStringBytes) + " bytes");
   return make_substring(v, static_cast<int32_t>(start), static_cast<int32_t>(length));
 }
 

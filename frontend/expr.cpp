@@ -107,7 +107,7 @@ std::string Expr::to_string() const {
     case ExprKind::Like:
       return "(" + args[0]->to_string() + " like " + quoted(string_value) + (param.empty() ? "" : "@" + param) + ")";
     case ExprKind::Substring:
-      return "substring(" + join_args(*this, ", ") + ")";
+      return "substring(" + join_args(*this, ", ") + ")" + (param.empty() ? "" : "@" + param);
     case ExprKind::Extract:
       return "extract(" + string_value + ", " + args[0]->to_string() + ")";
     case ExprKind::Param:
@@ -222,7 +222,9 @@ ExprPtr make_like(ExprPtr value, std::string pattern) {
 ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length) {
   auto e = std::make_shared<Expr>();
   e->kind = ExprKind::Substring;
-  e->type = DataType::varchar(static_cast<uint32_t>(length));
+  // At most kMaxPackedStringBytes bytes: a value of its own (packed); longer ones are byte ranges.
+  const auto n = static_cast<uint32_t>(length);
+  e->type = n <= kMaxPackedStringBytes ? DataType::packed_string(n) : DataType::varchar(n);
   e->args = {std::move(value), make_int_literal(start, DataType::int32()), make_int_literal(length, DataType::int32())};
   return e;
 }

@@ -35,14 +35,17 @@ enum class ExprKind : uint8_t {
   Not,       // args: operand
   Between,   // args: value, low, high (inclusive both ends)
   InList,    // args: value, item1, item2, ...
-  Case,      // args: when1, then1, when2, then2, ..., else
+  Case,      // args: when1, then1, when2, then2, ..., else (strings: packed values and literals,
+             // the result packed)
   Cast,      // args: operand; converts to `type` (integer widening, decimal rescale, to Float64)
   Like,      // args: value (a string); string_value: the pattern ('%' any run, '_' one byte, no
              // escape character; frontend/like_pattern.h); Bool. NOT LIKE is Not(Like). Over a
              // dictionary column only General patterns remain (the binder turns the others into code
              // comparisons); the IR names their code-set buffer in `param`.
   Substring, // args: value (a string), start, length (Int32 literals, start 1-based as in SQL);
-             // result: varchar(length)
+             // result: varchar(length), packed (DataType::packed, ir/state.h "Packed strings")
+             // when length <= kMaxPackedStringBytes. Over a dictionary column (packed only) the IR
+             // names its per-code table of substrings in `param`.
   Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
   Param,     // run-time parameter `param` of `type`: a value an earlier stage of the same query
              // computed (the value of an uncorrelated scalar subquery). Never written by users:
@@ -81,7 +84,8 @@ struct Expr {
   std::string string_value;
   DictMatch match = DictMatch::Equal;
   std::string param;  // DictCode: name of the run-time parameter; Like over a dictionary column: its
-                      // code-set buffer (both assigned by the IR); Param: the parameter's name
+                      // code-set buffer; Substring of a dictionary column: its per-code table (all
+                      // assigned by the IR); Param: the parameter's name
 
   ArithOp arith = ArithOp::Add;
   CompareOp compare = CompareOp::Eq;

@@ -141,6 +141,7 @@ class PlanBinder {
   }
 
   static bool keys_comparable(const DataType& a, const DataType& b) {
+    if (a.is_string() && b.is_string() && a.packed && b.packed) return true;  // computed strings: packed values
     if (a.is_string() || b.is_string()) return false;  // string keys: join on codes is not meaningful across dictionaries
     auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
     if (integral(a) && integral(b)) return true;

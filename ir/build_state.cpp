@@ -23,7 +23,8 @@
 //     groups than it holds; its capacity is estimated from rows x filter selectivity and the
 //     distinct counts of the keys no other key determines (independent_key_columns).
 //   - SUM of decimals: 128-bit accumulators (Accumulator::wide) unless statistics bound the sum
-//     within int64 (sum_may_overflow). Heap strings: row references (ir/state.h, "Heap strings").
+//     within int64 (sum_may_overflow). Heap strings: row references (ir/state.h, "Heap strings");
+//     computed strings of at most 7 bytes: packed I64 values ("Packed strings"), keys like any I64.
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -148,8 +149,18 @@ uint64_t fill_max(ScalarType t) {
   }
 }
 
-// Heap strings travel as row references into their base table (ir/state.h, "Heap strings").
-bool is_heap_string(const DataType& type, const std::string& dict_table) { return type.is_string() && dict_table.empty(); }
+// Heap strings travel as row references into their base table (ir/state.h, "Heap strings"); packed
+// strings are values ("Packed strings").
+bool is_heap_string(const DataType& type, const std::string& dict_table) {
+  return type.is_string() && dict_table.empty() && !type.packed;
+}
+
+// Why a computed string has no device value (it is not packed): for Unsupported messages.
+std::string unpacked_why(const DataType& type) {
+  return std::string("a computed string ") + (type.length == 0 ? "of unbounded length" : "of up to " + std::to_string(type.length) + " bytes") +
+         " has no device value; computed strings must be at most " + std::to_string(kMaxPackedStringBytes) +
+         " bytes (SUBSTRING(... FOR n) with n <= " + std::to_string(kMaxPackedStringBytes) + ", a CASE of short string literals)";
+}
 
 std::string qualified(const std::string& source, const std::string& name) { return source.empty() ? name : source + "." + name; }
 
@@ -199,6 +210,8 @@ std::string Lowering::physical_table(const std::string& alias) const {
 const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                            const std::vector<plan::Attribute>& payload) {
   for (const auto& k : join.build_keys) {
+    if (is_heap_string(k->type, k->dict_table) && k->kind != plan::ExprKind::Column)
+      unsupported(join, "join key " + k->to_string() + ": " + unpacked_why(k->type));
     if (is_heap_string(k->type, k->dict_table))
       unsupported(join, "join key " + k->to_string() +
                             " is a heap string (not dictionary-encoded): comparing strings in a join is not supported yet");
@@ -436,7 +449,7 @@ void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, c
   std::string alias, column;
   if (e.kind == plan::ExprKind::Column) std::tie(alias, column) = scan_origin(e.source, e.column, p);
   if (alias.empty())
-    unsupported(agg, "group key " + e.to_string() + " is a computed heap string; only heap-string columns can be group keys");
+    unsupported(agg, "group key " + e.to_string() + ": " + unpacked_why(e.type));
   const std::string table = physical_table(alias);
   const TableDef* def = catalog_.find(table);
   bool row_fixed = false;
@@ -682,8 +695,8 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
                                                   : exprs != nullptr ? std::pair<std::string, std::string>{}
                                                                      : heap_origin(a.source, a.name, p);
       if (c.heap_table.empty())
-        throw Error(ErrorKind::Unsupported, json_path + ": column " + qualified(a.source, a.name) +
-                                                " is a heap string of no base table; only scanned heap strings can be output");
+        throw Error(ErrorKind::Unsupported, json_path + ": column " + qualified(a.source, a.name) + " is not a column of a base table: " +
+                                                unpacked_why(a.type));
     }
     c.name = a.name;
     if (exprs != nullptr) {

@@ -22,6 +22,7 @@ uint32_t scalar_bytes(ScalarType t) {
 }
 
 ScalarType scalar_of(const DataType& t) {
+  if (t.is_string() && t.packed) return ScalarType::I64;  // bytes packed into an int64 (ir/state.h)
   switch (t.id) {
     case TypeId::Int64:
     case TypeId::Decimal: return ScalarType::I64;

@@ -6,6 +6,9 @@
 //   Every LIKE over a dictionary column names (in `param`) a code-set buffer
 //   Buffer{I32, Fill::CodeSet, table, column, pattern} of max code + 1 elements (a ColumnMax param
 //   "<buffer>_max_code"): "like_<column>_<n>", equal (column, pattern) pairs sharing one.
+//   Every SUBSTRING of a dictionary column names (in `param`) its per-code table of packed
+//   substrings Buffer{I64, Fill::CodeStrings, table, column, start, length} of max code + 1
+//   elements: "substr_<column>_<n>", equal (column, start, length) sharing one.
 #include <map>
 #include <tuple>
 
@@ -49,10 +52,41 @@ void assign_parameters(Program& program) {
     program.buffers.push_back(b);
     return sets.emplace(key, name).first->second;
   };
+  using SubstrKey = std::tuple<std::string, std::string, int64_t, int64_t>;
+  std::map<SubstrKey, std::string> substrings;
+  for (const Buffer& b : program.buffers) {
+    if (b.fill == Buffer::Fill::CodeStrings) substrings[{b.set_table, b.set_column, b.set_start, b.set_length}] = b.name;
+  }
+  auto code_strings = [&](const plan::Expr& e) {
+    const plan::Expr& col = *e.args.at(0);
+    const int64_t start = e.args.at(1)->int_value, length = e.args.at(2)->int_value;
+    SubstrKey key{col.dict_table, col.dict_column, start, length};
+    auto it = substrings.find(key);
+    if (it != substrings.end()) return it->second;
+    const std::string name = "substr_" + col.dict_column + "_" + std::to_string(substrings.size());
+    Param max;
+    max.name = name + "_max_code";
+    max.source = Param::Source::ColumnMax;
+    max.type = ScalarType::I64;
+    max.table = col.dict_table;
+    max.column = col.dict_column;
+    max.comment = "largest code of " + col.dict_table + "." + col.dict_column;
+    program.params.push_back(max);
+    Buffer b{name, ScalarType::I64, 1, max.name, 1, Buffer::Fill::CodeStrings, 0,
+             "substring(" + col.dict_table + "." + col.dict_column + " from " + std::to_string(start) + " for " +
+                 std::to_string(length) + ") of each code, packed"};
+    b.set_table = col.dict_table;
+    b.set_column = col.dict_column;
+    b.set_start = static_cast<int32_t>(start);
+    b.set_length = static_cast<int32_t>(length);
+    program.buffers.push_back(b);
+    return substrings.emplace(key, name).first->second;
+  };
   for (const Pipeline& pipeline : program.pipelines) {
     for (plan::Expr* root : pipeline_exprs(program, pipeline)) {
       plan::visit_mutable(*root, [&](plan::Expr& e) {
         if (e.kind == plan::ExprKind::Like && !e.args.at(0)->dict_table.empty()) e.param = code_set(e);
+        if (e.kind == plan::ExprKind::Substring && !e.args.at(0)->dict_table.empty()) e.param = code_strings(e);
         if (e.kind != plan::ExprKind::DictCode) return;
         Key key{e.dict_table, e.dict_column, e.string_value, e.match};
         auto it = assigned.find(key);

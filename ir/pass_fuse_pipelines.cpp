@@ -54,7 +54,7 @@ class KernelBuilder {
 
   // A heap string column is two arguments: its offsets and its bytes.
   void column(const std::string& variable, const std::string& table, const std::string& column, const plan::Attribute& attr) {
-    const bool heap = attr.type.is_string() && attr.dict_table.empty();
+    const bool heap = attr.type.is_string() && attr.dict_table.empty() && !attr.type.packed;
     KernelArg a;
     a.kind = KernelArg::Kind::Column;
     a.name = "col_" + variable;
@@ -150,7 +150,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   } else if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
       if (a.origin != AttributeBinding::Origin::SourceColumn) continue;
-      const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty();
+      const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty() && !a.attr.type.packed;
       if (heap && !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;  // a row reference only
       b.column(a.variable, p.source.table, a.attr.name, a.attr);
     }
@@ -235,7 +235,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
-      if (e.kind == plan::ExprKind::Like && !e.param.empty()) b.buffer(e.param, false);
+      if ((e.kind == plan::ExprKind::Like || e.kind == plan::ExprKind::Substring) && !e.param.empty()) b.buffer(e.param, false);
     });
   }
   b.finish_params();

@@ -98,9 +98,10 @@ struct Program {
 // The values of every Param of a program for one database.
 struct ParamValues {
   std::map<std::string, int64_t> values;
-  // Initial contents of Fill::CodeSet buffers, by buffer name (one I32 flag per dictionary code;
-  // at least as many as the buffer's elements).
-  std::map<std::string, std::vector<int32_t>> contents;
+  // Initial contents of Fill::CodeSet / Fill::CodeStrings buffers, by buffer name: one value per
+  // dictionary code (a flag, a packed string), at least as many as the buffer's elements; stored
+  // at the buffer's element width.
+  std::map<std::string, std::vector<int64_t>> contents;
   // Throws Error(Internal) naming the parameter when absent.
   int64_t at(const std::string& name) const;
 };

@@ -79,7 +79,8 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
   for (const Pipeline& pipeline : program.pipelines) {
     if (!pipeline.source.output.empty()) continue;
     for (const AttributeBinding& b : pipeline.attributes) {
-      if (b.origin != AttributeBinding::Origin::SourceColumn || !b.attr.type.is_string() || !b.attr.dict_table.empty()) continue;
+      if (b.origin != AttributeBinding::Origin::SourceColumn || !b.attr.type.is_string() || !b.attr.dict_table.empty() || b.attr.type.packed)
+        continue;
       if (stats.rows(pipeline.source.table) > 2147483647ull)
         throw Error(ErrorKind::Unsupported, pipeline.name + ": heap string " + pipeline.source.table + "." + b.attr.name +
                                                 " is carried as a 32-bit row reference, but the table has " +
@@ -87,14 +88,20 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
     }
   }
   for (const Buffer& b : program.buffers) {
-    if (b.fill != Buffer::Fill::CodeSet) continue;
-    std::vector<int32_t> flags = stats.dictionary_like(b.set_table, b.set_column, b.set_pattern);
-    if (flags.size() < buffer_elements(b, v)) {
+    if (b.fill != Buffer::Fill::CodeSet && b.fill != Buffer::Fill::CodeStrings) continue;
+    std::vector<int64_t> values;
+    if (b.fill == Buffer::Fill::CodeSet) {
+      std::vector<int32_t> flags = stats.dictionary_like(b.set_table, b.set_column, b.set_pattern);
+      values.assign(flags.begin(), flags.end());
+    } else {
+      values = stats.dictionary_substrings(b.set_table, b.set_column, b.set_start, b.set_length);
+    }
+    if (values.size() < buffer_elements(b, v)) {
       throw Error(ErrorKind::Input, "buffer " + b.name + ": the dictionary of " + b.set_table + "." + b.set_column + " has " +
-                                        std::to_string(flags.size()) + " strings but codes up to " +
+                                        std::to_string(values.size()) + " strings but codes up to " +
                                         std::to_string(buffer_elements(b, v) - 1));
     }
-    v.contents[b.name] = std::move(flags);
+    v.contents[b.name] = std::move(values);
   }
   return v;
 }

@@ -1,6 +1,6 @@
 // Computes the value of every run-time parameter of a program for one database: row counts, key
 // minima and domains, dictionary codes of string literals, and hash-table capacities (through the
-// sizing in planner/sizing.h); and the contents of code-set buffers (LIKE over a dictionary). The same Program serves every scale factor; only these values differ.
+// sizing in planner/sizing.h); and the contents of per-code buffers (LIKE over a dictionary, SUBSTRINGs of one). The same Program serves every scale factor; only these values differ.
 //
 // Contract: parameters are resolved in declaration order, so a Product may name earlier params;
 // a missing table/column throws Error(Input) naming it; a Product that overflows int64 throws

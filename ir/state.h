@@ -31,6 +31,15 @@ namespace hqc::ir {
 // heap_table). Comparing two row references says nothing about the texts, so heap strings may not be
 // join keys or MIN/MAX arguments; a heap-string group key groups by rows, and unless the table's
 // primary key is among the keys the host merges the groups whose texts are equal.
+//
+// Packed strings. A *computed* string whose length a constant bounds by kMaxPackedStringBytes
+// (storage/types.h: 7 bytes) — SUBSTRING(s FROM a FOR n <= 7), a CASE of short string literals — has
+// DataType::packed and a value of its own: its bytes big-endian in an I64, zero-padded (pack_string).
+// Integer order is byte order for strings without NUL bytes, so comparisons, IN lists, MIN/MAX, join
+// keys and group keys work on the integer, as for any I64, and the host unpacks the text when it
+// assembles the result. A SUBSTRING of a dictionary column is a per-code table (Fill::CodeStrings)
+// the host fills from the dictionary. Longer or unbounded computed strings have no device value
+// (Unsupported wherever one is needed).
 
 // ---------------------------------------------------------------- parameters and buffers
 
@@ -90,13 +99,17 @@ struct Buffer {
   uint64_t multiplier = 1;
   // CodeSet: I32 flags, element c = 1 when code c of dictionary set_table.set_column matches LIKE
   // set_pattern (contents resolve_parameters computes on the host; ParamValues::contents).
-  enum class Fill : uint8_t { Zero, Pattern, None, CodeSet };
+  // CodeStrings: I64, element c = SUBSTRING(string c of set_table.set_column FROM set_start FOR
+  // set_length), packed ("Packed strings" above; also ParamValues::contents).
+  enum class Fill : uint8_t { Zero, Pattern, None, CodeSet, CodeStrings };
   Fill fill = Fill::Zero;
   uint64_t pattern = 0;  // Fill::Pattern: the element's bit pattern (e.g. empty-slot markers)
   std::string comment;
   std::string set_table;    // Fill::CodeSet
   std::string set_column;
   std::string set_pattern;
+  int32_t set_start = 0;   // CodeStrings
+  int32_t set_length = 0;
 };
 
 // Bit patterns used as fill values. The code generator uses the same constants for comparisons.

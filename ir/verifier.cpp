@@ -135,6 +135,16 @@ class Verifier {
       case ExprKind::Param:
         if (!p_.find_param(e.param)) fail(who + ": " + e.to_string() + " names no declared param");
         break;
+      case ExprKind::Substring:
+        if (!e.param.empty()) {  // of a dictionary column: its per-code table
+          const Buffer* b = p_.find_buffer(e.param);
+          if (!b || b->fill != Buffer::Fill::CodeStrings || b->set_table != e.args.at(0)->dict_table ||
+              b->set_column != e.args.at(0)->dict_column)
+            fail(who + ": " + e.to_string() + " does not match its per-code table " + e.param);
+        }
+        if (e.type.packed && e.args.at(2)->int_value > static_cast<int64_t>(kMaxPackedStringBytes))
+          fail(who + ": " + e.to_string() + " is packed but longer than " + std::to_string(kMaxPackedStringBytes) + " bytes");
+        break;
       case ExprKind::And:
       case ExprKind::Or:
       case ExprKind::Not:

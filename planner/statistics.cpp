@@ -79,6 +79,12 @@ std::vector<int32_t> Statistics::dictionary_like(const std::string& table, const
                                           " needs the column's dictionary, which these statistics do not have");
 }
 
+std::vector<int64_t> Statistics::dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                                       int32_t length) const {
+  throw Error(ErrorKind::Unsupported, "statistics: SUBSTRING(" + table + "." + column + " FROM " + std::to_string(start) + " FOR " +
+                                          std::to_string(length) + ") needs the column's dictionary, which these statistics do not have");
+}
+
 std::vector<int32_t> DatabaseStatistics::dictionary_like(const std::string& table, const std::string& column,
                                                          const std::string& pattern) const {
   const Column& c = find_column(table, column);
@@ -89,6 +95,20 @@ std::vector<int32_t> DatabaseStatistics::dictionary_like(const std::string& tabl
   flags.reserve(c.dictionary.size());
   for (const std::string& s : c.dictionary) flags.push_back(plan::like_match(s, pattern) ? 1 : 0);
   return flags;
+}
+
+std::vector<int64_t> DatabaseStatistics::dictionary_substrings(const std::string& table, const std::string& column,
+                                                               int32_t start, int32_t length) const {
+  const Column& c = find_column(table, column);
+  if (c.encoding != Encoding::Dictionary) {
+    throw Error(ErrorKind::Input, "statistics: column " + table + "." + column + " is not dictionary-encoded in the loaded data");
+  }
+  // SQL SUBSTRING on bytes, start >= 1: empty past the end (templates/device/strings.h hqc_substr_*).
+  const auto skip = static_cast<size_t>(start - 1), count = static_cast<size_t>(length);
+  std::vector<int64_t> packed;
+  packed.reserve(c.dictionary.size());
+  for (const std::string& s : c.dictionary) packed.push_back(pack_string(skip < s.size() ? std::string_view(s).substr(skip, count) : ""));
+  return packed;
 }
 
 }  // namespace hqc::planner

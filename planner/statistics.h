@@ -29,6 +29,11 @@ class Statistics {
   // (frontend/like_pattern.h). Statistics without dictionaries throw Error(Unsupported).
   virtual std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
                                                const std::string& pattern) const;
+  // One value per code of table.column's dictionary: SUBSTRING(its string FROM start FOR length),
+  // packed (storage/types.h pack_string; length <= kMaxPackedStringBytes). Statistics without
+  // dictionaries throw Error(Unsupported).
+  virtual std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                                     int32_t length) const;
 };
 
 // Distinct values of a group-key term, for sizing aggregation tables (ir::Param::distinct_columns):
@@ -47,6 +52,8 @@ class DatabaseStatistics final : public Statistics {
                           const std::string& literal, plan::DictMatch match) const override;
   std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
                                        const std::string& pattern) const override;
+  std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
+                                             int32_t length) const override;
 
  private:
   const Column& find_column(const std::string& table, const std::string& column) const;

@@ -2,6 +2,7 @@
 #include "runtime/launch_config.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
@@ -29,6 +30,18 @@ std::vector<uint32_t> allowed_block_sizes(const LaunchSpec& launch, uint32_t ste
     for (uint64_t b = step; b <= at_most; b += step) sizes.push_back(static_cast<uint32_t>(b));
   }
   return sizes;
+}
+
+// HORSEQC_BLOCK_SIZE (experiments: every launch at this many threads per block), or 0 when unset.
+uint32_t forced_block_size() {
+  const char* text = std::getenv("HORSEQC_BLOCK_SIZE");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const unsigned long value = std::strtoul(text, &end, 10);
+  if (*end != '\0' || value == 0 || value > kMaxBlockSize)
+    throw Error(ErrorKind::Usage, std::string("HORSEQC_BLOCK_SIZE: expected a block size of 1 to ") +
+                                      std::to_string(kMaxBlockSize) + " threads, got \"" + text + "\"");
+  return static_cast<uint32_t>(value);
 }
 
 std::string scratch_parts(const LaunchSpec& launch, uint32_t block, const std::map<std::string, int64_t>& params) {
@@ -92,7 +105,16 @@ LaunchDecision decide_launch(const std::string& label, const LaunchSpec& launch,
   const uint32_t step = std::lcm(multiple, profile.warp_size);
   const uint32_t kernel_max = kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block : profile.max_threads_per_block;
   const uint32_t at_most = std::min({kernel_max, profile.max_threads_per_block, kMaxBlockSize});
-  const std::vector<uint32_t> sizes = allowed_block_sizes(launch, step, at_most);
+  std::vector<uint32_t> sizes = allowed_block_sizes(launch, step, at_most);
+  if (const uint32_t forced = forced_block_size(); forced != 0 && !sizes.empty()) {
+    if (std::find(sizes.begin(), sizes.end(), forced) == sizes.end()) {
+      std::string allowed;
+      for (uint32_t s : sizes) allowed += (allowed.empty() ? "" : ", ") + std::to_string(s);
+      throw Error(ErrorKind::Usage, where + ": HORSEQC_BLOCK_SIZE=" + std::to_string(forced) +
+                                        " is not a block size this kernel allows (" + allowed + ")");
+    }
+    sizes = {forced};
+  }
   if (sizes.empty()) {
     throw Error(ErrorKind::Device, where + ": the compiled kernel allows at most " + std::to_string(kernel_max) +
                                        " threads per block, below its required multiple of " + std::to_string(step) +

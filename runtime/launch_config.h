@@ -11,7 +11,9 @@
 //     predicted occupancy (compute_occupancy with the kernel's registers per thread and its static
 //     shared bytes + the dynamic scratchpad at that size) is highest, ties broken toward the smaller
 //     block; sizes whose scratchpad does not fit the device's per-block shared memory are skipped.
-//     LaunchSpec::block_size is not consulted;
+//     LaunchSpec::block_size is not consulted. For experiments, the environment variable
+//     HORSEQC_BLOCK_SIZE=N restricts the choice to N threads (Error(Usage) when the kernel does not
+//     allow N); the launch statistics show the size every launch ran with;
 //   - grid: ceil(tuples / (block · items_per_thread)) blocks, at least 1 (fixed_grid when the launch
 //     has no tuple count). With GridPolicy::StrideOverTiles the grid is further capped at
 //     blocks-per-SM · SMs · kGridWaves: such kernels stride over tiles, so any grid is correct and

@@ -4,6 +4,7 @@
 #include "runtime/lower_program.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "planner/sizing.h"
 #include "storage/error.h"
@@ -264,14 +265,23 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.multiplier = b.multiplier;
     spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
                 : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
-                : b.fill == ir::Buffer::Fill::CodeSet ? BufferSpec::Init::Contents
+                : b.fill == ir::Buffer::Fill::CodeSet || b.fill == ir::Buffer::Fill::CodeStrings ? BufferSpec::Init::Contents
                                                       : BufferSpec::Init::None;
     spec.pattern = b.pattern;
-    if (b.fill == ir::Buffer::Fill::CodeSet) {
+    if (b.fill == ir::Buffer::Fill::CodeSet || b.fill == ir::Buffer::Fill::CodeStrings) {
       auto it = values.contents.find(b.name);
-      if (it == values.contents.end()) fail(program, "code-set buffer " + b.name + " has no resolved contents");
-      const auto* bytes = reinterpret_cast<const unsigned char*>(it->second.data());
-      spec.contents.assign(bytes, bytes + it->second.size() * sizeof(int32_t));
+      if (it == values.contents.end()) fail(program, "per-code buffer " + b.name + " has no resolved contents");
+      // At the buffer's element width (I32 flags, I64 packed strings), host byte order.
+      const uint32_t width = ir::scalar_bytes(b.element);
+      spec.contents.resize(it->second.size() * width);
+      for (size_t i = 0; i < it->second.size(); ++i) {
+        if (width == 4) {
+          const auto v = static_cast<int32_t>(it->second[i]);
+          std::memcpy(spec.contents.data() + i * width, &v, width);
+        } else {
+          std::memcpy(spec.contents.data() + i * width, &it->second[i], width);
+        }
+      }
     }
     plan.buffers.push_back(spec);
   }

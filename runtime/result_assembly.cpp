@@ -64,6 +64,18 @@ ResultColumn decode_heap_rows(const ResultColumn& rows, const Column& column, Da
   return out;
 }
 
+// Packed strings (ir/state.h, "Packed strings") → their texts.
+ResultColumn decode_packed(const ResultColumn& packed, DataType string_type) {
+  ResultColumn out;
+  out.name = packed.name;
+  string_type.packed = false;
+  out.type = string_type;
+  out.valid = packed.valid;
+  out.strings.reserve(packed.ints.size());
+  for (uint64_t r = 0; r < packed.ints.size(); ++r) out.strings.push_back(packed.is_null(r) ? std::string() : unpack_string(packed.ints[r]));
+  return out;
+}
+
 __extension__ typedef __int128 int128;
 __extension__ typedef unsigned __int128 uint128;
 
@@ -164,7 +176,8 @@ size_t column_index(const ResultSpec& spec, const std::string& name, const std::
 
 // Column `c` for the rows (slot indices) in `selected`; an AverageOf column comes back empty, typed
 // Float64 (read_columns fills it from its halves).
-// With `codes`, a dictionary string stays its (order-preserving) codes, typed Int64: enough to sort.
+// With `codes`, a dictionary string stays its (order-preserving) codes, typed Int64: enough to sort;
+// so does a packed string (its integer order is its byte order).
 ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>& selected, const ColumnReader& in,
                          bool codes) {
   const std::string where = in.context + " column " + c.name;
@@ -172,8 +185,9 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
   ResultColumn col;
   col.name = c.name;
   const bool decode = !c.dictionary_table.empty();
+  const bool packed = c.type.is_string() && c.type.packed;
   col.type = decode || !c.heap_table.empty() ? DataType::int32() : c.type;
-  if (decode && codes) col.type = DataType::int64();
+  if ((decode && codes) || packed) col.type = DataType::int64();
   if (c.source == ResultColumnSpec::Source::AverageOf) {
     col.type = DataType::float64();
     return col;
@@ -236,6 +250,8 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
     col = decode_dictionary(col, dict.dictionary, c.type);
   } else if (!c.heap_table.empty()) {
     col = decode_heap_rows(col, lookup_column(in.database, c.heap_table, c.heap_column, where), c.type, where);
+  } else if (packed && !codes) {
+    col = decode_packed(col, c.type);
   }
   return col;
 }

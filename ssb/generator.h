@@ -3,7 +3,8 @@
 //
 // Contract:
 //   - generate(options) returns the five tables lineorder, part, supplier, customer, date, every column
-//     typed and encoded as Catalog::ssb() declares it (dictionary strings with order-preserving codes),
+//     (or those options.columns names: the others are drawn but never stored, so the kept values are
+//     those of a full generation) typed and encoded as Catalog::ssb() declares it (dictionary strings with order-preserving codes),
 //     statistics computed, Table::validate() passing.
 //   - Deterministic: the data is a pure function of (seed, sf). The thread count changes only the
 //     speed; every row derives its random stream from (seed, table, row number).

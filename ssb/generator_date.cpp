@@ -92,7 +92,7 @@ Table make_date(GenContext& ctx, const TableDef& def) {
       [&] { return lastdayinmonth.finish(); },
       [&] { return holiday.finish(); },
       [&] { return weekday.finish(); }});
-  return assemble_table(def, n, std::move(cols));
+  return assemble_table(ctx, def, n, std::move(cols));
 }
 
 }  // namespace hqc::ssb

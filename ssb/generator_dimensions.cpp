@@ -96,7 +96,7 @@ Table make_customer(GenContext& ctx, const TableDef& def) {
       [&] { return string_column(column_def(def, "c_region"), loc.region); },
       [&] { return string_column(column_def(def, "c_phone"), loc.phone); },
       [&] { return string_column(column_def(def, "c_mktsegment"), segment); }});
-  return assemble_table(def, n, std::move(cols));
+  return assemble_table(ctx, def, n, std::move(cols));
 }
 
 Table make_supplier(GenContext& ctx, const TableDef& def) {
@@ -121,7 +121,7 @@ Table make_supplier(GenContext& ctx, const TableDef& def) {
       [&] { return string_column(column_def(def, "s_nation"), loc.nation); },
       [&] { return string_column(column_def(def, "s_region"), loc.region); },
       [&] { return string_column(column_def(def, "s_phone"), loc.phone); }});
-  return assemble_table(def, n, std::move(cols));
+  return assemble_table(ctx, def, n, std::move(cols));
 }
 
 Table make_part(GenContext& ctx, const TableDef& def) {
@@ -167,7 +167,7 @@ Table make_part(GenContext& ctx, const TableDef& def) {
       [&] { return string_column(column_def(def, "p_type"), type); },
       [&] { return size.finish(); },
       [&] { return string_column(column_def(def, "p_container"), container); }});
-  return assemble_table(def, n, std::move(cols));
+  return assemble_table(ctx, def, n, std::move(cols));
 }
 
 }  // namespace hqc::ssb

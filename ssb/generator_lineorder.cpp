@@ -55,8 +55,10 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
   for (uint64_t o = 0; o < orders; ++o) first_row[o + 1] += first_row[o];
   const uint64_t rows = first_row[orders];
 
+  // Columns GenOptions::columns leaves out are drawn (the random streams stay the same) but not stored.
   auto col = [&](const char* name, int64_t max_value) {
-    return IntColumn(column_def(def, name), rows, max_value, IntColumn::Allocation::Deferred);
+    return IntColumn(column_def(def, name), rows, max_value,
+                     ctx.keeps(def.name, name) ? IntColumn::Allocation::Deferred : IntColumn::Allocation::Skipped);
   };
   const int64_t max_price = retail_price_cents(static_cast<int64_t>(ctx.counts.parts)) + 200 * 100;
   IntColumn orderkey = col("lo_orderkey", sparse_order_key(orders)), linenumber = col("lo_linenumber", 7),
@@ -71,7 +73,8 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
                                                &orderdate, &quantity, &extendedprice, &ordtotalprice, &discount,
                                                &revenue, &supplycost, &tax, &commitdate};
   allocate_in_parallel(ctx.threads, int_columns);
-  std::vector<uint8_t> priority(rows), shipmode(rows);
+  const bool keep_priority = ctx.keeps(def.name, "lo_orderpriority"), keep_shipmode = ctx.keeps(def.name, "lo_shipmode");
+  std::vector<uint8_t> priority(keep_priority ? rows : 0), shipmode(keep_shipmode ? rows : 0);
 
   // Pass 2: the rows, order by order. Progress: 3 units per order here, 1 when the columns are
   // finished (dictionaries, statistics), so a drawn bar does not sit at 100 % during that tail.
@@ -96,7 +99,7 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
         partkey.put(r, part);
         suppkey.put(r, rng.uniform(1, static_cast<int64_t>(ctx.counts.suppliers)));
         orderdate.put(r, key_of_day[static_cast<size_t>(day - first)]);
-        priority[r] = prio;
+        if (keep_priority) priority[r] = prio;
         quantity.put(r, qty);
         extendedprice.put(r, ext);
         discount.put(r, disc);
@@ -104,7 +107,8 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
         supplycost.put(r, 6 * price / 10);
         tax.put(r, tx);
         commitdate.put(r, key_of_day[static_cast<size_t>(commit - first)]);
-        shipmode[r] = static_cast<uint8_t>(rng.uniform(0, vocab::kShipModes.size() - 1));
+        const auto mode = static_cast<uint8_t>(rng.uniform(0, vocab::kShipModes.size() - 1));
+        if (keep_shipmode) shipmode[r] = mode;
         total += rev * (100 + tx) / 100;
       }
       for (uint64_t l = 0; l < lines; ++l) ordtotalprice.put(row0 + l, total);
@@ -116,17 +120,19 @@ Table make_lineorder(GenContext& ctx, const TableDef& def) {
   const ColumnDef& ship_priority = column_def(def, "lo_shippriority");
   std::vector<std::function<Column()>> builders;
   for (IntColumn* c : int_columns) builders.push_back([c] { return c->finish(); });
-  builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_orderpriority"), priorities, priority); });
-  builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_shipmode"), modes, shipmode); });
+  if (keep_priority)
+    builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_orderpriority"), priorities, priority); });
+  if (keep_shipmode)
+    builders.push_back([&] { return vocabulary_column(ctx.threads, column_def(def, "lo_shipmode"), modes, shipmode); });
   // TPC-H's o_shippriority is always 0; SSB declares it char(1), some schemas an integer.
-  builders.push_back([&] {
+  if (ctx.keeps(def.name, "lo_shippriority")) builders.push_back([&] {
     if (ship_priority.type.is_string())
       return vocabulary_column(ctx.threads, ship_priority, {std::string_view("0")}, std::vector<uint8_t>(rows, 0));
     return IntColumn(ship_priority, rows, 0).finish();
   });
   std::vector<Column> cols = build_columns(ctx.threads, builders);
   ctx.advance(orders);
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 }  // namespace hqc::ssb

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "storage/error.h"
+
 namespace hqc {
 
 uint32_t DataType::physical_width() const {
@@ -14,7 +16,7 @@ uint32_t DataType::physical_width() const {
     case TypeId::Bool: return 1;
     case TypeId::Int32: return 4;
     case TypeId::Date: return 4;
-    case TypeId::String: return 4;  // dictionary code; heap strings are addressed by 8-byte offsets
+    case TypeId::String: return packed ? 8 : 4;  // dictionary code or packed bytes; heap strings are addressed by 8-byte offsets
     case TypeId::Int64: return 8;
     case TypeId::Decimal: return 8;
     case TypeId::Float64: return 8;
@@ -91,6 +93,26 @@ const char* encoding_name(Encoding e) {
     case Encoding::Heap: return "heap";
   }
   return "?";
+}
+
+int64_t pack_string(std::string_view bytes) {
+  if (bytes.size() > kMaxPackedStringBytes)
+    throw Error(ErrorKind::Internal, "pack_string: " + std::to_string(bytes.size()) + " bytes exceed the " +
+                                         std::to_string(kMaxPackedStringBytes) + " of a packed string");
+  uint64_t v = 0;
+  for (size_t i = 0; i < kMaxPackedStringBytes; ++i)
+    v = (v << 8) | (i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0u);
+  return static_cast<int64_t>(v);
+}
+
+std::string unpack_string(int64_t packed) {
+  std::string out;
+  for (size_t i = 0; i < kMaxPackedStringBytes; ++i) {
+    const auto byte = static_cast<char>((static_cast<uint64_t>(packed) >> (8 * (kMaxPackedStringBytes - 1 - i))) & 0xffu);
+    if (byte == 0) break;
+    out += byte;
+  }
+  return out;
 }
 
 }  // namespace hqc

@@ -5,15 +5,25 @@
 //   Int64            int64_t
 //   Decimal(p, s)    int64_t scaled by 10^s (exact; 0.05 with s=2 is stored as 5)
 //   Date             int32_t day number, days since 1970-01-01 (TPC-H dates; SSB date keys are Int32 yyyymmdd)
-//   String(n, fixed) either dictionary codes (int32_t, order-preserving) or a string heap, see Encoding
+//   String(n, fixed) either dictionary codes (int32_t, order-preserving) or a string heap, see Encoding;
+//                    a *computed* string of at most kMaxPackedStringBytes bytes (SUBSTRING with a
+//                    constant length, a CASE of string literals, ...) is `packed`: its bytes
+//                    big-endian in an int64, zero-padded, so integer order = byte order (never stored
+//                    in a table; ir/state.h "Packed strings")
 //   Float64          double (results of AVG and other non-exact arithmetic only)
 //   Bool             predicate results inside expressions; never stored in a table
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace hqc {
+
+// Longest computed string that has a value of its own on the device (DataType::packed): 7 bytes fill
+// bits 55..0 of an int64, so packed values are never negative (signed comparisons keep byte order)
+// and never INT64_MIN (the empty-slot marker of hash and aggregation tables).
+inline constexpr uint32_t kMaxPackedStringBytes = 7;
 
 enum class TypeId : uint8_t { Bool, Int32, Int64, Decimal, Date, String, Float64 };
 
@@ -23,6 +33,7 @@ struct DataType {
   uint8_t scale = 0;        // Decimal: digits after the point
   uint32_t length = 0;      // String: declared length (0 = unbounded varchar)
   bool fixed_length = false;  // String: CHAR(n) rather than VARCHAR(n)
+  bool packed = false;        // String: a computed value held by value as packed bytes (see above)
 
   static DataType boolean() { return {TypeId::Bool}; }
   static DataType int32() { return {TypeId::Int32}; }
@@ -32,6 +43,8 @@ struct DataType {
   static DataType float64() { return {TypeId::Float64}; }
   static DataType varchar(uint32_t n) { return {TypeId::String, 0, 0, n, false}; }
   static DataType fixed_char(uint32_t n) { return {TypeId::String, 0, 0, n, true}; }
+  // A computed string of at most n <= kMaxPackedStringBytes bytes, held packed.
+  static DataType packed_string(uint32_t n) { return {TypeId::String, 0, 0, n, false, true}; }
 
   bool is_string() const { return id == TypeId::String; }
   bool is_integer_like() const {  // stored as an integer of some width
@@ -55,5 +68,12 @@ enum class Encoding : uint8_t {
 };
 
 const char* encoding_name(Encoding e);
+
+// Packed strings (DataType::packed): `bytes` (at most kMaxPackedStringBytes, throws Internal beyond)
+// big-endian into bits 55..0, zero-padded: "AB" = 0x4142 << 40. unpack_string stops at the first
+// zero byte, so the pair round-trips every string without NUL bytes. templates/device/strings.h
+// packs the same way on the device.
+int64_t pack_string(std::string_view bytes);
+std::string unpack_string(int64_t packed);
 
 }  // namespace hqc

@@ -19,10 +19,14 @@
 #include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
 #include "ssb/benchmark_queries.h"
+#include "ssb/generator.h"
 #include "tpch/benchmark_queries.h"
+#include "tpch/generator.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
+#include "storage/generation/gen_options.h"
 #include "storage/load_options.h"
+#include "storage/progress.h"
 #include "storage/table.h"
 #include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
@@ -71,12 +75,16 @@ options:
                                   free device memory); a larger working set is streamed
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
-  --threads N                     loader threads (default: all hardware threads)
+  --in-memory                     with --sf: generate the data straight into memory instead of
+                                  files, keeping only the columns the queries read (for scale
+                                  factors whose files or full tables would not fit)
+  --threads N                     loader / generator threads (default: all hardware threads)
   --quiet                         no progress bars, no phase lines on stderr
   -h, --help                      this text
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
-             HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name).
+             HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name),
+             HORSEQC_BLOCK_SIZE=N (experiments: N threads per block for every kernel).
 exit codes: 0 ok, 2 usage, 3 bad input data, 4 unsupported, 5 device, 70 internal (docs/cli.md)
 )";
 
@@ -121,7 +129,7 @@ int run(int argc, char** argv) {
                                      {"stats", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -131,6 +139,8 @@ int run(int argc, char** argv) {
   const std::string benchmark = args.positionals[0];
   const bool tpch = benchmark == "tpch";
   if (args.has("sf") && args.has("data")) throw Error(ErrorKind::Usage, "give either --sf or --data, not both");
+  const bool in_memory = args.has("in-memory");
+  if (in_memory && args.has("data")) throw Error(ErrorKind::Usage, "--in-memory generates the data: give --sf, not --data");
   const bool quiet = args.has("quiet");
   const double sf = args.get_double("sf", 0.01);
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
@@ -189,16 +199,72 @@ int run(int argc, char** argv) {
   if (args.has("gpu-memory-limit"))
     concurrent_options.memory_limit = cli::parse_byte_size(*args.get("gpu-memory-limit"), "--gpu-memory-limit");
 
-  // Data.
-  const auto dir = args.get("data") ? std::filesystem::path(*args.get("data")) : cli::ensure_benchmark_data(benchmark, sf, quiet);
-  LoadOptions load;
-  load.threads = static_cast<unsigned>(args.get_long("threads", 0));
-  load.progress = !quiet;
-  auto t0 = Clock::now();
   const Catalog catalog = tpch ? Catalog::tpch() : Catalog::ssb();
-  const Database db = load_database(catalog, dir, load);
+  auto parse_one = [&](const std::string& name) -> std::shared_ptr<const plan::LogicalPlan> {
+    if (args.has("plan")) return driver::load_query(*args.get("plan"), catalog);
+    return std::make_shared<const plan::LogicalPlan>(
+        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
+        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
+        : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
+                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+  };
+
+  // Data: loaded from .tbl files, or (--in-memory) generated straight into memory with only the
+  // columns the queries read — what lets a fact table larger than the files' disk or the host
+  // memory's room for every column run (SSB SF 200 on a 125 GiB host).
+  const unsigned threads = static_cast<unsigned>(args.get_long("threads", 0));
+  auto t0 = Clock::now();
+  std::string data_label;
+  const Database db = [&] {
+    if (!in_memory) {
+      const auto dir = args.get("data") ? std::filesystem::path(*args.get("data")) : cli::ensure_benchmark_data(benchmark, sf, quiet);
+      LoadOptions load;
+      load.threads = threads;
+      load.progress = !quiet;
+      data_label = dir.string();
+      return load_database(catalog, dir, load);
+    }
+    gen::GenOptions gen;
+    gen.sf = sf;
+    gen.threads = threads;
+    // The columns: each query compiled once without statistics (they steer only layout choices, not
+    // which columns are read). Where that compile fails (some layouts need statistics; a query horseqc
+    // cannot run is reported when it runs below), every column of the tables the query scans.
+    driver::CompileOptions probe;
+    probe.model = model;
+    for (const std::string& name : queries) {
+      std::shared_ptr<const plan::LogicalPlan> plan;
+      try {
+        plan = parse_one(name);
+        const driver::CompiledQuery q = driver::compile_query(plan, catalog, probe);
+        for (const std::string& c : driver::columns_read(q.program, catalog)) gen.columns.insert(c);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Unsupported) throw;
+        if (plan)
+          for (const std::string& table : driver::tables_scanned(*plan))
+            for (const ColumnDef& c : catalog.find(table)->columns) gen.columns.insert(table + "." + c.name);
+      }
+    }
+    if (gen.columns.empty()) gen.columns.insert("none.none");  // no query runs: keep no column at all
+    size_t all_columns = 0;
+    for (const TableDef& t : catalog.tables) all_columns += t.columns.size();
+    std::optional<Progress> bar;  // created at the first report, which carries the total
+    uint64_t reported = 0;
+    gen.progress = [&](uint64_t done, uint64_t total) {
+      if (!bar) bar.emplace("generating", total, Progress::Unit::Rows, Progress::Options{.enabled = !quiet});
+      bar->advance(done - reported);
+      reported = done;
+    };
+    Database generated = tpch ? tpch::generate(gen) : ssb::generate(gen);
+    if (bar) bar->finish();
+    char label[160];
+    std::snprintf(label, sizeof label, "%s SF %s generated in memory (%zu of %zu columns: those the queries read)",
+                  tpch ? "TPC-H" : "SSB", cli::format_sf(sf).c_str(), gen.columns.size(), all_columns);
+    data_label = label;
+    return generated;
+  }();
   const double load_ms = ms_since(t0);
-  if (!quiet) std::fprintf(stderr, "data: %s (loaded in %.1f ms)\n", dir.c_str(), load_ms);
+  if (!quiet) std::fprintf(stderr, "data: %s (%s in %.1f ms)\n", data_label.c_str(), in_memory ? "generated" : "loaded", load_ms);
   if (args.has("stats")) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
   // Device: never a silent switch; the line below says which one runs.
@@ -218,18 +284,13 @@ int run(int argc, char** argv) {
   compile.stats = &stats;
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
-                        {"data", dir.string()}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
+                        {"data", data_label}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
   const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
                              : format == "json" ? runtime::ResultFormat::Json
                                                 : runtime::ResultFormat::Table;
   auto compile_one = [&](const std::string& name, QueryReport& r) {
     r.name = name;
-    auto plan = args.has("plan") ? driver::load_query(*args.get("plan"), catalog)
-                : std::make_shared<const plan::LogicalPlan>(
-        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
-        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
-        : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
-                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+    auto plan = parse_one(name);
     if (own_query && !plan->name.empty()) r.name = plan->name;
     driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;

@@ -110,7 +110,7 @@ Table make_region(GenContext& ctx, const TableDef& def) {
   cols.push_back(key.finish());
   cols.push_back(string_column(column_def(def, "r_name"), names));
   cols.push_back(comments(ctx, column_def(def, "r_comment"), rows, Stream::RegionComment, 31, 115));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 Table make_nation(GenContext& ctx, const TableDef& def) {
@@ -128,7 +128,7 @@ Table make_nation(GenContext& ctx, const TableDef& def) {
   cols.push_back(region.finish());
   cols.push_back(string_column(column_def(def, "n_name"), names));
   cols.push_back(comments(ctx, column_def(def, "n_comment"), rows, Stream::NationComment, 31, 114));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 Table make_supplier(GenContext& ctx, const TableDef& def) {
@@ -195,7 +195,7 @@ Table make_supplier(GenContext& ctx, const TableDef& def) {
         std::memcpy(dst + offset, kBase.data(), kBase.size());
         std::memcpy(dst + offset + static_cast<int64_t>(kBase.size()) + noise, verdict.data(), verdict.size());
       }));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 Table make_customer(GenContext& ctx, const TableDef& def) {
@@ -230,7 +230,7 @@ Table make_customer(GenContext& ctx, const TableDef& def) {
         std::memcpy(dst, d.phone, 15);
       }));
   cols.push_back(comments(ctx, column_def(def, "c_comment"), rows, Stream::CustomerComment, 29, 116));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 namespace {
@@ -314,7 +314,7 @@ Table make_part(GenContext& ctx, const TableDef& def) {
         }
       }));
   cols.push_back(comments(ctx, column_def(def, "p_comment"), rows, Stream::PartComment, 5, 22));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 Table make_partsupp(GenContext& ctx, const TableDef& def) {
@@ -341,7 +341,7 @@ Table make_partsupp(GenContext& ctx, const TableDef& def) {
   cols.push_back(availqty.finish());
   cols.push_back(supplycost.finish());
   cols.push_back(comments(ctx, column_def(def, "ps_comment"), rows, Stream::PartSuppComment, 49, 198));
-  return assemble_table(def, rows, std::move(cols));
+  return assemble_table(ctx, def, rows, std::move(cols));
 }
 
 }  // namespace hqc::tpch

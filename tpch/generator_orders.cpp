@@ -184,7 +184,7 @@ OrdersAndLines make_orders_and_lineitem(GenContext& ctx, const TableDef& odef, c
   lcols.push_back(text_column(ctx.threads, column_def(ldef, "l_comment"), lines, comment_length(Stream::LineComment, 10, 43),
                               comment_text(Stream::LineComment, 10, 43)));
 
-  return {assemble_table(odef, orders, std::move(ocols)), assemble_table(ldef, lines, std::move(lcols))};
+  return {assemble_table(ctx, odef, orders, std::move(ocols)), assemble_table(ctx, ldef, lines, std::move(lcols))};
 }
 
 }  // namespace hqc::tpch

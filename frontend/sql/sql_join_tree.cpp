@@ -446,7 +446,7 @@ class JoinTreeBuilder {
       if (!join_keys_comparable(pk->type, bk->type)) {
         src_.unsupported(e.location, "join key " + build_side->to_sql() + " of type " + bk->type.to_string() +
                                          " cannot be matched with " + probe_side->to_sql() + " of type " + pk->type.to_string() +
-                                         " (keys must be integers, dates or decimals of the same scale)");
+                                         " (keys must be integers, dates, decimals of the same scale or computed strings of at most 7 bytes)");
       }
       j->probe_keys.push_back(pk);
       j->build_keys.push_back(bk);
@@ -493,6 +493,7 @@ class JoinTreeBuilder {
 }  // namespace
 
 bool join_keys_comparable(const DataType& a, const DataType& b) {
+  if (a.is_string() && b.is_string() && a.packed && b.packed) return true;  // computed strings: packed values
   if (a.is_string() || b.is_string()) return false;
   auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
   if (integral(a) && integral(b)) return true;

@@ -42,7 +42,7 @@ namespace hqc::sql {
 std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source);
 
 // Whether a hash join can match keys of these types (integers of any width, or equal dates or
-// decimals; never strings).
+// decimals; strings only when both are packed computed strings, storage/types.h).
 bool join_keys_comparable(const DataType& a, const DataType& b);
 
 // The lookup that names resolved base-table columns "alias.column" (sql_expr.h).

@@ -53,10 +53,12 @@ IntColumn::IntColumn(const ColumnDef& def, uint64_t rows, int64_t max_value, All
     case TypeId::Decimal: break;
     default: unsupported_layout(def, "the generator produces integers for it");
   }
+  skipped_ = when == Allocation::Skipped;
   if (when == Allocation::Now) allocate();
 }
 
 void IntColumn::allocate() {
+  if (skipped_) return;
   if (column_.type.id == TypeId::Int32 || column_.type.id == TypeId::Date) {
     column_.i32.assign(rows_, 0);
     i32_ = column_.i32.data();
@@ -71,7 +73,7 @@ void allocate_in_parallel(unsigned threads, const std::vector<IntColumn*>& colum
 }
 
 Column IntColumn::finish() {
-  column_.compute_stats();
+  if (!skipped_) column_.compute_stats();
   return std::move(column_);
 }
 
@@ -143,12 +145,16 @@ std::vector<Column> build_columns(unsigned threads, const std::vector<std::funct
   return out;
 }
 
-Table assemble_table(const TableDef& def, uint64_t rows, std::vector<Column>&& columns) {
+Table assemble_table(const GenWorkers& workers, const TableDef& def, uint64_t rows, std::vector<Column>&& columns) {
   Table t;
   t.name = def.name;
   t.rows = rows;
   for (const ColumnDef& cd : def.columns) {
     auto it = std::find_if(columns.begin(), columns.end(), [&](const Column& c) { return c.name == cd.name; });
+    if (!workers.keeps(def.name, cd.name)) {
+      if (it != columns.end()) columns.erase(it);
+      continue;
+    }
     if (it == columns.end())
       throw Error(ErrorKind::Internal, "data generator: catalog column " + def.name + "." + cd.name + " is not generated");
     if (it->size() != rows)

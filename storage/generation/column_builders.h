@@ -17,6 +17,7 @@
 
 #include "storage/catalog.h"
 #include "storage/column.h"
+#include "storage/generation/gen_workers.h"
 #include "storage/table.h"
 
 namespace hqc::gen {
@@ -30,14 +31,16 @@ const ColumnDef& column_def(const TableDef& table, const char* column);
 // naming the column) a 32-bit column that cannot hold it, so put() never truncates.
 class IntColumn {
  public:
-  // Deferred: the values are allocated by allocate() (see allocate_in_parallel), not here.
-  enum class Allocation { Now, Deferred };
+  // Deferred: the values are allocated by allocate() (see allocate_in_parallel), not here. Skipped:
+  // never allocated, put() does nothing and finish() hands over a column without values (a column
+  // GenOptions::columns leaves out; assemble_table drops it).
+  enum class Allocation { Now, Deferred, Skipped };
   IntColumn(const ColumnDef& def, uint64_t rows, int64_t max_value, Allocation when = Allocation::Now);
   // Allocates the `rows` zeros; required before put() when construction deferred it.
   void allocate();
   void put(uint64_t row, int64_t value) {
     if (i32_) i32_[row] = static_cast<int32_t>(value);
-    else i64_[row] = value;
+    else if (i64_) i64_[row] = value;
   }
   // Computes statistics and hands the column over.
   Column finish();
@@ -47,6 +50,7 @@ class IntColumn {
   uint64_t rows_;
   int32_t* i32_ = nullptr;
   int64_t* i64_ = nullptr;
+  bool skipped_ = false;
 };
 
 // Allocates many deferred columns at once: zero-filling gigabytes is the one part of generating a
@@ -74,8 +78,9 @@ Column string_column(const ColumnDef& def, const std::vector<std::string>& value
 // it scale with cores.
 std::vector<Column> build_columns(unsigned threads, const std::vector<std::function<Column()>>& builders);
 
-// Assembles a table with the columns in catalog order; every column of `def` must be in `columns`
-// (moved from), each with `rows` rows; validates the table.
-Table assemble_table(const TableDef& def, uint64_t rows, std::vector<Column>&& columns);
+// Assembles a table with the columns in catalog order; every column of `def` the generator keeps
+// (GenWorkers::keeps) must be in `columns` (moved from), each with `rows` rows; the others are
+// dropped (they may be absent). Validates the table.
+Table assemble_table(const GenWorkers& workers, const TableDef& def, uint64_t rows, std::vector<Column>&& columns);
 
 }  // namespace hqc::gen

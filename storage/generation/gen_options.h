@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
+#include <string>
 
 namespace hqc::gen {
 
@@ -19,6 +21,15 @@ struct GenOptions {
   // a unit is. Serialized by the generator, `done` never decreases and ends equal to the total.
   // Optional.
   std::function<void(uint64_t, uint64_t)> progress;
+  // The columns to keep, as "table.column"; empty: all of them. Every table is still generated row by
+  // row with the same random draws (the kept values do not change), but a column not named is never
+  // stored: a fact table far larger than memory fits when only the columns its queries read are kept
+  // (horseqc-run --in-memory). A table none of whose columns is named keeps its row count only.
+  std::set<std::string> columns;
+
+  bool keeps(const std::string& table, const std::string& column) const {
+    return columns.empty() || columns.count(table + "." + column) > 0;
+  }
 };
 
 // N(base·sf): rounding to the nearest integer, at least 1.

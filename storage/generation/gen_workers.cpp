@@ -23,6 +23,7 @@ void for_chunks(uint64_t n, unsigned threads, const std::function<void(uint64_t,
 GenWorkers::GenWorkers(const GenOptions& options, uint64_t total_units)
     : seed(options.seed),
       threads(resolve_threads(options.threads)),
+      columns(options.columns),
       progress_(options.progress),
       total_units_(total_units) {}
 

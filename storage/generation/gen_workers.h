@@ -25,6 +25,12 @@ class GenWorkers {
 
   uint64_t seed;
   unsigned threads;  // resolved: never 0
+  std::set<std::string> columns;  // GenOptions::columns
+
+  // GenOptions::keeps.
+  bool keeps(const std::string& table, const std::string& column) const {
+    return columns.empty() || columns.count(table + "." + column) > 0;
+  }
 
   // for_chunks on this generator's threads, advancing progress by `weight` units per index (0: none).
   void for_chunks(uint64_t n, uint64_t weight, const std::function<void(uint64_t, uint64_t)>& body);

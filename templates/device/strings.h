@@ -17,6 +17,11 @@
 // so matching the first segment at the start, the last at the end, and every middle segment at its
 // leftmost position after the previous one is exact (a later position never helps a later segment).
 //
+// Packed strings: a computed string of at most 7 bytes (SUBSTRING FOR n <= 7, a CASE of short
+// literals) is a value, its bytes big-endian in bits 55..0 of an hqc_i64, zero-padded — the same
+// packing as storage/types.h pack_string, so literals packed by the compiler compare with it. Integer
+// order is byte order (no string has NUL bytes), and a packed value is never negative.
+//
 // Dictionary code sets: LIKE over a dictionary-encoded column is evaluated on the host into one flag
 // per code (ir::Buffer::Fill::CodeSet); the kernel reads the flag of the row's code.
 //
@@ -86,6 +91,41 @@ HQC_FN hqc_i32 hqc_str_cmp(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 
   }
   return na == nb ? 0 : (na < nb ? -1 : 1);
 }
+
+// ---- packed strings (at most HQC_PACKED_BYTES bytes)
+
+#define HQC_PACKED_BYTES 7
+
+// The bytes [begin, end) packed; the caller guarantees end - begin <= HQC_PACKED_BYTES.
+HQC_FN hqc_i64 hqc_str_pack(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
+  hqc_u64 v = 0;
+  for (hqc_i32 i = 0; i < HQC_PACKED_BYTES; ++i) {
+    const hqc_u64 at = begin + (hqc_u64)i;
+    v = (v << 8) | (at < end ? (hqc_u64)bytes[at] : (hqc_u64)0);
+  }
+  return (hqc_i64)v;
+}
+
+// SUBSTRING(packed FROM start FOR length), start >= 1 and length >= 1: drop start - 1 leading bytes,
+// keep `length`.
+HQC_FN hqc_i64 hqc_packed_substr(hqc_i64 packed, hqc_i64 start, hqc_i64 length) {
+  if (start > HQC_PACKED_BYTES) return 0;
+  const hqc_u64 all = ((hqc_u64)1 << (8 * HQC_PACKED_BYTES)) - 1;  // bits 55..0
+  hqc_u64 v = ((hqc_u64)packed << (8 * (start - 1))) & all;
+  if (length < HQC_PACKED_BYTES) v &= all ^ (((hqc_u64)1 << (8 * (HQC_PACKED_BYTES - length))) - 1);
+  return (hqc_i64)v;
+}
+
+// A heap string against a packed value: <0, 0, >0 as hqc_str_cmp.
+HQC_FN hqc_i32 hqc_str_cmp_packed(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i64 packed) {
+  const hqc_u64 n = end - begin;
+  const hqc_i64 head = hqc_str_pack(bytes, begin, n < HQC_PACKED_BYTES ? end : begin + HQC_PACKED_BYTES);
+  if (head != packed) return head < packed ? -1 : 1;
+  return n > HQC_PACKED_BYTES ? 1 : 0;  // equal first bytes: a longer heap string sorts after
+}
+
+// SUBSTRING of a dictionary column: the packed substring of each code, computed on the host.
+HQC_FN hqc_i64 hqc_code_string(HQC_GLOBAL const hqc_i64* table, hqc_i32 code) { return table[code]; }
 
 // ---- LIKE
 

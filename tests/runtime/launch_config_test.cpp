@@ -7,6 +7,7 @@
 // stride over tiles.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "planner/device_profile.h"
@@ -278,4 +279,26 @@ TEST_CASE("launch config: kernels that stride over tiles get a grid of a few res
   const LaunchDecision o = decide_launch("q", scan_launch(0, true), {}, many, pocl, GridPolicy::StrideOverTiles);
   CHECK(o.config.block_size == kMaxBlockSize);
   CHECK(o.config.grid_blocks == 2 * kGridWaves);
+}
+
+TEST_CASE("launch config: HORSEQC_BLOCK_SIZE forces an allowed block size and refuses others") {
+  const std::map<std::string, int64_t> params = {{"rows", 10000}, {"agg0_slots", 100}};
+  ::setenv("HORSEQC_BLOCK_SIZE", "256", 1);
+  const LaunchConfig c = choose_launch_config("q", c3_launch(), {}, params, device_with(48 * 1024));
+  CHECK(c.block_size == 256);  // the model alone picks 1024 here (first test case)
+  CHECK(c.grid_blocks == 40);  // ceil(10000 / 256)
+  CHECK(c.dynamic_shared_bytes == 16 + 8 * 256 + 24 * 100);
+  for (const char* bad : {"100", "2048", "0", "64x"}) {
+    CAPTURE(bad);
+    ::setenv("HORSEQC_BLOCK_SIZE", bad, 1);
+    try {
+      choose_launch_config("q", c3_launch(), {}, params, device_with(48 * 1024));
+      FAIL("expected Error(Usage)");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::Usage);
+      CHECK(std::string(e.what()).find("HORSEQC_BLOCK_SIZE") != std::string::npos);
+    }
+  }
+  ::unsetenv("HORSEQC_BLOCK_SIZE");
+  CHECK(choose_launch_config("q", c3_launch(), {}, params, device_with(48 * 1024)).block_size == 1024);
 }

@@ -95,7 +95,7 @@ TEST_CASE("SUBSTRING(x FROM a FOR b), EXTRACT(YEAR FROM d) and CAST") {
 
 TEST_CASE("the JSON plan syntax has the same four operations") {
   CHECK(bind_json(R"({"op": "like", "arg": {"column": "p_type"}, "pattern": "%BRASS"})")->to_string() == "(part.p_type like '%BRASS')");
-  CHECK(bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 3})")->type == DataType::varchar(3));
+  CHECK(bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 3})")->type == DataType::packed_string(3));
   CHECK(bind_json(R"({"op": "extract", "field": "year", "arg": {"column": "o_orderdate"}})")->to_string() ==
         "extract(year, orders.o_orderdate)");
   CHECK(bind_json(R"({"op": "cast", "arg": {"column": "p_size"}, "type": "float64"})")->to_string() == "float64(part.p_size)");
@@ -133,6 +133,73 @@ TEST_CASE("the code generator emits LIKE, SUBSTRING comparisons and EXTRACT, and
       CHECK(err.kind() == ErrorKind::Unsupported);
     }
   }
+  // A SUBSTRING longer than 7 bytes has no value of its own (only its byte range).
+  plan::ExprPtr long_sub = bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 8})");
+  CHECK(!long_sub->type.packed);
+  try {
+    (void)codegen::emit_expr(*long_sub, resolve, strings);
+    FAIL("emit_expr accepted " << long_sub->to_string());
+  } catch (const Error& err) {
+    CHECK(err.kind() == ErrorKind::Unsupported);
+    CHECK(std::string(err.what()).find("longer than 7 bytes") != std::string::npos);
+  }
+}
+
+TEST_CASE("computed strings of at most 7 bytes are packed 64-bit values") {
+  auto resolve = [](const std::string&, const std::string& c) { return c; };
+  auto strings = [](const std::string&, const std::string& c) { return codegen::StringView{c + "_bytes", "b_" + c, "e_" + c}; };
+  CHECK(pack_string("AB") == 0x4142LL << 40);
+  CHECK(pack_string("") == 0);
+  CHECK(pack_string("1234567") == 0x31323334353637LL);
+  CHECK(unpack_string(pack_string("13")) == "13");
+  CHECK(unpack_string(pack_string("AZ-09az")) == "AZ-09az");
+  CHECK(pack_string("A") < pack_string("AB"));
+  CHECK(pack_string("AB") < pack_string("B"));
+  CHECK(pack_string("~") < pack_string("\x7f"));
+  CHECK_THROWS_AS((void)pack_string("12345678"), Error);
+
+  // A short SUBSTRING of a heap string packs its byte range.
   plan::ExprPtr sub = bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 2, "length": 3})");
-  CHECK_THROWS_AS((void)codegen::emit_expr(*sub, resolve, strings), Error);
+  CHECK(sub->type == DataType::packed_string(3));
+  CHECK(codegen::emit_expr(*sub, resolve, strings) ==
+        "hqc_str_pack(p_type_bytes, hqc_substr_begin(b_p_type, e_p_type, 2), hqc_substr_end(b_p_type, e_p_type, 2, 3))");
+  CHECK(std::string(codegen::device_type_of(sub->type)) == "hqc_i64");
+  // A CASE of string literals: packed constants, in hex.
+  plan::ExprPtr c = bind_json(R"({"op": "case", "when": [{"if": {"op": ">", "left": {"column": "p_size"}, "right": {"int": 5}},
+                                   "then": {"string": "big"}}], "else": {"string": "sm"}})");
+  CHECK(c->type == DataType::packed_string(3));
+  CHECK(codegen::emit_expr(*c, resolve, strings) == "((p_size > 5) ? ((hqc_i64)0x62696700000000) : ((hqc_i64)0x736d0000000000))");
+  // CASE branches that cannot be packed.
+  for (const char* text : {R"({"op": "case", "when": [{"if": {"op": ">", "left": {"column": "p_size"}, "right": {"int": 5}},
+                               "then": {"string": "12345678"}}], "else": {"string": "sm"}})",
+                           R"({"op": "case", "when": [{"if": {"op": ">", "left": {"column": "p_size"}, "right": {"int": 5}},
+                               "then": {"column": "p_type"}}], "else": {"string": "sm"}})"}) {
+    CAPTURE(text);
+    test::Failure f = json_error(text);
+    CHECK(f.kind == ErrorKind::Unsupported);
+    CHECK(f.message.find("CASE over strings") != std::string::npos);
+  }
+  // Comparisons: byte ranges where every operand has one; packed integers otherwise.
+  plan::ExprPtr eq = bind_json(R"({"op": "=", "left": {"op": "substring", "arg": {"column": "p_type"}, "start": 1, "length": 2},
+                                   "right": {"string": "13"}})");
+  CHECK(codegen::emit_expr(*eq, resolve, strings) ==
+        "hqc_str_eq_lit(p_type_bytes, hqc_substr_begin(b_p_type, e_p_type, 1), hqc_substr_end(b_p_type, e_p_type, 1, 2), \"13\", 2)");
+  plan::ExprPtr case_eq = plan::make_compare(plan::CompareOp::Lt, c, plan::make_string_literal("c", DataType::varchar(1)));
+  CHECK(codegen::emit_expr(*case_eq, resolve, strings) ==
+        "(((p_size > 5) ? ((hqc_i64)0x62696700000000) : ((hqc_i64)0x736d0000000000)) < ((hqc_i64)0x63000000000000))");
+  // Against a literal longer than any packed value: never equal, ordered by its first 7 bytes.
+  plan::ExprPtr packed_col = plan::make_column("", "cc", DataType::packed_string(2));
+  auto vs_long = [&](plan::CompareOp op) {
+    return codegen::emit_expr(*plan::make_compare(op, packed_col, plan::make_string_literal("13-45678", DataType::varchar(8))), resolve, strings);
+  };
+  CHECK(vs_long(plan::CompareOp::Eq) == "0");
+  CHECK(vs_long(plan::CompareOp::Ne) == "1");
+  CHECK(vs_long(plan::CompareOp::Lt) == "(cc <= ((hqc_i64)0x31332d34353637))");
+  CHECK(vs_long(plan::CompareOp::Ge) == "(cc > ((hqc_i64)0x31332d34353637))");
+  // A heap string against a packed value, and a SUBSTRING of a packed value.
+  CHECK(codegen::emit_expr(*plan::make_compare(plan::CompareOp::Lt, packed_col, plan::make_column("part", "p_type", DataType::varchar(25))),
+                           resolve, strings) == "(hqc_str_cmp_packed(p_type_bytes, b_p_type, e_p_type, cc) > 0)");
+  CHECK(codegen::emit_expr(*plan::make_substring(packed_col, 2, 1), resolve, strings) == "hqc_packed_substr(cc, 2, 1)");
+  // LIKE needs a byte range.
+  CHECK_THROWS_AS((void)codegen::emit_expr(*plan::make_like(packed_col, "1%"), resolve, strings), Error);
 }

@@ -347,6 +347,35 @@ TEST_CASE("deterministic: same seed gives the same data with 1 or 4 threads") {
   CHECK(any_difference(one.table("part"), other.table("part")));
 }
 
+TEST_CASE("GenOptions::columns keeps only the named columns, with the values of a full generation") {
+  GenOptions o;
+  o.sf = 0.01;
+  o.threads = 3;
+  o.columns = {"lineorder.lo_orderdate", "lineorder.lo_revenue", "lineorder.lo_shipmode", "date.d_year",
+               "part.p_brand1"};
+  const Database some = generate(o);
+  const Database& all = cached_ssb(0.01);
+  REQUIRE(some.tables.size() == all.tables.size());  // every table, with its row count
+  std::set<std::string> kept;
+  for (const auto& [name, t] : some.tables) {
+    CAPTURE(name);
+    CHECK(t.rows == all.table(name).rows);
+    for (const Column& c : t.columns) {
+      kept.insert(name + "." + c.name);
+      const Column& full = all.table(name).column(c.name);
+      CAPTURE(c.name);
+      CHECK(c.i32 == full.i32);
+      CHECK(c.i64 == full.i64);
+      CHECK(c.dictionary == full.dictionary);
+      CHECK(c.heap == full.heap);
+      CHECK(c.stats.min == full.stats.min);
+      CHECK(c.stats.max == full.stats.max);
+      CHECK(c.stats.distinct == full.stats.distinct);
+    }
+  }
+  CHECK(kept == o.columns);
+}
+
 TEST_CASE("progress reaches the total and only grows") {
   GenOptions o;
   o.sf = 0.01;

@@ -2,7 +2,8 @@
 // share no code with it: LIKE against a dynamic-programming matcher over thousands of random
 // (string, pattern) pairs and the edge cases (empty segments, leading / trailing '%', '_' at the
 // ends, bytes >= 0x80 of multi-byte UTF-8 counted as bytes, pattern characters in the data);
-// SUBSTRING ranges, comparisons with literals and between heap strings; day number → civil year,
+// SUBSTRING ranges, comparisons with literals and between heap strings; packed strings (packing a
+// range, narrowing, against heap strings); day number → civil year,
 // month, day against storage/date.h; dictionary code sets. The test kernel is generated the way codegen
 // writes LIKE: every pattern and literal a C string literal (codegen::c_string_literal) in the source.
 // The same source compiles with NVRTC.
@@ -174,6 +175,33 @@ TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host referenc
       suite.cases.push_back(call("hqc_str_cmp_lit", range, "ab"));
       suite.expected.push_back([sub](const std::string& s) { return reference_compare(sub(s), "ab"); });
       suite.what.push_back("substring(" + std::to_string(start) + ", " + std::to_string(length) + ") vs 'ab'");
+    }
+  }
+  // Packed strings (at most 7 bytes in an hqc_i64, storage/types.h pack_string): packing a range, a
+  // heap string against a packed value, narrowing a packed value; as signs of integer comparisons
+  // with literals packed on the host, against byte-wise comparisons of the texts.
+  auto packed = [](const std::string& lit) { return "((hqc_i64)" + std::to_string(hqc::pack_string(lit)) + ")"; };
+  auto int_sign = [](const std::string& a, const std::string& b) { return "(hqc_i32)((" + a + " > " + b + ") - (" + a + " < " + b + "))"; };
+  auto sub_of = [](const std::string& s, int start, int length) {
+    return static_cast<size_t>(start - 1) >= s.size() ? std::string() : s.substr(static_cast<size_t>(start - 1), static_cast<size_t>(length));
+  };
+  for (const std::string& lit : {std::string(""), std::string("a"), std::string("ab"), std::string("b%"), kUtf8E, std::string("aaaaaaa")}) {
+    for (auto [start, length] : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 3}, std::pair{1, 7}, std::pair{4, 7}}) {
+      const std::string range = "hqc_substr_begin(b, e, " + std::to_string(start) + "), hqc_substr_end(b, e, " + std::to_string(start) +
+                                ", " + std::to_string(length) + ")";
+      suite.cases.push_back(int_sign("hqc_str_pack(bytes, " + range + ")", packed(lit)));
+      suite.expected.push_back([=](const std::string& s) { return reference_compare(sub_of(s, start, length), lit); });
+      suite.what.push_back("packed substring(" + std::to_string(start) + ", " + std::to_string(length) + ") vs '" + lit + "'");
+    }
+    suite.cases.push_back("hqc_str_cmp_packed(bytes, b, e, " + packed(lit) + ")");
+    suite.expected.push_back([lit](const std::string& s) { return reference_compare(s, lit); });
+    suite.what.push_back("heap string vs packed '" + lit + "'");
+    for (auto [start, length] : {std::pair{1, 7}, std::pair{2, 1}, std::pair{3, 4}, std::pair{7, 1}, std::pair{8, 2}, std::pair{2, 6}}) {
+      const std::string p = "hqc_packed_substr(hqc_str_pack(bytes, b, hqc_substr_end(b, e, 1, 7)), " + std::to_string(start) + ", " +
+                            std::to_string(length) + ")";
+      suite.cases.push_back(int_sign(p, packed(lit)));
+      suite.expected.push_back([=](const std::string& s) { return reference_compare(sub_of(sub_of(s, 1, 7), start, length), lit); });
+      suite.what.push_back("substring(" + std::to_string(start) + ", " + std::to_string(length) + ") of a packed value vs '" + lit + "'");
     }
   }
   // Heap against heap: each row against row 4 ("abc") and against its own first two bytes.

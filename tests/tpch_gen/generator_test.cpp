@@ -319,3 +319,25 @@ TEST_CASE("deterministic: same seed gives the same data with 1 or 4 threads; ano
   CHECK_FALSE(same_column(a.table("lineitem").column("l_partkey"), c.table("lineitem").column("l_partkey")));
   CHECK_FALSE(same_column(a.table("orders").column("o_comment"), c.table("orders").column("o_comment")));
 }
+
+TEST_CASE("GenOptions::columns keeps only the named columns, with the values of a full generation") {
+  GenOptions o;
+  o.sf = 0.01;
+  o.threads = 2;
+  o.columns = {"lineitem.l_extendedprice", "lineitem.l_shipdate", "orders.o_orderdate", "part.p_type",
+               "customer.c_phone"};
+  const Database some = tpch::generate(o);
+  const Database& all = cached_tpch(0.01);
+  REQUIRE(some.tables.size() == all.tables.size());
+  std::set<std::string> kept;
+  for (const auto& [name, t] : some.tables) {
+    CAPTURE(name);
+    CHECK(t.rows == all.table(name).rows);
+    for (const Column& c : t.columns) {
+      kept.insert(name + "." + c.name);
+      CAPTURE(c.name);
+      CHECK(same_column(c, all.table(name).column(c.name)));
+    }
+  }
+  CHECK(kept == o.columns);
+}

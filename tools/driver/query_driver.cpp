@@ -37,6 +37,33 @@ runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& 
   return runtime::lower_program(query.program, values, query.generated);
 }
 
+std::set<std::string> columns_read(const ir::Program& program, const Catalog& catalog) {
+  std::set<std::string> columns;
+  for (const ir::Pipeline& p : program.pipelines) {
+    if (p.source.table.empty()) continue;
+    for (const std::string& c : p.source.columns) columns.insert(p.source.table + "." + c);
+  }
+  for (const ir::Param& p : program.params) {
+    if (catalog.find(p.table) == nullptr) continue;  // an output of an earlier pipeline, or none
+    if (!p.column.empty()) columns.insert(p.table + "." + p.column);
+    for (const std::string& c : p.distinct_columns) columns.insert(c);
+  }
+  return columns;
+}
+
+std::set<std::string> tables_scanned(const plan::LogicalPlan& plan) {
+  std::set<std::string> tables;
+  std::vector<const plan::LogicalOp*> todo = {plan.root.get()};
+  while (!todo.empty()) {
+    const plan::LogicalOp* op = todo.back();
+    todo.pop_back();
+    if (op == nullptr) continue;
+    if (op->kind == plan::OpKind::Scan) tables.insert(op->table);
+    for (const auto& child : op->children) todo.push_back(child.get());
+  }
+  return tables;
+}
+
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options) {
   return executor.run(lower_query(query, db), db, options);

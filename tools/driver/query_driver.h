@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,14 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
 
 // The query lowered against `db`'s parameters (what run_query() hands the Executor).
 runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& db);
+
+// The base-table columns `program` reads, in its pipelines or through its run-time parameters
+// (statistics, dictionary codes), as "table.column": all the data a run of it needs
+// (horseqc-run --in-memory generates only these).
+std::set<std::string> columns_read(const ir::Program& program, const Catalog& catalog);
+
+// The base tables the logical plan scans.
+std::set<std::string> tables_scanned(const plan::LogicalPlan& plan);
 
 runtime::Execution run_query(const CompiledQuery& query, const Database& db, runtime::Executor& executor,
                              const runtime::ExecutorOptions& options);

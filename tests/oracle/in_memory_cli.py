@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""horseqc-run --in-memory through the command line, on OpenCL (PoCL here):
+
+- the data is generated straight into memory with only the columns the queries read, and the
+  run says so (how many columns of how many);
+- all 13 SSB queries and TPC-H q1, q3, q6, q14 (SF 0.01) give exactly the rows of a run on the same
+  data written by horseqc-gen and loaded from its .tbl files;
+- --in-memory with --data is a usage error (exit 2).
+
+usage: in_memory_cli.py --bin BUILD/bin --work DIR
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def run(bin_dir, *args, expect=0):
+    p = subprocess.run([os.path.join(bin_dir, "horseqc-run"), *args], capture_output=True, text=True)
+    if p.returncode != expect:
+        raise AssertionError(f"horseqc-run {' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stderr[-3000:]}")
+    return p
+
+
+def rows_by_query(doc):
+    return {q["query"]: (q["columns"], q["rows"]) for q in doc["queries"]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+            print("FAIL:", what)
+
+    check("--in-memory" in run(args.bin, "--help").stdout, "--help mentions --in-memory")
+    p = run(args.bin, "ssb", "--in-memory", "--data", args.work, expect=2)
+    check("--in-memory generates the data" in p.stderr, f"--in-memory with --data: clear message (got {p.stderr.strip()!r})")
+
+    for benchmark, queries in [("ssb", []), ("tpch", ["q1", "q3", "q6", "q14"])]:
+        data = os.path.join(args.work, f"{benchmark}-sf0.01")
+        if not os.path.isdir(data):
+            subprocess.run([os.path.join(args.bin, "horseqc-gen"), benchmark, "--sf", "0.01", "--out", data, "--quiet"],
+                           check=True)
+        common = ["--device", "opencl", "--quiet", "--format", "json", *queries]
+        files = json.loads(run(args.bin, benchmark, "--data", data, *common).stdout)
+        memory = json.loads(run(args.bin, benchmark, "--sf", "0.01", "--in-memory", *common).stdout)
+        want = rows_by_query(files)
+        check(len(want) == (13 if benchmark == "ssb" else len(queries)), f"{benchmark}: every query ran from files")
+        check(rows_by_query(memory) == want, f"{benchmark}: --in-memory results equal the runs on the .tbl files")
+        m = re.search(r"generated in memory \((\d+) of (\d+) columns", memory["data"])
+        check(m is not None and 0 < int(m.group(1)) < int(m.group(2)),
+              f"{benchmark}: the run names the columns it generated (got {memory['data']!r})")
+
+    print("in_memory_cli:", "FAILED" if failures else "ok", f"({len(failures)} failure(s))")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
