@@ -47,7 +47,8 @@ struct KernelContext {
   const ir::Buffer& require_buffer(const std::string& name) const;
   std::string expr(const plan::Expr& e) const;
   // The byte pointer and range variables of a heap string column of the scanned table (loaded by
-  // emit_operators); Unsupported for heap strings from elsewhere (probe payloads, outputs).
+  // emit_operators), or the range expressions of a probe payload's row in its base column;
+  // Unsupported for heap strings from elsewhere (outputs, aggregation tables).
   StringView string_view(const std::string& source, const std::string& name) const;
   // Registers a scratchpad region; returns its pointer name.
   std::string add_scratch(const std::string& pointer, const std::string& element, const std::string& words_expr,

@@ -61,6 +61,23 @@ std::string KernelContext::expr(const plan::Expr& e) const {
 StringView KernelContext::string_view(const std::string& source, const std::string& name) const {
   const ir::AttributeBinding& b = binding(source, name);
   const std::string what = (source.empty() ? "" : source + ".") + name;
+  if (b.origin == ir::AttributeBinding::Origin::ProbePayload) {
+    // A row reference from a probe: the range of that row of the base column (ir fuse_pipelines
+    // added its offsets and bytes as col_<v>, col_<v>_bytes). Tuples without a match (flag clear, a
+    // left outer probe's NULL) read as the empty string.
+    const std::string offsets = "col_" + b.variable, bytes = offsets + "_bytes";
+    bool has_offsets = false, has_bytes = false;
+    for (const ir::KernelArg& a : kernel.args) {
+      has_offsets = has_offsets || (a.kind == ir::KernelArg::Kind::Column && a.name == offsets);
+      has_bytes = has_bytes || (a.kind == ir::KernelArg::Kind::ColumnHeap && a.name == bytes);
+    }
+    if (has_offsets && has_bytes) {
+      const std::string slot = null_slot(*this, source, name);
+      const std::string valid = std::string(names::flag()) + (slot.empty() ? "" : " && " + slot + " >= 0");
+      return {bytes, "hqc_row_str_begin(" + offsets + ", " + b.variable + ", " + valid + ")",
+              "hqc_row_str_end(" + offsets + ", " + b.variable + ", " + valid + ")"};
+    }
+  }
   if (b.origin != ir::AttributeBinding::Origin::SourceColumn || !pipeline.source.output.empty())
     throw Error(ErrorKind::Unsupported, where() + ": heap string " + what +
                                             " is not a column of the table this pipeline scans; LIKE, SUBSTRING and string"

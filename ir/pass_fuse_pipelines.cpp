@@ -163,6 +163,17 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       }
     }
   }
+  // A heap string a probe brought is a row reference into its base table: where an expression reads
+  // its bytes, that column's offsets and bytes are arguments too (any row of them is read).
+  for (const AttributeBinding& a : p.attributes) {
+    const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty() && !a.attr.type.packed;
+    if (a.origin != AttributeBinding::Origin::ProbePayload || !heap || !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;
+    std::string table;
+    for (const Pipeline& q : program.pipelines)
+      if (q.source.alias == a.attr.source && !q.source.table.empty()) table = q.source.table;
+    if (table.empty()) continue;  // not a base-table column: codegen reports it where its bytes are read
+    b.column(a.variable, table, a.attr.name, a.attr);
+  }
   // Probes read their hash tables.
   for (const PipelineOp& op : p.ops) {
     if (op.kind != PipelineOpKind::Probe) continue;

@@ -46,6 +46,15 @@ HQC_FN hqc_u64 hqc_pred_load_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offs
   return flag ? offsets[tile + HQC_LID() + 1] : 0u;
 }
 
+// A heap string reached through a join: the range of row `row` (a row reference from a hash-table
+// payload). Tuples with `valid` clear (no match) read as the empty string without touching memory.
+HQC_FN hqc_u64 hqc_row_str_begin(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i32 row, hqc_i32 valid) {
+  return valid ? offsets[row] : 0u;
+}
+HQC_FN hqc_u64 hqc_row_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i32 row, hqc_i32 valid) {
+  return valid ? offsets[row + 1] : 0u;
+}
+
 // ---- SUBSTRING(s FROM start FOR length), start >= 1 and length >= 1 (the binder guarantees both):
 // the range clipped to the string, empty when start lies past its end.
 HQC_FN hqc_u64 hqc_substr_begin(hqc_u64 begin, hqc_u64 end, hqc_i64 start) {

@@ -6,7 +6,8 @@ values; SUBSTRINGs of dictionary columns; TPC-H Q22. Each query runs through `ho
 FILE.sql` against DuckDB running the same text on the same .tbl files: a small hand-written data set
 (strings shorter than the substring, empty results, prefixes shared by different dictionary strings,
 bytes ordered around digits, dashes and letters) and dbgen's SF 0.01 (as tests/oracle/tpch_queries.py
-makes it). A computed string longer than 7 bytes where a value is needed must fail with exit code 4
+makes it). Also SUBSTRINGs of heap strings a join's build side brings (read at the matched row). A
+computed string longer than 7 bytes where a value is needed must fail with exit code 4
 (unsupported) and a message naming the query position.
 
 Comparison as tests/oracle/query_oracle.py says. Every query selects rows on the hand-written data
@@ -95,6 +96,15 @@ QUERIES = [
     # A SUBSTRING compared in a join: keys on both sides are packed values (many matches per key).
     ("prefix_join", "select count(*) as n, sum(c_acctbal) as bal from customer, supplier "
                     "where substring(c_phone from 1 for 2) = substring(s_phone from 1 for 2)"),
+    # A SUBSTRING of a join's build side (a heap string reached through the hash table: its bytes are
+    # read at the matched row) as a group key, a join key and under LIKE.
+    ("build_side_prefix", "select substring(s_phone from 1 for 2) as sc, count(*) as n, sum(c_acctbal) as bal "
+                          "from customer, supplier where c_custkey = s_suppkey group by sc order by sc"),
+    ("build_side_join_key", "select cc, count(*) as n from customer, supplier, "
+                            "(select substring(c_phone from 1 for 2) as cc from customer where c_acctbal > 0 group by cc) as p "
+                            "where c_custkey = s_suppkey and substring(s_phone from 1 for 2) = cc group by cc order by cc"),
+    ("build_side_like", "select substring(n_comment from 1 for 3) as nc, count(*) as n from customer, nation "
+                        "where c_nationkey = n_nationkey and n_comment like '%n%' group by nc order by nc"),
     # A derived table grouped by a packed key, joined on it.
     ("prefix_join_groups", "select cc, count(*) as n, sum(s_acctbal) as bal from supplier, "
                            "(select substring(c_phone from 1 for 2) as cc from customer where c_acctbal > 0 group by cc) as p "
