@@ -272,7 +272,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       auto it = values.contents.find(b.name);
       if (it == values.contents.end()) fail(program, "per-code buffer " + b.name + " has no resolved contents");
       // At the buffer's element width (I32 flags, I64 packed strings), host byte order.
-      const uint32_t width = ir::scalar_bytes(b.element);
+      const uint32_t width = element_bytes(element_of(program, b.element, b.name));  // runtime does not link ir/
       spec.contents.resize(it->second.size() * width);
       for (size_t i = 0; i < it->second.size(); ++i) {
         if (width == 4) {
