@@ -3,13 +3,15 @@
 # stream/chunk model, and SSB larger than the device memory horseqc may use. Results (JSON of every
 # run, CSV summaries, log) go to $OUT (or ./gpu-out); copy them under bench/results/.
 #
-#   bench/gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|all]  (default all but d; each part fits one device call)
+#   bench/gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|synthetic|occupancy|all]
+#                                            (default all = a b c; each part fits one device call)
 #
 #   a  seed 002 Fig. 6–8 analogue: the 13 SSB queries (SF $SF_A, default 10) run concurrently, each in
 #      its own CUDA stream, with knapsack launch parameters, with random ones (seeds 1..$SEEDS,
-#      default 20) and one kernel at a time ("sequential"); --repeat 5 each, best wall time of the
-#      kernels. concurrent.csv: params,seed,kernels_ms; concurrent-summary.txt: the share of random
-#      seeds the knapsack beats, and its speedup over sequential.
+#      default 20), one kernel at a time ("sequential") and auto (the schedule model's choice per
+#      phase); --repeat 5 each, best wall time of the kernels. concurrent.csv: params,seed,kernels_ms,
+#      schedule,predicted_knapsack_ms,predicted_sequential_ms; concurrent-summary.txt: the share of
+#      random seeds the knapsack beats, its speedup over sequential, and what auto chose.
 #   b  seed 001 Fig. 5 analogue: q1.1 and q4.1 (SF $SF_A) streamed from pinned host memory in N
 #      chunks, N = 1..128 and the stream model's own choice; chunks.csv: query,chunks,measured_ms,
 #      predicted_ms,model_chunks,h2d_GBps,kernel_GBps,overhead_us (measured = wall time of the
@@ -18,6 +20,15 @@
 #      alone (streaming chosen automatically) and all 13 at once with one shared scan; pcie.csv:
 #      query,streamed,chunks,bytes,measured_ms,pcie_bound_ms,ratio (bound = bytes transferred ÷ the
 #      measured H→D bandwidth; target ratio ≤ 1.10).
+#   synthetic  seed 002 Table I / Figs. 10–11 analogue: bench/synthetic-mix, $SYN_RUNS (default 20)
+#      random mixes of $SYN_STREAMS (default 16) Table I kernels and the fixed set, knapsack vs
+#      sequential vs random parameters (seeds 1..$SYN_SEEDS, default 5); outputs checked identical
+#      across modes. synthetic-random.csv, synthetic-fixed.csv (run,set,kernels,mode,seed,ms,
+#      predicted_ms), synthetic-summary.txt.
+#   occupancy  bench/occupancy-vs-driver: the planner's blocks per SM against
+#      cuOccupancyMaxActiveBlocksPerMultiprocessor for every SSB/TPC-H compound kernel and Table I
+#      kernel over block sizes and dynamic shared sizes; occupancy.txt (table + mismatches),
+#      occupancy.csv (every point). Exit status of the tool in the log (1 = a mismatch).
 #
 #   d  SSB at SF $SF_HUGE (default 200), generated straight into host memory with only the columns
 #      the 13 queries read (horseqc-run --in-memory; SF 200's full lineorder would not fit 125 GiB) and
@@ -27,9 +38,9 @@
 #
 # Expects: Release binaries in BUILD_BIN_DIR (horseqc-run, horseqc-gen), python3, ~40 GB of disk for
 # part c (columnar data); no DuckDB (results are checked by the test suite, not here).
-# Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda).
+# Environment: SF_A, SF_STREAM, LIMIT, SEEDS, DEVICE (default cuda), SYN_RUNS, SYN_STREAMS, SYN_SEEDS.
 set -uo pipefail
-bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|all]}
+bin=${1:?usage: gpu_planner.sh BUILD_BIN_DIR [a|b|c|d1|d2|synthetic|occupancy|all]}
 part=${2:-all}
 out=${OUT:-gpu-out}
 log=log-planner-$part.txt
@@ -75,15 +86,17 @@ EOF
 if [ "$part" = a ] || [ "$part" = all ]; then
   gen "$SF_A"
   echo "== (a) concurrent SSB SF $SF_A: knapsack vs random vs sequential launch parameters"
-  echo "params,seed,kernels_ms" > "$out/concurrent.csv"
+  echo "params,seed,kernels_ms,schedule,predicted_knapsack_ms,predicted_sequential_ms" > "$out/concurrent.csv"
   run_a() {  # run_a PARAMS SEED
     local f="$out/runs/concurrent-$1-$2.json"
     "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_A" --device "$DEVICE" --concurrent all --launch-params "$1" \
       --seed "$2" --repeat 5 --format json --quiet > "$f" || { echo "run failed: $1 $2"; return; }
-    echo "$1,$2,$(json 'd["concurrent"]["kernels_ms"]' < "$f")" >> "$out/concurrent.csv"
+    echo "$1,$2,$(json 'd["concurrent"]["kernels_ms"]' 'd["concurrent"]["schedule"]' \
+      'd["concurrent"]["predicted_knapsack_ms"]' 'd["concurrent"]["predicted_sequential_ms"]' < "$f")" >> "$out/concurrent.csv"
   }
   run_a knapsack 0
   run_a sequential 0
+  run_a auto 0
   for s in $(seq 1 "$SEEDS"); do run_a random "$s"; done
   python3 - "$out/concurrent.csv" > "$out/concurrent-summary.txt" <<'EOF'
 import csv, sys
@@ -94,6 +107,11 @@ rnd = [float(r["kernels_ms"]) for r in rows if r["params"] == "random"]
 wins = sum(1 for x in rnd if k < x)
 print(f"knapsack {k:.3f} ms, sequential {seq:.3f} ms (speedup {seq / k:.2f}x), "
       f"random mean {sum(rnd) / len(rnd):.3f} ms; knapsack wins {wins}/{len(rnd)} random runs ({100 * wins / len(rnd):.0f}%)")
+auto = [r for r in rows if r["params"] == "auto"]
+if auto:
+    a = auto[0]
+    print(f"auto: {float(a['kernels_ms']):.3f} ms, ran {a['schedule']} (predicted knapsack {float(a['predicted_knapsack_ms']):.3f} ms, "
+          f"sequential {float(a['predicted_sequential_ms']):.3f} ms); measured faster: {'knapsack' if k < seq else 'sequential'}")
 EOF
   cat "$out/concurrent-summary.txt"
 fi
@@ -147,4 +165,26 @@ if [ "$part" = d1 ] || [ "$part" = d2 ]; then
   fi
   pcie_table "$f" "$g" > "$out/huge-$part.csv"
   cat "$out/huge-$part.csv"
+fi
+
+if [ "$part" = synthetic ]; then
+  echo "== (synthetic) seed 002 Table I kernels: knapsack vs sequential vs random launch parameters"
+  SYN_RUNS=${SYN_RUNS:-20}
+  SYN_STREAMS=${SYN_STREAMS:-16}
+  SYN_SEEDS=${SYN_SEEDS:-5}
+  : > "$out/synthetic-summary.txt"
+  for set in random fixed; do
+    runs=$SYN_RUNS; [ "$set" = fixed ] && runs=3
+    "$bin/synthetic-mix" --device "$DEVICE" --set "$set" --streams "$SYN_STREAMS" --runs "$runs" --seeds "$SYN_SEEDS" \
+      --repeat 3 --csv "$out/synthetic-$set.csv" > "$out/runs/synthetic-$set.txt" 2>&1
+    echo "synthetic-mix --set $set: exit $?" | tee -a "$out/synthetic-summary.txt"
+    sed -n '/^device:/,/^schedule model:/p;/^summary:/,$p' "$out/runs/synthetic-$set.txt" | tee -a "$out/synthetic-summary.txt"
+  done
+fi
+
+if [ "$part" = occupancy ]; then
+  echo "== (occupancy) planner::compute_occupancy vs cuOccupancyMaxActiveBlocksPerMultiprocessor"
+  "$bin/occupancy-vs-driver" --csv "$out/occupancy.csv" > "$out/occupancy.txt" 2>&1
+  echo "occupancy-vs-driver: exit $? (0 no mismatch, 1 mismatch, 5 no CUDA device)"
+  tail -n 40 "$out/occupancy.txt"
 fi

@@ -1,6 +1,8 @@
 // Names of logical operators and the stable EXPLAIN LOGICAL text (frontend/logical_plan.h).
 #include "frontend/logical_plan.h"
 
+#include <cmath>
+
 namespace hqc::plan {
 
 const char* op_kind_name(OpKind k) {
@@ -59,7 +61,7 @@ std::string expr_list(const std::vector<ExprPtr>& list) {
   return s;
 }
 
-void explain_node(const LogicalOp& op, int depth, std::string& out) {
+void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& out) {
   out += std::string(static_cast<size_t>(depth) * 2, ' ');
   out += op_kind_name(op.kind);
   switch (op.kind) {
@@ -103,15 +105,16 @@ void explain_node(const LogicalOp& op, int depth, std::string& out) {
       break;
   }
   if (op.pipeline_break) out += " [pipeline_break]";
+  if (estimates && op.estimated_rows >= 0) out += " ~" + std::to_string(std::llround(op.estimated_rows)) + " rows";
   out += "\n";
-  for (const auto& c : op.children) explain_node(*c, depth + 1, out);
+  for (const auto& c : op.children) explain_node(*c, depth + 1, estimates, out);
 }
 
 }  // namespace
 
-std::string explain_logical(const LogicalPlan& plan) {
+std::string explain_logical(const LogicalPlan& plan, bool estimates) {
   std::string out = "logical plan " + plan.name + "\n";
-  if (plan.root) explain_node(*plan.root, 1, out);
+  if (plan.root) explain_node(*plan.root, 1, estimates, out);
   return out;
 }
 

@@ -87,6 +87,11 @@ struct LogicalOp {
   // Limit
   int64_t limit = -1;
 
+  // Rows this operator is estimated to produce, where a planner estimated them (the SQL join
+  // orderer, frontend/join_order.h: each join and each relation it joins); -1 where none did.
+  // EXPLAIN prints it as "~N rows"; nothing downstream depends on it.
+  double estimated_rows = -1;
+
   const LogicalOp& child(size_t i) const { return *children.at(i); }
 };
 
@@ -99,7 +104,8 @@ const char* op_kind_name(OpKind k);          // "scan", "filter", ...
 const char* join_type_name(JoinType t);      // "inner", "semi", "anti", "left_outer"
 const char* agg_func_name(AggFunc f);        // "sum", "count", "count_star", "min", "max", "avg"
 
-// Stable indented text form (EXPLAIN LOGICAL), one node per line, children indented by two spaces.
-std::string explain_logical(const LogicalPlan& plan);
+// Stable indented text form (EXPLAIN LOGICAL), one node per line, children indented by two spaces;
+// with `estimates`, operators that carry a row estimate end in "~N rows".
+std::string explain_logical(const LogicalPlan& plan, bool estimates = true);
 
 }  // namespace hqc::plan

@@ -73,18 +73,6 @@ int64_t DatabaseStatistics::dictionary_code(const std::string& table, const std:
   return -1;
 }
 
-std::vector<int32_t> Statistics::dictionary_like(const std::string& table, const std::string& column,
-                                                 const std::string& pattern) const {
-  throw Error(ErrorKind::Unsupported, "statistics: LIKE '" + pattern + "' over " + table + "." + column +
-                                          " needs the column's dictionary, which these statistics do not have");
-}
-
-std::vector<int64_t> Statistics::dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
-                                                       int32_t length) const {
-  throw Error(ErrorKind::Unsupported, "statistics: SUBSTRING(" + table + "." + column + " FROM " + std::to_string(start) + " FOR " +
-                                          std::to_string(length) + ") needs the column's dictionary, which these statistics do not have");
-}
-
 std::vector<int32_t> DatabaseStatistics::dictionary_like(const std::string& table, const std::string& column,
                                                          const std::string& pattern) const {
   const Column& c = find_column(table, column);

@@ -1,6 +1,6 @@
 // Statistics the sizing and the parameter resolution read: row counts, column min/max/distinct and
-// dictionary lookups. An interface so sizing can be tested without data and later fed by a catalog
-// estimate (rows_at_sf1 x SF) before the data is loaded.
+// dictionary lookups (the interface: frontend/statistics.h, with catalog estimates for when no data
+// is loaded).
 //
 // Contract: DatabaseStatistics answers from the loaded tables' ColumnStats (computed at load) and
 // dictionaries; it throws Error(Input) naming the table or column when the database lacks it.
@@ -11,30 +11,14 @@
 #include <vector>
 
 #include "frontend/expr.h"
+#include "frontend/statistics.h"
 #include "storage/column.h"
 #include "storage/table.h"
 
 namespace hqc::planner {
 
-class Statistics {
- public:
-  virtual ~Statistics() = default;
-  virtual uint64_t rows(const std::string& table) const = 0;
-  virtual ColumnStats column(const std::string& table, const std::string& column) const = 0;
-  // Code of `literal` in the order-preserving dictionary of table.column, per `match`
-  // (see plan::DictMatch); Equal yields -1 when the literal is absent.
-  virtual int64_t dictionary_code(const std::string& table, const std::string& column,
-                                  const std::string& literal, plan::DictMatch match) const = 0;
-  // One flag per code of table.column's dictionary: 1 where its string matches LIKE `pattern`
-  // (frontend/like_pattern.h). Statistics without dictionaries throw Error(Unsupported).
-  virtual std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
-                                               const std::string& pattern) const;
-  // One value per code of table.column's dictionary: SUBSTRING(its string FROM start FOR length),
-  // packed (storage/types.h pack_string; length <= kMaxPackedStringBytes). Statistics without
-  // dictionaries throw Error(Unsupported).
-  virtual std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
-                                                     int32_t length) const;
-};
+// The interface lives in the frontend, which orders joins from it; the planner's name for it.
+using Statistics = plan::Statistics;
 
 // Distinct values of a group-key term, for sizing aggregation tables (ir::Param::distinct_columns):
 //   "table.column"        the column's distinct count;

@@ -289,6 +289,17 @@ class Backend {
   // Synchronous device-to-device copy (the stream model's calibration measures it).
   virtual void copy_device(const DeviceBuffer& target, const DeviceBuffer& source, uint64_t bytes) = 0;
 
+  // Resident blocks per multiprocessor of `kernel` at `block_size` threads and `dynamic_shared_bytes`
+  // of dynamic shared memory, as the driver computes it (CUDA: cuOccupancyMaxActiveBlocksPerMultiprocessor,
+  // after opting the kernel in to the most dynamic shared memory the device allows, as the planner
+  // assumes); -1 when the API has no such query (OpenCL).
+  virtual int driver_active_blocks(const Kernel& kernel, uint32_t block_size, uint32_t dynamic_shared_bytes) {
+    (void)kernel;
+    (void)block_size;
+    (void)dynamic_shared_bytes;
+    return -1;
+  }
+
   // The part of the cache key that identifies device + compiler: the same source compiled by a
   // different driver/compiler/architecture must not hit.
   virtual std::string cache_identity() const = 0;

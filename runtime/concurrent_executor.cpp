@@ -18,6 +18,7 @@
 
 #include "planner/concurrent_plan.h"
 #include "planner/occupancy.h"
+#include "planner/schedule_model.h"
 #include "runtime/database_lookup.h"
 #include "runtime/launch_config.h"
 #include "runtime/plan_state.h"
@@ -204,6 +205,28 @@ std::string mib(uint64_t bytes) {
 
 // ---- launch parameters of one phase ----
 
+// Rows a launch covers: its tuple count (fixed grid · block size without one).
+uint64_t launch_rows(const ExecutablePlan& plan, const LaunchSpec& launch, const std::map<std::string, int64_t>& params) {
+  (void)plan;
+  if (launch.tuples_param.empty()) return launch.fixed_grid * launch.block_size;
+  return static_cast<uint64_t>(std::max<int64_t>(0, params.at(launch.tuples_param)));
+}
+
+// Bytes a launch reads over `rows` rows of the table it scans (the columns of that table among its
+// arguments); 0 when it scans no table by its rows. Lookups into other tables and state are not
+// counted: they touch a fraction of their bytes.
+uint64_t read_bytes(const ExecutablePlan& plan, const LaunchSpec& launch, const Database& db, uint64_t rows) {
+  const std::string table = scanned_table(plan, launch);
+  if (table.empty()) return 0;
+  std::set<std::string> seen;
+  uint64_t width = 0;
+  for (const ArgSpec& a : launch.args) {
+    if (a.kind != ArgSpec::Kind::Column || a.table != table || !seen.insert(a.column).second) continue;
+    width += host_column_bytes(lookup_column(db, a.table, a.column, plan.label)).width();
+  }
+  return rows * width;
+}
+
 struct Item {
   size_t plan = 0;
   size_t pipeline = 0;
@@ -219,15 +242,17 @@ struct Decided {
 }  // namespace
 
 LaunchParams parse_launch_params(std::string_view text) {
+  if (text == "auto") return LaunchParams::Auto;
   if (text == "knapsack") return LaunchParams::Knapsack;
   if (text == "random") return LaunchParams::Random;
   if (text == "sequential") return LaunchParams::Sequential;
   throw Error(ErrorKind::Usage, "unknown launch parameters \"" + std::string(text) +
-                                    "\": expected knapsack, random or sequential");
+                                    "\": expected auto, knapsack, random or sequential");
 }
 
 const char* to_string(LaunchParams params) {
   switch (params) {
+    case LaunchParams::Auto: return "auto";
     case LaunchParams::Knapsack: return "knapsack";
     case LaunchParams::Random: return "random";
     case LaunchParams::Sequential: return "sequential";
@@ -243,11 +268,23 @@ std::string ConcurrentStats::summary() const {
                 "transfer %.2f ms, compile %.2f ms, finalize %.2f ms\n",
                 queries.size(), launch_params.c_str(), kernels_ms, transfer_ms, compile_ms, finalize_ms);
   out << line;
+  if (predicted_knapsack_ms > 0 || predicted_sequential_ms > 0) {
+    std::snprintf(line, sizeof line, "schedule: %s (predicted knapsack %.3f ms, one kernel at a time %.3f ms; "
+                  "bandwidth %.1f GB/s, launch overhead %.1f us)\n", schedule.c_str(), predicted_knapsack_ms,
+                  predicted_sequential_ms, schedule_bandwidth_bytes_per_s / 1e9, schedule_launch_overhead_s * 1e6);
+    out << line;
+  }
   for (const PhaseStats& p : phases) {
-    std::snprintf(line, sizeof line, "  phase %zu%s: %s, %zu batch(es)%s, %.3f ms\n", p.index,
-                  p.streamed ? " (streamed)" : "", p.planner.c_str(), p.batches,
+    std::snprintf(line, sizeof line, "  phase %zu%s: %s, %s, %zu batch(es)%s, %.3f ms", p.index,
+                  p.streamed ? " (streamed)" : "", p.planner.c_str(), p.schedule.c_str(), p.batches,
                   p.knapsack_feasible ? ", all co-resident" : "", p.wall_ms);
     out << line;
+    if (p.predicted_knapsack_ms > 0 || p.predicted_sequential_ms > 0) {
+      std::snprintf(line, sizeof line, " (predicted knapsack %.3f ms, sequential %.3f ms)", p.predicted_knapsack_ms,
+                    p.predicted_sequential_ms);
+      out << line;
+    }
+    out << "\n";
     for (const PhaseKernel& k : p.kernels) {
       std::snprintf(line, sizeof line, "    %s %s: batch %zu, block %u, grid %llu (%u/SM), demand %llu threads%s\n",
                     k.query.c_str(), k.kernel.c_str(), k.batch, k.block_size,
@@ -283,6 +320,11 @@ std::string ConcurrentStats::to_json() const {
   j["kernels_ms"] = kernels_ms;
   j["finalize_ms"] = finalize_ms;
   j["rebuilds"] = rebuilds;
+  j["schedule"] = schedule;
+  j["schedule_bandwidth_bytes_per_s"] = schedule_bandwidth_bytes_per_s;
+  j["schedule_launch_overhead_s"] = schedule_launch_overhead_s;
+  j["predicted_knapsack_ms"] = predicted_knapsack_ms;
+  j["predicted_sequential_ms"] = predicted_sequential_ms;
   j["phases"] = nlohmann::json::array();
   for (const PhaseStats& p : phases) {
     nlohmann::json kernels = nlohmann::json::array();
@@ -292,7 +334,9 @@ std::string ConcurrentStats::to_json() const {
                          {"block_size", k.block_size}, {"grid_blocks", k.grid_blocks},
                          {"dynamic_shared_bytes", k.dynamic_shared_bytes}, {"chunked", k.chunked}});
     }
-    j["phases"].push_back({{"index", p.index}, {"streamed", p.streamed}, {"planner", p.planner}, {"batches", p.batches},
+    j["phases"].push_back({{"index", p.index}, {"streamed", p.streamed}, {"planner", p.planner},
+                           {"schedule", p.schedule}, {"predicted_knapsack_ms", p.predicted_knapsack_ms},
+                           {"predicted_sequential_ms", p.predicted_sequential_ms}, {"batches", p.batches},
                            {"knapsack_feasible", p.knapsack_feasible}, {"wall_ms", p.wall_ms}, {"kernels", kernels}});
   }
   const StreamStats& s = stream;
@@ -596,6 +640,8 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
         ps.index = phase;
         ps.streamed = std::any_of(items.begin(), items.end(), [](const Item& i) { return i.streamed; });
         std::vector<Decided> decided(items.size());
+        // Knapsack, Sequential and Auto phases plan the knapsack and predict both schedules.
+        const bool predict = options.launch_params != LaunchParams::Random;
         std::vector<size_t> planned;  // items whose main launch the knapsack plans
         for (size_t i = 0; i < items.size(); ++i) {
           const Item& it = items[i];
@@ -614,13 +660,13 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           d.stats.pipeline = pipeline.name;
           d.stats.kernel = main.kernel;
           d.stats.chunked = it.streamed;
-          d.stats.batch = options.launch_params == LaunchParams::Sequential ? i : 0;
+          d.stats.batch = 0;
           // The knapsack sizes blocks in whole warps; a multiple above the warp is honoured only
           // through power-of-two blocks (every power of two at least the multiple is one).
           const bool plannable = main.strides_over_tiles &&
                                  (main.power_of_two_block || main.block_size_multiple <= 1 ||
                                   profile.warp_size % main.block_size_multiple == 0);
-          if (plannable && options.launch_params == LaunchParams::Knapsack) planned.push_back(i);
+          if (plannable && predict) planned.push_back(i);
           if (main.strides_over_tiles && options.launch_params == LaunchParams::Random) {
             const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
             const std::vector<uint32_t> sizes = launchable_block_sizes(main, attrs, params[it.plan], device);
@@ -638,6 +684,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             }
           }
         }
+        const std::vector<Decided> stand_alone = decided;  // decide_launch()'s full-device launches
         if (!planned.empty()) {
           std::vector<planner::KernelDemand> demands;
           // An equal share of each SM's warps (whole warps, so the shares' sum fits W_SM).
@@ -688,8 +735,57 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             }
           }
         } else {
-          ps.planner = to_string(options.launch_params);
+          ps.planner = options.launch_params == LaunchParams::Auto ? "knapsack" : to_string(options.launch_params);
         }
+        // ---- concurrent or one kernel at a time ----
+        bool one_at_a_time = options.launch_params == LaunchParams::Sequential;
+        // Forced Sequential (seed 002's baseline) also waits on the host after every kernel; a
+        // sequential schedule chosen by Auto orders its one-kernel batches by events only, so a
+        // streamed phase keeps overlapping the next chunk's copy with the current kernel.
+        const bool host_sync = options.launch_params == LaunchParams::Sequential;
+        if (predict) {
+          const Calibration& cal = calibration();
+          const planner::ScheduleDevice sd =
+              planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.per_chunk_overhead_s);
+          stats.schedule_bandwidth_bytes_per_s = sd.bandwidth_bytes_per_s;
+          stats.schedule_launch_overhead_s = sd.launch_overhead_s;
+          std::vector<planner::ScheduledKernel> together;
+          std::vector<planner::ScheduledKernel> alone;
+          for (size_t i = 0; i < items.size(); ++i) {
+            const Item& it = items[i];
+            const ExecutablePlan& plan = *plans[it.plan];
+            const LaunchSpec& main = plan.pipelines[it.pipeline].launches[it.main];
+            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(plan, main, params[it.plan]);
+            const uint64_t bytes = read_bytes(plan, main, database, rows);
+            auto scheduled = [&](const LaunchConfig& cfg, uint32_t per_sm, size_t batch) {
+              uint64_t grid = cfg.grid_blocks;
+              if (it.streamed && main.strides_over_tiles) {
+                const uint64_t per_block = uint64_t{cfg.block_size} * std::max<uint32_t>(1, main.items_per_thread);
+                grid = std::min(grid, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
+              }
+              return planner::ScheduledKernel{plan.label + "/" + main.kernel, bytes, cfg.block_size, grid,
+                                              std::max<uint32_t>(1, per_sm), batch};
+            };
+            together.push_back(scheduled(decided[i].configs[it.main], decided[i].stats.blocks_per_sm, decided[i].stats.batch));
+            alone.push_back(scheduled(stand_alone[i].configs[it.main], stand_alone[i].stats.blocks_per_sm, i));
+          }
+          const planner::ScheduleDecision sched = planner::choose_schedule(sd, together, alone);
+          const double repeats = ps.streamed ? static_cast<double>(chunk_ranges.size()) : 1.0;
+          ps.predicted_knapsack_ms = 1e3 * sched.concurrent.seconds * repeats;
+          ps.predicted_sequential_ms = 1e3 * sched.sequential.seconds * repeats;
+          stats.predicted_knapsack_ms += ps.predicted_knapsack_ms;
+          stats.predicted_sequential_ms += ps.predicted_sequential_ms;
+          if (options.launch_params == LaunchParams::Auto) one_at_a_time = sched.choice == planner::ScheduleChoice::Sequential;
+        }
+        if (one_at_a_time) {
+          decided = stand_alone;
+          for (size_t i = 0; i < items.size(); ++i) decided[i].stats.batch = i;
+          ps.planner = "sequential";
+          ps.knapsack_feasible = false;
+        }
+        ps.schedule = one_at_a_time ? "sequential" : "concurrent";
+        if (stats.schedule.empty()) stats.schedule = ps.schedule;
+        else if (stats.schedule != ps.schedule) stats.schedule = "mixed";
         size_t batches = 1;
         for (size_t i = 0; i < items.size(); ++i) {
           Decided& d = decided[i];
@@ -754,7 +850,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
               for (const Event& e : previous) backend.wait(s, e);
               body(i);
               current.push_back(backend.record(s));
-              if (options.launch_params == LaunchParams::Sequential) backend.synchronize(s);
+              if (host_sync) backend.synchronize(s);
             }
             previous = std::move(current);
           }

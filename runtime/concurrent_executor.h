@@ -27,6 +27,14 @@
 //         launches of a pipeline and kernels that do not stride over tiles use decide_launch().
 //       Random: a random launchable block size and a random grid in [1, 2 · β · #SM] (seed given).
 //       Sequential: decide_launch() for every kernel and one kernel at a time (the baseline).
+//       Auto (the default): planner::choose_schedule() predicts the phase's time with the knapsack's
+//         launches (batch by batch) and one kernel at a time with decide_launch()'s, from each main
+//         launch's bytes read of the table it scans, its resident blocks and its grid's rounds, with
+//         the calibration's device copy rate as bandwidth and its per-chunk round trip as the
+//         launch overhead; the faster runs (ties: sequential). A sequential schedule chosen so runs
+//         one kernel per batch, batches ordered by events (forced Sequential also waits on the host
+//         after each kernel). Knapsack and Sequential phases record both predictions too (Random
+//         records none).
 //   - Placement. The working set is the state buffers of all plans + every column they read. It is
 //     streamed when Placement::Stream, or Placement::Auto and the working set exceeds the memory
 //     limit (ConcurrentOptions::memory_limit, else the free device memory plus what the column
@@ -62,8 +70,8 @@
 
 namespace hqc::runtime {
 
-enum class LaunchParams { Knapsack, Random, Sequential };
-// "knapsack", "random", "sequential"; Error(Usage) listing them otherwise.
+enum class LaunchParams { Auto, Knapsack, Random, Sequential };
+// "auto", "knapsack", "random", "sequential"; Error(Usage) listing them otherwise.
 LaunchParams parse_launch_params(std::string_view text);
 const char* to_string(LaunchParams params);
 
@@ -73,7 +81,7 @@ enum class Placement { Auto, Resident, Stream };
 inline constexpr uint64_t kStagingSlots = 2;
 
 struct ConcurrentOptions {
-  LaunchParams launch_params = LaunchParams::Knapsack;
+  LaunchParams launch_params = LaunchParams::Auto;
   uint64_t seed = 1;              // LaunchParams::Random
   Placement placement = Placement::Auto;
   uint64_t memory_limit = 0;      // bytes of device memory horseqc may use; 0: the free memory
@@ -99,6 +107,9 @@ struct PhaseStats {
   size_t index = 0;
   bool streamed = false;
   std::string planner;            // "knapsack", "knapsack+column generation", "random", "sequential"
+  std::string schedule;           // what ran: "concurrent" or "sequential" (one kernel at a time)
+  double predicted_knapsack_ms = 0;    // planner::choose_schedule (0 with random parameters)
+  double predicted_sequential_ms = 0;
   size_t batches = 0;
   bool knapsack_feasible = false; // all kernels of the phase co-resident in one batch
   std::vector<PhaseKernel> kernels;
@@ -141,12 +152,21 @@ struct ConcurrentStats {
   double kernels_ms = 0;          // sum of the phases' wall times of the final attempt
   double finalize_ms = 0;
   int rebuilds = 0;
+  // The schedule model's inputs and, summed over the phases, its predictions; `schedule` is
+  // "concurrent", "sequential" or "mixed" (phases differ).
+  std::string schedule;
+  double schedule_bandwidth_bytes_per_s = 0;
+  double schedule_launch_overhead_s = 0;
+  double predicted_knapsack_ms = 0;
+  double predicted_sequential_ms = 0;
   std::vector<PhaseStats> phases;
   StreamStats stream;
 
   std::string summary() const;
   // {"device","launch_params","queries":[..],"compile_ms","transfer_ms","transfer_bytes","kernels_ms",
-  //  "finalize_ms","rebuilds","phases":[{"index","streamed","planner","batches","knapsack_feasible",
+  //  "finalize_ms","rebuilds","schedule","schedule_bandwidth_bytes_per_s","schedule_launch_overhead_s",
+  //  "predicted_knapsack_ms","predicted_sequential_ms","phases":[{"index","streamed","planner",
+  //  "schedule","predicted_knapsack_ms","predicted_sequential_ms","batches","knapsack_feasible",
   //  "wall_ms","kernels":[{"query","pipeline","kernel","batch","demand_threads","blocks_per_sm",
   //  "block_size","grid_blocks","dynamic_shared_bytes","chunked"}]}],"stream":{"streamed","reason",
   //  "table","rows","bytes_per_row","working_set_bytes","memory_limit","resident_bytes","staging_bytes",

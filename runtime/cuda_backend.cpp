@@ -145,6 +145,23 @@ class CudaBackend final : public Backend {
     synchronize();
   }
 
+  int driver_active_blocks(const Kernel& kernel, uint32_t block_size, uint32_t dynamic_shared_bytes) override {
+    auto function = reinterpret_cast<CUfunction>(kernel.handle);
+    // Opted in to all the dynamic shared memory the device allows next to the static part (the
+    // planner's assumption, and what cuda_occupancy.h's oracle test gives the kernel).
+    const uint64_t optin = props_.shared_memory_per_block_optin;
+    const uint64_t static_shared = kernel.attributes.static_shared_bytes;
+    if (optin > static_shared) {
+      driver_.check(driver_.func_set_attribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                               static_cast<int>(optin - static_shared)),
+                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    }
+    int blocks = 0;
+    driver_.check(driver_.occupancy_max_active_blocks(&blocks, function, static_cast<int>(block_size), dynamic_shared_bytes),
+                  "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    return blocks;
+  }
+
   uint64_t raw_allocate_pinned(uint64_t bytes, void** data) override {
     const CUresult status = driver_.mem_host_alloc(data, bytes, CU_MEMHOSTALLOC_PORTABLE);
     if (status != CUDA_SUCCESS) {

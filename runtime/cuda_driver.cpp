@@ -68,6 +68,7 @@ CudaDriver load_driver() {
   resolve(d.library, d.mem_host_alloc, "cuMemHostAlloc");
   resolve(d.library, d.mem_free_host, "cuMemFreeHost");
   resolve(d.library, d.mem_get_info, "cuMemGetInfo_v2");
+  resolve(d.library, d.occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   d.event_elapsed_time = reinterpret_cast<decltype(d.event_elapsed_time)>(dlsym(d.library, "cuEventElapsedTime_v2"));
   if (d.event_elapsed_time == nullptr) resolve(d.library, d.event_elapsed_time, "cuEventElapsedTime");
 

@@ -55,6 +55,8 @@ struct CudaDriver {
   decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
   decltype(&::cuMemFreeHost) mem_free_host = nullptr;
   decltype(&::cuMemGetInfo_v2) mem_get_info = nullptr;
+  // The driver's own occupancy calculator (bench/occupancy_vs_driver compares the planner with it).
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_max_active_blocks = nullptr;
   // cuEventElapsedTime and cuEventElapsedTime_v2 share this signature; whichever the driver has.
   CUresult (*event_elapsed_time)(float*, CUevent, CUevent) = nullptr;
 

@@ -61,11 +61,14 @@ options:
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
   --concurrent Q1,Q2,...|all      run these queries at the same time, each in its own stream (CUDA
-                                  stream / OpenCL command queue), launch parameters from the
-                                  kernel-level knapsack; results are those of sequential runs
-  --launch-params knapsack|random|sequential
-                                  with --concurrent: knapsack (default), random block sizes and
-                                  grids (--seed N, default 1), or one kernel at a time
+                                  stream / OpenCL command queue); results are those of
+                                  sequential runs
+  --launch-params auto|knapsack|random|sequential
+                                  with --concurrent: auto (default: per phase, the faster of the
+                                  knapsack's concurrent launches and one kernel at a time, as the
+                                  schedule model predicts; both predictions are reported),
+                                  knapsack, random block sizes and grids (--seed N, default 1), or
+                                  one kernel at a time
   --stream                        stream the fact table through the device in chunks from pinned
                                   host memory (chosen automatically when the working set does not
                                   fit the device memory horseqc may use); with --concurrent every
@@ -186,7 +189,7 @@ int run(int argc, char** argv) {
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
   if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
   runtime::ConcurrentOptions concurrent_options;
-  concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "knapsack"));
+  concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "auto"));
   const long seed = args.get_long("seed", 1);
   if (seed < 0) throw Error(ErrorKind::Usage, "--seed: expected a non-negative integer");
   concurrent_options.seed = static_cast<uint64_t>(seed);
@@ -200,13 +203,15 @@ int run(int argc, char** argv) {
     concurrent_options.memory_limit = cli::parse_byte_size(*args.get("gpu-memory-limit"), "--gpu-memory-limit");
 
   const Catalog catalog = tpch ? Catalog::tpch() : Catalog::ssb();
-  auto parse_one = [&](const std::string& name) -> std::shared_ptr<const plan::LogicalPlan> {
-    if (args.has("plan")) return driver::load_query(*args.get("plan"), catalog);
+  // `stats`: the loaded data's, which order SQL joins (frontend/join_order.h); nullptr before the
+  // data exists (catalog estimates: the order does not change which columns a query reads).
+  auto parse_one = [&](const std::string& name, const plan::Statistics* stats) -> std::shared_ptr<const plan::LogicalPlan> {
+    if (args.has("plan")) return driver::load_query(*args.get("plan"), catalog, stats);
     return std::make_shared<const plan::LogicalPlan>(
-        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog)
-        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog)
+        args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog, stats)
+        : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog, stats)
         : from_plan     ? plan::parse_json_plan(ssb::query_plan_json(name), "ssb/plans/" + name + ".json", catalog)
-                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+                        : parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog, stats));
   };
 
   // Data: loaded from .tbl files, or (--in-memory) generated straight into memory with only the
@@ -235,7 +240,7 @@ int run(int argc, char** argv) {
     for (const std::string& name : queries) {
       std::shared_ptr<const plan::LogicalPlan> plan;
       try {
-        plan = parse_one(name);
+        plan = parse_one(name, nullptr);
         const driver::CompiledQuery q = driver::compile_query(plan, catalog, probe);
         for (const std::string& c : driver::columns_read(q.program, catalog)) gen.columns.insert(c);
       } catch (const Error& e) {
@@ -290,7 +295,8 @@ int run(int argc, char** argv) {
                                                 : runtime::ResultFormat::Table;
   auto compile_one = [&](const std::string& name, QueryReport& r) {
     r.name = name;
-    auto plan = parse_one(name);
+    // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
+    auto plan = parse_one(name, &stats);
     if (own_query && !plan->name.empty()) r.name = plan->name;
     driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;

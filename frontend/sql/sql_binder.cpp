@@ -54,8 +54,8 @@ SqlExprPtr column_expr(const std::string& alias, const std::string& column, int 
 
 class SelectBinder {
  public:
-  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog)
-      : stmt_(stmt), src_(source), scope_(catalog, source) {}
+  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats)
+      : stmt_(stmt), src_(source), scope_(catalog, stats, source) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
     if (stmt_.distinct) src_.unsupported(stmt_.location, "SELECT DISTINCT is not supported yet; write GROUP BY over the selected columns");
@@ -386,10 +386,11 @@ class SelectBinder {
 
 }  // namespace
 
-plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const std::string& plan_name) {
+plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
+                              const std::string& plan_name) {
   plan::LogicalPlan plan;
   plan.name = plan_name;
-  plan.root = SelectBinder(stmt, source, catalog).bind();
+  plan.root = SelectBinder(stmt, source, catalog, stats).bind();
   return plan;
 }
 

@@ -24,12 +24,15 @@
 #include <string>
 
 #include "frontend/logical_plan.h"
+#include "frontend/statistics.h"
 #include "frontend/sql/sql_ast.h"
 #include "frontend/sql/sql_source.h"
 #include "storage/catalog.h"
 
 namespace hqc::sql {
 
-plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const std::string& plan_name);
+// `stats` order the joins (frontend/join_order.h): the loaded data's, or catalog estimates.
+plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
+                              const std::string& plan_name);
 
 }  // namespace hqc::sql

@@ -21,18 +21,21 @@ std::string stem_of(const std::string& source_name) {
 
 }  // namespace
 
-plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog) {
+plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog,
+                            const plan::Statistics* stats) {
   sql::SqlSource source{sql, source_name};
   std::shared_ptr<sql::SelectStmt> stmt = sql::parse_select(source);
-  return sql::bind_select(*stmt, source, catalog, stem_of(source_name));
+  if (stats != nullptr) return sql::bind_select(*stmt, source, catalog, *stats, stem_of(source_name));
+  const plan::CatalogStatistics estimates(catalog);
+  return sql::bind_select(*stmt, source, catalog, estimates, stem_of(source_name));
 }
 
-plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog) {
+plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog, const plan::Statistics* stats) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Input, path + ": cannot read the query file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_sql(text.str(), path, catalog);
+  return parse_sql(text.str(), path, catalog, stats);
 }
 
 }  // namespace hqc

@@ -14,14 +14,18 @@
 #include <string>
 
 #include "frontend/logical_plan.h"
+#include "frontend/statistics.h"
 #include "storage/catalog.h"
 
 namespace hqc {
 
 // `source_name` prefixes messages (a file name, or "<sql>"); the plan is named after its stem
-// ("ssb/queries/q1.1.sql" → "q1.1").
-plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog);
+// ("ssb/queries/q1.1.sql" → "q1.1"). Joins are ordered from `stats` (the loaded data's statistics,
+// planner::DatabaseStatistics), or without them from catalog estimates at SF 1
+// (plan::CatalogStatistics): frontend/join_order.h.
+plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog,
+                            const plan::Statistics* stats = nullptr);
 // Reads the file and parses it; Error(Input) when the file cannot be read.
-plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog);
+plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog, const plan::Statistics* stats = nullptr);
 
 }  // namespace hqc

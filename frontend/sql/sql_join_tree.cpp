@@ -2,9 +2,12 @@
 #include "frontend/sql/sql_join_tree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
+#include "frontend/cardinality.h"
+#include "frontend/join_order.h"
 #include "frontend/sql/sql_binder.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_unnest.h"
@@ -103,19 +106,29 @@ class JoinTreeBuilder {
     for (size_t i = 0; i < conjuncts.size(); ++i) classify(*conjuncts[i], i);
     for (const auto& [rel, on] : outer_on_) classify_outer_on(rel, on, conjuncts.size());
 
-    // The probe side starts at the largest relation that does not supply NULLs.
-    size_t fact = SIZE_MAX;
-    for (size_t i = 0; i < scope_.relations().size(); ++i) {
-      if (outer_on_.count(i)) continue;
-      if (fact == SIZE_MAX || scope_.relation(i).table->rows_at_sf1 > scope_.relation(fact).table->rows_at_sf1) fact = i;
-    }
+    // The inner joins in the order of least estimated cost (frontend/join_order.h), then the
+    // NULL-supplying and single-row relations.
+    const plan::JoinGraph graph = join_graph();
+    reject_cross_products(graph);
+    const plan::JoinOrder order = plan::order_joins(graph);
     std::vector<bool> joined(scope_.relations().size(), false);
-    joined[fact] = true;
-    std::unique_ptr<plan::LogicalOp> tree = base(fact);
+    const size_t start = order.steps[0].relation;
+    joined[start] = true;
+    std::unique_ptr<plan::LogicalOp> tree = std::move(bases_[start]);
     tree = place_residuals(std::move(tree), joined);
+    double rows = order.steps[0].rows;
     for (size_t step = 1; step < scope_.relations().size(); ++step) {
-      size_t next = pick_next(joined);
-      tree = join(std::move(tree), next, joined);
+      size_t next = 0;
+      if (step < order.steps.size()) {
+        next = order.steps[step].relation;
+        rows = order.steps[step].rows;
+      } else {
+        next = pick_remaining(joined);
+        // A left outer join keeps every probe row; a single-row side adds no rows.
+        const plan::JoinRelation& r = graph.relations[next];
+        rows = std::max(rows, rows * r.rows * plan::join_selectivity(graph, joined, next));
+      }
+      tree = join(std::move(tree), next, joined, rows);
       joined[next] = true;
       tree = place_residuals(std::move(tree), joined);
     }
@@ -136,23 +149,14 @@ class JoinTreeBuilder {
       for (const CommonTable& own : query.with) shadowed = shadowed || own.name == c.name;
       if (!shadowed) q->with.push_back(c);
     }
-    plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), alias);
+    plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), scope_.stats(), alias);
     register_derived(std::move(sub.root), alias, location, column_names, false);
   }
 
-  // Adds a planned subquery as relation `alias` (rows estimate: its largest scanned table, or 1).
+  // Adds a planned subquery as relation `alias` (rows: its estimate, frontend/cardinality.h).
   size_t register_derived(std::unique_ptr<plan::LogicalOp> root, const std::string& alias, int location,
                           const std::vector<std::string>& column_names, bool single_row) {
-    uint64_t rows = 0;
-    std::vector<const plan::LogicalOp*> stack = {root.get()};
-    while (!stack.empty()) {
-      const plan::LogicalOp* op = stack.back();
-      stack.pop_back();
-      if (op->kind == plan::OpKind::Scan) {
-        if (const TableDef* t = scope_.catalog().find(op->table)) rows = std::max(rows, t->rows_at_sf1);
-      }
-      for (const auto& c : op->children) stack.push_back(c.get());
-    }
+    const auto rows = static_cast<uint64_t>(std::llround(plan::estimate_rows(*root, scope_.stats())));
     size_t rel = scope_.add_derived(alias, location, root->schema, column_names, single_row ? 1 : rows);
     filters_.resize(scope_.relations().size());
     if (single_row) single_row_.insert(rel);
@@ -384,50 +388,111 @@ class JoinTreeBuilder {
     return filter(std::move(scan), filters_[rel]);
   }
 
-  size_t pick_next(const std::vector<bool>& joined) const {
-    size_t best = SIZE_MAX;
-    std::pair<int, size_t> best_rank{2, SIZE_MAX};
+  // Every relation's input (its scan or derived plan under its pushed-down filters, in bases_) and
+  // what the join orderer needs to know about it: rows before and after the filters (statistics,
+  // or catalog estimates), unique keys, and the equi-join edges with the distinct counts of their
+  // columns.
+  plan::JoinGraph join_graph() {
+    const plan::Statistics& stats = scope_.stats();
+    plan::JoinGraph g;
+    bases_.resize(scope_.relations().size());
+    for (size_t rel = 0; rel < scope_.relations().size(); ++rel) {
+      const Relation& r = scope_.relation(rel);
+      plan::JoinRelation jr;
+      jr.name = r.alias;
+      jr.ordered = !outer_on_.count(rel) && !single_row_.count(rel);
+      if (r.derived()) {
+        jr.base_rows = plan::estimate_rows(*derived_.at(rel), stats);
+        jr.unique_keys = plan::unique_column_sets(*derived_.at(rel), scope_.catalog());
+      } else {
+        jr.base_rows = static_cast<double>(table_rows(*r.table));
+        if (!r.table->primary_key.empty()) jr.unique_keys = {r.table->primary_key};
+      }
+      bases_[rel] = base(rel);
+      jr.rows = std::min(jr.base_rows, plan::estimate_rows(*bases_[rel], stats));
+      bases_[rel]->estimated_rows = jr.rows;
+      g.relations.push_back(std::move(jr));
+    }
+    for (auto& r : g.relations) r.preference = SIZE_MAX;
     for (const EquiJoin& e : edges_) {
-      for (auto [in, out] : {std::pair{e.left_rel, e.right_rel}, std::pair{e.right_rel, e.left_rel}}) {
-        if (!joined[in] || joined[out] || outer_on_.count(out)) continue;
-        std::pair<int, size_t> rank{filters_[out].empty() ? 1 : 0, e.order};
-        if (rank < best_rank) {
-          best_rank = rank;
-          best = out;
-        }
-      }
+      for (size_t rel : {e.left_rel, e.right_rel}) g.relations[rel].preference = std::min(g.relations[rel].preference, e.order);
+      plan::JoinEdge edge{e.left_rel, e.right_rel, "", "", 0, 0};
+      edge_side(*e.left, edge.left_column, edge.left_distinct);
+      edge_side(*e.right, edge.right_column, edge.right_distinct);
+      g.edges.push_back(std::move(edge));
     }
-    if (best == SIZE_MAX) {
-      // NULL-supplying relations join after every inner join, once their ON partners are joined.
-      for (const auto& entry : outer_on_) {
-        size_t rel = entry.first;
-        if (joined[rel]) continue;
-        bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.left_rel == rel || e.right_rel == rel; });
-        for (const EquiJoin& e : edges_) {
-          if (e.left_rel == rel && !joined[e.right_rel]) ready = false;
-          if (e.right_rel == rel && !joined[e.left_rel]) ready = false;
-        }
-        if (ready) return rel;
-      }
-      // A single-row relation (uncorrelated scalar subquery) joins without keys.
-      for (size_t i : single_row_) {
-        if (!joined[i]) return i;
-      }
-      for (size_t i = 0; i < joined.size(); ++i) {
-        if (!joined[i]) {
-          src_.unsupported(scope_.relation(i).location, "no equi-join condition connects \"" + scope_.relation(i).alias +
-                                                            "\" to the other tables: cross products are not supported");
-        }
-      }
-    }
-    return best;
+    return g;
   }
 
-  std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined) {
+  uint64_t table_rows(const TableDef& t) const {
+    try {
+      return scope_.stats().rows(t.name);
+    } catch (const Error&) {
+      return t.rows_at_sf1;  // statistics of a database without this table
+    }
+  }
+
+  // The column an edge side names in its relation, and its distinct count (0: unknown or computed).
+  void edge_side(const SqlExpr& side, std::string& column, double& distinct) const {
+    if (side.kind != SqlExprKind::Column) return;
+    const ResolvedColumn c = scope_.resolve(side);
+    column = c.column;
+    const Relation& r = scope_.relation(c.relation);
+    if (r.derived()) return;
+    try {
+      distinct = static_cast<double>(scope_.stats().column(r.table->name, c.column).distinct);
+    } catch (const Error&) {
+      distinct = 0;
+    }
+  }
+
+  // Relations that take part in the inner joins must all be connected by equi-joins to the one
+  // with the most rows (the first in FROM order on ties): no cross products.
+  void reject_cross_products(const plan::JoinGraph& g) const {
+    size_t start = SIZE_MAX;
+    for (size_t i = 0; i < g.relations.size(); ++i) {
+      if (g.relations[i].ordered && (start == SIZE_MAX || g.relations[i].base_rows > g.relations[start].base_rows)) start = i;
+    }
+    const std::vector<bool> reached = plan::connected_to(g, start);
+    for (size_t i = 0; i < g.relations.size(); ++i) {
+      if (g.relations[i].ordered && !reached[i]) {
+        src_.unsupported(scope_.relation(i).location, "no equi-join condition connects \"" + scope_.relation(i).alias +
+                                                          "\" to the other tables: cross products are not supported");
+      }
+    }
+  }
+
+  // After the inner joins: NULL-supplying relations once their ON partners are joined, then
+  // single-row relations (uncorrelated scalar subqueries, joined without keys).
+  size_t pick_remaining(const std::vector<bool>& joined) const {
+    for (const auto& entry : outer_on_) {
+      size_t rel = entry.first;
+      if (joined[rel]) continue;
+      bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.left_rel == rel || e.right_rel == rel; });
+      for (const EquiJoin& e : edges_) {
+        if (e.left_rel == rel && !joined[e.right_rel]) ready = false;
+        if (e.right_rel == rel && !joined[e.left_rel]) ready = false;
+      }
+      if (ready) return rel;
+    }
+    for (size_t i : single_row_) {
+      if (!joined[i]) return i;
+    }
+    for (size_t i = 0; i < joined.size(); ++i) {
+      if (!joined[i]) {
+        src_.unsupported(scope_.relation(i).location, "no equi-join condition connects \"" + scope_.relation(i).alias +
+                                                          "\" to the other tables: cross products are not supported");
+      }
+    }
+    throw Error(ErrorKind::Internal, "join tree: no relation left to join");
+  }
+
+  std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined, double rows) {
     auto j = std::make_unique<plan::LogicalOp>();
     j->kind = plan::OpKind::Join;
     j->join_type = outer_on_.count(rel) ? plan::JoinType::LeftOuter : plan::JoinType::Inner;
-    std::unique_ptr<plan::LogicalOp> build = base(rel);
+    j->estimated_rows = rows;
+    std::unique_ptr<plan::LogicalOp> build = std::move(bases_.at(rel));
     int location = -1;
     std::vector<const SqlExpr*> unmatched;  // computed equalities whose types no hash table matches
     for (const EquiJoin& e : edges_) {
@@ -488,6 +553,7 @@ class JoinTreeBuilder {
   std::vector<CommonTable> ctes_;  // the statement's WITH entries, visible in its FROM
   std::vector<std::unique_ptr<plan::LogicalOp>> derived_;  // by relation index: derived table plans
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
+  std::vector<std::unique_ptr<plan::LogicalOp>> bases_;  // by relation index: its input, until joined
 };
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "frontend/logical_plan.h"
+#include "frontend/statistics.h"
 #include "frontend/sql/sql_ast.h"
 #include "frontend/sql/sql_source.h"
 #include "storage/catalog.h"
@@ -43,7 +44,8 @@ struct ResolvedColumn {
 
 class FromScope {
  public:
-  FromScope(const Catalog& catalog, const SqlSource& source) : catalog_(catalog), src_(source) {}
+  FromScope(const Catalog& catalog, const plan::Statistics& stats, const SqlSource& source)
+      : catalog_(catalog), stats_(stats), src_(source) {}
 
   // Adds a base table (TableRef of kind Table). Errors: unknown table (with a suggestion),
   // duplicate alias.
@@ -56,6 +58,8 @@ class FromScope {
 
   const std::vector<Relation>& relations() const { return relations_; }
   const Catalog& catalog() const { return catalog_; }
+  // Row counts and column statistics the join orderer estimates from (frontend/statistics.h).
+  const plan::Statistics& stats() const { return stats_; }
   const SqlSource& source() const { return src_; }
   const Relation& relation(size_t i) const { return relations_.at(i); }
 
@@ -77,6 +81,7 @@ class FromScope {
   void check_alias(const std::string& alias, int location) const;
 
   const Catalog& catalog_;
+  const plan::Statistics& stats_;
   const SqlSource& src_;
   std::vector<Relation> relations_;
 };

@@ -66,7 +66,7 @@ void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonT
       if (c.name != ref.name) continue;
       auto q = std::make_shared<SelectStmt>(*c.query);
       q->with = visible_ctes(*q, ctes);
-      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), c.name);
+      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), c.name);
       scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c.column_names, 0);
       return;
     }
@@ -171,7 +171,7 @@ Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& o
   stmt.having = renamed(stmt.having, aliases);
   stmt.order_by.clear();  // order does not matter to a join
 
-  FromScope inner(outer_scope.catalog(), src);
+  FromScope inner(outer_scope.catalog(), outer_scope.stats(), src);
   for (const auto& ref : stmt.from) add_tables(*ref, inner, stmt.with, src);
 
   // Correlated equalities leave the subquery as key pairs; the rest stays its WHERE.
@@ -243,7 +243,7 @@ std::set<size_t> outer_relations(const SqlExpr& c, const FromScope& outer_scope,
   const SqlExpr& e = c.kind == SqlExprKind::Not ? *c.args[0] : c;
   std::set<size_t> out;
   if (e.kind == SqlExprKind::InSubquery) out = outer_scope.relations_of(*e.args[0]);
-  FromScope inner(outer_scope.catalog(), outer_scope.source());
+  FromScope inner(outer_scope.catalog(), outer_scope.stats(), outer_scope.source());
   std::vector<CommonTable> visible = visible_ctes(*e.subquery, ctes);
   for (const auto& ref : e.subquery->from) add_tables(*ref, inner, visible, outer_scope.source());
   if (e.subquery->where) outer_columns(*e.subquery->where, inner, outer_scope, out);
@@ -289,7 +289,7 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
     const SqlExprPtr& c = d.residual_columns[i];
     stmt->items.push_back(SelectItem{c, tag + "_r" + std::to_string(i + 1), c->location});
   }
-  plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), tag);
+  plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), outer_scope.stats(), tag);
   std::unique_ptr<plan::LogicalOp> build = std::move(planned.root);
 
   auto j = std::make_unique<plan::LogicalOp>();
@@ -361,7 +361,7 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
     out.column_names.push_back(name);
     out.outer_keys.push_back(d.keys[i].outer);
   }
-  out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), d.tag).root);
+  out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), outer_scope.stats(), d.tag).root);
   return out;
 }
 

@@ -55,7 +55,7 @@ def main():
         (["--chunks", "3"], "--chunks needs --stream"),
         (["--stream", "--chunks", "0"], "--chunks: expected a count of at least 1"),
         (["--launch-params", "random"], "apply to --concurrent"),
-        (["--concurrent", "q1.1", "--launch-params", "fast"], "expected knapsack, random or sequential"),
+        (["--concurrent", "q1.1", "--launch-params", "fast"], "expected auto, knapsack, random or sequential"),
         (["q1.1", "--concurrent", "q2.1"], "--concurrent names its queries itself"),
         (["--concurrent", "q1.1,,q2.1"], "separated by commas"),
         (["--gpu-memory-limit", "4XB"], "expected a size such as 4GiB"),
@@ -70,7 +70,7 @@ def main():
     seq = rows_by_query(json.loads(run(args.bin, *base, "--format", "json").stdout))
     check(len(seq) == 13, "13 queries ran sequentially")
 
-    for params in ["knapsack", "random"]:
+    for params in ["auto", "knapsack", "random"]:
         doc = json.loads(run(args.bin, *base, "--concurrent", "all", "--launch-params", params, "--format", "json").stdout)
         got = rows_by_query(doc)
         for q, r in seq.items():
@@ -78,6 +78,12 @@ def main():
         c = doc["concurrent"]
         check(c["launch_params"] == params and len(c["phases"][-1]["kernels"]) == 13,
               f"--concurrent ({params}): statistics list 13 kernels in the last phase")
+        if params == "auto":
+            phases = c["phases"]
+            check(c["predicted_knapsack_ms"] > 0 and c["predicted_sequential_ms"] > 0
+                  and all(p["schedule"] == ("concurrent" if p["predicted_knapsack_ms"] < p["predicted_sequential_ms"]
+                                            else "sequential") for p in phases),
+                  "--concurrent (auto): every phase ran the schedule predicted faster, both predictions reported")
         if params == "knapsack":
             check(all(k["blocks_per_sm"] >= 1 and k["demand_threads"] >= 1 for k in c["phases"][-1]["kernels"]),
                   "knapsack decisions (demand, blocks per SM) are reported")

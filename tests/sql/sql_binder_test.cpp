@@ -23,7 +23,7 @@ void check_error(const std::string& sql, const Catalog& catalog, ErrorKind kind,
   CHECK(f.message.find(fragment) != std::string::npos);
 }
 
-std::string explain(const std::string& sql, const Catalog& catalog) { return plan::explain_logical(parse_sql(sql, "q.sql", catalog)); }
+std::string explain(const std::string& sql, const Catalog& catalog) { return plan::explain_logical(parse_sql(sql, "q.sql", catalog), false); }
 
 }  // namespace
 

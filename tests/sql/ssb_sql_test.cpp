@@ -36,7 +36,8 @@ TEST_CASE("every SSB query binds from SQL to the same logical plan as its JSON p
     plan::LogicalPlan from_sql = load_sql(test::repo_dir() + "/ssb/queries/" + q + ".sql", catalog);
     plan::LogicalPlan from_json = plan::load_json_plan(test::repo_dir() + "/ssb/plans/" + q + ".json", catalog);
     CHECK(from_sql.name == q);
-    CHECK(plan::explain_logical(from_sql) == plan::explain_logical(from_json));
+    // Without the row estimates the SQL join orderer adds (JSON plans carry none).
+    CHECK(plan::explain_logical(from_sql, false) == plan::explain_logical(from_json, false));
   }
 }
 

@@ -77,9 +77,9 @@ Catalog choose_catalog(const std::string& schema, const std::string& query_text,
   return Catalog::ssb();  // binding then names the unknown table with its JSON path
 }
 
-std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog) {
+std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog, const plan::Statistics* stats) {
   if (is_json_plan_path(path)) return std::make_shared<const plan::LogicalPlan>(plan::load_json_plan(path, catalog));
-  return std::make_shared<const plan::LogicalPlan>(load_sql(path, catalog));
+  return std::make_shared<const plan::LogicalPlan>(load_sql(path, catalog, stats));
 }
 
 }  // namespace hqc::driver

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/logical_plan.h"
+#include "frontend/statistics.h"
 #include "storage/catalog.h"
 
 namespace hqc::driver {
@@ -15,8 +16,10 @@ namespace hqc::driver {
 // For "auto", the catalog is the built-in one holding every table named in the plan or query.
 Catalog choose_catalog(const std::string& schema, const std::string& query_text, bool is_sql);
 
-// Parses and binds a plan file (*.json) or a SQL file (anything else, usually *.sql).
-std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog);
+// Parses and binds a plan file (*.json) or a SQL file (anything else, usually *.sql). SQL joins are
+// ordered from `stats` (loaded data), else from catalog estimates (frontend/join_order.h).
+std::shared_ptr<const plan::LogicalPlan> load_query(const std::string& path, const Catalog& catalog,
+                                                    const plan::Statistics* stats = nullptr);
 
 bool is_json_plan_path(const std::string& path);
 

@@ -40,40 +40,16 @@ typedef uchar hqc_u8;
 
 // ==== horseqc query joins_nested_match_loops: 3 compound kernel(s), pipelined model ====
 
-// p0 hash_build ht0 from e
-// work-items: one per row of rows_e; block size: any
-HQC_KERNEL void joins_nested_match_loops_p0_build(
-    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_e_k,
-    HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_e_w,
-    HQC_GLOBAL hqc_i32* ht0_keys,
-    HQC_GLOBAL hqc_i64* ht0_e_w,
-    HQC_GLOBAL hqc_u32* ht0_overflow,
-    hqc_i64 rows_e,
-    hqc_i64 ht0_capacity) {
-  for (hqc_i64 tile = hqc_tile_first(); tile < rows_e; tile += hqc_tile_stride()) {
-    const hqc_i32 tile_items = hqc_tile_items(tile, rows_e);
-    hqc_i32 flag = hqc_tile_valid(tile_items);
-
-    // ---- scan e (for the sink) ----
-    const hqc_i32 e_k = hqc_load_i32(col_e_k, tile, tile_items);
-    const hqc_i64 e_w = hqc_load_i64(col_e_w, tile, tile_items);
-
-    // ---- build ht0 (linear_probing, sink) ----
-    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)e_k, ht0_overflow) : -1;
-    hqc_ht_put_i64(ht0_e_w, slot_ht0, e_w);
-  }
-}
-
-// p1 hash_build ht1 from d
+// p0 hash_build ht0 from d
 // work-items: one per row of rows_d; block size: any
-HQC_KERNEL void joins_nested_match_loops_p1_build(
+HQC_KERNEL void joins_nested_match_loops_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_k,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
-    HQC_GLOBAL hqc_i32* ht1_keys,
-    HQC_GLOBAL hqc_i32* ht1_d_w,
-    HQC_GLOBAL hqc_u32* ht1_overflow,
+    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_d,
-    hqc_i64 ht1_capacity) {
+    hqc_i64 ht0_capacity) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
     hqc_i32 flag = hqc_tile_valid(tile_items);
@@ -87,9 +63,33 @@ HQC_KERNEL void joins_nested_match_loops_p1_build(
     // ---- scan d (for the sink) ----
     const hqc_i32 d_k = hqc_pred_load_i32(col_d_k, tile, flag);
 
+    // ---- build ht0 (linear_probing, sink) ----
+    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)d_k, ht0_overflow) : -1;
+    hqc_ht_put_i32(ht0_d_w, slot_ht0, d_w);
+  }
+}
+
+// p1 hash_build ht1 from e
+// work-items: one per row of rows_e; block size: any
+HQC_KERNEL void joins_nested_match_loops_p1_build(
+    HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_e_k,
+    HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_e_w,
+    HQC_GLOBAL hqc_i32* ht1_keys,
+    HQC_GLOBAL hqc_i64* ht1_e_w,
+    HQC_GLOBAL hqc_u32* ht1_overflow,
+    hqc_i64 rows_e,
+    hqc_i64 ht1_capacity) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < rows_e; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, rows_e);
+    hqc_i32 flag = hqc_tile_valid(tile_items);
+
+    // ---- scan e (for the sink) ----
+    const hqc_i32 e_k = hqc_load_i32(col_e_k, tile, tile_items);
+    const hqc_i64 e_w = hqc_load_i64(col_e_w, tile, tile_items);
+
     // ---- build ht1 (linear_probing, sink) ----
-    const hqc_i64 slot_ht1 = flag ? hqc_oa_build_i32(ht1_keys, ht1_capacity, (hqc_i32)d_k, ht1_overflow) : -1;
-    hqc_ht_put_i32(ht1_d_w, slot_ht1, d_w);
+    const hqc_i64 slot_ht1 = flag ? hqc_oa_build_i32(ht1_keys, ht1_capacity, (hqc_i32)e_k, ht1_overflow) : -1;
+    hqc_ht_put_i64(ht1_e_w, slot_ht1, e_w);
   }
 }
 
@@ -99,9 +99,9 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_k,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_g,
     HQC_GLOBAL const hqc_i32* ht1_keys,
-    HQC_GLOBAL const hqc_i32* ht1_d_w,
+    HQC_GLOBAL const hqc_i64* ht1_e_w,
     HQC_GLOBAL const hqc_i32* ht0_keys,
-    HQC_GLOBAL const hqc_i64* ht0_e_w,
+    HQC_GLOBAL const hqc_i32* ht0_d_w,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
     HQC_GLOBAL hqc_i64* agg0_s,
@@ -113,28 +113,28 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
     hqc_i32 flag = hqc_tile_valid(tile_items);
 
     // ---- scan f (for op 1) ----
-    const hqc_i32 f_k = hqc_load_i32(col_f_k, tile, tile_items);
+    const hqc_i32 f_g = hqc_load_i32(col_f_g, tile, tile_items);
 
     // ---- probe ht1: every match (op 1) ----
-    const hqc_i32 pk_op1_0 = (hqc_i32)f_k;
+    const hqc_i32 pk_op1_0 = (hqc_i32)f_g;
     const hqc_i64 home_op1 = hqc_oa_home(hqc_key_hash_i32(pk_op1_0), ht1_capacity);
     hqc_i64 slot_op1 = flag ? hqc_oa_first_i32(ht1_keys, ht1_capacity, home_op1, pk_op1_0) : -1;
 
     // ---- scan f (before the match loop of op 1) ----
-    const hqc_i32 f_g = hqc_pred_load_i32(col_f_g, tile, flag);
+    const hqc_i32 f_k = hqc_pred_load_i32(col_f_k, tile, flag);
     const hqc_i32 flag_op1 = flag;
     do {
       flag = flag_op1 && slot_op1 >= 0;
-      const hqc_i32 d_w = hqc_ht_get_i32(ht1_d_w, slot_op1);
+      const hqc_i64 e_w = hqc_ht_get_i64(ht1_e_w, slot_op1);
 
       // ---- probe ht0: every match (op 2) ----
-      const hqc_i32 pk_op2_0 = (hqc_i32)f_g;
+      const hqc_i32 pk_op2_0 = (hqc_i32)f_k;
       const hqc_i64 home_op2 = hqc_oa_home(hqc_key_hash_i32(pk_op2_0), ht0_capacity);
       hqc_i64 slot_op2 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op2, pk_op2_0) : -1;
       const hqc_i32 flag_op2 = flag;
       do {
         flag = flag_op2 && slot_op2 >= 0;
-        const hqc_i64 e_w = hqc_ht_get_i64(ht0_e_w, slot_op2);
+        const hqc_i32 d_w = hqc_ht_get_i32(ht0_d_w, slot_op2);
 
         // ---- aggregate agg0 (B2, sink) ----
         hqc_tuple_sum_i64(agg0_n, flag, 1);

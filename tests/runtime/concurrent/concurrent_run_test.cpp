@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -261,10 +262,12 @@ TEST_CASE("concurrent SSB queries with knapsack launch parameters equal sequenti
     f.backend->clear();
     ConcurrentOptions options;
     options.placement = Placement::Resident;
+    options.launch_params = LaunchParams::Knapsack;
     const ConcurrentRun run = f.concurrent->run(all_plans(f), ssb_data(), options);
     check_results(f, run, every(f));
     CHECK_FALSE(run.stats.stream.streamed);
     CHECK(run.stats.launch_params == "knapsack");
+    CHECK(run.stats.schedule == "concurrent");
     // Every plan's lineorder pipeline is in the last phase, with all 13 kernels planned together.
     REQUIRE_FALSE(run.stats.phases.empty());
     const PhaseStats& last = run.stats.phases.back();
@@ -290,8 +293,54 @@ TEST_CASE("concurrent SSB queries with random and sequential launch parameters e
       INFO(to_string(lp));
       check_results(f, run, every(f));
       CHECK(run.stats.launch_params == to_string(lp));
-      if (lp == LaunchParams::Sequential) CHECK(run.stats.phases.back().batches == 13);
+      if (lp == LaunchParams::Sequential) {
+        CHECK(run.stats.phases.back().batches == 13);
+        CHECK(run.stats.schedule == "sequential");
+        // Both schedules are predicted even when one is forced.
+        for (const PhaseStats& phase : run.stats.phases) {
+          CHECK(phase.predicted_knapsack_ms > 0);
+          CHECK(phase.predicted_sequential_ms > 0);
+        }
+      }
     }
+  }
+}
+
+TEST_CASE("auto launch parameters run the schedule the model predicts faster, phase by phase") {
+  for (DeviceChoice choice : devices()) {
+    Fixture& f = fixture(choice);
+    f.backend->clear();
+    ConcurrentOptions options;
+    options.placement = Placement::Resident;
+    CHECK(options.launch_params == LaunchParams::Auto);  // the default
+    const ConcurrentRun run = f.concurrent->run(all_plans(f), ssb_data(), options);
+    check_results(f, run, every(f));
+    CHECK(run.stats.launch_params == "auto");
+    CHECK(run.stats.schedule_bandwidth_bytes_per_s > 0);
+    CHECK(run.stats.schedule_launch_overhead_s > 0);
+    double knapsack = 0;
+    double sequential = 0;
+    std::set<std::string> schedules;
+    for (const PhaseStats& phase : run.stats.phases) {
+      INFO("phase " << phase.index);
+      REQUIRE(phase.predicted_knapsack_ms > 0);
+      REQUIRE(phase.predicted_sequential_ms > 0);
+      knapsack += phase.predicted_knapsack_ms;
+      sequential += phase.predicted_sequential_ms;
+      schedules.insert(phase.schedule);
+      if (phase.predicted_knapsack_ms < phase.predicted_sequential_ms) {
+        CHECK(phase.schedule == "concurrent");
+        check_knapsack_phase(f, phase, 0);
+      } else {
+        CHECK(phase.schedule == "sequential");
+        CHECK(phase.planner == "sequential");
+        CHECK(phase.batches == phase.kernels.size());
+        for (size_t i = 0; i < phase.kernels.size(); ++i) CHECK(phase.kernels[i].batch == i);
+      }
+    }
+    CHECK(run.stats.predicted_knapsack_ms == doctest::Approx(knapsack));
+    CHECK(run.stats.predicted_sequential_ms == doctest::Approx(sequential));
+    CHECK(run.stats.schedule == (schedules.size() == 1 ? *schedules.begin() : std::string("mixed")));
   }
 }
 
@@ -302,6 +351,7 @@ TEST_CASE("each SSB query streamed in chunks under a small memory limit equals i
       INFO(f.names[q]);
       const std::vector<const ExecutablePlan*> one{&f.plans[q]};
       ConcurrentOptions options;
+      options.launch_params = LaunchParams::Knapsack;
       options.memory_limit = limit_for(f, one, 6);  // auto placement: the working set does not fit
       f.backend->clear();
       const ConcurrentRun run = f.concurrent->run(one, ssb_data(), options);
@@ -334,6 +384,7 @@ TEST_CASE("concurrent streamed SSB queries share one scan of lineorder") {
     Fixture& f = fixture(choice);
     const std::vector<const ExecutablePlan*> plans = all_plans(f);
     ConcurrentOptions options;
+    options.launch_params = LaunchParams::Knapsack;
     options.memory_limit = limit_for(f, plans, 4);
     f.backend->clear();
     const ConcurrentRun run = f.concurrent->run(plans, ssb_data(), options);
