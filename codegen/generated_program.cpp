@@ -65,6 +65,7 @@ nlohmann::json GeneratedProgram::to_json() const {
          {{"suggested", k.block_size}, {"multiple_of", k.block_size_multiple}, {"power_of_two", k.power_of_two_block}}},
         {"reductions", std::move(reductions)},
     });
+    if (k.fixed_grid != 0) kernels_json.back()["fixed_grid"] = k.fixed_grid;
   }
   return {{"label", label},
           {"dialect", dialect_name(dialect)},

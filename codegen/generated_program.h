@@ -50,7 +50,8 @@ struct KernelManifest {
   std::string name;
   int pipeline = 0;
   std::vector<ir::KernelArg> args;
-  std::string work_items_param;
+  std::string work_items_param;  // empty: a fixed grid of `fixed_grid` CTAs (compaction kernels)
+  uint64_t fixed_grid = 0;
   std::string work_items_table;  // the scanned table ("" when scanning a materialized output)
   ScratchSize scratch;
   std::vector<ManifestReduction> reductions;

@@ -121,9 +121,7 @@ ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect diale
   return requested;
 }
 
-namespace {
-
-std::string parameter(const ir::KernelArg& a) {
+std::string kernel_parameter(const ir::KernelArg& a) {
   switch (a.kind) {
     case ir::KernelArg::Kind::Column:
       return std::string("HQC_GLOBAL const ") + element_type(a.type) + "* HQC_RESTRICT " + a.name;
@@ -135,6 +133,8 @@ std::string parameter(const ir::KernelArg& a) {
   }
   return "";
 }
+
+namespace {
 
 void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect dialect, SourceWriter& w,
                  KernelManifest& manifest) {
@@ -162,7 +162,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
       continue;
     }
     manifest.args.push_back(a);
-    params.push_back(parameter(a));
+    params.push_back(kernel_parameter(a));
   }
   const bool uses_scratch = ir_has_scratch || !ctx.scratch.empty();
   if (uses_scratch) {
@@ -224,12 +224,13 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   out.label = program.label;
   out.compile_options = compile_options(dialect);
   SourceWriter w;
-  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.kernels.size()) + " compound kernel(s), " +
+  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
          ir::execution_model_name(program.model) + " model ====");
   for (const ir::Kernel& k : program.kernels) {
     w.blank();
     KernelManifest m;
-    detail::emit_kernel(program, k, dialect, w, m);
+    if (k.kind == ir::KernelKind::Compound) detail::emit_kernel(program, k, dialect, w, m);
+    else detail::emit_compaction_kernel(program, k, w, m);
     out.kernels.push_back(std::move(m));
   }
   out.kernels_source = w.str();

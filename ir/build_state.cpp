@@ -32,6 +32,7 @@
 #include <limits>
 
 #include "ir/lowering.h"
+#include "ir/resolve_parameters.h"
 #include "planner/sizing.h"
 #include "storage/error.h"
 
@@ -50,6 +51,9 @@ bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
          a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value && a.word == b.word &&
          a.distinct_columns == b.distinct_columns && a.load_factor == b.load_factor &&
+         a.join_filters.size() == b.join_filters.size() &&
+         std::equal(a.join_filters.begin(), a.join_filters.end(), b.join_filters.begin(),
+                    [](const auto& x, const auto& y) { return x.first == y.first && x.second->to_string() == y.second->to_string(); }) &&
          ((!a.predicate && !b.predicate) || (a.predicate && b.predicate && a.predicate->to_string() == b.predicate->to_string()));
 }
 
@@ -355,17 +359,25 @@ bool Lowering::sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const 
 // factor), from the statistics; 0 when there are none.
 uint64_t Lowering::estimated_groups(const Param& capacity) const {
   if (!options_.stats || capacity.table.empty()) return 0;
-  double estimate = static_cast<double>(options_.stats->rows(capacity.table));
-  if (capacity.predicate) estimate *= planner::estimate_selectivity(*capacity.predicate, capacity.table, *options_.stats);
-  if (!capacity.distinct_columns.empty()) {
-    double groups = 1.0;
-    for (const std::string& tc : capacity.distinct_columns) {
-      auto dot = tc.find('.');
-      groups *= static_cast<double>(std::max<uint64_t>(1, options_.stats->column(tc.substr(0, dot), tc.substr(dot + 1)).distinct));
+  return static_cast<uint64_t>(capacity_estimate(capacity, *options_.stats, 0));
+}
+
+// (table, filters) of every filtered build side that pipeline `p`'s rows pass through a unique inner
+// join, also through the joins of those build pipelines (a build side that probed a filtered table
+// holds only the rows that passed it): Param::join_filters of a capacity.
+std::vector<std::pair<std::string, plan::ExprPtr>> Lowering::join_filters(const Pipeline& p) const {
+  std::vector<std::pair<std::string, plan::ExprPtr>> out;
+  for (const PipelineOp& op : p.ops) {
+    if (op.kind != PipelineOpKind::Probe || op.join_type != plan::JoinType::Inner) continue;
+    const HashTable* ht = program_.find_hash_table(op.hash_table);
+    if (ht == nullptr || !ht->unique_keys || ht->keys_only) continue;
+    for (const Pipeline& build : program_.pipelines) {
+      if (build.sink.kind != SinkKind::HashBuild || build.sink.state != ht->name || build.source.table.empty()) continue;
+      if (plan::ExprPtr filters = filters_of(build)) out.emplace_back(build.source.table, filters);
+      for (auto& inner : join_filters(build)) out.push_back(std::move(inner));
     }
-    estimate = std::min(estimate, groups);
   }
-  return static_cast<uint64_t>(std::max(1.0, estimate));
+  return out;
 }
 
 // Group keys other keys determine add no groups. A key that is its table's (single-column)
@@ -377,8 +389,12 @@ uint64_t Lowering::estimated_groups(const Param& capacity) const {
 std::vector<std::string> Lowering::independent_key_columns(const AggregationTable& t, const Pipeline& p) const {
   using ColumnRef = std::pair<std::string, std::string>;  // (alias, column)
   std::vector<ColumnRef> refs;
-  for (const GroupKey& k : t.keys)
-    refs.push_back(k.expr->kind == plan::ExprKind::Column ? ColumnRef{k.expr->source, k.expr->column} : ColumnRef{});
+  std::vector<std::string> fields;  // "" = the column itself; "year" / "month": EXTRACT of that date column
+  for (const GroupKey& k : t.keys) {
+    auto [ref, field] = key_origin(*k.expr, p, p.ops.size());
+    refs.push_back(ref);
+    fields.push_back(field);
+  }
   std::vector<const Pipeline*> pipelines;
   for (const Pipeline& q : program_.pipelines) pipelines.push_back(&q);
   pipelines.push_back(&p);
@@ -391,7 +407,7 @@ std::vector<std::string> Lowering::independent_key_columns(const AggregationTabl
     std::set<ColumnRef> columns;
     std::set<std::string> rows;  // aliases whose row is fixed
     for (size_t i = 0; i < refs.size(); ++i) {
-      if (!in[i] || refs[i].first.empty()) continue;
+      if (!in[i] || refs[i].first.empty() || !fields[i].empty()) continue;
       columns.insert(refs[i]);
       if (is_primary_key(refs[i])) rows.insert(refs[i].first);
     }
@@ -410,7 +426,7 @@ std::vector<std::string> Lowering::independent_key_columns(const AggregationTabl
         }
       }
     }
-    return !refs[k].first.empty() && (rows.count(refs[k].first) || columns.count(refs[k]));
+    return !refs[k].first.empty() && (rows.count(refs[k].first) || (fields[k].empty() && columns.count(refs[k])));
   };
   std::vector<bool> kept(refs.size(), true);
   for (size_t k = 0; k < refs.size(); ++k) {
@@ -422,9 +438,32 @@ std::vector<std::string> Lowering::independent_key_columns(const AggregationTabl
     if (!kept[k]) continue;
     std::string table = refs[k].first.empty() ? "" : physical_table(refs[k].first);
     if (table.empty()) return {};
-    out.push_back(table + "." + refs[k].second);
+    out.push_back(fields[k].empty() ? table + "." + refs[k].second : fields[k] + "(" + table + "." + refs[k].second + ")");
   }
   return out;
+}
+
+// The scan column a group key reads — through the renames of the pipeline's Maps — and "", or
+// "year" / "month" when the key is that EXTRACT of a date column; ({}, "") when it is computed
+// otherwise.
+std::pair<std::pair<std::string, std::string>, std::string> Lowering::key_origin(const plan::Expr& e, const Pipeline& p,
+                                                                                size_t ops) const {
+  if (e.kind == plan::ExprKind::Column) {
+    if (!e.source.empty() && !physical_table(e.source).empty()) return {scan_origin(e.source, e.column, p), ""};
+    // A derived table's column: the last Map before `ops` that computed it (its expression may name
+    // an attribute of the same name, computed earlier).
+    for (size_t i = std::min(ops, p.ops.size()); i-- > 0;) {
+      if (p.ops[i].kind != PipelineOpKind::Map) continue;
+      for (const plan::NamedExpr& m : p.ops[i].exprs)
+        if (m.name == e.column) return key_origin(*m.expr, p, i);
+    }
+    return {};
+  }
+  if (e.kind == plan::ExprKind::Extract && (e.string_value == "year" || e.string_value == "month") && e.args.size() == 1) {
+    auto [ref, field] = key_origin(*e.args[0], p, ops);
+    if (!ref.first.empty() && field.empty() && e.args[0]->type.id == TypeId::Date) return {ref, e.string_value};
+  }
+  return {};
 }
 
 // A heap-string group key is stored as a row reference (ir/state.h, "Heap strings"). Grouping by row
@@ -542,6 +581,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     if (p.source.table.empty()) cap.factors = {p.source.rows_param};
     else cap.predicate = filters_of(p);
     cap.distinct_columns = independent_key_columns(t, p);
+    if (!p.source.table.empty()) cap.join_filters = join_filters(p);
     cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
     t.slots_param = add_param(cap);
   }

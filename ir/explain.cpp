@@ -30,6 +30,7 @@ std::string param_text(const Param& p) {
     case Param::Source::Capacity: {
       s += "capacity(rows(" + (p.table.empty() ? (p.factors.empty() ? "?" : p.factors[0]) : p.table) + ")";
       if (p.predicate) s += " x sel" + p.predicate->to_string();
+      for (const auto& [table, predicate] : p.join_filters) s += " x join sel" + predicate->to_string() + " of " + table;
       if (!p.distinct_columns.empty()) {
         s += " capped by distinct(";
         for (size_t i = 0; i < p.distinct_columns.size(); ++i) s += (i ? " x " : "") + p.distinct_columns[i];
@@ -127,6 +128,13 @@ std::string explain_pipelines(const Program& p) {
            acc.type.to_string() + (acc.wide ? " 128-bit" : "") + " -> " + acc.buffer + "\n";
     }
     if (!a.overflow_buffer.empty()) s += "  overflow " + a.overflow_buffer + "\n";
+    if (a.compaction) {
+      s += "  compacted for the host: rows " + a.compaction->rows_buffer + ", chunks " + a.compaction->counts_buffer;
+      if (!a.compaction->slot_buffer.empty()) s += ", slot index -> " + a.compaction->slot_buffer;
+      s += "\n";
+      for (const CompactedColumn& c : a.compaction->columns)
+        s += "    " + c.from + " -> " + c.to + (c.words > 1 ? " (" + std::to_string(c.words) + " words/slot)" : "") + "\n";
+    }
   }
   for (const OutputTable& o : p.outputs) {
     s += "output " + o.name + " capacity " + o.capacity_param + " counter " + o.counter_buffer +
@@ -194,8 +202,11 @@ std::string explain_pipelines(const Program& p) {
 std::string explain_kernels(const Program& p) {
   std::string s;
   for (const Kernel& k : p.kernels) {
-    s += "kernel " + k.name + " (p" + std::to_string(k.pipeline) + ") block " + std::to_string(k.launch.block_size) + " x " +
-         std::to_string(k.launch.items_per_thread) + " over " + k.launch.tuples_param + ", scratch " + std::to_string(k.launch.scratch_bytes) + " B";
+    s += "kernel " + k.name + " (p" + std::to_string(k.pipeline) + ") ";
+    if (k.kind != KernelKind::Compound) s += std::string(kernel_kind_name(k.kind)) + " " + k.state + " ";
+    s += "block " + std::to_string(k.launch.block_size) + " x " + std::to_string(k.launch.items_per_thread) + " over " +
+         (k.launch.tuples_param.empty() ? "a grid of " + std::to_string(k.launch.fixed_grid) : k.launch.tuples_param) +
+         ", scratch " + std::to_string(k.launch.scratch_bytes) + " B";
     if (!k.launch.scratch_slots_param.empty()) s += " + " + std::to_string(k.launch.scratch_slot_bytes) + " B x " + k.launch.scratch_slots_param;
     s += "\n";
     for (const KernelArg& a : k.args) {

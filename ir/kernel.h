@@ -77,6 +77,7 @@ struct LaunchConfig {
   uint32_t block_size = 128;
   uint32_t items_per_thread = 1;
   std::string tuples_param;  // grid = ceil(tuples / (block_size * items_per_thread)), at least 1
+  uint64_t fixed_grid = 0;   // tuples_param empty: this many CTAs (compaction kernels)
   uint32_t scratch_bytes = 0;  // scratchpad per CTA for local resolution, for `block_size`
   // A privatized aggregation table adds scratch_slot_bytes x value(scratch_slots_param) bytes
   // (known at run time only; the executor checks it against the device's limit).
@@ -84,8 +85,16 @@ struct LaunchConfig {
   uint32_t scratch_slot_bytes = 0;
 };
 
+// Compound: a pipeline's fused kernel. CompactCount / CompactGather: the two launches that compact
+// the aggregation table `state` after its pipeline (ir/state.h Compaction; pass compact_result);
+// they run over a fixed grid (LaunchConfig::fixed_grid) and stride over the table's chunks.
+enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather };
+const char* kernel_kind_name(KernelKind k);  // "compound", "compact_count", "compact_gather"
+
 struct Kernel {
   std::string name;  // C identifier: "<label>_p<pipeline>_<sink>", e.g. "q1_1_p1_aggregate"
+  KernelKind kind = KernelKind::Compound;
+  std::string state;  // CompactCount / CompactGather: the aggregation table compacted
   int pipeline = 0;
   std::vector<KernelArg> args;
   std::vector<Reduction> reductions;

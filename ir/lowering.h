@@ -57,6 +57,8 @@ class Lowering {
   long double magnitude_bound(const plan::Expr& e, const Pipeline& p, int depth = 0) const;
   std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
   uint64_t estimated_groups(const Param& capacity) const;
+  std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
+  std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;
   // ---- decimal128.cpp: 128-bit decimal sums read by later stages
   // A copy of `e` typed over `p`'s bindings: Decimal(38, s) wherever a 128-bit value flows.

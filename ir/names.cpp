@@ -86,6 +86,15 @@ const char* technique_name(Technique t) {
   return names[static_cast<int>(t)];
 }
 
+const char* kernel_kind_name(KernelKind k) {
+  switch (k) {
+    case KernelKind::Compound: return "compound";
+    case KernelKind::CompactCount: return "compact_count";
+    case KernelKind::CompactGather: return "compact_gather";
+  }
+  return "?";
+}
+
 const char* reduction_kind_name(ReductionKind k) {
   switch (k) {
     case ReductionKind::WritePosition: return "write_position";

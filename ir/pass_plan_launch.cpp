@@ -1,10 +1,12 @@
 // Pass plan_launch: a first launch configuration per kernel (planner::simple_launch), until the
 // occupancy / knapsack planner of a later issue replaces it.
 //   expects: kernels built (fuse_pipelines).
-//   guarantees: every kernel has a block size, the tuple-count param that sizes its grid, and its
+//   guarantees: every compound kernel has a block size, the tuple-count param that sizes its grid, and its
 //     scratchpad demand: 8 bytes per thread for a work-efficient local resolution (A3/B3 prefix sum
 //     or reduction over 64-bit values), plus the privatized aggregation table (C3), whose size is
 //     slots x bytes per slot with slots known at run time.
+//   Compaction kernels (pass compact_result): block 256, a fixed grid of 256 CTAs (any grid is
+//   correct: they stride over the table's chunks), 8 bytes of scratchpad per work-item.
 //   Tuples per thread stay 1 here: the value depends on the row count, which the executor knows
 //   (it may call planner::simple_launch itself); the kernel source must not depend on it.
 #include "ir/passes.h"
@@ -15,6 +17,15 @@ namespace hqc::ir {
 
 void plan_launch(Program& program) {
   for (Kernel& k : program.kernels) {
+    if (k.kind != KernelKind::Compound) {
+      // Compaction (templates/device/compact.h): a fixed grid striding over the table's chunks, a
+      // work-efficient CTA scan and sum over one 8-byte word per work-item.
+      k.launch = {};
+      k.launch.block_size = 256;
+      k.launch.fixed_grid = 256;
+      k.launch.scratch_bytes = k.launch.block_size * 8;
+      continue;
+    }
     const Pipeline& p = program.pipelines.at(static_cast<size_t>(k.pipeline));
     planner::SimpleLaunch l = planner::simple_launch(0);
     k.launch.block_size = l.block_size;

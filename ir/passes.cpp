@@ -17,6 +17,7 @@ std::vector<Pass> default_passes() {
   return {
       {"assign_parameters", assign_parameters},
       {"fuse_pipelines", fuse_pipelines},
+      {"compact_result", compact_result},
       {"plan_launch", plan_launch},
   };
 }

@@ -33,11 +33,14 @@ struct PassOptions {
 //   assign_parameters  DictCode literals → named run-time params; LIKE over a dictionary → a
 //                      code-set buffer (ir/pass_assign_parameters.cpp)
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
+//   compact_result     the result's aggregation table compacted on the device before the host reads
+//                      it: two kernels after its pipeline (ir/pass_compact_result.cpp)
 //   plan_launch        block size, tuples per thread, scratchpad bytes (ir/pass_plan_launch.cpp)
 std::vector<Pass> default_passes();
 
 void assign_parameters(Program& program);
 void fuse_pipelines(Program& program);
+void compact_result(Program& program);
 void plan_launch(Program& program);
 
 // Runs `passes` over `program`; returns one timing per pass in order.

@@ -11,23 +11,8 @@ namespace hqc::ir {
 namespace {
 
 int64_t capacity(const Param& p, const planner::Statistics& stats, const ParamValues& so_far) {
-  uint64_t rows = 0;
-  double selectivity = 1.0;
-  if (!p.table.empty()) {
-    rows = stats.rows(p.table);
-    if (p.predicate) selectivity = planner::estimate_selectivity(*p.predicate, p.table, stats);
-  } else if (!p.factors.empty()) {
-    rows = static_cast<uint64_t>(so_far.at(p.factors[0]));
-  }
-  double estimate = static_cast<double>(rows) * selectivity;
-  if (!p.distinct_columns.empty()) {
-    double groups = 1.0;
-    for (const std::string& tc : p.distinct_columns) {
-      auto dot = tc.find('.');
-      groups *= static_cast<double>(std::max<uint64_t>(1, stats.column(tc.substr(0, dot), tc.substr(dot + 1)).distinct));
-    }
-    estimate = std::min(estimate, groups);
-  }
+  const uint64_t source_rows = p.table.empty() && !p.factors.empty() ? static_cast<uint64_t>(so_far.at(p.factors[0])) : 0;
+  const double estimate = capacity_estimate(p, stats, source_rows);
   return static_cast<int64_t>(planner::hash_capacity(static_cast<uint64_t>(estimate), 1.0, p.load_factor));
 }
 
@@ -41,6 +26,18 @@ ColumnStats valid_stats(const Param& p, const planner::Statistics& stats) {
 }
 
 }  // namespace
+
+double capacity_estimate(const Param& p, const planner::Statistics& stats, uint64_t source_rows) {
+  double estimate = static_cast<double>(p.table.empty() ? source_rows : stats.rows(p.table));
+  if (!p.table.empty() && p.predicate) estimate *= planner::estimate_selectivity(*p.predicate, p.table, stats);
+  for (const auto& [table, predicate] : p.join_filters) estimate *= planner::estimate_selectivity(*predicate, table, stats);
+  if (!p.distinct_columns.empty()) {
+    double groups = 1.0;
+    for (const std::string& term : p.distinct_columns) groups *= static_cast<double>(planner::distinct_of_term(term, stats));
+    estimate = std::min(estimate, groups);
+  }
+  return std::max(1.0, estimate);
+}
 
 ParamValues resolve_parameters(const Program& program, const planner::Statistics& stats) {
   ParamValues v;

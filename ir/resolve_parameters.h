@@ -15,6 +15,11 @@ namespace hqc::ir {
 
 ParamValues resolve_parameters(const Program& program, const planner::Statistics& stats);
 ParamValues resolve_parameters(const Program& program, const Database& db);
+// The rows a Capacity param sizes its table for, before the load factor: the source rows (rows of
+// `table`, else `source_rows` — the value of factors[0]) x the selectivity of `predicate` x that of
+// each join filter (rows pass a unique join only where the build side's own filters hold), capped by
+// the product of the distinct counts of distinct_columns (planner::distinct_of_term). At least 1.
+double capacity_estimate(const Param& p, const planner::Statistics& stats, uint64_t source_rows);
 // Elements of buffer `b` under `values` (fixed_elements + multiplier * param).
 uint64_t buffer_elements(const Buffer& b, const ParamValues& values);
 

@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/expr.h"
@@ -76,9 +78,14 @@ struct Param {
   std::string literal;                       // DictCode
   plan::DictMatch match = plan::DictMatch::Equal;
   plan::ExprPtr predicate;                   // Capacity: filter over `table` rows (nullptr = all)
-  // Capacity: "table.column" entries; when present the row estimate is also capped by the product
+  // Capacity: "table.column" entries (or "year(table.column)" / "month(table.column)" of a date
+  // column: planner::distinct_of_term); when present the row estimate is also capped by the product
   // of their distinct counts (group-by hash tables: groups <= product of key cardinalities).
   std::vector<std::string> distinct_columns;
+  // Capacity: (table, predicate) of each filtered build side the rows pass through a unique inner
+  // join before the table: the estimate is multiplied by the predicate's selectivity over that
+  // table (an estimate, not a bound: a table that proves too small grows and the query re-runs).
+  std::vector<std::pair<std::string, plan::ExprPtr>> join_filters;
   double load_factor = 0.5;                  // Capacity: occupied fraction the table is sized for
   std::vector<std::string> factors;          // Product
   int64_t value = 0;                         // Constant
@@ -201,6 +208,31 @@ struct Accumulator {
   std::string buffer;       // one element per slot (two when wide)
 };
 
+// The host reads an aggregation table through a dense copy of its occupied slots, made on the
+// device right after the aggregating pipeline (pass compact_result, templates/device/compact.h):
+// every word of an occupied slot (occupancy, key lanes, accumulators; two words of a 128-bit sum)
+// moves to row r of the dense buffers, rows in slot order, so the transfer back and the host's work
+// scale with the groups, not the slots. A direct-indexed table also keeps each row's slot index
+// (its keys are decoded from it).
+// Chunks a compacted table is cut into: HQC_COMPACT_CHUNKS of templates/device/compact.h.
+inline constexpr uint64_t kCompactChunks = 1024;
+struct CompactedColumn {
+  std::string from;      // the table's buffer
+  std::string to;        // the dense buffer (same element type and words per slot)
+  uint32_t words = 1;    // elements per slot: key lanes, 2 for a 128-bit sum
+};
+struct Compaction {
+  std::string counts_buffer;  // U64 per chunk (HQC_COMPACT_CHUNKS): occupied slots of the chunk
+  std::string rows_buffer;    // one U64: the dense rows (= groups)
+  std::string slot_buffer;    // DirectIndexed: I64 slot index per dense row; empty otherwise
+  std::vector<CompactedColumn> columns;
+  const std::string* dense(const std::string& from) const {
+    for (const CompactedColumn& c : columns)
+      if (c.from == from) return &c.to;
+    return nullptr;
+  }
+};
+
 struct AggregationTable {
   std::string name;  // "agg0"
   AggLayout layout = AggLayout::Scalar;
@@ -221,6 +253,8 @@ struct AggregationTable {
   bool merge_on_host = false;
   uint32_t scratchpad_bytes_per_slot = 0;
   uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
+  // Set by pass compact_result for the table the host reads as the query's result.
+  std::optional<Compaction> compaction;
 };
 
 // ---------------------------------------------------------------- materialized outputs

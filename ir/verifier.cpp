@@ -298,13 +298,26 @@ class Verifier {
 
   void kernels() const {
     if (p_.kernels.empty()) return;
-    if (p_.kernels.size() != p_.pipelines.size()) fail("expected one kernel per pipeline, found " + std::to_string(p_.kernels.size()));
+    // One compound kernel per pipeline, in pipeline order; then the compaction kernels.
+    size_t compound = 0;
+    while (compound < p_.kernels.size() && p_.kernels[compound].kind == KernelKind::Compound) ++compound;
+    if (compound != p_.pipelines.size()) fail("expected one compound kernel per pipeline, found " + std::to_string(compound));
     std::set<std::string> names;
     for (size_t i = 0; i < p_.kernels.size(); ++i) {
       const Kernel& k = p_.kernels[i];
       std::string who = "kernel " + k.name;
       if (!names.insert(k.name).second) fail(who + " declared twice");
-      if (k.pipeline != static_cast<int>(i)) fail(who + ": belongs to p" + std::to_string(k.pipeline) + " but sits at position " + std::to_string(i));
+      if (i >= compound) {
+        if (k.kind == KernelKind::Compound) fail(who + ": a compound kernel after the compaction kernels");
+        if (k.pipeline < 0 || k.pipeline >= static_cast<int>(p_.pipelines.size())) fail(who + ": unknown pipeline");
+        const AggregationTable* a = p_.find_aggregation(k.state);
+        if (a == nullptr || !a->compaction) fail(who + ": compacts " + k.state + ", which has no compaction");
+        const Pipeline& writer = p_.pipelines[static_cast<size_t>(k.pipeline)];
+        if (writer.sink.kind != SinkKind::Aggregate || writer.sink.state != k.state)
+          fail(who + ": belongs to p" + std::to_string(k.pipeline) + ", which does not aggregate into " + k.state);
+      } else if (k.pipeline != static_cast<int>(i)) {
+        fail(who + ": belongs to p" + std::to_string(k.pipeline) + " but sits at position " + std::to_string(i));
+      }
       for (const KernelArg& a : k.args) {
         if (a.kind == KernelArg::Kind::Buffer) need_buffer(a.name, who);
         if (a.kind == KernelArg::Kind::Param) need_param(a.name, who);

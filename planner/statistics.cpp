@@ -4,9 +4,31 @@
 #include <algorithm>
 
 #include "frontend/like_pattern.h"
+#include "storage/date.h"
 #include "storage/error.h"
 
 namespace hqc::planner {
+
+uint64_t distinct_of_term(const std::string& term, const Statistics& stats) {
+  std::string field, column = term;
+  const auto open = term.find('(');
+  if (open != std::string::npos) {
+    if (term.back() != ')') throw Error(ErrorKind::Internal, "statistics: malformed distinct term \"" + term + "\"");
+    field = term.substr(0, open);
+    column = term.substr(open + 1, term.size() - open - 2);
+  }
+  const auto dot = column.find('.');
+  if (dot == std::string::npos) throw Error(ErrorKind::Internal, "statistics: distinct term \"" + term + "\" names no table");
+  const ColumnStats s = stats.column(column.substr(0, dot), column.substr(dot + 1));
+  if (field.empty()) return std::max<uint64_t>(1, s.distinct);
+  if (field != "year" && field != "month") throw Error(ErrorKind::Internal, "statistics: unknown distinct term \"" + term + "\"");
+  if (!s.valid) return field == "month" ? 12 : std::max<uint64_t>(1, s.distinct);  // no range: every date its own year
+  const CivilDate lo = civil_from_days(static_cast<int32_t>(s.min)), hi = civil_from_days(static_cast<int32_t>(s.max));
+  const int64_t years = static_cast<int64_t>(hi.year) - lo.year + 1;
+  if (field == "year") return static_cast<uint64_t>(std::max<int64_t>(1, years));
+  const int64_t months = (years - 1) * 12 + static_cast<int64_t>(hi.month) - static_cast<int64_t>(lo.month) + 1;
+  return static_cast<uint64_t>(std::clamp<int64_t>(months, 1, 12));
+}
 
 uint64_t DatabaseStatistics::rows(const std::string& table) const {
   const Table* t = db_.find(table);

@@ -20,6 +20,13 @@ namespace hqc::planner {
 // The interface lives in the frontend, which orders joins from it; the planner's name for it.
 using Statistics = plan::Statistics;
 
+// Distinct values of a group-key term, for sizing aggregation tables (ir::Param::distinct_columns):
+//   "table.column"        the column's distinct count;
+//   "year(table.column)"  of a Date column: the calendar years its [min, max] spans;
+//   "month(table.column)" of a Date column: at most 12, and no more than the months [min, max] spans.
+// At least 1. Throws Error(Internal) for another form.
+uint64_t distinct_of_term(const std::string& term, const Statistics& stats);
+
 class DatabaseStatistics final : public Statistics {
  public:
   explicit DatabaseStatistics(const Database& db) : db_(db) {}

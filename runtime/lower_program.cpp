@@ -86,10 +86,22 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
     const ir::AggregationTable& agg = find_state(program, program.aggregations, desc.state, "aggregation table");
     r.rows = ResultSpec::Rows::Slots;
     const bool scalar = agg.layout == ir::AggLayout::Scalar;
+    // Compacted on the device (pass compact_result): dense rows of the table's buffers, as many as
+    // the row counter says, in slot order; a direct-indexed table's keys decode from the slot index.
+    const ir::Compaction* dense = agg.compaction ? &*agg.compaction : nullptr;
+    auto read_from = [&](const std::string& buffer) {
+      if (dense == nullptr) return buffer;
+      const std::string* to = dense->dense(buffer);
+      if (to == nullptr) fail(program, "buffer " + buffer + " of " + agg.name + " is read by the result but not compacted");
+      return *to;
+    };
     if (scalar) {
       r.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
       // ... and then SUM/MIN/MAX/AVG of that row are NULL (COUNT is 0): the tuple count says so.
       r.input_rows_buffer = agg.occupancy_buffer;
+    } else if (dense != nullptr) {
+      r.rows = ResultSpec::Rows::Counter;
+      r.counter_buffer = dense->rows_buffer;
     } else {
       r.occupancy_buffer = agg.occupancy_buffer;
       r.empty_value = 0;
@@ -136,8 +148,9 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
             c.divisor = strides[rc.index];
             c.modulus = value_of(program, values, key.domain_param);
             c.offset_param = key.min_param;
+            if (dense != nullptr) c.buffer = dense->slot_buffer;  // raw = the row's slot index
           } else if (agg.layout == ir::AggLayout::GlobalHash) {
-            c.buffer = key.key_buffer;
+            c.buffer = read_from(key.key_buffer);
             c.stride = agg.key_lanes;
             c.lane = key.key_lane;
           } else {
@@ -147,7 +160,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
         }
         case ir::ResultColumn::Source::Accumulator:
           if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
-          c.buffer = agg.accumulators[rc.index].buffer;
+          c.buffer = read_from(agg.accumulators[rc.index].buffer);
           c.wide = agg.accumulators[rc.index].wide;
           c.merge = merge_of(agg.accumulators[rc.index]);
           // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
@@ -173,7 +186,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       ResultColumnSpec c;
       c.name = "__" + acc.name;
       c.type = acc.type;
-      c.buffer = acc.buffer;
+      c.buffer = read_from(acc.buffer);
       c.wide = acc.wide;
       c.merge = merge_of(acc);
       c.hidden = true;
@@ -260,7 +273,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       auto it = values.contents.find(b.name);
       if (it == values.contents.end()) fail(program, "per-code buffer " + b.name + " has no resolved contents");
       // At the buffer's element width (I32 flags, I64 packed strings), host byte order.
-      const uint32_t width = ir::scalar_bytes(b.element);
+      const uint32_t width = element_bytes(element_of(program, b.element, b.name));  // runtime does not link ir/
       spec.contents.resize(it->second.size() * width);
       for (size_t i = 0; i < it->second.size(); ++i) {
         if (width == 4) {
@@ -376,6 +389,9 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.block_size = kernel.launch.block_size;
     launch.items_per_thread = kernel.launch.items_per_thread;
     launch.tuples_param = kernel.launch.tuples_param;
+    launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
+    launch.power_of_two_block = kernel.kind != ir::KernelKind::Compound;
+    launch.strides_over_tiles = kernel.kind != ir::KernelKind::Compound;
     launch.scratch_bytes = kernel.launch.scratch_bytes;
     if (!kernel.launch.scratch_slots_param.empty()) {
       launch.scratch_bytes_per_param.emplace_back(kernel.launch.scratch_slots_param, kernel.launch.scratch_slot_bytes);
@@ -394,6 +410,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.kernel = m.name;
     launch.args = lower_args(program, m.args);
     launch.tuples_param = m.work_items_param;
+    launch.fixed_grid = std::max<uint64_t>(1, m.fixed_grid);  // without work items (compaction kernels)
     // Block size and tuples per thread from the planner's launch rule for this many tuples; the
     // manifest's suggestion when the kernel does not scan a counted source.
     launch.block_size = m.block_size;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "runtime/database_lookup.h"
 #include "storage/error.h"
@@ -91,11 +92,16 @@ void merge_equal_groups(Result& result, const ResultSpec& spec) {
   std::vector<size_t> keys;
   for (size_t i = 0; i < spec.columns.size(); ++i)
     if (spec.columns[i].merge == "key") keys.push_back(i);
-  std::map<std::vector<std::string>, uint64_t> first;  // key texts -> kept row
+  // Key texts, length-prefixed (so no two key tuples join to the same string) -> kept row.
+  std::unordered_map<std::string, uint64_t> first;
+  first.reserve(result.rows());
   std::vector<uint64_t> kept, target(result.rows());
   for (uint64_t r = 0; r < result.rows(); ++r) {
-    std::vector<std::string> k;
-    for (size_t i : keys) k.push_back(result.columns[i].is_null(r) ? std::string("\x01NULL") : result.columns[i].text(r));
+    std::string k;
+    for (size_t i : keys) {
+      const std::string t = result.columns[i].is_null(r) ? std::string("\x01NULL") : result.columns[i].text(r);
+      k += std::to_string(t.size()) + ':' + t;
+    }
     auto [it, fresh] = first.emplace(std::move(k), r);
     if (fresh) kept.push_back(r);
     target[r] = it->second;
@@ -150,6 +156,15 @@ struct ColumnReader {
   const std::string& context;
   uint64_t extent;  // elements to read from each buffer
   bool no_input;    // a single-tuple aggregate that no row reached
+  // Each integer buffer is copied back once, however many columns read it (the lanes of a key
+  // buffer, a top-k's ORDER BY columns read again with the rest).
+  mutable std::map<std::string, std::vector<int64_t>> downloaded;
+
+  const std::vector<int64_t>& ints(const AllocatedBuffer& b, uint64_t count) const {
+    auto it = downloaded.find(b.spec->name);
+    if (it == downloaded.end() || it->second.size() < count) it = downloaded.insert_or_assign(b.spec->name, read_ints(b, count)).first;
+    return it->second;
+  }
 };
 
 size_t column_index(const ResultSpec& spec, const std::string& name, const std::string& context) {
@@ -188,10 +203,11 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
     }
   }
   const uint64_t stride = c.stride, lane = c.lane;
+  col.ints.reserve(selected.size());
   if (c.source == ResultColumnSpec::Source::Buffer && c.wide) {
     if (extent * 2 > source->elements || col.type.id == TypeId::Float64)
       throw Error(ErrorKind::Internal, where + ": 128-bit column needs two integer words per slot");
-    auto all = read_ints(*source, extent * 2);
+    const std::vector<int64_t>& all = in.ints(*source, extent * 2);
     bool fits = true;  // every value fits int64: keep the plain representation
     for (uint64_t s : selected) {
       col.ints.push_back(all[2 * s]);
@@ -204,12 +220,12 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
       auto all = read_floats(*source, extent * stride);
       for (uint64_t s : selected) col.floats.push_back(all[s * stride + lane]);
     } else {
-      auto all = read_ints(*source, extent * stride);
+      const std::vector<int64_t>& all = in.ints(*source, extent * stride);
       for (uint64_t s : selected) col.ints.push_back(all[s * stride + lane]);
     }
   } else {  // SlotKey
-    std::vector<int64_t> raw;
-    if (source != nullptr) raw = read_ints(*source, extent * stride);
+    static const std::vector<int64_t> none;
+    const std::vector<int64_t>& raw = source != nullptr ? in.ints(*source, extent * stride) : none;
     const int64_t offset = c.offset_param.empty() ? 0 : in.params.at(c.offset_param);
     for (uint64_t s : selected) {
       int64_t key = source != nullptr ? raw[s * stride + lane] : static_cast<int64_t>(s);
@@ -225,7 +241,7 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
   }
   // NULL build columns of a left outer join: rows whose validity element is 0.
   if (!c.valid_buffer.empty()) {
-    auto valid = read_ints(find_buffer(in.buffers, c.valid_buffer, where), extent);
+    const std::vector<int64_t>& valid = in.ints(find_buffer(in.buffers, c.valid_buffer, where), extent);
     for (uint64_t r = 0; r < selected.size(); ++r)
       if (valid[selected[r]] == 0) col.set_null(r);
   }

@@ -87,18 +87,10 @@ HQC_FN void hqc_gb_global_sum_f64(HQC_GLOBAL hqc_f64* out, hqc_i64 g, hqc_f64 v)
 HQC_FN void hqc_gb_global_sum_i128(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i64 v) { hqc_atomic_add_i128_g(&out[2 * g], hqc_i128_from_i64(v)); }
 
 // ---- hashed group table (C2) ----
+// The insert-or-find of a hashed join table's unique build (hash_table.h) is exactly this lookup:
+// the slot that holds `key` (claimed if absent); a group's accumulators then live at that slot.
 HQC_FN hqc_i64 hqc_gb_hash_slot_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key, HQC_GLOBAL hqc_u32* flags) {
-  if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
-  if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
-  for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    hqc_i64 prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
-    // Either we claimed the slot or another tuple of the same group did: both are this group's slot.
-    if (prev == HQC_EMPTY_I64 || prev == key) return slot;
-    if (++slot == capacity) slot = 0;
-  }
-  hqc_set_flag(flags, HQC_FLAG_FULL);
-  return -1;
+  return hqc_oa_insert_absent_i64(keys, capacity, key, flags);
 }
 
 // Several key columns. Slot s holds lanes keys[s * n .. s * n + n - 1], all widened to int64. Lane 0

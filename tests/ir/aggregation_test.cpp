@@ -9,6 +9,7 @@
 #include "ir/build_pipelines.h"
 #include "ir/explain.h"
 #include "ir/passes.h"
+#include "ir/resolve_parameters.h"
 #include "planner/statistics.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
@@ -30,7 +31,10 @@ class TpchStats final : public planner::Statistics {
   ColumnStats column(const std::string& table, const std::string& column) const override {
     static const std::map<std::string, std::pair<int64_t, int64_t>> ranges = {
         {"l_extendedprice", {90000, 10494950}}, {"l_discount", {0, 10}},   {"l_tax", {0, 8}},
-        {"l_quantity", {100, 5000}},            {"c_custkey", {1, 150000}}, {"l_orderkey", {1, 6000000}}};
+        {"l_quantity", {100, 5000}},            {"c_custkey", {1, 150000}}, {"l_orderkey", {1, 6000000}},
+        {"l_shipdate", {8036, 10561}},  // 1992-01-02 .. 1998-12-01
+        {"o_orderdate", {8035, 10440}},  // 1992-01-01 .. 1998-08-02
+        {"o_orderkey", {1, 6000000}},           {"l_linestatus", {0, 1}}};
     ColumnStats s;
     auto it = ranges.find(column);
     if (it == ranges.end()) return s;
@@ -247,5 +251,79 @@ TEST_CASE("hashed group tables are sized from the keys no other key determines")
   TpchStats sf1(1);
   ir::Program seen = build(q3, &sf1);
   CHECK_FALSE(seen.aggregations[0].scratchpad);
-  CHECK(seen.kernels.back().reductions[0].technique == ir::Technique::C2);
+  CHECK(seen.kernels[seen.pipelines.size() - 1].reductions[0].technique == ir::Technique::C2);
+}
+
+TEST_CASE("hashed group tables: keys through renames and EXTRACT of a date are capped by their distinct counts") {
+  // Q9's shape: the keys are a derived table's renames, one of them the year of a date column.
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "y"}, {"column": "st"}],
+    "aggregates": [{"name": "n", "func": "count_star"}],
+    "input": {"op": "project", "columns": [{"name": "y", "expr": {"op": "extract", "field": "year", "arg": {"column": "l_shipdate"}}},
+      {"name": "st", "expr": {"column": "l_linestatus"}}], "input": {"op": "scan", "table": "lineitem"}}}})";
+  TpchStats sf1(1);
+  ir::Program p = build(json, &sf1);
+  const ir::AggregationTable& agg = p.aggregations[0];
+  REQUIRE(agg.layout == ir::AggLayout::GlobalHash);
+  const ir::Param* cap = p.find_param(agg.slots_param);
+  REQUIRE(cap);
+  CHECK(cap->distinct_columns == std::vector<std::string>{"year(lineitem.l_shipdate)", "lineitem.l_linestatus"});
+  // 1992..1998 = 7 years x 2 statuses = 14 groups, / load 0.5 -> 28 -> 32 slots (not 6M rows' 2^24).
+  CHECK(planner::distinct_of_term("year(lineitem.l_shipdate)", sf1) == 7);
+  CHECK(planner::distinct_of_term("month(lineitem.l_shipdate)", sf1) == 12);
+  CHECK(ir::resolve_parameters(p, sf1).at(agg.slots_param) == 32);
+}
+
+TEST_CASE("hashed group tables: a unique join into a filtered build side reduces the estimated rows") {
+  // Q3's shape: lineitem (l_shipdate > 1995-03-15) probes orders (o_orderdate < 1995-03-15).
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}, {"column": "o_orderdate"}],
+    "aggregates": [{"name": "n", "func": "count_star"}],
+    "input": {"op": "join", "probe": {"op": "filter", "input": {"op": "scan", "table": "lineitem"},
+        "predicate": {"op": ">", "left": {"column": "l_shipdate"}, "right": {"date": "1995-03-15"}}},
+      "build": {"op": "filter", "input": {"op": "scan", "table": "orders"},
+        "predicate": {"op": "<", "left": {"column": "o_orderdate"}, "right": {"date": "1995-03-15"}}},
+      "probe_keys": [{"column": "l_orderkey"}], "build_keys": [{"column": "o_orderkey"}]}}})";
+  TpchStats sf1(1);
+  ir::Program p = build(json, &sf1);
+  const ir::AggregationTable& agg = p.aggregations[0];
+  const ir::Param* cap = p.find_param(agg.slots_param);
+  REQUIRE(cap);
+  REQUIRE(cap->join_filters.size() == 1);
+  CHECK(cap->join_filters[0].first == "orders");
+  // 6001215 rows x (10561 - 9205 + 1) / 2526 (l_shipdate > 9204) x (9203 - 8035 + 1) / 2406
+  // (o_orderdate < 9204) = 1564190 rows, under distinct(l_orderkey) = 6M; / load 0.5 -> 2^22.
+  // Without the join's selectivity it would be 3223836 / 0.5 -> 2^23.
+  const double expected = 6001215.0 * 1357.0 / 2526.0 * 1169.0 / 2406.0;
+  CHECK(ir::capacity_estimate(*cap, sf1, 0) == doctest::Approx(expected));
+  CHECK(ir::resolve_parameters(p, sf1).at(agg.slots_param) == (int64_t{1} << 22));
+}
+
+TEST_CASE("the result's aggregation table is compacted on the device; tables later stages read are not") {
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}, {"column": "l_linestatus"}],
+    "aggregates": [{"name": "s", "func": "sum", "arg": {"column": "l_extendedprice"}}, {"name": "a", "func": "avg", "arg": {"column": "l_quantity"}}],
+    "input": {"op": "scan", "table": "lineitem"}}})";
+  ir::Program p = build(json);
+  const ir::AggregationTable& agg = p.aggregations[0];
+  REQUIRE(agg.compaction);
+  const ir::Compaction& c = *agg.compaction;
+  // Key lanes (2 per slot), the 128-bit sum (2 words), AVG's sum and count.
+  REQUIRE(c.columns.size() == 4);
+  CHECK(c.columns[0].from == "agg0_keys");
+  CHECK(c.columns[0].words == 2);
+  CHECK(c.columns[1].words == (agg.accumulators[0].wide ? 2u : 1u));
+  CHECK(agg.accumulators[0].wide);
+  CHECK(c.slot_buffer.empty());
+  REQUIRE(p.kernels.size() == p.pipelines.size() + 2);
+  CHECK(p.kernels[p.pipelines.size()].kind == ir::KernelKind::CompactCount);
+  CHECK(p.kernels[p.pipelines.size() + 1].kind == ir::KernelKind::CompactGather);
+  CHECK(p.kernels.back().pipeline == p.pipelines.back().id);
+  CHECK(p.find_buffer(c.counts_buffer)->fixed_elements == ir::kCompactChunks);
+  // Skipping the pass leaves the table sparse (the host then reads its occupied slots).
+  Catalog catalog = Catalog::tpch();
+  auto plan = std::make_shared<plan::LogicalPlan>(plan::parse_json_plan(json, "test.json", catalog));
+  ir::Program sparse = ir::build_program(plan, catalog, {});
+  ir::PassOptions skip;
+  skip.skip = {"compact_result"};
+  ir::run_passes(sparse, ir::default_passes(), skip);
+  CHECK_FALSE(sparse.aggregations[0].compaction);
+  CHECK(sparse.kernels.size() == sparse.pipelines.size());
 }

@@ -91,8 +91,18 @@ TEST_CASE("the verifier catches broken IR") {
   }
   {
     ir::Program p = q21();
-    p.kernels.back().reductions[0].technique = ir::Technique::B2;
+    p.kernels[p.pipelines.size() - 1].reductions[0].technique = ir::Technique::B2;
     CHECK(contains(verify_error(p), "technique B2 under the resolution model"));
+  }
+  {
+    ir::Program p = q21();  // compaction kernels follow the compound kernels and name a compacted table
+    p.aggregations[0].compaction.reset();
+    CHECK(contains(verify_error(p), "compacts agg0, which has no compaction"));
+  }
+  {
+    ir::Program p = q21();
+    std::swap(p.kernels[p.pipelines.size() - 1], p.kernels.back());
+    CHECK(contains(verify_error(p), "expected one compound kernel per pipeline"));
   }
   {
     ir::Program p = q21();
@@ -126,11 +136,11 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
   ir::PassOptions options;
   options.skip = {"plan_launch"};
   std::vector<ir::PassTiming> t = ir::run_passes(p, ir::default_passes(), options);
-  REQUIRE(t.size() == 3);
+  REQUIRE(t.size() == 4);
   CHECK(t[0].name == "assign_parameters");
   CHECK_FALSE(t[0].skipped);
   CHECK(t[0].milliseconds >= 0.0);
-  CHECK(t[2].skipped);
+  CHECK(t[3].skipped);
   CHECK(p.kernels[1].launch.tuples_param.empty());  // plan_launch did not run
   ir::Program q = test::build_ssb("q1.1");
   options.skip = {"fuse"};
@@ -139,7 +149,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
     FAIL("expected a usage error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::Usage);
-    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: assign_parameters, fuse_pipelines, plan_launch)");
+    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: assign_parameters, fuse_pipelines, compact_result, plan_launch)");
   }
 }
 

@@ -120,3 +120,46 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
     } while (slot_op1 >= 0);
   }
 }
+
+// compaction of agg0, 1/2: occupied slots per chunk
+// work-items: any grid; block size: power of two
+HQC_KERNEL void joins_left_outer_p1_agg0_compact_count(
+    HQC_GLOBAL const hqc_i64* agg0_tuples,
+    HQC_GLOBAL hqc_u64* agg0_dense_chunks,
+    hqc_i64 agg0_slots HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  hqc_compact_count(agg0_tuples, agg0_slots, agg0_dense_chunks, hqc_scratch);
+}
+
+// compaction of agg0, 2/2: occupied slots to dense rows, in slot order
+// work-items: any grid; block size: power of two
+HQC_KERNEL void joins_left_outer_p1_agg0_compact_gather(
+    HQC_GLOBAL const hqc_i64* agg0_tuples,
+    HQC_GLOBAL const hqc_u64* agg0_dense_chunks,
+    HQC_GLOBAL const hqc_i64* agg0_n,
+    HQC_GLOBAL const hqc_i64* agg0_m,
+    HQC_GLOBAL hqc_i64* agg0_n_dense,
+    HQC_GLOBAL hqc_i64* agg0_m_dense,
+    HQC_GLOBAL hqc_i64* agg0_dense_slot,
+    HQC_GLOBAL hqc_u64* agg0_dense_rows,
+    hqc_i64 agg0_slots HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  for (hqc_i64 chunk = HQC_BID(); chunk < HQC_COMPACT_CHUNKS; chunk += HQC_GDIM()) {
+    const hqc_u64 base = hqc_compact_chunk_base(agg0_dense_chunks, chunk, hqc_scratch);
+    hqc_u64 row = base;
+    const hqc_i64 end = hqc_compact_chunk_end(chunk, agg0_slots);
+    for (hqc_i64 tile = hqc_compact_chunk_begin(chunk, agg0_slots); tile < end; tile += HQC_BDIM()) {
+      const hqc_i64 slot = tile + HQC_LID();
+      const hqc_u32 occupied = slot < end && agg0_tuples[slot] != 0 ? 1u : 0u;
+      hqc_u32 occupied_in_tile;
+      const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, hqc_scratch, &occupied_in_tile);
+      if (occupied) {
+        agg0_dense_slot[r] = slot;
+        agg0_n_dense[r] = agg0_n[slot];
+        agg0_m_dense[r] = agg0_m[slot];
+      }
+      row += occupied_in_tile;
+    }
+    hqc_compact_total(agg0_dense_chunks, chunk, base, agg0_dense_rows);
+  }
+}
