@@ -17,15 +17,8 @@ import subprocess
 import sys
 
 
-def run(bin_dir, *args, expect=0):
-    p = subprocess.run([os.path.join(bin_dir, "horseqc-run"), *args], capture_output=True, text=True)
-    if p.returncode != expect:
-        raise AssertionError(f"horseqc-run {' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stderr[-3000:]}")
-    return p
-
-
-def rows_by_query(doc):
-    return {q["query"]: (q["columns"], q["rows"]) for q in doc["queries"]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_oracle import rows_by_query, run_cli as run  # noqa: E402
 
 
 def main():

@@ -120,3 +120,16 @@ def check_run(label, out, oracle, allow_unsupported=False):
             failures += errs
             print(f"{label} {q}: {'OK' if not errs else 'MISMATCH'} ({len(rows)} rows)")
     return failures, unsupported
+
+
+def run_cli(bin_dir, *args, expect=0):
+    """Runs `horseqc-run ARGS...`; raises AssertionError unless it exits with `expect`."""
+    p = subprocess.run([os.path.join(bin_dir, "horseqc-run"), *args], capture_output=True, text=True)
+    if p.returncode != expect:
+        raise AssertionError(f"horseqc-run {' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stderr[-3000:]}")
+    return p
+
+
+def rows_by_query(doc):
+    """{query: (columns, rows)} of a horseqc-run --format json document."""
+    return {q["query"]: (q["columns"], q["rows"]) for q in doc["queries"]}
