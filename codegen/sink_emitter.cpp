@@ -30,6 +30,11 @@
 //   - A 128-bit sum (ir::Accumulator::wide) uses the *_i128 templates in every technique: per-tuple
 //     values are int64, accumulators and buffers hold two words (low, high) per slot. A 128-bit
 //     output column (Decimal(38, s), ir/decimal128.cpp) is written whole by hqc_i128_store.
+//   - MIN/MAX of a 128-bit value (ir::Accumulator::state_buffer): per-tuple values are hqc_i128;
+//     B3 reduces them per CTA and makes one locked update per CTA (hqc_cta_{min,max}_i128_*_to), B2
+//     and C2 one locked update per tuple (templates/device/base.h argues the lock). A grouped table
+//     holding one runs C2 (the IR does not privatise it; a C3 request is noted in the manifest).
+#include <algorithm>
 #include <set>
 
 #include "codegen/expr_emitter.h"
@@ -225,6 +230,7 @@ struct AccumulatorPlan {
   std::string pointer;    // global pointer expression of the right type
   std::string input;      // device expression of this tuple's contribution
   std::string identity;   // register / scratchpad initial value
+  std::string state;      // 128-bit MIN/MAX: the state-word buffer of the locked update
 };
 
 class AggregateSink : public SinkEmitter {
@@ -257,7 +263,11 @@ class AggregateSink : public SinkEmitter {
       m.kind = ir::ReductionKind::GroupedAggregate;
       m.technique = is_resolution(r.technique) ? ir::Technique::C3 : ir::Technique::C2;
       hashed_ = agg_->layout == ir::AggLayout::GlobalHash;
-      if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
+      const bool locked = std::any_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return !a.state.empty(); });
+      if (m.technique == ir::Technique::C3 && locked) {
+        m.technique = ir::Technique::C2;
+        m.note = "a 128-bit MIN/MAX is updated under a lock per slot in global memory: one locked update per tuple";
+      } else if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
         m.technique = ir::Technique::C2;
         m.note = hashed_ ? "the statistics expect many more groups than a per-CTA hashed table holds (planner): one atomic per tuple"
                          : "the table does not fit in scratchpad (planner): one atomic per tuple";
@@ -320,7 +330,9 @@ class AggregateSink : public SinkEmitter {
     if (technique_ == ir::Technique::B3) {
       for (const AccumulatorPlan& a : accs_) {
         std::string acc = names::register_accumulator(agg_->name, a.name);
-        if (a.type == "i128")
+        if (a.type == "i128" && a.op != "sum")
+          ctx.w.line(acc + " = " + names::flag() + " ? hqc_i128_" + a.op + "(" + acc + ", " + a.input + ") : " + acc + ";");
+        else if (a.type == "i128")
           ctx.w.line(acc + " = hqc_i128_add_i64(" + acc + ", " + names::flag() + " ? " + a.input + " : 0);");
         else if (a.op == "sum")
           ctx.w.line(acc + " += " + names::flag() + " ? " + a.input + " : " + (a.type == "f64" ? "0.0" : "0") + ";");
@@ -331,7 +343,7 @@ class AggregateSink : public SinkEmitter {
     }
     if (technique_ == ir::Technique::B2) {
       for (const AccumulatorPlan& a : accs_)
-        ctx.w.line("hqc_tuple_" + a.op + "_" + a.type + "(" + a.pointer + ", " + names::flag() + ", " + a.input + ");");
+        ctx.w.line("hqc_tuple_" + a.op + "_" + a.type + "(" + a.pointer + ", " + state_arg(a) + names::flag() + ", " + a.input + ");");
       return;
     }
     const std::string g = names::group_index(agg_->name);
@@ -371,7 +383,7 @@ class AggregateSink : public SinkEmitter {
         }
         auto global = ctx.w.block("if (" + g + " >= 0)");
         for (const AccumulatorPlan& a : accs_)
-          ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + g + ", " + a.input + ");");
+          ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + state_arg(a) + g + ", " + a.input + ");");
         return;
       }
       ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? " + global_slot(ctx, key) + " : -1;");
@@ -383,7 +395,7 @@ class AggregateSink : public SinkEmitter {
       if (technique_ == ir::Technique::C3)
         ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + g + ", " + a.input + ");");
       else
-        ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + g + ", " + a.input + ");");
+        ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + state_arg(a) + g + ", " + a.input + ");");
     }
   }
 
@@ -391,7 +403,7 @@ class AggregateSink : public SinkEmitter {
     if (technique_ == ir::Technique::B3) {
       ctx.w.banner("aggregate " + agg_->name + ": CTA reduction + one atomic per CTA (B3)");
       for (const AccumulatorPlan& a : accs_)
-        ctx.w.line("hqc_cta_" + a.op + "_" + a.type + "_" + mech(local_) + "_to(" + a.pointer + ", " +
+        ctx.w.line("hqc_cta_" + a.op + "_" + a.type + "_" + mech(local_) + "_to(" + a.pointer + ", " + state_arg(a) +
                    names::register_accumulator(agg_->name, a.name) + ", " + scratch_ + ");");
     } else if (technique_ == ir::Technique::C3 && hashed_) {
       ctx.w.banner("aggregate " + agg_->name + ": merge the CTA's hashed table, one atomic per group and aggregate (C3)");
@@ -437,8 +449,12 @@ class AggregateSink : public SinkEmitter {
       a.buffer = acc.buffer;
       const ir::Buffer& b = ctx.require_buffer(acc.buffer);
       a.type = b.element == ir::ScalarType::F64 ? "f64" : acc.wide ? "i128" : "i64";
-      if (acc.wide && (acc.func != plan::AggFunc::Sum || b.element != ir::ScalarType::I64))
-        throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name + " is not an int64 SUM");
+      const bool extreme = acc.func == plan::AggFunc::Min || acc.func == plan::AggFunc::Max;
+      if (acc.wide && (b.element != ir::ScalarType::I64 || (!extreme && acc.func != plan::AggFunc::Sum) ||
+                       extreme == acc.state_buffer.empty()))
+        throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name +
+                                             " is neither an int64 SUM nor a MIN/MAX with a state buffer");
+      if (!acc.state_buffer.empty()) a.state = ctx.require_arg(acc.state_buffer);
       if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
         throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
       a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;
@@ -474,6 +490,11 @@ class AggregateSink : public SinkEmitter {
             throw Error(ErrorKind::Unsupported, ctx.where() + ": " + plan::agg_func_name(acc.func) +
                                                     " of a floating-point value is not generated yet");
           a.op = acc.func == plan::AggFunc::Min ? "min" : "max";
+          if (a.type == "i128") {  // a 128-bit value, whole (ir/decimal128.cpp)
+            a.input = ctx.expr(*acc.arg);
+            a.identity = acc.func == plan::AggFunc::Min ? "hqc_i128_max_value()" : "hqc_i128_min_value()";
+            break;
+          }
           a.input = "(hqc_i64)" + ctx.expr(*acc.arg);
           a.identity = acc.func == plan::AggFunc::Min ? "HQC_I64_MAX" : "HQC_I64_MIN";
           break;
@@ -493,6 +514,9 @@ class AggregateSink : public SinkEmitter {
                                            " has no occupancy buffer (needed to tell empty groups)");
     }
   }
+
+  // The state-word argument of a 128-bit MIN/MAX's templates (with its separator), else nothing.
+  static std::string state_arg(const AccumulatorPlan& a) { return a.state.empty() ? "" : a.state + ", "; }
 
   // Find-or-insert of key variable `key` (a scalar for one key, an array of lanes for several) in
   // the global hash table: its slot, or -1 with the table's flag raised.

@@ -23,7 +23,9 @@
 //     groups than it holds; its capacity is estimated from rows x filter selectivity and the
 //     distinct counts of the keys no other key determines (independent_key_columns).
 //   - SUM of decimals: 128-bit accumulators (Accumulator::wide) unless statistics bound the sum
-//     within int64 (sum_may_overflow). Heap strings: row references (ir/state.h, "Heap strings");
+//     within int64 (sum_may_overflow). MIN/MAX of a 128-bit value (a sum read by a later stage):
+//     128-bit accumulators with a state word per slot (Accumulator::state_buffer, the locked update
+//     of templates/device/base.h); such a table is never privatised in scratchpad (C2 when grouped). Heap strings: row references (ir/state.h, "Heap strings");
 //     computed strings of at most 7 bytes: packed I64 values ("Packed strings"), keys like any I64.
 #include <algorithm>
 #include <set>
@@ -618,15 +620,20 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     a.name = name;
     a.func = f;
     a.arg = arg ? typed(*arg, p) : nullptr;
-    if (a.arg && f != plan::AggFunc::Count)
+    // MIN/MAX of a 128-bit value keep it whole (ir/decimal128.cpp); SUM/AVG of one is not supported.
+    const bool wide_extreme = (f == plan::AggFunc::Min || f == plan::AggFunc::Max) && a.arg && is_decimal128(a.arg->type);
+    if (a.arg && f != plan::AggFunc::Count && !wide_extreme)
       reject_decimal128(*a.arg, agg.json_path, std::string("the argument of ") + plan::agg_func_name(f));
     a.type = type;
     // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
     // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
     // may leave 64 bits take two words.
     a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
-    a.wide = f == plan::AggFunc::Sum && type.id == TypeId::Decimal && sum_may_overflow(*a.arg, p);
-    uint64_t pattern = f == plan::AggFunc::Min ? fill_min(a.element) : f == plan::AggFunc::Max ? fill_max(a.element) : 0;
+    a.wide = wide_extreme || (f == plan::AggFunc::Sum && type.id == TypeId::Decimal && sum_may_overflow(*a.arg, p));
+    uint64_t pattern = wide_extreme                ? 0
+                       : f == plan::AggFunc::Min ? fill_min(a.element)
+                       : f == plan::AggFunc::Max ? fill_max(a.element)
+                                                 : 0;
     Buffer b{t.name + "_" + sanitize_identifier(name), a.element, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1,
              pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero, pattern, std::string(plan::agg_func_name(f)) + " " + name};
     if (a.wide) {
@@ -635,6 +642,12 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       b.comment += " (128-bit: low, high word per slot)";
     }
     a.buffer = add_buffer(b);
+    if (wide_extreme) {
+      a.state_buffer = add_buffer({t.name + "_" + sanitize_identifier(name) + "_state", ScalarType::U32,
+                                   t.slots_param.empty() ? 1u : 0u, t.slots_param, 1, Buffer::Fill::Zero, 0,
+                                   std::string(plan::agg_func_name(f)) + " " + name +
+                                       ": 0 no value yet, 1 being updated, 2 holds a value (128-bit locked update)"});
+    }
     t.accumulators.push_back(a);
     return t.accumulators.size() - 1;
   };
@@ -662,12 +675,15 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     }
   }
 
+  // A 128-bit MIN/MAX is updated under a per-slot lock in global memory only (no scratchpad form).
+  const bool locked = std::any_of(t.accumulators.begin(), t.accumulators.end(),
+                                  [](const Accumulator& a) { return !a.state_buffer.empty(); });
   if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::DirectIndexed) {
     uint32_t bytes = 8;  // the tuple count
     for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
     t.scratchpad_bytes_per_slot = bytes;
     t.max_scratchpad_slots = planner::kScratchpadBudgetBytes / bytes;
-    t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes);
+    t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes) && !locked;
   }
   if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::GlobalHash) {
     // A hashed table per CTA of the largest power-of-two slots the budget holds. Worth it unless
@@ -679,7 +695,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     t.scratchpad_bytes_per_slot = bytes;
     t.max_scratchpad_slots = slots;
     uint64_t groups = estimated_groups(*program_.find_param(t.slots_param));
-    t.scratchpad = groups == 0 || groups <= kLocalHashCrowding * slots;
+    t.scratchpad = (groups == 0 || groups <= kLocalHashCrowding * slots) && !locked;
     if (t.scratchpad) {
       Param local{t.name + "_local_slots", Param::Source::Constant, ScalarType::I64};
       local.value = static_cast<int64_t>(slots);

@@ -16,7 +16,8 @@
 //     already share a scale: the binder unified them);
 //   - what has no device form yet is rejected here with Error(Unsupported) naming the construct:
 //     a 128-bit value as a join key, in a semi/anti join's residual, as a group key, or as the
-//     argument of an aggregate other than COUNT.
+//     argument of SUM or AVG. MIN and MAX of one are 128-bit accumulators themselves (ir/build_state.cpp:
+//     two words and a state word per slot, the locked update of templates/device/base.h).
 // Codegen (codegen/expr_emitter.cpp) emits the hqc_i128_* functions of templates/device/base.h
 // for these types; the runtime reads 128-bit output columns and params as two words.
 #include "ir/lowering.h"

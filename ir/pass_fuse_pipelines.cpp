@@ -200,7 +200,10 @@ Kernel fuse(const Program& program, const Pipeline& p) {
         if (!key.key_buffer.empty()) b.buffer(key.key_buffer, true);
       }
       b.buffer(agg->occupancy_buffer, true);
-      for (const Accumulator& acc : agg->accumulators) b.buffer(acc.buffer, true);
+      for (const Accumulator& acc : agg->accumulators) {
+        b.buffer(acc.buffer, true);
+        if (!acc.state_buffer.empty()) b.buffer(acc.state_buffer, true);
+      }
       if (!agg->overflow_buffer.empty()) b.buffer(agg->overflow_buffer, true);
       for (const GroupKey& key : agg->keys) {
         b.param(key.min_param);

@@ -204,8 +204,13 @@ struct Accumulator {
   ScalarType element = ScalarType::I64;  // I64, or F64 for floating point (32-bit values widen)
   // Exact 128-bit SUM (two I64 words per slot: low, high) where 64 bits may overflow: a Decimal
   // SUM whose bound rows x max |argument| (from statistics; always without them) exceeds INT64_MAX.
+  // Also MIN/MAX of a 128-bit value (ir/decimal128.cpp): two words per slot, zero-filled, guarded
+  // by state_buffer.
   bool wide = false;
   std::string buffer;       // one element per slot (two when wide)
+  // 128-bit MIN/MAX only: one U32 per slot, zero-filled — 0 no value yet, 1 being updated, 2 holds
+  // a value (the locked update of templates/device/base.h; no 128-bit atomic exists).
+  std::string state_buffer;
 };
 
 // The host reads an aggregation table through a dense copy of its occupied slots, made on the

@@ -101,6 +101,10 @@ class Verifier {
         if (acc.func == plan::AggFunc::Avg) fail(who + ": accumulator " + acc.name + " is an AVG (must be split into sum and count)");
         if ((acc.func == plan::AggFunc::CountStar) != (acc.arg == nullptr)) fail(who + ": accumulator " + acc.name + " argument mismatch");
         need_buffer(acc.buffer, who + " accumulator " + acc.name);
+        const bool extreme = acc.func == plan::AggFunc::Min || acc.func == plan::AggFunc::Max;
+        if (extreme && acc.wide) need_buffer(acc.state_buffer, who + " accumulator " + acc.name + " (128-bit state)");
+        if (!acc.state_buffer.empty() && !(extreme && acc.wide))
+          fail(who + ": accumulator " + acc.name + " has a state buffer but is not a 128-bit MIN/MAX");
       }
     }
     for (const OutputTable& o : p_.outputs) {

@@ -6,7 +6,9 @@
 //   (murmur3 finalizers), hqc_set_flag() for overflow / error flags that the host reads back, and
 //   hqc_i128 (two-word integers with carry, atomic adds) for exact decimal sums, and what later
 //   stages compute from them: words <-> value, add/sub, product with an int64, comparison,
-//   conversion to double (codegen/expr_emitter.cpp emits these for Decimal(38, s) values).
+//   min/max, conversion to double (codegen/expr_emitter.cpp emits these for Decimal(38, s) values),
+//   and hqc_atomic_{min,max}_i128_g: exact MIN/MAX of 128-bit values into two words guarded by a
+//   32-bit state word (see the argument above them).
 
 // Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
 // raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.
@@ -123,6 +125,11 @@ HQC_FN hqc_f64 hqc_i128_to_f64(hqc_i128 a) {
   const hqc_f64 magnitude = (hqc_f64)(hqc_u64)m.hi * 18446744073709551616.0 + (hqc_f64)m.lo;
   return negative ? -magnitude : magnitude;
 }
+HQC_FN hqc_i128 hqc_i128_min(hqc_i128 a, hqc_i128 b) { return hqc_i128_cmp(a, b) <= 0 ? a : b; }
+HQC_FN hqc_i128 hqc_i128_max(hqc_i128 a, hqc_i128 b) { return hqc_i128_cmp(a, b) >= 0 ? a : b; }
+// Identities of MIN and MAX: the largest and the smallest 128-bit values.
+HQC_FN hqc_i128 hqc_i128_max_value(void) { return hqc_i128_from_words((hqc_i64)-1, HQC_I64_MAX); }
+HQC_FN hqc_i128 hqc_i128_min_value(void) { return hqc_i128_from_words(0, HQC_I64_MIN); }
 // Element `row` of a column of 128-bit values (two words per row: low, high).
 HQC_FN void hqc_i128_store(HQC_GLOBAL hqc_i64* col, hqc_u64 row, hqc_i128 v) {
   col[2 * row] = (hqc_i64)v.lo;
@@ -141,4 +148,59 @@ HQC_FN void hqc_atomic_add_i128_l(HQC_LOCAL hqc_i64* p, hqc_i128 v) {
   const hqc_u64 old = (hqc_u64)HQC_ATOMIC_ADD_I64(&p[0], (hqc_i64)v.lo);
   const hqc_i64 hi = (hqc_i64)((hqc_u64)v.hi + (old + v.lo < old ? 1u : 0u));
   if (hi != 0) HQC_ATOMIC_ADD_I64(&p[1], hi);
+}
+
+// ---- MIN / MAX of 128-bit values into global memory (no 128-bit atomic exists) ----
+// Words p[0] (low), p[1] (high) hold the slot's value; *state is its 32-bit state word, zero-filled:
+// HQC_I128_EMPTY (no value yet) -> HQC_I128_BUSY (one work-item owns the words) -> HQC_I128_FULL.
+// Why a lock and not two 64-bit atomics: an atomic max on the high word followed by one on the low
+// word is wrong — the low word's max runs over values whose high word has since been beaten (e.g.
+// (1, 5) then (2, 0) leaves (2, 5)), and no single 64-bit word can tag "low word of which high
+// word" without losing bits. So the update is a critical section per slot:
+//   - acquire: a 32-bit CAS EMPTY -> BUSY, else FULL -> BUSY (available in CUDA and OpenCL 1.2
+//     core); a work-item that gets neither retries. The CAS, the section and the release are all
+//     inside one loop iteration of the winning work-item, so a warp whose lanes contend for the
+//     same slot cannot livelock under SIMT divergence (the winner finishes before the loop branch
+//     reconverges), and work-items of a CPU work-group (PoCL runs them one after another between
+//     barriers) never spin on a lock held by an unfinished sibling.
+//   - inside: the words are read with atomic adds of 0 and written with CAS from the value just
+//     read (which only the lock holder writes, so the CAS succeeds): every access to them is an
+//     atomic, coherent across CTAs without relying on L1 or OpenCL 1.2's weak ordering of plain
+//     loads; HQC_FENCE_GLOBAL() after the acquire and before the release orders them with the state.
+//   - release: CAS BUSY -> FULL. The state never returns to EMPTY, so the first holder writes its
+//     value unconditionally and every later holder compares: the words end as the MIN / MAX of
+//     every value offered (each offer happens entirely inside one critical section; sections are
+//     totally ordered by the lock, and min/max is associative and commutative).
+// Callers reduce first where they can (one offer per CTA: hqc_cta_{min,max}_i128_*_to), so the lock
+// is taken once per CTA per slot; per-tuple callers (B2, C2) take it per qualifying tuple.
+// The kernel boundary makes the words visible to later kernels and to the host.
+#define HQC_I128_EMPTY 0u
+#define HQC_I128_BUSY 1u
+#define HQC_I128_FULL 2u
+
+// dir = 1: keep the maximum; dir = -1: keep the minimum.
+HQC_FN void hqc_atomic_extreme_i128_g(HQC_GLOBAL hqc_i64* p, HQC_GLOBAL hqc_u32* state, hqc_i128 v, hqc_i32 dir) {
+  hqc_i32 done = 0;
+  while (!done) {
+    hqc_u32 got = HQC_ATOMIC_CAS_U32(state, HQC_I128_EMPTY, HQC_I128_BUSY);
+    if (got == HQC_I128_FULL) got = HQC_ATOMIC_CAS_U32(state, HQC_I128_FULL, HQC_I128_BUSY);
+    if (got != HQC_I128_BUSY) {  // acquired: got says whether the words hold a value
+      HQC_FENCE_GLOBAL();
+      const hqc_i64 lo = HQC_ATOMIC_ADD_I64(&p[0], 0);
+      const hqc_i64 hi = HQC_ATOMIC_ADD_I64(&p[1], 0);
+      if (got == HQC_I128_EMPTY || hqc_i128_cmp(v, hqc_i128_from_words(lo, hi)) * dir > 0) {
+        HQC_ATOMIC_CAS_I64(&p[0], lo, (hqc_i64)v.lo);
+        HQC_ATOMIC_CAS_I64(&p[1], hi, v.hi);
+      }
+      HQC_FENCE_GLOBAL();
+      HQC_ATOMIC_CAS_U32(state, HQC_I128_BUSY, HQC_I128_FULL);
+      done = 1;
+    }
+  }
+}
+HQC_FN void hqc_atomic_max_i128_g(HQC_GLOBAL hqc_i64* p, HQC_GLOBAL hqc_u32* state, hqc_i128 v) {
+  hqc_atomic_extreme_i128_g(p, state, v, 1);
+}
+HQC_FN void hqc_atomic_min_i128_g(HQC_GLOBAL hqc_i64* p, HQC_GLOBAL hqc_u32* state, hqc_i128 v) {
+  hqc_atomic_extreme_i128_g(p, state, v, -1);
 }

@@ -22,6 +22,8 @@
 //     table at once), and after the loop every occupied slot is merged into the global table with
 //     one find-or-insert and one atomic per aggregate (hqc_gb_merge_*).
 //   - *_i128 variants: exact 128-bit sums, two words (low, high) per group in scratchpad and global.
+//     128-bit MIN/MAX exist for C2 only (hqc_gb_global_{min,max}_i128: base.h's locked update with
+//     one state word per group); codegen runs a table holding one with C2.
 // Scratchpad for C3, in 8-byte words: groups per aggregate (2 x groups for an i128 sum), plus groups
 // for the count.
 
@@ -85,6 +87,12 @@ HQC_FN void hqc_gb_global_min_i64(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i64 v)
 HQC_FN void hqc_gb_global_max_i64(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i64 v) { HQC_ATOMIC_MAX_I64_G(&out[g], v); }
 HQC_FN void hqc_gb_global_sum_f64(HQC_GLOBAL hqc_f64* out, hqc_i64 g, hqc_f64 v) { HQC_ATOMIC_ADD_F64_G(&out[g], v); }
 HQC_FN void hqc_gb_global_sum_i128(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i64 v) { hqc_atomic_add_i128_g(&out[2 * g], hqc_i128_from_i64(v)); }
+HQC_FN void hqc_gb_global_min_i128(HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_u32* state, hqc_i64 g, hqc_i128 v) {
+  hqc_atomic_min_i128_g(&out[2 * g], &state[g], v);
+}
+HQC_FN void hqc_gb_global_max_i128(HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_u32* state, hqc_i64 g, hqc_i128 v) {
+  hqc_atomic_max_i128_g(&out[2 * g], &state[g], v);
+}
 
 // ---- hashed group table (C2) ----
 // The insert-or-find of a hashed join table's unique build (hash_table.h) is exactly this lookup:

@@ -13,7 +13,13 @@
 //   - hqc_cta_sum_i128_{we,simd}_to / hqc_tuple_sum_i128: exact 128-bit sums (base.h's hqc_i128)
 //     into two words (low, high). The CTA reduction splits each value into three int64 limbs
 //     (low 32 bits, next 32 bits, high word) that cannot overflow over <= 1024 work-items.
-// Ops: sum_i64, min_i64, max_i64, sum_f64. Identity elements: 0, HQC_I64_MAX, HQC_I64_MIN, 0.0.
+//   - hqc_cta_{min,max}_i128_{we,simd}_to(out, state, x, scratch) / hqc_tuple_{min,max}_i128: exact
+//     MIN/MAX of 128-bit values: the CTA's extreme lexicographically (the high words' extreme, then
+//     the extreme low word among the work-items holding that high word, low words compared unsigned
+//     through a flipped sign bit) by two int64 reductions, then one locked update per CTA
+//     (base.h's hqc_atomic_{min,max}_i128_g; `state` is the slot's state word). The identities
+//     (hqc_i128_max_value / min_value, +-2^127) are never a sum of fewer than 2^64 int64 terms.
+// Ops: sum_i64, min_i64, max_i64, sum_f64 (and the 128-bit ones above). Identity elements: 0, HQC_I64_MAX, HQC_I64_MIN, 0.0.
 
 #define HQC_REDUCE_SIMD_WORDS 33
 
@@ -118,4 +124,36 @@ HQC_DEFINE_CTA_SUM_I128_TO(simd)
 
 HQC_FN void hqc_tuple_sum_i128(HQC_GLOBAL hqc_i64* out, hqc_i32 flag, hqc_i64 x) {
   if (flag && x != 0) hqc_atomic_add_i128_g(out, hqc_i128_from_i64(x));
+}
+
+// 128-bit MIN / MAX: lexicographic over (high signed, low unsigned); the low words' order is the
+// signed order of low ^ 2^63.
+#define HQC_I128_LOW_FLIP ((hqc_u64)0x8000000000000000UL)
+#define HQC_DEFINE_CTA_EXTREME_I128_TO(OP, MECH, IDENTITY_I64)                                   \
+  HQC_FN hqc_i128 hqc_cta_##OP##_i128_##MECH(hqc_i128 x, HQC_LOCAL hqc_u64* scratch) {           \
+    const hqc_i64 hi = hqc_cta_##OP##_i64_##MECH(x.hi, scratch);                                 \
+    const hqc_i64 lo = hqc_cta_##OP##_i64_##MECH(x.hi == hi ? (hqc_i64)(x.lo ^ HQC_I128_LOW_FLIP) \
+                                                            : (IDENTITY_I64), scratch);          \
+    return hqc_i128_from_words((hqc_i64)((hqc_u64)lo ^ HQC_I128_LOW_FLIP), hi);                  \
+  }                                                                                              \
+  HQC_FN void hqc_cta_##OP##_i128_##MECH##_to(HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_u32* state, hqc_i128 x, \
+                                              HQC_LOCAL hqc_u64* scratch) {                      \
+    const hqc_i128 v = hqc_cta_##OP##_i128_##MECH(x, scratch);                                   \
+    if (HQC_LID() == 0 && hqc_i128_cmp(v, hqc_i128_##OP##_identity()) != 0) hqc_atomic_##OP##_i128_g(out, state, v); \
+  }
+
+HQC_FN hqc_i128 hqc_i128_max_identity(void) { return hqc_i128_min_value(); }
+HQC_FN hqc_i128 hqc_i128_min_identity(void) { return hqc_i128_max_value(); }
+HQC_DEFINE_CTA_EXTREME_I128_TO(max, we, HQC_I64_MIN)
+HQC_DEFINE_CTA_EXTREME_I128_TO(min, we, HQC_I64_MAX)
+#if HQC_HAS_SIMD
+HQC_DEFINE_CTA_EXTREME_I128_TO(max, simd, HQC_I64_MIN)
+HQC_DEFINE_CTA_EXTREME_I128_TO(min, simd, HQC_I64_MAX)
+#endif
+
+HQC_FN void hqc_tuple_max_i128(HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_u32* state, hqc_i32 flag, hqc_i128 x) {
+  if (flag) hqc_atomic_max_i128_g(out, state, x);
+}
+HQC_FN void hqc_tuple_min_i128(HQC_GLOBAL hqc_i64* out, HQC_GLOBAL hqc_u32* state, hqc_i32 flag, hqc_i128 x) {
+  if (flag) hqc_atomic_min_i128_g(out, state, x);
 }

@@ -2,7 +2,8 @@
 // checked against host computations: CTA write positions across many CTAs (A2, A3), CTA reductions
 // (B2, B3), hash-table build + probe with the overflow flag (perfect and open addressing, 32/64-bit),
 // and direct-indexed group-by (C2, C3) and hashed group-by (C2); 128-bit arithmetic (hqc_i128) against
-// the host's __int128.
+// the host's __int128, and 128-bit MIN/MAX under contention (the locked update of base.h from many
+// work-groups at once: one offer per CTA, per tuple, per tuple into a few groups).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -223,6 +224,40 @@ HQC_KERNEL void i128_reload(HQC_GLOBAL const hqc_i64* products, hqc_i64 n_rows, 
     reloaded[4 * row + 1] = full.hi;
     reloaded[4 * row + 2] = (hqc_i64)pred.lo;
     reloaded[4 * row + 3] = pred.hi;
+  }
+}
+
+// 128-bit MIN/MAX of values (words v[2 row], v[2 row + 1]). cta: per-work-item registers over the
+// grid-stride tiles, then one locked update per CTA (B3); tuple: one locked update per row (B2),
+// and per row into group row % groups (C2). out words: max (lo, hi), min (lo, hi); state: their
+// state words; g_out / g_state: 4 words / 2 state words per group.
+HQC_KERNEL void i128_extremes_cta(HQC_GLOBAL const hqc_i64* v, hqc_i64 n_rows, HQC_GLOBAL hqc_i64* out,
+                                  HQC_GLOBAL hqc_u32* state HQC_SCRATCH_PARAMS) {
+  HQC_SCRATCH_BEGIN
+  hqc_i128 acc_max = hqc_i128_min_value(), acc_min = hqc_i128_max_value();
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i32 flag = hqc_tile_valid(tile_items);
+    const hqc_i128 x = hqc_load_i128(v, tile, tile_items);
+    acc_max = flag ? hqc_i128_max(acc_max, x) : acc_max;
+    acc_min = flag ? hqc_i128_min(acc_min, x) : acc_min;
+  }
+  hqc_cta_max_i128_we_to(&out[0], &state[0], acc_max, hqc_scratch);
+  hqc_cta_min_i128_we_to(&out[2], &state[1], acc_min, hqc_scratch);
+}
+HQC_KERNEL void i128_extremes_tuple(HQC_GLOBAL const hqc_i64* v, hqc_i64 n_rows, HQC_GLOBAL hqc_i64* out,
+                                    HQC_GLOBAL hqc_u32* state, hqc_i64 groups, HQC_GLOBAL hqc_i64* g_max,
+                                    HQC_GLOBAL hqc_u32* g_max_state, HQC_GLOBAL hqc_i64* g_min, HQC_GLOBAL hqc_u32* g_min_state) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i32 flag = hqc_tile_valid(tile_items);
+    const hqc_i128 x = hqc_pred_load_i128(v, tile, flag);
+    hqc_tuple_max_i128(&out[0], &state[0], flag, x);
+    hqc_tuple_min_i128(&out[2], &state[1], flag, x);
+    if (!flag) continue;
+    const hqc_i64 g = hqc_tile_row(tile) % groups;
+    hqc_gb_global_max_i128(g_max, g_max_state, g, x);
+    hqc_gb_global_min_i128(g_min, g_min_state, g, x);
   }
 }
 )CL";
@@ -564,5 +599,70 @@ TEST_CASE("128-bit integers: add, sub, product with an int64, comparison, to dou
     const double expected = static_cast<double>(a);
     CHECK(got_f[i] == doctest::Approx(expected).epsilon(1e-15));
     if (a >= INT64_MIN && a <= INT64_MAX) CHECK(got_f[i] == expected);
+  }
+}
+
+TEST_CASE("128-bit MIN/MAX under contention: one locked update per CTA (B3), per tuple (B2), per tuple into groups (C2)") {
+  auto& d = device();
+  __extension__ typedef __int128 i128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+  __extension__ typedef unsigned __int128 u128;
+  std::mt19937_64 rng(29);
+  // High words from a small range (so many values share one and the low word decides, compared
+  // unsigned: low words with the top bit set), a few far beyond 64 bits of either sign.
+  std::vector<i128> vs;
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t hi = static_cast<int64_t>(rng() % 7) - 3;
+    vs.push_back(static_cast<i128>(static_cast<u128>(static_cast<uint64_t>(hi)) << 64 | rng()));
+  }
+  const i128 two64 = static_cast<i128>(1) << 64;
+  vs[123] = two64 * 4000000 + 5;   // the maximum, far above 2^63
+  vs[19000] = -two64 * 3000000;    // the minimum, far below -2^63
+  const size_t n = vs.size();
+  constexpr int64_t kGroups = 7;
+  std::vector<int64_t> words(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    words[2 * i] = static_cast<int64_t>(static_cast<uint64_t>(vs[i]));
+    words[2 * i + 1] = static_cast<int64_t>(vs[i] >> 64);
+  }
+  const i128 max = *std::max_element(vs.begin(), vs.end()), min = *std::min_element(vs.begin(), vs.end());
+  std::vector<i128> g_max(kGroups), g_min(kGroups);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t g = i % kGroups;
+    g_max[g] = i < kGroups ? vs[i] : std::max(g_max[g], vs[i]);
+    g_min[g] = i < kGroups ? vs[i] : std::min(g_min[g], vs[i]);
+  }
+  auto value = [](const std::vector<int64_t>& w, size_t at) {
+    return static_cast<i128>((static_cast<u128>(static_cast<uint64_t>(w[at + 1])) << 64) | static_cast<uint64_t>(w[at]));
+  };
+  cl_mem v = d.buffer(words);
+  const int64_t rows = static_cast<int64_t>(n);
+  for (size_t block : {64u, 256u}) {
+    CAPTURE(block);
+    cl_mem out = d.buffer(std::vector<int64_t>(4, 0));
+    cl_mem state = d.buffer(std::vector<uint32_t>(2, 0));
+    d.run("i128_extremes_cta", {OpenClDevice::mem(v), OpenClDevice::i64(rows), OpenClDevice::mem(out), OpenClDevice::mem(state),
+                                OpenClDevice::local(block * 8)},
+          37, block);
+    auto got = d.read<int64_t>(out, 4);
+    CHECK(value(got, 0) == max);
+    CHECK(value(got, 2) == min);
+    CHECK(d.read<uint32_t>(state, 2) == std::vector<uint32_t>{2u, 2u});  // HQC_I128_FULL, released
+  }
+  cl_mem out = d.buffer(std::vector<int64_t>(4, 0));
+  cl_mem state = d.buffer(std::vector<uint32_t>(2, 0));
+  cl_mem gmax = d.buffer(std::vector<int64_t>(2 * kGroups, 0)), gmin = d.buffer(std::vector<int64_t>(2 * kGroups, 0));
+  cl_mem gmax_state = d.buffer(std::vector<uint32_t>(kGroups, 0)), gmin_state = d.buffer(std::vector<uint32_t>(kGroups, 0));
+  d.run("i128_extremes_tuple", {OpenClDevice::mem(v), OpenClDevice::i64(rows), OpenClDevice::mem(out), OpenClDevice::mem(state),
+                                OpenClDevice::i64(kGroups), OpenClDevice::mem(gmax), OpenClDevice::mem(gmax_state),
+                                OpenClDevice::mem(gmin), OpenClDevice::mem(gmin_state)},
+        41, 128);
+  auto got = d.read<int64_t>(out, 4);
+  CHECK(value(got, 0) == max);
+  CHECK(value(got, 2) == min);
+  auto got_max = d.read<int64_t>(gmax, 2 * kGroups), got_min = d.read<int64_t>(gmin, 2 * kGroups);
+  for (size_t g = 0; g < static_cast<size_t>(kGroups); ++g) {
+    CAPTURE(g);
+    CHECK(value(got_max, 2 * g) == g_max[g]);
+    CHECK(value(got_min, 2 * g) == g_min[g]);
   }
 }

@@ -8,11 +8,14 @@
 //   - HAVING on a 128-bit sum, against a literal and against a scalar subquery's 128-bit value
 //     (TPC-H Q11's shape: the subquery's sum times a decimal, a two-word kernel parameter);
 //   - division: sum / count(*), AVG, sum / 7.0 per group and of a single-tuple aggregate (Q8, Q17);
+//   - MIN and MAX of 128-bit sums (past +-2^63, negative too): of a derived table, per group, and as
+//     a scalar subquery compared for equality (TPC-H Q15's shape);
 //   - what has no device form yet is Unsupported, never a wrong answer.
-// And: TPC-H Q8, Q11 and Q17 compile without data (no statistics: every decimal SUM is 128-bit, as
+// And: TPC-H Q8, Q11, Q15 and Q17 compile without data (no statistics: every decimal SUM is 128-bit, as
 // in horseqc-compile) for CUDA (NVRTC) and OpenCL (built on PoCL).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -291,6 +294,48 @@ TEST_CASE("division over 128-bit sums: sum / count, AVG, sum / 7.0 per group and
   check("select sum(w_v) / 7.0 as x from w", {{approx(static_cast<double>(total()) / 100.0 / 7.0)}});
 }
 
+TEST_CASE("MIN and MAX of 128-bit sums: of a derived table, negative, per group, equal to a scalar subquery (Q15's shape)") {
+  const auto g = groups();
+  i128 max = g.at(0).first, min = g.at(0).first;
+  for (const auto& [k, s] : g) {
+    max = std::max(max, s.first);
+    min = std::min(min, s.first);
+  }
+  REQUIRE(max == g.at(2).first);  // above 2^63
+  REQUIRE(min == g.at(4).first);  // below -2^63
+  const std::string sums = "(select w_g, sum(w_v) as s from w group by w_g) as t";
+  // Both are 128-bit accumulators with a state word (the locked update), not 64-bit ones.
+  const ir::Program p = compile("select max(s) as mx, min(s) as mn from " + sums, {ir::ExecutionModel::Resolution, true});
+  for (const ir::Accumulator& a : p.aggregations.at(1).accumulators) {
+    CHECK(a.wide);
+    CHECK(!a.state_buffer.empty());
+  }
+  check("select max(s) as mx, min(s) as mn from " + sums, {{exact(max), exact(min)}});
+  // Only the negative group: its MAX is negative; only the positive ones: MIN is the smallest of them.
+  check("select max(s) as mx from " + sums + " where t.w_g = 4", {{exact(g.at(4).first)}});
+  check("select min(s) as mn from " + sums + " where t.w_g < 3", {{exact(g.at(0).first)}});
+  // Q15: the rows whose 128-bit sum equals the scalar subquery's MAX (MIN), a two-word parameter.
+  const std::string with = "with r as (select w_g as k, sum(w_v) as s from w group by w_g) ";
+  check(with + "select k, s from r where s = (select max(s) from r) order by k", {{exact(2), exact(max)}});
+  check(with + "select k, s from r where s = (select min(s) from r) order by k", {{exact(4), exact(min)}});
+  // Grouped: per w_g, the MAX and MIN of its sums over the two halves of w_id (30 rows each: past
+  // 2^63 for groups 1 and 2, below -2^63 for group 4, within 64 bits for groups 0 and 3).
+  std::map<std::pair<int32_t, int32_t>, i128> halves;
+  const Rows& r = rows();
+  for (size_t i = 0; i < r.id.size(); ++i) halves[{r.g[i], r.id[i] > 150 ? 1 : 0}] += r.v[i];
+  REQUIRE(halves.at({1, 0}) > static_cast<i128>(INT64_MAX));
+  REQUIRE(halves.at({4, 1}) < static_cast<i128>(INT64_MIN));
+  Expected grouped;
+  for (int32_t k = 0; k < kGroups; ++k) {
+    const i128 a = halves.at({k, 0}), b = halves.at({k, 1});
+    grouped.push_back({exact(k), exact(std::max(a, b)), exact(std::min(a, b))});
+  }
+  check("select gk, max(s) as mx, min(s) as mn from (select w_g as gk, case when w_id > 150 then 1 else 0 end as h, sum(w_v) as s from w "
+        "group by w_g, case when w_id > 150 then 1 else 0 end) as t "
+        "group by gk order by gk",
+        grouped);
+}
+
 TEST_CASE("a 128-bit sum as a join's build-side payload (an aggregate joined on its key)") {
   Expected expected;
   const auto g = groups();
@@ -320,10 +365,10 @@ TEST_CASE("constructs over 128-bit sums without a device form yet are Unsupporte
         std::string::npos);
 }
 
-TEST_CASE("TPC-H Q8, Q11, Q17 compile without statistics (128-bit sums in later stages): NVRTC and OpenCL") {
+TEST_CASE("TPC-H Q8, Q11, Q15, Q17 compile without statistics (128-bit sums in later stages): NVRTC and OpenCL") {
   const Catalog tpch = Catalog::tpch();
   test::OpenClDevice device;
-  for (const char* q : {"q8", "q11", "q17"}) {
+  for (const char* q : {"q8", "q11", "q15", "q17"}) {
     CAPTURE(q);
     auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(tpch::query_sql(q), q, tpch));
     for (auto model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
