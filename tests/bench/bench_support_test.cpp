@@ -72,16 +72,18 @@ TEST_CASE("occupancy comparison: agreement, mismatches and the report") {
   CHECK(report.find("block 32, dynamic 0 B") == std::string::npos);
 }
 
-TEST_CASE("query modules: every SSB query and the supported TPC-H ones, as CUDA that NVRTC compiles") {
+TEST_CASE("query modules: every SSB and TPC-H query, as CUDA that NVRTC compiles") {
   std::vector<std::string> skipped;
   const std::vector<bench::KernelModule> modules = bench::query_modules(skipped);
   const auto ssb = std::count_if(modules.begin(), modules.end(), [](const auto& m) { return m.label.rfind("ssb ", 0) == 0; });
   const auto tpch = std::count_if(modules.begin(), modules.end(), [](const auto& m) { return m.label.rfind("tpch ", 0) == 0; });
   CHECK(ssb == 13);
-  CHECK(static_cast<size_t>(tpch) + skipped.size() == 22);
+  // Compiled without statistics (as horseqc-compile): Q8, Q11 and Q15 read 128-bit sums in later
+  // stages (Q15: MAX of them), and none is skipped any more.
+  CHECK(tpch == 22);
   for (const std::string& s : skipped) {
     CAPTURE(s);
-    CHECK(s.rfind("tpch q", 0) == 0);
+    CHECK(s.empty());
   }
   for (const bench::KernelModule& m : modules) {
     CAPTURE(m.label);

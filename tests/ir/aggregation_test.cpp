@@ -327,3 +327,39 @@ TEST_CASE("the result's aggregation table is compacted on the device; tables lat
   CHECK_FALSE(sparse.aggregations[0].compaction);
   CHECK(sparse.kernels.size() == sparse.pipelines.size());
 }
+
+TEST_CASE("MIN/MAX of a 128-bit sum: a 128-bit accumulator with a zero-filled state word per slot, never in scratchpad") {
+  // Per (l_linestatus, l_returnflag) the sum of l_extendedprice * (1 - l_discount): 128-bit at SF
+  // 10000 (6e10 rows x 1.05e9); per l_returnflag its MAX and MIN.
+  auto json = [](const std::string& aggregates) {
+    return R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_returnflag"}], "aggregates": [)" + aggregates + R"(],
+      "input": {"op": "aggregate", "group_by": [{"column": "l_linestatus"}, {"column": "l_returnflag"}],
+        "aggregates": [{"name": "price", "func": "sum", "arg": {"op": "*", "left": {"column": "l_extendedprice"},
+                         "right": {"op": "-", "left": {"decimal": "1"}, "right": {"column": "l_discount"}}}}],
+        "input": {"op": "scan", "table": "lineitem"}}}})";
+  };
+  TpchStats sf10000(10000);
+  const ir::Program p = build(json(R"({"name": "hi", "func": "max", "arg": {"column": "price"}},
+                                      {"name": "lo", "func": "min", "arg": {"column": "price"}})"),
+                              &sf10000);
+  const ir::AggregationTable& outer = p.aggregations.back();
+  REQUIRE(outer.accumulators.size() == 2);
+  for (const ir::Accumulator& a : outer.accumulators) {
+    CAPTURE(a.name);
+    CHECK(a.wide);
+    const ir::Buffer* words = p.find_buffer(a.buffer);
+    REQUIRE(words != nullptr);
+    CHECK(words->multiplier == 2);
+    CHECK(words->fill == ir::Buffer::Fill::Zero);  // the state word, not a fill pattern, says "no value yet"
+    const ir::Buffer* state = p.find_buffer(a.state_buffer);
+    REQUIRE(state != nullptr);
+    CHECK(state->element == ir::ScalarType::U32);
+    CHECK(state->fill == ir::Buffer::Fill::Zero);
+    CHECK(state->elements_param == outer.slots_param);
+  }
+  CHECK_FALSE(outer.scratchpad);  // locked updates live in global memory only
+  CHECK(ir::explain(p).find("128-bit -> agg1_hi state agg1_hi_state") != std::string::npos);
+  // The same table without them is privatised: the 128-bit MIN/MAX is what keeps it in global memory.
+  const ir::Program counted = build(json(R"({"name": "n", "func": "count_star"})"), &sf10000);
+  CHECK(counted.aggregations.back().scratchpad);
+}
