@@ -18,6 +18,7 @@
 #include "runtime/backend.h"
 #include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "tpch/benchmark_queries.h"
@@ -283,11 +284,11 @@ int run(int argc, char** argv) {
   runtime::Executor executor(*backend, cache.get());
   runtime::ExecutorOptions exec;
   exec.repeat = static_cast<int>(repeat);
-  runtime::ConcurrentExecutor concurrent(executor);
-
   driver::CompileOptions compile;
   compile.model = model;
   compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  runtime::ConcurrentExecutor concurrent(
+      executor, runtime::probe_module(codegen::dialect_prelude(compile.dialect), codegen::compile_options(compile.dialect)));
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
 

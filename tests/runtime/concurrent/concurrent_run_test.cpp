@@ -30,6 +30,7 @@
 #include "runtime/database_lookup.h"
 #include "runtime/executor.h"
 #include "runtime/launch_config.h"
+#include "runtime/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "storage/catalog.h"
@@ -129,7 +130,9 @@ Fixture& fixture(DeviceChoice choice) {
   Fixture& f = *slot;
   f.backend = std::make_unique<RecordingBackend>(open_backend(choice));
   f.executor = std::make_unique<Executor>(*f.backend, nullptr);
-  f.concurrent = std::make_unique<ConcurrentExecutor>(*f.executor);
+  const codegen::Dialect dialect = f.backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  f.concurrent = std::make_unique<ConcurrentExecutor>(
+      *f.executor, probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)));
   const Database& db = ssb_data();
   const Catalog catalog = Catalog::ssb();
   const planner::DatabaseStatistics stats(db);
@@ -317,6 +320,7 @@ TEST_CASE("auto launch parameters run the schedule the model predicts faster, ph
     check_results(f, run, every(f));
     CHECK(run.stats.launch_params == "auto");
     CHECK(run.stats.schedule_bandwidth_bytes_per_s > 0);
+    CHECK(run.stats.schedule_compute_ops_per_s > 0);
     CHECK(run.stats.schedule_launch_overhead_s > 0);
     double knapsack = 0;
     double sequential = 0;
