@@ -8,6 +8,8 @@
 // (measured 10.05 vs 5.71 ms) — for any bandwidth and compute throughput in a wide range.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
 #include <vector>
 
 #include "planner/concurrent_plan.h"
@@ -280,33 +282,52 @@ std::vector<ScheduledKernel> planned(const ConcurrentPlan& plan, const std::vect
 
 }  // namespace
 
-TEST_CASE("schedule model: seed 002's fixed synthetic mix is predicted faster with the knapsack") {
-  const DeviceProfile p = h200();
-  std::vector<ScheduledKernel> alone;
+namespace {
+
+// A mix of Table I kernels (indices into kTableOne), one per stream: alone with decide_launch's
+// launches, together with plan_concurrent()'s for the runtime's equal-share demands.
+struct Mix {
+  std::vector<ScheduledKernel> alone, together;
+  size_t batches = 0;
+  double bytes = 0, ops = 0;
+};
+
+Mix table_one_mix(const DeviceProfile& p, const std::vector<size_t>& kinds) {
+  Mix mix;
   std::vector<KernelDemand> demands;
-  double total_ops = 0, total_bytes = 0;
-  for (int s = 0; s < 16; ++s) {  // I II III IV V I II III IV V I II III IV V I, as synthetic-mix --set fixed
-    const TableOneKernel& k = kTableOne[s % 5];
+  for (size_t kind : kinds) {
+    const TableOneKernel& k = kTableOne[kind];
     const uint64_t elements = k.compute ? (uint64_t{1} << 18) : (uint64_t{1} << 22);
     const uint32_t rounds = k.compute ? 48 : 1;
     const double ops = static_cast<double>(elements) * (k.accumulators * (rounds * 8.0 + 3) + 8);
-    alone.push_back(full_device(p, k.name, k.registers, k.shared, elements, elements * 8, ops));
-    total_ops += ops;
-    total_bytes += static_cast<double>(elements * 8);
+    mix.alone.push_back(full_device(p, k.name, k.registers, k.shared, elements, elements * 8, ops));
+    mix.ops += ops;
+    mix.bytes += static_cast<double>(elements * 8);
     KernelDemand demand;
     demand.name = k.name;
-    demand.threads = equal_share(p, 16, elements);  // 4 warps on every SM
+    demand.threads = equal_share(p, kinds.size(), elements);
     demand.registers_per_thread = k.registers;
     demand.shared_per_block = linear_shared_memory(k.shared, 0);
     demand.max_block_size = 1024;
     demands.push_back(std::move(demand));
   }
-  // One block of 4 warps of each kernel per SM: 64 warps, Σ shared 168 KiB + 16 KiB reserved ≤ 228 KiB.
   const ConcurrentPlan plan = plan_concurrent(p, demands);
-  REQUIRE(plan.batches.size() == 1);
-  const std::vector<ScheduledKernel> together = planned(plan, alone);
-  CHECK(together[0].block_size == 128);
-  CHECK(together[0].blocks_per_sm == 1);
+  mix.batches = plan.batches.size();
+  mix.together = planned(plan, mix.alone);
+  return mix;
+}
+
+}  // namespace
+
+TEST_CASE("schedule model: seed 002's fixed synthetic mix is predicted faster with the knapsack") {
+  const DeviceProfile p = h200();
+  std::vector<size_t> kinds;
+  for (size_t s = 0; s < 16; ++s) kinds.push_back(s % 5);  // I II III IV V I II ... I, as synthetic-mix --set fixed
+  const Mix mix = table_one_mix(p, kinds);
+  // One block of 4 warps of each kernel per SM: 64 warps, Σ shared 168 KiB + 16 KiB reserved ≤ 228 KiB.
+  REQUIRE(mix.batches == 1);
+  CHECK(mix.together[0].block_size == 128);
+  CHECK(mix.together[0].blocks_per_sm == 1);
   // Read bandwidth from 2 to 6 TB/s (the H200's streaming read: 4.6 TB/s), compute from 5 to 40 T
   // ops/s (64 integer lanes per SM per cycle at 1.98 GHz: 16.7 T), launch overhead 8 µs.
   for (double bw : {2e12, 4.6e12, 6e12}) {
@@ -314,13 +335,13 @@ TEST_CASE("schedule model: seed 002's fixed synthetic mix is predicted faster wi
       CAPTURE(bw);
       CAPTURE(ops);
       const ScheduleDevice d = schedule_device(p, bw, ops, 8e-6);
-      const ScheduleDecision decision = choose_schedule(d, together, alone);
+      const ScheduleDecision decision = choose_schedule(d, mix.together, mix.alone);
       // One at a time every kernel pays its own roofline max(bytes/BW, ops/P) and an overhead.
       double rooflines = 0;
-      for (const ScheduledKernel& k : alone) rooflines += std::max(static_cast<double>(k.bytes) / bw, k.compute_ops / ops);
+      for (const ScheduledKernel& k : mix.alone) rooflines += std::max(static_cast<double>(k.bytes) / bw, k.compute_ops / ops);
       CHECK(decision.sequential.seconds >= rooflines + 16 * 8e-6 - 1e-12);
       // Together the memory and compute work overlap: at least the larger resource's time.
-      CHECK(decision.concurrent.seconds >= std::max(total_bytes / bw, total_ops / ops) + 8e-6 - 1e-12);
+      CHECK(decision.concurrent.seconds >= std::max(mix.bytes / bw, mix.ops / ops) + 8e-6 - 1e-12);
       // Concurrency saves 15 launch overheads and, unless compute dominates every kernel (5 T ops/s:
       // all sixteen compute-bound, sharing the issue slots), overlaps the memory-bound ones too.
       const double gain = decision.sequential.seconds - decision.concurrent.seconds;
@@ -329,9 +350,34 @@ TEST_CASE("schedule model: seed 002's fixed synthetic mix is predicted faster wi
       CHECK(decision.choice == ScheduleChoice::Concurrent);
     }
   }
-  const ScheduleDecision h200_like = choose_schedule(schedule_device(p, 4.6e12, 16.7e12, 8e-6), together, alone);
+  const ScheduleDecision h200_like = choose_schedule(schedule_device(p, 4.6e12, 16.7e12, 8e-6), mix.together, mix.alone);
   MESSAGE("fixed mix at 4.6 TB/s, 16.7 T ops/s, 8 us: knapsack " << h200_like.concurrent.seconds * 1e3 << " ms, sequential "
           << h200_like.sequential.seconds * 1e3 << " ms");
+}
+
+TEST_CASE("schedule model: random synthetic mixes are predicted faster with the knapsack") {
+  // synthetic-mix --set random's 20 mixes of 16 (run r draws with mt19937_64(r + 1)).
+  const DeviceProfile p = h200();
+  const ScheduleDevice d = schedule_device(p, 4.6e12, 16.7e12, 8e-6);
+  double knapsack = 0, sequential = 0;
+  int faster = 0;
+  for (uint64_t r = 0; r < 20; ++r) {
+    std::mt19937_64 pick(r + 1);
+    std::vector<size_t> kinds;
+    for (int s = 0; s < 16; ++s) kinds.push_back(std::uniform_int_distribution<size_t>(0, 4)(pick));
+    const Mix mix = table_one_mix(p, kinds);
+    CAPTURE(r);
+    REQUIRE(mix.batches >= 1);
+    const ScheduleDecision decision = choose_schedule(d, mix.together, mix.alone);
+    knapsack += decision.concurrent.seconds;
+    sequential += decision.sequential.seconds;
+    if (decision.choice == ScheduleChoice::Concurrent) ++faster;
+    // Together never faster than the larger resource's work.
+    CHECK(decision.concurrent.seconds >= std::max(mix.bytes / d.bandwidth_bytes_per_s, mix.ops / d.compute_ops_per_s));
+  }
+  MESSAGE("20 random mixes at 4.6 TB/s, 16.7 T ops/s, 8 us: knapsack " << knapsack * 1e3 << " ms, sequential "
+          << sequential * 1e3 << " ms; knapsack predicted faster in " << faster << "/20");
+  CHECK(faster == 20);
 }
 
 TEST_CASE("schedule model: 13 SSB fact-table scans are predicted faster one at a time") {
