@@ -123,6 +123,26 @@ class CudaBackend final : public Backend {
     launch_in(reinterpret_cast<CUstream>(stream.handle()), kernel, args, config);
   }
 
+  TimedLaunch launch_on_timed(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                              const LaunchConfig& config) override {
+    auto s = reinterpret_cast<CUstream>(stream.handle());
+    TimedLaunch timed{timing_event(s), Event()};
+    launch_in(s, kernel, args, config);
+    timed.end = timing_event(s);
+    return timed;
+  }
+
+  Interval launch_interval_ms(const TimedLaunch& launch, const TimedLaunch& origin) override {
+    float start = 0;
+    float end = 0;
+    auto o = reinterpret_cast<CUevent>(origin.start.handle());
+    driver_.check(driver_.event_elapsed_time(&start, o, reinterpret_cast<CUevent>(launch.start.handle())),
+                  "cuEventElapsedTime");
+    driver_.check(driver_.event_elapsed_time(&end, o, reinterpret_cast<CUevent>(launch.end.handle())),
+                  "cuEventElapsedTime");
+    return {start, end};
+  }
+
   uint64_t free_memory() override {
     size_t free = 0;
     size_t total = 0;
@@ -205,6 +225,18 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // An event with timing recorded on `stream` now (raw_record's events have timing disabled).
+  Event timing_event(CUstream stream) {
+    CUevent event = nullptr;
+    driver_.check(driver_.event_create(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+    const CUresult status = driver_.event_record(event, stream);
+    if (status != CUDA_SUCCESS) {
+      driver_.event_destroy(event);
+      driver_.check(status, "cuEventRecord");
+    }
+    return Event(this, reinterpret_cast<uint64_t>(event));
+  }
+
   void launch_in(CUstream stream, const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) {
     auto function = reinterpret_cast<CUfunction>(kernel.handle);
     if (config.grid_blocks == 0 || config.grid_blocks > 0x7fffffffULL) {
