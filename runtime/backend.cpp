@@ -204,6 +204,15 @@ PinnedBuffer Backend::allocate_pinned(uint64_t bytes) {
   return PinnedBuffer(this, handle, data, bytes);
 }
 
+std::optional<PinnedBuffer> Backend::register_host(const void* data, uint64_t bytes) {
+  if (data == nullptr || bytes == 0) return std::nullopt;
+  // Registration only page-locks; the memory is read, never written, through the buffer.
+  void* host = const_cast<void*>(data);
+  const std::optional<uint64_t> handle = raw_register_host(host, bytes);
+  if (!handle) return std::nullopt;
+  return PinnedBuffer(this, *handle, host, bytes);
+}
+
 Stream Backend::create_stream() { return Stream(this, raw_create_stream()); }
 
 Event Backend::record(const Stream& stream) { return Event(this, raw_record(stream.handle())); }

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -264,6 +265,12 @@ class Backend {
 
   DeviceBuffer allocate(uint64_t bytes);
   PinnedBuffer allocate_pinned(uint64_t bytes);
+  // Page-locks `bytes` of existing host memory at `data` in place (CUDA: cuMemHostRegister), so
+  // asynchronous uploads read it without a pinned copy; the buffer unregisters it when released.
+  // The memory must stay allocated and unchanged while the buffer lives. Empty where the backend
+  // cannot (OpenCL has no such call) or the driver refuses (e.g. the range shares a page with memory
+  // registered already); the caller then copies into allocate_pinned() and says so.
+  std::optional<PinnedBuffer> register_host(const void* data, uint64_t bytes);
   Stream create_stream();
   // Device memory still free for horseqc: CUDA cuMemGetInfo; OpenCL (which cannot say) the global
   // memory minus what this backend has allocated.
@@ -338,7 +345,9 @@ class Backend {
   virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;
   virtual void raw_unload(uint64_t module_handle) noexcept = 0;
   virtual uint64_t raw_allocate_pinned(uint64_t bytes, void** data) = 0;
-  virtual void raw_free_pinned(uint64_t handle, void* data) noexcept = 0;
+  virtual void raw_free_pinned(uint64_t handle, void* data) noexcept = 0;  // also unregisters
+  // Registers host memory in place; the handle raw_free_pinned receives for it. nullopt: not possible.
+  virtual std::optional<uint64_t> raw_register_host(void* /*data*/, uint64_t /*bytes*/) noexcept { return std::nullopt; }
   virtual uint64_t raw_create_stream() = 0;
   virtual void raw_destroy_stream(uint64_t handle) noexcept = 0;
   virtual uint64_t raw_record(uint64_t stream) = 0;

@@ -350,7 +350,8 @@ std::string ConcurrentStats::to_json() const {
                  {"t_h2d_s", s.model.host_to_device}, {"t_kernel_s", s.model.kernel},
                  {"t_d2h_s", s.model.device_to_host}, {"t_overhead_s", s.model.per_chunk_overhead},
                  {"predicted_ms", s.predicted_ms}, {"serial_predicted_ms", s.serial_predicted_ms},
-                 {"measured_ms", s.measured_ms}, {"pin_ms", s.pin_ms}};
+                 {"measured_ms", s.measured_ms}, {"pin_ms", s.pin_ms},
+                 {"pinned_in_place_bytes", s.pinned_in_place_bytes}, {"pinned_copied_bytes", s.pinned_copied_bytes}};
   return j.dump();
 }
 
@@ -399,7 +400,8 @@ const ConcurrentExecutor::Calibration& ConcurrentExecutor::calibration() {
   return *calibration_;
 }
 
-const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const Column& column, double& pin_ms) {
+const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const Column& column, double& pin_ms,
+                                               uint64_t& registered_bytes, uint64_t& copied_bytes) {
   const HostColumnBytes view = host_column_bytes(column);
   const uint64_t fingerprint = sampled_fingerprint(view);
   const std::string key = table + "." + column.name;
@@ -410,8 +412,14 @@ const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const C
   }
   const auto start = Clock::now();
   PinnedColumn entry;
-  entry.buffer = executor_.backend().allocate_pinned(view.bytes);
-  if (view.bytes > 0) std::memcpy(entry.buffer.data(), view.data, view.bytes);
+  if (std::optional<PinnedBuffer> in_place = executor_.backend().register_host(view.data, view.bytes)) {
+    entry.buffer = std::move(*in_place);
+    registered_bytes += view.bytes;
+  } else {
+    entry.buffer = executor_.backend().allocate_pinned(view.bytes);
+    if (view.bytes > 0) std::memcpy(entry.buffer.data(), view.data, view.bytes);
+    copied_bytes += view.bytes;
+  }
   entry.host = view.data;
   entry.bytes = view.bytes;
   entry.fingerprint = fingerprint;
@@ -500,7 +508,8 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
     ss.streamed = true;
     columns.evict(layout.table);  // the fact table lives in pinned host memory now
     for (const std::string& c : layout.columns) {
-      pinned_columns.push_back(&pinned(layout.table, lookup_column(database, layout.table, c, "fact table"), ss.pin_ms));
+      pinned_columns.push_back(&pinned(layout.table, lookup_column(database, layout.table, c, "fact table"), ss.pin_ms,
+                                        ss.pinned_in_place_bytes, ss.pinned_copied_bytes));
     }
     ss.resident_bytes = fp.state + fp.other_columns;
     if (ss.resident_bytes >= fp.limit) {

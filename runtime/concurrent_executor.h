@@ -38,8 +38,10 @@
 //   - Placement. The working set is the state buffers of all plans + every column they read. It is
 //     streamed when Placement::Stream, or Placement::Auto and the working set exceeds the memory
 //     limit (ConcurrentOptions::memory_limit, else the free device memory plus what the column
-//     cache already holds). Streaming keeps dimension columns and state resident, copies the fact
-//     table's needed columns into pinned host memory once (cached per executor), and runs the
+//     cache already holds). Streaming keeps dimension columns and state resident, page-locks the
+//     fact table's needed columns once (cached per executor: registered in place under CUDA, so
+//     no second copy of the table; copied into pinned buffers under OpenCL or where the driver
+//     refuses, counted in the stats), and runs the
 //     anchor phase in chunks of consecutive rows: chunk i is uploaded on a copy stream into one of
 //     kStagingSlots staging buffer sets while the kernels of chunk i − 1 run on the query streams;
 //     a slot is overwritten only after every kernel that read it completed. Each chunk is
@@ -139,7 +141,9 @@ struct StreamStats {
   double predicted_ms = 0;        // the model at `chunks`
   double serial_predicted_ms = 0; // the model without overlap
   double measured_ms = 0;         // wall time of the streamed phase
-  double pin_ms = 0;              // copying the columns into pinned host memory (0 when cached)
+  double pin_ms = 0;              // page-locking the columns (0 when cached)
+  uint64_t pinned_in_place_bytes = 0;  // columns registered where they are (CUDA cuMemHostRegister)
+  uint64_t pinned_copied_bytes = 0;    // columns copied into pinned buffers (OpenCL, or registration refused)
 };
 
 struct ConcurrentStats {
@@ -183,7 +187,9 @@ struct ConcurrentRun {
 
 class ConcurrentExecutor {
  public:
-  // Shares the executor's backend, kernel cache, loaded modules and device column cache.
+  // Shares the executor's backend, kernel cache, loaded modules and device column cache. A streamed
+  // run keeps the fact table's columns page-locked (in place) until this executor is destroyed, so
+  // the Database a streamed run read must outlive it.
   explicit ConcurrentExecutor(Executor& executor) : executor_(executor) {}
 
   ConcurrentRun run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
@@ -208,7 +214,10 @@ class ConcurrentExecutor {
     uint64_t bytes = 0;
     uint64_t fingerprint = 0;
   };
-  const PinnedBuffer& pinned(const std::string& table, const Column& column, double& pin_ms);
+  // The column in page-locked host memory: registered in place where the backend can (CUDA), else
+  // copied; cached per executor while the column's memory and contents stay the same.
+  const PinnedBuffer& pinned(const std::string& table, const Column& column, double& pin_ms, uint64_t& registered_bytes,
+                             uint64_t& copied_bytes);
 
   Executor& executor_;
   std::optional<Calibration> calibration_;

@@ -188,10 +188,21 @@ class CudaBackend final : public Backend {
       throw Error(ErrorKind::Device, "CUDA cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory: " +
                                          driver_.describe(status, "cuMemHostAlloc"));
     }
-    return reinterpret_cast<uint64_t>(*data);
+    return reinterpret_cast<uint64_t>(*data);  // never kRegisteredHandle
   }
 
-  void raw_free_pinned(uint64_t, void* data) noexcept override { driver_.mem_free_host(data); }
+  std::optional<uint64_t> raw_register_host(void* data, uint64_t bytes) noexcept override {
+    if (driver_.mem_host_register(data, bytes, CU_MEMHOSTREGISTER_PORTABLE) != CUDA_SUCCESS) return std::nullopt;
+    return kRegisteredHandle;
+  }
+
+  void raw_free_pinned(uint64_t handle, void* data) noexcept override {
+    if (handle == kRegisteredHandle) {
+      driver_.mem_host_unregister(data);
+    } else {
+      driver_.mem_free_host(data);
+    }
+  }
 
   uint64_t raw_create_stream() override {
     CUstream stream = nullptr;
@@ -236,6 +247,10 @@ class CudaBackend final : public Backend {
     }
     return Event(this, reinterpret_cast<uint64_t>(event));
   }
+
+  // The pinned-buffer handle of host memory registered in place (an allocation's handle is its
+  // non-null address).
+  static constexpr uint64_t kRegisteredHandle = 0;
 
   void launch_in(CUstream stream, const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) {
     auto function = reinterpret_cast<CUfunction>(kernel.handle);

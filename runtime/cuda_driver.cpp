@@ -67,6 +67,8 @@ CudaDriver load_driver() {
   resolve(d.library, d.memcpy_dtod, "cuMemcpyDtoD_v2");
   resolve(d.library, d.mem_host_alloc, "cuMemHostAlloc");
   resolve(d.library, d.mem_free_host, "cuMemFreeHost");
+  resolve(d.library, d.mem_host_register, "cuMemHostRegister_v2");
+  resolve(d.library, d.mem_host_unregister, "cuMemHostUnregister");
   resolve(d.library, d.mem_get_info, "cuMemGetInfo_v2");
   resolve(d.library, d.occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   d.event_elapsed_time = reinterpret_cast<decltype(d.event_elapsed_time)>(dlsym(d.library, "cuEventElapsedTime_v2"));

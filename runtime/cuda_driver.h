@@ -54,6 +54,8 @@ struct CudaDriver {
   decltype(&::cuMemcpyDtoD_v2) memcpy_dtod = nullptr;
   decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
   decltype(&::cuMemFreeHost) mem_free_host = nullptr;
+  decltype(&::cuMemHostRegister) mem_host_register = nullptr;  // cuMemHostRegister_v2
+  decltype(&::cuMemHostUnregister) mem_host_unregister = nullptr;
   decltype(&::cuMemGetInfo_v2) mem_get_info = nullptr;
   // The driver's own occupancy calculator (bench/occupancy_vs_driver compares the planner with it).
   decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_max_active_blocks = nullptr;
