@@ -1,11 +1,14 @@
 // Uploading host columns in their physical form; see device_columns.h.
 #include "runtime/device_columns.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <iterator>
 
 #include "runtime/stable_hash.h"
 #include "storage/error.h"
+#include "storage/parallel.h"
 
 namespace hqc::runtime {
 
@@ -53,6 +56,49 @@ uint64_t device_bytes(const Column& column) {
   return bytes;
 }
 
+void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t bytes) {
+  if (staging_.threshold == 0 || bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0) {
+    target.upload(host, bytes);
+    return;
+  }
+  if (slots_.empty()) {
+    for (unsigned s = 0; s < staging_.slots; ++s) slots_.push_back({backend_.allocate_pinned(staging_.slot_bytes), backend_.create_stream()});
+  }
+  backend_.synchronize();  // the default queue's earlier work comes first (see backend.h)
+  const auto* source = static_cast<const char*>(host);
+  const unsigned threads = resolve_threads(staging_.threads);
+  constexpr uint64_t kMinPiece = uint64_t{1} << 20;  // per thread: below this a thread costs more than it copies
+  // On an error, no copy may still read a slot or write `target` once this returns.
+  struct Drain {
+    DeviceColumnCache& cache;
+    bool done = false;
+    ~Drain() {
+      if (done) return;
+      try {
+        for (Slot& slot : cache.slots_) cache.backend_.synchronize(slot.stream);
+      } catch (...) {  // already failing; the first error is the one reported
+      }
+    }
+  } drain{*this};
+  uint64_t piece = 0;
+  for (uint64_t offset = 0; offset < bytes; offset += staging_.slot_bytes, ++piece) {
+    Slot& slot = slots_[piece % slots_.size()];
+    backend_.synchronize(slot.stream);  // its previous piece has left the slot
+    const uint64_t n = std::min(staging_.slot_bytes, bytes - offset);
+    auto* staged = static_cast<char*>(slot.host.data());
+    const uint64_t parts = std::clamp<uint64_t>(n / kMinPiece, 1, threads);
+    const uint64_t part = (n + parts - 1) / parts;
+    parallel_for(parts, threads, [&](size_t p) {
+      const uint64_t begin = p * part;
+      if (begin < n) std::memcpy(staged + begin, source + offset + begin, std::min(part, n - begin));
+    });
+    backend_.upload_async(slot.stream, target, offset, slot.host, 0, n);
+  }
+  drain.done = true;
+  for (Slot& slot : slots_) backend_.synchronize(slot.stream);
+  staged_bytes_ += bytes;
+}
+
 void DeviceColumnCache::evict(const std::string& table) {
   const std::string prefix = table + ".";
   for (auto it = entries_.begin(); it != entries_.end();) {
@@ -82,11 +128,11 @@ const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Colum
   entry.fingerprint = fingerprint;
   entry.column.rows = view.rows;
   entry.column.values = backend_.allocate(view.bytes);
-  entry.column.values.upload(view.data, view.bytes);
+  upload(entry.column.values, view.data, view.bytes);
   uint64_t bytes = view.bytes;
   if (column.type.is_string() && column.encoding == Encoding::Heap) {
     entry.column.heap = backend_.allocate(column.heap.size());
-    entry.column.heap.upload(column.heap.data(), column.heap.size());
+    upload(entry.column.heap, column.heap.data(), column.heap.size());
     bytes += column.heap.size();
   }
   transfer_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

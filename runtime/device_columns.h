@@ -10,11 +10,20 @@
 //     uploaded again. A caller that rewrites column values in place (same address and length)
 //     must call clear(): sampling cannot see every byte.
 //   - Transfer time and bytes are accumulated, so the executor can report the transfer phase.
+//   - Staged uploads: a buffer of at least StagingOptions::threshold bytes is not copied from
+//     pageable memory (which the driver stages through a small bounce buffer at a fraction of the
+//     link's rate) but through `slots` pinned staging buffers of `slot_bytes` each, created at the
+//     first such upload and kept: host threads copy piece i into slot i mod slots (memcpy split over
+//     up to `threads` threads) while the asynchronous copy of piece i − 1 runs on that slot's own
+//     stream; a slot is refilled only after its stream has drained. get() returns after every stream
+//     drained, so kernels launched afterwards on any queue see the whole column. Smaller buffers
+//     and a threshold of 0 use the synchronous copy.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "runtime/backend.h"
 #include "storage/column.h"
@@ -41,9 +50,16 @@ struct DeviceColumn {
   uint64_t rows = 0;
 };
 
+struct StagingOptions {
+  uint64_t threshold = uint64_t{32} << 20;  // bytes; 0 disables staging
+  uint64_t slot_bytes = uint64_t{64} << 20;
+  unsigned slots = 3;
+  unsigned threads = 8;  // host threads per memcpy into a slot (0: all hardware threads)
+};
+
 class DeviceColumnCache {
  public:
-  explicit DeviceColumnCache(Backend& backend) : backend_(backend) {}
+  explicit DeviceColumnCache(Backend& backend, StagingOptions staging = {}) : backend_(backend), staging_(staging) {}
 
   const DeviceColumn& get(const std::string& table, const Column& column);
   void clear() { entries_.clear(); }
@@ -56,7 +72,8 @@ class DeviceColumnCache {
   double transfer_ms() const { return transfer_ms_; }
   uint64_t bytes_uploaded() const { return bytes_uploaded_; }
   uint64_t uploads() const { return uploads_; }
-  void reset_counters() { transfer_ms_ = 0; bytes_uploaded_ = 0; uploads_ = 0; }
+  uint64_t staged_bytes() const { return staged_bytes_; }  // of bytes_uploaded(), through pinned slots
+  void reset_counters() { transfer_ms_ = 0; bytes_uploaded_ = 0; uploads_ = 0; staged_bytes_ = 0; }
 
  private:
   struct Entry {
@@ -65,7 +82,17 @@ class DeviceColumnCache {
     uint64_t host_bytes = 0;
     uint64_t fingerprint = 0;
   };
+  struct Slot {
+    PinnedBuffer host;
+    Stream stream;
+  };
+  // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
+  void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
+
   Backend& backend_;
+  StagingOptions staging_;
+  std::vector<Slot> slots_;  // created at the first staged upload
+  uint64_t staged_bytes_ = 0;
   std::map<std::string, Entry> entries_;
   double transfer_ms_ = 0;
   uint64_t bytes_uploaded_ = 0;
