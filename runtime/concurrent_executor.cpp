@@ -960,10 +960,14 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
     e.stats.kernel_ms_per_repeat = {stats.kernels_ms};
     e.stats.rebuilds = stats.rebuilds;
     e.stats.params = params[q];
+    // Its pipelines ran one per phase (the phase is the wave; the kernel time is the phase's).
+    e.stats.pipeline_schedule = "phases";
+    e.stats.waves = stats.phases.size();
     for (const PhaseStats& p : stats.phases) {
       for (const PhaseKernel& k : p.kernels) {
         if (k.query != plans[q]->label) continue;
-        e.stats.pipelines.push_back({k.pipeline, p.wall_ms, {{k.kernel, k.block_size, k.grid_blocks, k.blocks_per_sm, 0.0, ""}}});
+        e.stats.pipelines.push_back(
+            {k.pipeline, p.wall_ms, p.index, 0.0, p.wall_ms, {{k.kernel, k.block_size, k.grid_blocks, k.blocks_per_sm, 0.0, ""}}});
       }
     }
   }

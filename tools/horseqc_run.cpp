@@ -61,6 +61,11 @@ options:
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
+  --pipelines concurrent|sequential
+                                  a query's pipelines: independent ones (e.g. the dimension
+                                  builds) at the same time, each on its own stream, in waves of
+                                  the dependency DAG (default concurrent); or one after the other.
+                                  Results are identical; the stats say each pipeline's wave
   --concurrent Q1,Q2,...|all      run these queries at the same time, each in its own stream (CUDA
                                   stream / OpenCL command queue); results are those of
                                   sequential runs
@@ -136,7 +141,7 @@ int run(int argc, char** argv) {
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}, {"in-memory", false}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -284,6 +289,8 @@ int run(int argc, char** argv) {
   runtime::Executor executor(*backend, cache.get());
   runtime::ExecutorOptions exec;
   exec.repeat = static_cast<int>(repeat);
+  exec.pipelines = runtime::parse_pipeline_schedule(args.get_choice("pipelines", {"concurrent", "sequential"}, "concurrent"));
+
   driver::CompileOptions compile;
   compile.model = model;
   compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;

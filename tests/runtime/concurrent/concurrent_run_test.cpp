@@ -83,6 +83,11 @@ class RecordingBackend final : public Backend {
     launches.push_back({s.handle(), k.name, c});
     inner_->launch_on(s, k, a, c);
   }
+  TimedLaunch launch_on_timed(const Stream& s, const Kernel& k, const std::vector<KernelArg>& a, const LaunchConfig& c) override {
+    launches.push_back({s.handle(), k.name, c});
+    return inner_->launch_on_timed(s, k, a, c);  // its events release themselves on the inner backend
+  }
+  Interval launch_interval_ms(const TimedLaunch& l, const TimedLaunch& o) override { return inner_->launch_interval_ms(l, o); }
   void wait(const Stream& s, const Event& e) override { inner_->wait(s, e); }
   void synchronize(const Stream& s) override { inner_->synchronize(s); }
   void copy_device(const DeviceBuffer& t, const DeviceBuffer& s, uint64_t bytes) override { inner_->copy_device(t, s, bytes); }
