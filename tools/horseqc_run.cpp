@@ -197,6 +197,8 @@ int run(int argc, char** argv) {
   if (!concurrent_mode && (args.has("launch-params") || args.has("seed")))
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
   if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
+  if (concurrent_mode && args.has("pipelines"))
+    throw Error(ErrorKind::Usage, "--pipelines applies to queries run one at a time; --concurrent aligns pipelines in phases");
   runtime::ConcurrentOptions concurrent_options;
   concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "auto"));
   const long seed = args.get_long("seed", 1);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """horseqc-run --pipelines concurrent|sequential through the command line, on OpenCL (PoCL here):
 
-- --help documents --pipelines; a bad value exits with 2 naming the choices;
+- --help documents --pipelines; a bad value, or --pipelines with --concurrent, exits with 2;
 - TPC-H queries that build several independent hash tables (q2, q5, q7, q8, q9, q10, q21, SF 0.01 of
   horseqc-gen's data), with and without statistics, and SSB q2.1 ... q4.3 give exactly the same rows
   with both settings (the default is concurrent);
@@ -50,6 +50,9 @@ def main():
     tbase = ["tpch", "--data", tdata, "--device", "opencl", "--quiet", "--format", "json"]
     p = run(args.bin, *tbase, "q5", "--pipelines", "parallel", expect=2)
     check("expected one of" in p.stderr or "concurrent" in p.stderr, f"--pipelines parallel: exit 2 naming the choices ({p.stderr.strip()[-200:]!r})")
+
+    p = run(args.bin, *tbase, "--concurrent", "q5,q9", "--pipelines", "sequential", expect=2)
+    check("--pipelines applies to queries run one at a time" in p.stderr, "--pipelines with --concurrent: exit 2")
 
     queries = ["q2", "q5", "q7", "q8", "q9", "q10", "q21"]
     for extra in [[], ["--no-statistics"]]:
