@@ -23,8 +23,8 @@
 #   synthetic  seed 002 Table I / Figs. 10–11 analogue: bench/synthetic-mix, $SYN_RUNS (default 20)
 #      random mixes of $SYN_STREAMS (default 16) Table I kernels and the fixed set, knapsack vs
 #      sequential vs random parameters (seeds 1..$SYN_SEEDS, default 5); outputs checked identical
-#      across modes. synthetic-random.csv, synthetic-fixed.csv (run,set,kernels,mode,seed,ms,
-#      predicted_ms), synthetic-summary.txt.
+#      across modes; each kind alone, measured vs predicted. synthetic-random.csv,
+#      synthetic-fixed.csv (run,set,kernels,mode,seed,ms,predicted_ms), synthetic-summary.txt.
 #   occupancy  bench/occupancy-vs-driver: the planner's blocks per SM against
 #      cuOccupancyMaxActiveBlocksPerMultiprocessor for every SSB/TPC-H compound kernel and Table I
 #      kernel over block sizes and dynamic shared sizes; occupancy.txt (table + mismatches),
@@ -86,13 +86,15 @@ EOF
 if [ "$part" = a ] || [ "$part" = all ]; then
   gen "$SF_A"
   echo "== (a) concurrent SSB SF $SF_A: knapsack vs random vs sequential launch parameters"
-  echo "params,seed,kernels_ms,schedule,predicted_knapsack_ms,predicted_sequential_ms" > "$out/concurrent.csv"
+  echo "params,seed,kernels_ms,schedule,predicted_knapsack_ms,predicted_sequential_ms,read_GBps,compute_Tops" > "$out/concurrent.csv"
   run_a() {  # run_a PARAMS SEED
     local f="$out/runs/concurrent-$1-$2.json"
     "$bin/horseqc-run" ssb --data "$w/ssb-sf$SF_A" --device "$DEVICE" --concurrent all --launch-params "$1" \
       --seed "$2" --repeat 5 --format json --quiet > "$f" || { echo "run failed: $1 $2"; return; }
     echo "$1,$2,$(json 'd["concurrent"]["kernels_ms"]' 'd["concurrent"]["schedule"]' \
-      'd["concurrent"]["predicted_knapsack_ms"]' 'd["concurrent"]["predicted_sequential_ms"]' < "$f")" >> "$out/concurrent.csv"
+      'd["concurrent"]["predicted_knapsack_ms"]' 'd["concurrent"]["predicted_sequential_ms"]' \
+      'd["concurrent"]["schedule_bandwidth_bytes_per_s"] / 1e9' 'd["concurrent"]["schedule_compute_ops_per_s"] / 1e12' \
+      < "$f")" >> "$out/concurrent.csv"
   }
   run_a knapsack 0
   run_a sequential 0
@@ -112,6 +114,10 @@ if auto:
     a = auto[0]
     print(f"auto: {float(a['kernels_ms']):.3f} ms, ran {a['schedule']} (predicted knapsack {float(a['predicted_knapsack_ms']):.3f} ms, "
           f"sequential {float(a['predicted_sequential_ms']):.3f} ms); measured faster: {'knapsack' if k < seq else 'sequential'}")
+for mode, key in (("knapsack", "predicted_knapsack_ms"), ("sequential", "predicted_sequential_ms")):
+    r = [r for r in rows if r["params"] == mode][0]
+    print(f"{mode}: predicted {float(r[key]):.3f} ms, measured {float(r['kernels_ms']):.3f} ms "
+          f"(read {float(r['read_GBps']):.0f} GB/s, compute {float(r['compute_Tops']):.2f} T ops/s)")
 EOF
   cat "$out/concurrent-summary.txt"
 fi
@@ -178,7 +184,7 @@ if [ "$part" = synthetic ]; then
     "$bin/synthetic-mix" --device "$DEVICE" --set "$set" --streams "$SYN_STREAMS" --runs "$runs" --seeds "$SYN_SEEDS" \
       --repeat 3 --csv "$out/synthetic-$set.csv" > "$out/runs/synthetic-$set.txt" 2>&1
     echo "synthetic-mix --set $set: exit $?" | tee -a "$out/synthetic-summary.txt"
-    sed -n '/^device:/,/^schedule model:/p;/^summary:/,$p' "$out/runs/synthetic-$set.txt" | tee -a "$out/synthetic-summary.txt"
+    sed -n '/^device:/,/^$/p;/^summary:/,$p' "$out/runs/synthetic-$set.txt" | tee -a "$out/synthetic-summary.txt"
   done
 fi
 

@@ -1,6 +1,7 @@
 // ssb-bandwidth-bound: per SSB query on a device, the compound kernels' time next to the
 // memory-bandwidth bound = bytes of the columns the query's pipelines read ÷ the device's read
-// bandwidth, measured in the same run with a streaming read kernel. A ratio of 1.0 means the
+// bandwidth, measured in the same run with the streaming read kernel the runtime calibrates with
+// (runtime/probes.h, templates/probe/probes.h). A ratio of 1.0 means the
 // kernels run at the speed of reading their input once.
 //
 //   ssb-bandwidth-bound --data DIR [--device auto|cuda|opencl] [--model ...] [--repeat N] [--json FILE]
@@ -20,6 +21,7 @@
 #include "planner/statistics.h"
 #include "runtime/backend.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "storage/error.h"
 #include "storage/tbl_loader.h"
@@ -30,39 +32,15 @@ namespace {
 
 using namespace hqc;
 
-// Reads every 8-byte word once; the XOR keeps the loads alive without writing per element.
-constexpr const char* kReadKernel = R"(
-HQC_KERNEL void hqc_read_bandwidth(HQC_GLOBAL const hqc_u64* HQC_RESTRICT data, hqc_i64 n,
-                                   HQC_GLOBAL hqc_u64* sink) {
-  hqc_u64 acc = 0;
-  for (hqc_i64 i = HQC_BID() * HQC_BDIM() + HQC_LID(); i < n; i += HQC_GDIM() * HQC_BDIM()) acc ^= data[i];
-  if (acc == 0x9E3779B97F4A7C15ul) sink[0] = acc;
-}
-)";
-
-// Device read bandwidth in bytes per millisecond: best of several passes over a large buffer.
+// Device read bandwidth in bytes per millisecond: runtime/probes.h's streaming read over a large
+// buffer (an eighth of the device memory, at most 4 GiB; 256 MiB off a GPU), best of 6 passes.
 double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* cache) {
   const auto& p = backend.properties();
   const codegen::Dialect dialect = backend.name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
-  runtime::ModuleSource src;
-  src.source = codegen::dialect_prelude(dialect) + kReadKernel;
-  src.kernel_names = {"hqc_read_bandwidth"};
-  src.label = "read_bandwidth";
-  auto compiled = backend.compile(src, cache);
-  const uint64_t bytes = p.is_gpu ? std::min<uint64_t>(p.global_memory / 8, 4ull << 30) : (256ull << 20);
-  auto data = backend.allocate(bytes);
-  data.fill_u64(0x0123456789abcdefull);
-  auto sink = backend.allocate(8);
-  runtime::LaunchConfig cfg;
-  cfg.block_size = 256;
-  cfg.grid_blocks = std::max<uint32_t>(1, p.multiprocessors) * (p.is_gpu ? 8 : 4);
-  const std::vector<runtime::KernelArg> args = {runtime::KernelArg::buf(data),
-                                                runtime::KernelArg::int64(static_cast<int64_t>(bytes / 8)),
-                                                runtime::KernelArg::buf(sink)};
-  const auto& kernel = compiled.module->kernel("hqc_read_bandwidth");
-  double best = 1e300;
-  for (int i = 0; i < 6; ++i) best = std::min(best, backend.launch_timed(kernel, args, cfg));
-  return static_cast<double>(bytes) / best;
+  auto compiled = backend.compile(
+      runtime::probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)), cache);
+  const uint64_t bytes = p.is_gpu ? std::min<uint64_t>(p.global_memory / 8, 4ull << 30) / 8 * 8 : (256ull << 20);
+  return runtime::measure_read_bandwidth(backend, *compiled.module, bytes, 6) / 1e3;
 }
 
 // Bytes of the columns the query's pipelines scan (each pipeline reads its source columns once).

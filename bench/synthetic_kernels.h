@@ -31,6 +31,14 @@ struct SyntheticKind {
   uint32_t accumulators() const { return registers > 8 ? registers - 8 : 1; }
   uint32_t rounds() const { return compute_intensive ? 48 : 1; }
   uint32_t lut_words() const { return shared_bytes / 4; }
+  // The schedule model's view (planner/schedule_model.h): bytes moved per element (a word read and
+  // a word written) and lane operations per element, an estimate from the template's loops:
+  // accumulators × (rounds × 8 + 3) + 8 — 8 instructions per round of the inner loop (shift, modulo
+  // by a constant: 3, table address, shared load, multiply-add, add), 3 per accumulator to set up
+  // and fold, 8 per element for the load, the store and the grid-stride loop. Not measured:
+  // synthetic-mix prints each kind's predicted and measured time alone to check it.
+  uint64_t bytes_per_element() const { return 8; }
+  double ops_per_element() const { return accumulators() * (rounds() * 8.0 + 3.0) + 8.0; }
   std::string kernel_name() const { return std::string("hqc_synthetic_") + name; }
 };
 

@@ -1,11 +1,21 @@
 // synthetic-mix: seed 002's synthetic kernel experiment (Table I, Figs. 10–11). Mixes of Table I's
 // five kernels (bench/synthetic_kernels.h), one kernel per stream, run with
-//   knapsack    launch parameters from planner::plan_concurrent (batches one after the other),
+//   knapsack    launch parameters from planner::plan_concurrent for demands capped, as the runtime
+//               caps them (runtime/concurrent_executor.cpp), at an equal share of each SM's warps
+//               (⌊W_SM / K⌋ warps on every SM; without the cap every kernel asks for whole SMs and
+//               the batch-level model runs them one per batch), batches one after the other,
 //   sequential  one kernel at a time, each with the launcher's full-device parameters (decide_launch),
 //   random      a random launchable block size and grid per kernel (several seeds),
 // checks that every mode's outputs are identical (and equal the host reference on a sample), and
-// prints each run's times, the totals, the share of runs the knapsack wins, and what the schedule
-// model (planner/schedule_model.h, --launch-params auto) would have chosen.
+// prints each run's times next to the schedule model's predictions (planner/schedule_model.h with
+// the runtime's calibration: read bandwidth, compute throughput, launch overhead; Table I's bytes
+// and ops per element from synthetic_kernels.h), the totals, the share of runs the knapsack wins,
+// and whether the model's choice (--launch-params auto) was the faster. Before the mixes, each kind
+// alone: measured and predicted, to check the model's per-kernel inputs.
+//
+// Batches (a sequential run has one kernel per batch) follow each other on the device: each stream
+// of a batch waits on events recorded after the previous batch's kernels; the host waits once, at
+// the end.
 //
 //   synthetic-mix [--device auto|cuda|opencl] [--set random|fixed] [--streams K] [--runs R]
 //                 [--seeds S] [--scale X] [--repeat N] [--csv FILE]
@@ -18,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -25,6 +36,7 @@
 #include <vector>
 
 #include "bench/synthetic_kernels.h"
+#include "codegen/dialect.h"
 #include "planner/concurrent_plan.h"
 #include "planner/occupancy.h"
 #include "planner/schedule_model.h"
@@ -33,6 +45,7 @@
 #include "runtime/executor.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/launch_config.h"
+#include "runtime/probes.h"
 #include "storage/error.h"
 #include "tools/cli/args.h"
 
@@ -127,11 +140,69 @@ int run(int argc, char** argv) {
   }
 
   runtime::Executor executor(*backend, cache.get());
-  runtime::ConcurrentExecutor concurrent(executor);
+  runtime::ConcurrentExecutor concurrent(
+      executor, runtime::probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)));
   const auto& cal = concurrent.calibration();
-  const planner::ScheduleDevice sd = planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.per_chunk_overhead_s);
-  std::printf("schedule model: bandwidth %.1f GB/s, launch overhead %.1f us\n\n", sd.bandwidth_bytes_per_s / 1e9,
-              sd.launch_overhead_s * 1e6);
+  const planner::ScheduleDevice sd =
+      planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
+  std::printf("schedule model: read bandwidth %.1f GB/s, compute %.2f T ops/s, launch overhead %.1f us\n",
+              sd.bandwidth_bytes_per_s / 1e9, sd.compute_ops_per_s / 1e12, sd.launch_overhead_s * 1e6);
+
+  // Launches issued batch after batch, ordered on the device by events; best wall time of `repeat`.
+  struct Issue {
+    const Kind* kind;
+    const runtime::DeviceBuffer* output;
+    const runtime::Stream* stream;
+    runtime::LaunchConfig config;
+    size_t batch;
+  };
+  auto timed = [&](const std::vector<Issue>& issues, const std::function<void()>& reset) {
+    size_t batches = 0;
+    for (const Issue& is : issues) batches = std::max(batches, is.batch + 1);
+    double best = 1e300;
+    for (long rep = 0; rep < repeat; ++rep) {
+      reset();
+      backend->synchronize();
+      const auto start = Clock::now();
+      std::vector<runtime::Event> previous;
+      for (size_t b = 0; b < batches; ++b) {
+        std::vector<runtime::Event> current;
+        for (const Issue& is : issues) {
+          if (is.batch != b) continue;
+          for (const runtime::Event& e : previous) backend->wait(*is.stream, e);
+          backend->launch_on(*is.stream, *is.kind->kernel,
+                             {runtime::KernelArg::buf(is.kind->input), runtime::KernelArg::buf(*is.output),
+                              runtime::KernelArg::int64(static_cast<int64_t>(is.kind->elements))},
+                             is.config);
+          current.push_back(backend->record(*is.stream));
+        }
+        previous = std::move(current);
+      }
+      backend->synchronize();
+      best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    return best;
+  };
+
+  // ---- each kind alone: the model's per-kernel inputs against a measurement ----
+  {
+    runtime::Stream stream = backend->create_stream();
+    for (const Kind& k : kinds) {
+      const runtime::LaunchDecision d =
+          runtime::decide_launch(k.spec.name, launch_spec(k), k.kernel->attributes,
+                                 {{"n", static_cast<int64_t>(k.elements)}}, device, runtime::GridPolicy::StrideOverTiles);
+      runtime::DeviceBuffer out = backend->allocate(k.elements * 4);
+      const double ms = timed({{&k, &out, &stream, d.config, 0}}, [] {});
+      const planner::SchedulePrediction p = planner::predict_schedule(
+          sd, {{k.spec.name, k.elements * k.spec.bytes_per_element(), d.config.block_size, d.config.grid_blocks,
+                std::max<uint32_t>(1, d.blocks_per_sm), 0, static_cast<double>(k.elements) * k.spec.ops_per_element()}});
+      std::printf("alone %-3s: block %u, grid %llu; predicted %.3f ms (memory %.3f, compute %.3f, + %.3f overhead), "
+                  "measured %.3f ms\n",
+                  k.spec.name, d.config.block_size, static_cast<unsigned long long>(d.config.grid_blocks), p.seconds * 1e3,
+                  p.kernels[0].memory_finish_s * 1e3, p.kernels[0].compute_finish_s * 1e3, sd.launch_overhead_s * 1e3, ms);
+    }
+    std::puts("");
+  }
 
   std::ofstream csv_file;
   if (auto path = args.get("csv")) csv_file.open(*path);
@@ -142,6 +213,7 @@ int run(int argc, char** argv) {
   csv("run,set,kernels,mode,seed,ms,predicted_ms");
 
   double total_knapsack = 0, total_sequential = 0, total_random = 0;
+  double predicted_knapsack = 0, predicted_sequential = 0;
   long knapsack_beats_sequential = 0, knapsack_beats_random = 0, random_runs = 0, model_right = 0;
   bool identical = true;
   for (long r = 0; r < runs; ++r) {
@@ -170,12 +242,15 @@ int run(int argc, char** argv) {
                                                                params_of(in), device, runtime::GridPolicy::StrideOverTiles);
       sequential.push_back({d.config, d.blocks_per_sm, sequential.size()});
     }
+    // The runtime's equal share: ⌊W_SM / K⌋ warps on every SM (whole warps, so the shares fit W_SM).
+    const uint64_t share = uint64_t{std::max<uint32_t>(1, profile.max_warps_per_sm() / static_cast<uint32_t>(streams))} *
+                           profile.warp_size * profile.sm_count;
     std::vector<planner::KernelDemand> demands;
     for (const Instance& in : instances) {
       const Kind& k = kinds[in.kind];
       planner::KernelDemand d;
       d.name = k.spec.name;
-      d.threads = k.elements;
+      d.threads = std::min<uint64_t>(k.elements, share);
       d.registers_per_thread = static_cast<uint32_t>(std::max(0, k.kernel->attributes.registers_per_thread));
       const uint64_t shared = k.kernel->attributes.static_shared_bytes;
       d.shared_per_block = [shared](uint32_t) { return shared; };
@@ -222,8 +297,9 @@ int run(int argc, char** argv) {
       std::vector<planner::ScheduledKernel> out;
       for (size_t i = 0; i < instances.size(); ++i) {
         const Kind& k = kinds[instances[i].kind];
-        out.push_back({k.spec.name, k.elements * 8, launches[i].config.block_size, launches[i].config.grid_blocks,
-                       std::max<uint32_t>(1, launches[i].blocks_per_sm), launches[i].batch});
+        out.push_back({k.spec.name, k.elements * k.spec.bytes_per_element(), launches[i].config.block_size,
+                       launches[i].config.grid_blocks, std::max<uint32_t>(1, launches[i].blocks_per_sm), launches[i].batch,
+                       static_cast<double>(k.elements) * k.spec.ops_per_element()});
       }
       return out;
     };
@@ -231,28 +307,14 @@ int run(int argc, char** argv) {
 
     // ---- run a mode: best wall time, outputs downloaded ----
     std::vector<std::vector<uint32_t>> reference;
-    auto run_mode = [&](const std::vector<Launch>& launches, bool one_at_a_time, const char* mode, long seed) {
-      double best = 1e300;
-      size_t batches = 0;
-      for (const Launch& l : launches) batches = std::max(batches, l.batch + 1);
-      for (long rep = 0; rep < repeat; ++rep) {
-        for (Instance& in : instances) in.output.fill_u32(0);
-        backend->synchronize();
-        const auto start = Clock::now();
-        for (size_t b = 0; b < batches; ++b) {
-          for (size_t i = 0; i < instances.size(); ++i) {
-            if (launches[i].batch != b) continue;
-            const Kind& k = kinds[instances[i].kind];
-            backend->launch_on(queues[i], *k.kernel,
-                               {runtime::KernelArg::buf(k.input), runtime::KernelArg::buf(instances[i].output),
-                                runtime::KernelArg::int64(static_cast<int64_t>(k.elements))},
-                               launches[i].config);
-            if (one_at_a_time) backend->synchronize(queues[i]);
-          }
-          backend->synchronize();  // batches one after the other
-        }
-        best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    auto run_mode = [&](const std::vector<Launch>& launches, const char* mode, long seed) {
+      std::vector<Issue> issues;
+      for (size_t i = 0; i < instances.size(); ++i) {
+        issues.push_back({&kinds[instances[i].kind], &instances[i].output, &queues[i], launches[i].config, launches[i].batch});
       }
+      const double best = timed(issues, [&] {
+        for (Instance& in : instances) in.output.fill_u32(0);
+      });
       for (size_t i = 0; i < instances.size(); ++i) {
         std::vector<uint32_t> got = instances[i].output.download_as<uint32_t>(kinds[instances[i].kind].elements);
         if (reference.size() <= i) {
@@ -266,7 +328,7 @@ int run(int argc, char** argv) {
       return best;
     };
 
-    const double seq_ms = run_mode(sequential, true, "sequential", 0);
+    const double seq_ms = run_mode(sequential, "sequential", 0);
     // The sequential outputs against the host on a sample of elements.
     for (size_t i = 0; i < instances.size(); ++i) {
       const Kind& k = kinds[instances[i].kind];
@@ -279,7 +341,7 @@ int run(int argc, char** argv) {
         }
       }
     }
-    const double knap_ms = run_mode(knapsack, false, "knapsack", 0);
+    const double knap_ms = run_mode(knapsack, "knapsack", 0);
     char line[256];
     std::snprintf(line, sizeof line, "%ld,%s,%s,sequential,0,%.3f,%.3f", r, set.c_str(), names.c_str(), seq_ms,
                   model.sequential.seconds * 1e3);
@@ -289,10 +351,12 @@ int run(int argc, char** argv) {
     csv(line);
     total_sequential += seq_ms;
     total_knapsack += knap_ms;
+    predicted_sequential += model.sequential.seconds * 1e3;
+    predicted_knapsack += model.concurrent.seconds * 1e3;
     if (knap_ms < seq_ms) ++knapsack_beats_sequential;
     if ((model.choice == planner::ScheduleChoice::Concurrent) == (knap_ms < seq_ms)) ++model_right;
     for (long s = 1; s <= seeds; ++s) {
-      const double ms = run_mode(random_launches(static_cast<uint64_t>(s)), false, "random", s);
+      const double ms = run_mode(random_launches(static_cast<uint64_t>(s)), "random", s);
       std::snprintf(line, sizeof line, "%ld,%s,%s,random,%ld,%.3f,", r, set.c_str(), names.c_str(), s, ms);
       csv(line);
       total_random += ms;
@@ -305,6 +369,9 @@ int run(int argc, char** argv) {
   std::printf("  total ms: knapsack %.3f, sequential %.3f (knapsack speedup %.2fx), random %.3f (mean over seeds)\n",
               total_knapsack, total_sequential, total_sequential / total_knapsack,
               seeds > 0 ? total_random / static_cast<double>(seeds) : 0.0);
+  std::printf("  predicted total ms: knapsack %.3f, sequential %.3f (predicted speedup %.2fx); the model chose %s\n",
+              predicted_knapsack, predicted_sequential, predicted_sequential / predicted_knapsack,
+              predicted_knapsack < predicted_sequential ? "knapsack overall" : "sequential overall");
   std::printf("  knapsack faster than sequential in %ld/%ld runs (%.0f%%)\n", knapsack_beats_sequential, runs,
               100.0 * static_cast<double>(knapsack_beats_sequential) / static_cast<double>(runs));
   if (random_runs > 0) {

@@ -173,6 +173,20 @@ std::string scanned_table(const LogicalOp& op) {
   return "";
 }
 
+// The fraction of a semi join's probe rows that find a match: with the smaller key set contained
+// in the larger, min(1, distinct build keys / distinct probe keys) — each side's distinct count of
+// its first key column where statistics have one (capped at the side's estimated rows, so a
+// filtered build side counts what survives its filter), else the side's rows. kDefaultSemi without
+// keys or without any distinct count. A residual predicate is not estimated (the fraction is an
+// upper bound then).
+double semi_match_fraction(const LogicalOp& op, double probe, double build, const Statistics& stats) {
+  if (op.build_keys.empty() || op.probe_keys.empty()) return kDefaultSemi;
+  const double dp = estimate_distinct(op.child(0), *op.probe_keys[0], stats);
+  const double db = estimate_distinct(op.child(1), *op.build_keys[0], stats);
+  if (dp <= 0 && db <= 0) return kDefaultSemi;
+  return std::min(1.0, (db > 0 ? db : build) / std::max(dp > 0 ? dp : probe, 1.0));
+}
+
 }  // namespace
 
 double filter_selectivity(const Expr& predicate, const std::string& table, const Statistics& stats) {
@@ -225,7 +239,8 @@ double estimate_rows(const LogicalOp& op, const Statistics& stats) {
       const double probe = estimate_rows(op.child(0), stats);
       const double build = estimate_rows(op.child(1), stats);
       if (op.join_type == JoinType::Semi || op.join_type == JoinType::Anti) {
-        rows = probe * kDefaultSemi;
+        const double matched = semi_match_fraction(op, probe, build, stats);
+        rows = probe * (op.join_type == JoinType::Semi ? matched : 1.0 - matched);
         break;
       }
       double matches = build;  // per probe row

@@ -26,8 +26,11 @@
 //     a filter's input x selectivity (of the scanned table when the input is a scan); an
 //     aggregate's min(input, product of the group keys' distinct counts), 1 without keys; an inner
 //     join's probe x build / max(distinct of a key pair) (a build keyed on its unique key: probe x
-//     the build's filtered fraction); left outer at least the probe; semi / anti joins
-//     kDefaultSemi of the probe; limit at most its count; others their input. At least 1.
+//     the build's filtered fraction); left outer at least the probe; a semi join the probe x the
+//     fraction of probe keys the build side has, min(1, distinct build keys / distinct probe keys)
+//     (distinct counts of the first key pair as for inner joins; a side without one: its rows;
+//     neither side, or no keys: kDefaultSemi; a residual predicate is not estimated), an anti join
+//     the probe x (1 - that fraction); limit at most its count; others their input. At least 1.
 //   - unique_column_sets() lists attribute-name sets of op's output whose values occur at most once:
 //     a scan's primary key, an aggregate's group keys (the empty set without keys: one row),
 //     carried through filters, maps, order_by, limit, semi / anti joins and projections that pass

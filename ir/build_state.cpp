@@ -21,7 +21,9 @@
 //     Under the resolution model a global hash table is also privatised per CTA, as a small hashed
 //     table in scratchpad (AggregationTable::local_slots_param), unless statistics expect far more
 //     groups than it holds; its capacity is estimated from rows x filter selectivity and the
-//     distinct counts of the keys no other key determines (independent_key_columns).
+//     distinct counts of the keys no other key determines (independent_key_columns); a later
+//     stage grouped by keys of an earlier hashed group table (COUNT(DISTINCT)'s second stage) from
+//     the earlier stage's estimate capped by its own keys (later_stage_estimate).
 //   - SUM of decimals: 128-bit accumulators (Accumulator::wide) unless statistics bound the sum
 //     within int64 (sum_may_overflow). MIN/MAX of a 128-bit value (a sum read by a later stage):
 //     128-bit accumulators with a state word per slot (Accumulator::state_buffer, the locked update
@@ -388,6 +390,43 @@ std::vector<std::pair<std::string, plan::ExprPtr>> Lowering::join_filters(const 
 // dropped, in order, while the remaining ones still determine them; the estimate is the product of
 // the distinct counts of what is left ("table.column" each), or none (empty) when a key left is
 // not a column of a base table.
+// A grouped aggregation over an earlier stage's hashed group table (COUNT(DISTINCT x)'s second
+// stage, Q16) whose keys are all keys of that table: its groups are at most the earlier stage's
+// groups, so its capacity takes the earlier stage's estimate (its rows x selectivity, not its
+// capacity, which is already rounded up and divided by the load factor) capped by the groups of
+// its own keys' independent base columns. Otherwise `cap` stays as it is (the earlier table's slots).
+void Lowering::later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const {
+  if (p.source.aggregation.empty()) return;
+  const AggregationTable* first = program_.find_aggregation(p.source.aggregation);
+  if (first == nullptr || first->layout != AggLayout::GlobalHash) return;
+  const Param* first_cap = program_.find_param(first->slots_param);
+  const Pipeline* first_pipeline = nullptr;
+  for (const Pipeline& q : program_.pipelines) {
+    if (q.sink.kind == SinkKind::Aggregate && q.sink.state == first->name) first_pipeline = &q;
+  }
+  if (first_cap == nullptr || first_cap->source != Param::Source::Capacity || first_pipeline == nullptr) return;
+  AggregationTable own = *first;  // the earlier table restricted to the keys this stage groups by
+  own.keys.clear();
+  for (const GroupKey& k : t.keys) {
+    const GroupKey* match = nullptr;
+    if (k.expr->kind == plan::ExprKind::Column && k.expr->source.empty()) {
+      for (const GroupKey& f : first->keys) {
+        if (f.name == k.expr->column) match = &f;
+      }
+    }
+    if (match == nullptr) return;  // a key computed from the earlier stage's values: no estimate here
+    own.keys.push_back(*match);
+  }
+  cap.table = first_cap->table;
+  cap.factors = first_cap->factors;
+  cap.predicate = first_cap->predicate;
+  cap.join_filters = first_cap->join_filters;
+  std::vector<std::string> terms = independent_key_columns(own, *first_pipeline);
+  // Without base columns for its keys, the earlier stage's key groups still bound it (a subset of them).
+  cap.distinct_columns = terms.empty() ? first_cap->distinct_columns : terms;
+  cap.comment = "power of two >= min(" + first->name + "'s rows x selectivity, groups of the independent keys) / load factor";
+}
+
 std::vector<std::string> Lowering::independent_key_columns(const AggregationTable& t, const Pipeline& p) const {
   using ColumnRef = std::pair<std::string, std::string>;  // (alias, column)
   std::vector<ColumnRef> refs;
@@ -585,6 +624,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     cap.distinct_columns = independent_key_columns(t, p);
     if (!p.source.table.empty()) cap.join_filters = join_filters(p);
     cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
+    later_stage_estimate(t, p, cap);
     t.slots_param = add_param(cap);
   }
 

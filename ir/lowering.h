@@ -56,6 +56,8 @@ class Lowering {
   // Map that binds it.
   long double magnitude_bound(const plan::Expr& e, const Pipeline& p, int depth = 0) const;
   std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
+  // The capacity estimate of a later grouped stage over an earlier hashed group table (build_state.cpp).
+  void later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const;
   uint64_t estimated_groups(const Param& capacity) const;
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
   std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;

@@ -15,6 +15,9 @@
 //     host memory and launches that may overlap with other streams' work; events order work across
 //     streams. Work on a stream may start only after everything issued on the default queue before
 //     it (the executor synchronises before using streams), and synchronize() waits for all streams.
+//   - A timed launch on a stream (launch_on_timed) keeps its device start and end: once the stream
+//     has passed it, launch_interval_ms() gives both on one device clock, so launches on different
+//     streams can be compared (CUDA: timing events around it; OpenCL: the kernel's profiling info).
 //   - Device constants (SM count, scratchpad sizes, ...) come from the device, never hard-coded.
 #pragma once
 
@@ -136,6 +139,14 @@ class Event {
  private:
   Backend* owner_ = nullptr;
   uint64_t handle_ = 0;
+};
+
+// A launch on a stream whose device start and end can be read once it completed
+// (Backend::launch_on_timed / launch_interval_ms). CUDA: events recorded before and after it;
+// OpenCL: `start` is the launch's own profiled event and `end` is unused.
+struct TimedLaunch {
+  Event start;
+  Event end;
 };
 
 // Device memory. Movable, not copyable; frees itself. Sizes are in bytes and 64-bit.
@@ -284,6 +295,16 @@ class Backend {
   // Asynchronous launch on `stream`.
   virtual void launch_on(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
                          const LaunchConfig& config) = 0;
+  // Asynchronous launch on `stream` that keeps its device start and end times.
+  virtual TimedLaunch launch_on_timed(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                                      const LaunchConfig& config) = 0;
+  // Start and end of `launch`, in milliseconds after the start of `origin` (negative when it
+  // started earlier); both must have completed (synchronize first).
+  struct Interval {
+    double start_ms = 0;
+    double end_ms = 0;
+  };
+  virtual Interval launch_interval_ms(const TimedLaunch& launch, const TimedLaunch& origin) = 0;
   // Asynchronous copy of `bytes` from `source` + source_offset to `target` + target_offset on
   // `stream`; both buffers must stay alive until the stream has passed it.
   void upload_async(const Stream& stream, const DeviceBuffer& target, uint64_t target_offset,

@@ -29,9 +29,10 @@
 //       Sequential: decide_launch() for every kernel and one kernel at a time (the baseline).
 //       Auto (the default): planner::choose_schedule() predicts the phase's time with the knapsack's
 //         launches (batch by batch) and one kernel at a time with decide_launch()'s, from each main
-//         launch's bytes read of the table it scans, its resident blocks and its grid's rounds, with
-//         the calibration's device copy rate as bandwidth and its per-chunk round trip as the
-//         launch overhead; the faster runs (ties: sequential). A sequential schedule chosen so runs
+//         launch's bytes read of the table it scans (no compute term: compound kernels are
+//         memory-bound), its resident blocks and its grid's rounds, with the calibration's read
+//         bandwidth and compute throughput and its per-chunk round trip as the launch overhead;
+//         the faster runs (ties: sequential). A sequential schedule chosen so runs
 //         one kernel per batch, batches ordered by events (forced Sequential also waits on the host
 //         after each kernel). Knapsack and Sequential phases record both predictions too (Random
 //         records none).
@@ -50,7 +51,7 @@
 //   - Chunk count: ConcurrentOptions::chunks when given (Error(Usage) if it needs more staging than
 //     the limit leaves), else max(stream model's optimum, the fewest chunks whose staging fits):
 //     planner::optimal_chunks(ThreeEngines) with t_H = fact bytes / measured H→D bandwidth,
-//     t_E = bytes the consumers read / measured device copy rate, t_D = 0 (results are read once,
+//     t_E = bytes the consumers read / measured read bandwidth, t_D = 0 (results are read once,
 //     after the last chunk) and t_o = measured per-chunk round trip; the inputs are in the stats.
 //   - A plan that reads the fact table outside its anchor pipeline, reads it over another row
 //     count, or reads a heap string column of it cannot be streamed: Error(Unsupported) saying so
@@ -135,7 +136,7 @@ struct StreamStats {
   size_t consumers = 0;           // queries reading each chunk (shared scan)
   uint64_t bytes_transferred = 0; // host → device bytes of the streamed columns
   double h2d_bytes_per_s = 0;     // calibration
-  double kernel_bytes_per_s = 0;
+  double kernel_bytes_per_s = 0;  // the read probe's bandwidth
   double per_chunk_overhead_s = 0;
   planner::StreamTimes model;     // inputs of the stream model, seconds
   double predicted_ms = 0;        // the model at `chunks`
@@ -160,6 +161,7 @@ struct ConcurrentStats {
   // "concurrent", "sequential" or "mixed" (phases differ).
   std::string schedule;
   double schedule_bandwidth_bytes_per_s = 0;
+  double schedule_compute_ops_per_s = 0;
   double schedule_launch_overhead_s = 0;
   double predicted_knapsack_ms = 0;
   double predicted_sequential_ms = 0;
@@ -168,7 +170,8 @@ struct ConcurrentStats {
 
   std::string summary() const;
   // {"device","launch_params","queries":[..],"compile_ms","transfer_ms","transfer_bytes","kernels_ms",
-  //  "finalize_ms","rebuilds","schedule","schedule_bandwidth_bytes_per_s","schedule_launch_overhead_s",
+  //  "finalize_ms","rebuilds","schedule","schedule_bandwidth_bytes_per_s","schedule_compute_ops_per_s",
+  //  "schedule_launch_overhead_s",
   //  "predicted_knapsack_ms","predicted_sequential_ms","phases":[{"index","streamed","planner",
   //  "schedule","predicted_knapsack_ms","predicted_sequential_ms","batches","knapsack_feasible",
   //  "wall_ms","kernels":[{"query","pipeline","kernel","batch","demand_threads","blocks_per_sm",
@@ -189,8 +192,9 @@ class ConcurrentExecutor {
  public:
   // Shares the executor's backend, kernel cache, loaded modules and device column cache. A streamed
   // run keeps the fact table's columns page-locked (in place) until this executor is destroyed, so
-  // the Database a streamed run read must outlive it.
-  explicit ConcurrentExecutor(Executor& executor) : executor_(executor) {}
+  // the Database a streamed run read must outlive it. `probes`: runtime::probe_module() for the
+  // backend's dialect, compiled on the first calibration.
+  ConcurrentExecutor(Executor& executor, ModuleSource probes) : executor_(executor), probes_(std::move(probes)) {}
 
   ConcurrentRun run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
                     const ConcurrentOptions& options);
@@ -199,10 +203,13 @@ class ConcurrentExecutor {
   bool would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
                     const ConcurrentOptions& options);
 
-  // H→D bandwidth, device scan rate and per-chunk overhead, measured once (first streamed run).
+  // Measured once (the first run that needs it): H→D bandwidth (a pinned 16 MiB upload), the read
+  // bandwidth and compute throughput of the probes (runtime/probes.h), per-chunk overhead (an event,
+  // a wait and a small copy, round trip; median of 9).
   struct Calibration {
     double h2d_bytes_per_s = 0;
-    double kernel_bytes_per_s = 0;
+    double kernel_bytes_per_s = 0;   // read bandwidth: what a streaming read kernel reaches
+    double compute_ops_per_s = 0;    // lane multiply-adds per second, whole device
     double per_chunk_overhead_s = 0;
   };
   const Calibration& calibration();
@@ -220,6 +227,7 @@ class ConcurrentExecutor {
                              uint64_t& copied_bytes);
 
   Executor& executor_;
+  ModuleSource probes_;
   std::optional<Calibration> calibration_;
   std::map<std::string, PinnedColumn> pinned_;
 };

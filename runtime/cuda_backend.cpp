@@ -2,9 +2,10 @@
 // ordered, cuMemcpy* synchronise with them), events for kernel timing. Streams are blocking
 // streams (CU_STREAM_DEFAULT), so they also order against work on the legacy default stream;
 // events for cross-stream ordering are created without timing; pinned host memory is
-// cuMemHostAlloc(PORTABLE).
+// cuMemHostAlloc(PORTABLE), or existing host memory registered in place (cuMemHostRegister).
 #include "runtime/cuda_backend.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -72,10 +73,20 @@ class CudaBackend final : public Backend {
       driver_.check(driver_.memset_d32(handle, words[0], bytes / 4), "cuMemsetD32");
       return;
     }
-    // An 8-byte pattern as two strided 32-bit memsets: rows of pitch 8 bytes, one word wide.
-    const size_t rows = bytes / 8;
-    driver_.check(driver_.memset_d2d32(handle, 8, words[0], 1, rows), "cuMemsetD2D32");
-    driver_.check(driver_.memset_d2d32(handle + 4, 8, words[1], 1, rows), "cuMemsetD2D32");
+    // An 8-byte pattern (a hash table's empty key): a 64 KiB seed uploaded once, then doubled by
+    // device-to-device copies — ⌈log2(bytes / 64 KiB)⌉ copies at device bandwidth. (Two strided
+    // cuMemsetD2D32 of one word per 8-byte row write 4 bytes per row and were the slowest part of
+    // setting up a large hash table.)
+    const uint64_t elements = bytes / 8;
+    if (elements == 0) return;
+    uint64_t pattern64 = 0;
+    std::memcpy(&pattern64, words, 8);
+    const std::vector<uint64_t> seed(std::min<uint64_t>(elements, 8192), pattern64);
+    driver_.check(driver_.memcpy_htod(handle, seed.data(), seed.size() * 8), "cuMemcpyHtoD (fill seed)");
+    for (uint64_t done = seed.size(); done < elements; done *= 2) {
+      const uint64_t n = std::min(done, elements - done);
+      driver_.check(driver_.memcpy_dtod(handle + done * 8, handle, n * 8), "cuMemcpyDtoD (fill)");
+    }
   }
 
   std::vector<char> compile_binary(const ModuleSource& source, std::string& log) override {
@@ -121,6 +132,26 @@ class CudaBackend final : public Backend {
   void launch_on(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
                  const LaunchConfig& config) override {
     launch_in(reinterpret_cast<CUstream>(stream.handle()), kernel, args, config);
+  }
+
+  TimedLaunch launch_on_timed(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                              const LaunchConfig& config) override {
+    auto s = reinterpret_cast<CUstream>(stream.handle());
+    TimedLaunch timed{timing_event(s), Event()};
+    launch_in(s, kernel, args, config);
+    timed.end = timing_event(s);
+    return timed;
+  }
+
+  Interval launch_interval_ms(const TimedLaunch& launch, const TimedLaunch& origin) override {
+    float start = 0;
+    float end = 0;
+    auto o = reinterpret_cast<CUevent>(origin.start.handle());
+    driver_.check(driver_.event_elapsed_time(&start, o, reinterpret_cast<CUevent>(launch.start.handle())),
+                  "cuEventElapsedTime");
+    driver_.check(driver_.event_elapsed_time(&end, o, reinterpret_cast<CUevent>(launch.end.handle())),
+                  "cuEventElapsedTime");
+    return {start, end};
   }
 
   uint64_t free_memory() override {
@@ -216,6 +247,18 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // An event with timing recorded on `stream` now (raw_record's events have timing disabled).
+  Event timing_event(CUstream stream) {
+    CUevent event = nullptr;
+    driver_.check(driver_.event_create(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+    const CUresult status = driver_.event_record(event, stream);
+    if (status != CUDA_SUCCESS) {
+      driver_.event_destroy(event);
+      driver_.check(status, "cuEventRecord");
+    }
+    return Event(this, reinterpret_cast<uint64_t>(event));
+  }
+
   // The pinned-buffer handle of host memory registered in place (an allocation's handle is its
   // non-null address).
   static constexpr uint64_t kRegisteredHandle = 0;

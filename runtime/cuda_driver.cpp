@@ -48,7 +48,6 @@ CudaDriver load_driver() {
   resolve(d.library, d.memcpy_htod, "cuMemcpyHtoD_v2");
   resolve(d.library, d.memcpy_dtoh, "cuMemcpyDtoH_v2");
   resolve(d.library, d.memset_d32, "cuMemsetD32_v2");
-  resolve(d.library, d.memset_d2d32, "cuMemsetD2D32_v2");
   resolve(d.library, d.module_load_data, "cuModuleLoadData");
   resolve(d.library, d.module_unload, "cuModuleUnload");
   resolve(d.library, d.module_get_function, "cuModuleGetFunction");

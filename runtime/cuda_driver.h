@@ -34,7 +34,6 @@ struct CudaDriver {
   decltype(&::cuMemcpyHtoD_v2) memcpy_htod = nullptr;
   decltype(&::cuMemcpyDtoH_v2) memcpy_dtoh = nullptr;
   decltype(&::cuMemsetD32_v2) memset_d32 = nullptr;
-  decltype(&::cuMemsetD2D32_v2) memset_d2d32 = nullptr;
   decltype(&::cuModuleLoadData) module_load_data = nullptr;
   decltype(&::cuModuleUnload) module_unload = nullptr;
   decltype(&::cuModuleGetFunction) module_get_function = nullptr;

@@ -1,5 +1,9 @@
-// Executor::run: compile → resolve parameters → upload columns → (allocate state, run pipelines,
-// check overflow flags, grow and restart if needed) × repeat → assemble the result.
+// Executor::run: compile → resolve parameters → upload columns → (allocate state, run pipelines —
+// wave by wave on streams, or one after the other — check overflow flags, grow and restart if
+// needed) × repeat → assemble the result.
+// Waves are separated by a device synchronisation rather than only by events between streams:
+// after a wave the host reads its overflow flags (a probe must not run over a table whose build
+// overflowed) and the values of materialised outputs (ParamFromBuffer) that size later launches.
 // See executor.h for the guarantees; the restart-from-scratch policy is deliberate: a grown hash
 // table changes the state every later pipeline reads, so re-running only one pipeline would need
 // the plan to describe every dependency, and an overflow is rare once capacities come from
@@ -15,6 +19,7 @@
 
 #include "runtime/database_lookup.h"
 #include "runtime/launch_config.h"
+#include "runtime/pipeline_waves.h"
 #include "runtime/plan_state.h"
 #include "runtime/result_assembly.h"
 #include "storage/error.h"
@@ -36,6 +41,16 @@ struct OverflowRestart {
 
 }  // namespace
 
+PipelineSchedule parse_pipeline_schedule(std::string_view text) {
+  if (text == "concurrent") return PipelineSchedule::Concurrent;
+  if (text == "sequential") return PipelineSchedule::Sequential;
+  throw Error(ErrorKind::Usage, "--pipelines: expected concurrent or sequential, got \"" + std::string(text) + "\"");
+}
+
+const char* to_string(PipelineSchedule schedule) {
+  return schedule == PipelineSchedule::Concurrent ? "concurrent" : "sequential";
+}
+
 std::string ExecutionStats::summary() const {
   std::ostringstream out;
   char line[256];
@@ -45,10 +60,11 @@ std::string ExecutionStats::summary() const {
   std::snprintf(line, sizeof(line), "transfer: %.2f ms (%llu bytes of columns uploaded)\n", transfer_ms,
                 static_cast<unsigned long long>(transfer_bytes));
   out << line;
-  std::snprintf(line, sizeof(line), "kernels: %.3f ms (best of %zu)\n", kernel_ms, kernel_ms_per_repeat.size());
+  std::snprintf(line, sizeof(line), "kernels: %.3f ms (best of %zu; pipelines %s, %zu wave(s))\n", kernel_ms,
+                kernel_ms_per_repeat.size(), pipeline_schedule.c_str(), waves);
   out << line;
   for (const PipelineTiming& p : pipelines) {
-    std::snprintf(line, sizeof(line), "  %s: %.3f ms\n", p.name.c_str(), p.kernel_ms);
+    std::snprintf(line, sizeof(line), "  %s: %.3f ms (wave %zu)\n", p.name.c_str(), p.kernel_ms, p.wave);
     out << line;
     for (const LaunchStats& l : p.launches) {
       std::snprintf(line, sizeof(line), "    %s: block %u, grid %llu, %u blocks/SM, occupancy %.0f%% (limited by %s)\n",
@@ -70,6 +86,8 @@ std::string ExecutionStats::to_json() const {
   j["compile_cache_hit"] = compile_cache_hit;
   j["transfer_ms"] = transfer_ms;
   j["transfer_bytes"] = transfer_bytes;
+  j["pipeline_schedule"] = pipeline_schedule;
+  j["waves"] = waves;
   j["kernel_ms"] = kernel_ms;
   j["kernel_ms_per_repeat"] = kernel_ms_per_repeat;
   j["pipelines"] = nlohmann::json::array();
@@ -83,7 +101,12 @@ std::string ExecutionStats::to_json() const {
                           {"occupancy", l.occupancy},
                           {"limited_by", l.limited_by}});
     }
-    j["pipelines"].push_back({{"name", p.name}, {"kernel_ms", p.kernel_ms}, {"launches", launches}});
+    j["pipelines"].push_back({{"name", p.name},
+                              {"kernel_ms", p.kernel_ms},
+                              {"wave", p.wave},
+                              {"start_ms", p.start_ms},
+                              {"end_ms", p.end_ms},
+                              {"launches", launches}});
   }
   j["finalize_ms"] = finalize_ms;
   j["rebuilds"] = rebuilds;
@@ -140,6 +163,151 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   stats.transfer_ms = columns_.transfer_ms();
   stats.transfer_bytes = columns_.bytes_uploaded();
 
+  // The arguments and launch decision of one launch under the current parameters.
+  auto args_for = [&](const LaunchSpec& launch, const std::map<std::string, AllocatedBuffer>& buffers) {
+    std::vector<KernelArg> args;
+    args.reserve(launch.args.size());
+    for (const ArgSpec& a : launch.args) {
+      switch (a.kind) {
+        case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values)); break;
+        case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
+        case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers.at(a.name).buffer)); break;
+        case ArgSpec::Kind::Param: args.push_back(scalar_arg(params.at(a.name), a.scalar)); break;
+        case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
+      }
+    }
+    return args;
+  };
+  auto decide = [&](const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
+    const Kernel& kernel = module->kernel(launch.kernel);
+    const LaunchDecision decision =
+        decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties(),
+                      launch.strides_over_tiles ? GridPolicy::StrideOverTiles : GridPolicy::OneTuplePerWorkItem);
+    launch_stats.push_back({launch.kernel, decision.config.block_size, decision.config.grid_blocks,
+                            decision.blocks_per_sm, decision.occupancy, planner::to_string(decision.limiting)});
+    return decision.config;
+  };
+
+  const bool concurrent = options.pipelines == PipelineSchedule::Concurrent;
+  stats.pipeline_schedule = to_string(options.pipelines);
+  const size_t n = plan.pipelines.size();
+  PipelineWaves waves;
+  if (concurrent) {
+    waves = pipeline_waves(plan);
+  } else {
+    waves.wave.resize(n);
+    for (size_t p = 0; p < n; ++p) waves.wave[p] = p;
+    waves.waves = n;
+  }
+  stats.waves = waves.waves;
+  std::vector<std::vector<size_t>> members(waves.waves);  // pipelines of each wave, in plan order
+  for (size_t p = 0; p < n; ++p) members[waves.wave[p]].push_back(p);
+  std::vector<Stream> streams;  // one per pipeline of the widest wave
+  if (concurrent) {
+    size_t widest = 0;
+    for (const auto& m : members) widest = std::max(widest, m.size());
+    for (size_t i = 0; i < widest; ++i) streams.push_back(backend_.create_stream());
+  }
+
+  // Sequential: each pipeline's launches synchronised one after the other, flags read after it.
+  auto run_sequential = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    double total = 0;
+    for (size_t p = 0; p < n; ++p) {
+      const PipelineSpec& pipeline = plan.pipelines[p];
+      for (const ParamFromBuffer& f : pipeline.params_from_buffers) params[f.param] = param_from_buffer(plan, f, buffers);
+      PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
+      for (const LaunchSpec& launch : pipeline.launches) {
+        const std::vector<KernelArg> args = args_for(launch, buffers);
+        const LaunchConfig config = decide(launch, timing.launches);
+        const Kernel& kernel = module->kernel(launch.kernel);
+        if (options.time_kernels) {
+          timing.kernel_ms += backend_.launch_timed(kernel, args, config);
+        } else {
+          const auto start = Clock::now();
+          backend_.launch(kernel, args, config);
+          backend_.synchronize();
+          timing.kernel_ms += ms_since(start);
+        }
+      }
+      timing.end_ms = timing.kernel_ms;
+      total += timing.kernel_ms;
+      timings.push_back(std::move(timing));
+      if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{grow};
+    }
+    return total;
+  };
+
+  // Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
+  auto run_waves = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    backend_.synchronize();  // the state's fills ran on the default queue; the streams must see them
+    timings.assign(n, {});
+    double total = 0;
+    for (const std::vector<size_t>& wave : members) {
+      // Values of earlier waves, read before anything of this wave is issued (a host read waits).
+      std::vector<std::vector<std::pair<std::string, int64_t>>> values(wave.size());
+      for (size_t i = 0; i < wave.size(); ++i) {
+        for (const ParamFromBuffer& f : plan.pipelines[wave[i]].params_from_buffers) {
+          values[i].emplace_back(f.param, param_from_buffer(plan, f, buffers));
+        }
+      }
+      struct Issued {
+        size_t pipeline;
+        TimedLaunch timed;
+      };
+      std::vector<Issued> issued;
+      const auto wave_start = Clock::now();
+      for (size_t i = 0; i < wave.size(); ++i) {
+        const PipelineSpec& pipeline = plan.pipelines[wave[i]];
+        for (const auto& [param, value] : values[i]) params[param] = value;
+        PipelineTiming& timing = timings[wave[i]];
+        timing.name = pipeline.name;
+        timing.wave = waves.wave[wave[i]];
+        for (const LaunchSpec& launch : pipeline.launches) {
+          const std::vector<KernelArg> args = args_for(launch, buffers);
+          const LaunchConfig config = decide(launch, timing.launches);
+          const Kernel& kernel = module->kernel(launch.kernel);
+          if (options.time_kernels) {
+            issued.push_back({wave[i], backend_.launch_on_timed(streams[i], kernel, args, config)});
+          } else {
+            backend_.launch_on(streams[i], kernel, args, config);
+          }
+        }
+      }
+      backend_.synchronize();
+      if (options.time_kernels && !issued.empty()) {
+        // Device times of the wave's launches on one clock, relative to its first issued launch.
+        std::vector<Backend::Interval> spans;
+        double first = 0;
+        double last = 0;
+        for (size_t k = 0; k < issued.size(); ++k) {
+          spans.push_back(backend_.launch_interval_ms(issued[k].timed, issued[0].timed));
+          first = k == 0 ? spans[k].start_ms : std::min(first, spans[k].start_ms);
+          last = k == 0 ? spans[k].end_ms : std::max(last, spans[k].end_ms);
+        }
+        for (size_t i = 0; i < wave.size(); ++i) {
+          PipelineTiming& timing = timings[wave[i]];
+          bool seen = false;
+          for (size_t k = 0; k < issued.size(); ++k) {
+            if (issued[k].pipeline != wave[i]) continue;
+            timing.kernel_ms += spans[k].end_ms - spans[k].start_ms;
+            timing.start_ms = seen ? std::min(timing.start_ms, spans[k].start_ms - first) : spans[k].start_ms - first;
+            timing.end_ms = seen ? std::max(timing.end_ms, spans[k].end_ms - first) : spans[k].end_ms - first;
+            seen = true;
+          }
+        }
+        total += last - first;
+      } else {
+        const double wall = ms_since(wave_start);
+        for (size_t p : wave) timings[p].kernel_ms = wall;
+        total += wall;
+      }
+      for (size_t p : wave) {
+        if (const CheckSpec* grow = check_pipeline(plan, plan.pipelines[p], buffers)) throw OverflowRestart{grow};
+      }
+    }
+    return total;
+  };
+
   std::map<std::string, AllocatedBuffer> buffers;
   const int repeat = std::max(1, options.repeat);
   double best = -1;
@@ -154,43 +322,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
       try {
         timings.clear();
-        total = 0;
-        for (const PipelineSpec& pipeline : plan.pipelines) {
-          for (const ParamFromBuffer& f : pipeline.params_from_buffers) params[f.param] = param_from_buffer(plan, f, buffers);
-          double pipeline_ms = 0;
-          std::vector<LaunchStats> launch_stats;
-          for (const LaunchSpec& launch : pipeline.launches) {
-            std::vector<KernelArg> args;
-            args.reserve(launch.args.size());
-            for (const ArgSpec& a : launch.args) {
-              switch (a.kind) {
-                case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values)); break;
-                case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
-                case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers.at(a.name).buffer)); break;
-                case ArgSpec::Kind::Param: args.push_back(scalar_arg(params.at(a.name), a.scalar)); break;
-                case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
-              }
-            }
-            const Kernel& kernel = module->kernel(launch.kernel);
-            const LaunchDecision decision =
-                decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties(),
-                              launch.strides_over_tiles ? GridPolicy::StrideOverTiles : GridPolicy::OneTuplePerWorkItem);
-            const LaunchConfig& config = decision.config;
-            launch_stats.push_back({launch.kernel, config.block_size, config.grid_blocks, decision.blocks_per_sm,
-                                    decision.occupancy, planner::to_string(decision.limiting)});
-            if (options.time_kernels) {
-              pipeline_ms += backend_.launch_timed(kernel, args, config);
-            } else {
-              const auto start = Clock::now();
-              backend_.launch(kernel, args, config);
-              backend_.synchronize();
-              pipeline_ms += ms_since(start);
-            }
-          }
-          timings.push_back({pipeline.name, pipeline_ms, std::move(launch_stats)});
-          total += pipeline_ms;
-          if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{grow};
-        }
+        total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
         break;  // every pipeline ran and no flag was raised
       } catch (const OverflowRestart& restart) {
         if (++stats.rebuilds > options.max_rebuilds) {

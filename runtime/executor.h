@@ -8,9 +8,22 @@
 //     by the same Executor).
 //   - Resolves run-time parameters from the Database (row counts, statistics, dictionary codes of
 //     string literals) — the same compiled source serves every data set.
-//   - Runs the pipelines in the plan's order. After each pipeline its overflow flags are read:
-//     Grow doubles the named capacities and re-runs everything from the first pipeline with fresh
-//     buffers; Fail throws. A result is only assembled from a run in which no flag was raised.
+//   - Pipelines (ExecutorOptions::pipelines):
+//       Concurrent (the default): in waves of independent pipelines (pipeline_waves.h: the
+//         dependency DAG from the state buffers and parameters each pipeline touches); the
+//         pipelines of a wave are issued each on its own stream (CUDA stream / OpenCL command
+//         queue) and run at the same time, the device is synchronised after each wave, then the
+//         wave's overflow flags are read. The ParamFromBuffer values of a wave are read before it
+//         is issued and assigned pipeline by pipeline in plan order.
+//       Sequential: one pipeline after the other in the plan's order, each launch synchronised,
+//         its overflow flags read right after it (wave = the pipeline's index).
+//     Either way a raised flag acts the same: Grow doubles the named capacities and re-runs
+//     everything from the first pipeline with fresh buffers; Fail throws. A result is only
+//     assembled from a run in which no flag was raised; both schedules give identical results.
+//   - Timings: each launch is device-timed (events / profiling info) on its stream; a pipeline's
+//     kernel_ms is the sum of its launches' device times. The query's kernel_ms is the sum over
+//     waves of each wave's device span (first start to last end of its launches), so pipelines that
+//     overlapped count once; sequentially that is the sum of the pipelines' times.
 //   - `repeat` > 1 re-runs the pipelines (fresh state each time) and reports the best kernel time;
 //     the result of the last repetition is returned.
 //   - Block size and grid of every launch come from the planner's occupancy model with the compiled
@@ -24,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/backend.h"
@@ -35,8 +49,15 @@
 
 namespace hqc::runtime {
 
+// How the pipelines of one query are scheduled (see the contract on top).
+enum class PipelineSchedule { Concurrent, Sequential };
+// "concurrent", "sequential" (as the CLI spells it); Error(Usage) listing them otherwise.
+PipelineSchedule parse_pipeline_schedule(std::string_view text);
+const char* to_string(PipelineSchedule schedule);
+
 struct ExecutorOptions {
   int repeat = 1;
+  PipelineSchedule pipelines = PipelineSchedule::Concurrent;
   int max_rebuilds = 12;      // capacity doublings before giving up with Error(Device)
   bool time_kernels = true;   // device-timed launches (events / profiling)
 };
@@ -53,7 +74,11 @@ struct LaunchStats {
 
 struct PipelineTiming {
   std::string name;
-  double kernel_ms = 0;
+  double kernel_ms = 0;   // sum of its launches' device times (without time_kernels: its wave's wall time)
+  size_t wave = 0;        // pipelines of one wave ran at the same time
+  // Device start and end of its launches, ms after the start of its wave (0 without time_kernels).
+  double start_ms = 0;
+  double end_ms = 0;
   std::vector<LaunchStats> launches;
 };
 
@@ -63,7 +88,11 @@ struct ExecutionStats {
   bool compile_cache_hit = false;   // disk cache hit or module already loaded in this process
   double transfer_ms = 0;           // column uploads + state buffer allocation/initialisation
   uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
-  double kernel_ms = 0;             // best repetition: sum of device-timed launches
+  // "concurrent" or "sequential" (ExecutorOptions::pipelines); "phases" from the concurrent executor
+  // (ConcurrentExecutor: a wave is a phase of several queries)
+  std::string pipeline_schedule = "sequential";
+  size_t waves = 0;                 // waves the pipelines ran in (sequential: one per pipeline)
+  double kernel_ms = 0;             // best repetition: sum over waves of their device spans
   std::vector<double> kernel_ms_per_repeat;
   std::vector<PipelineTiming> pipelines;  // of the best repetition
   double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
@@ -73,8 +102,9 @@ struct ExecutionStats {
   // Multi-line human summary ("device: ...\ncompile: 12.3 ms (cache hit)\n...").
   std::string summary() const;
   // The same as a JSON object (for --format json and bench/results): {"device":..,"compile_ms":..,
-  // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"kernel_ms":..,"kernel_ms_per_repeat":[..],
-  // "pipelines":[{"name":..,"kernel_ms":..,"launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
+  // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"pipeline_schedule":..,"waves":..,"kernel_ms":..,
+  // "kernel_ms_per_repeat":[..],"pipelines":[{"name":..,"kernel_ms":..,"wave":..,"start_ms":..,"end_ms":..,
+  // "launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
   // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..}}
   std::string to_json() const;
 };

@@ -292,6 +292,21 @@ class OpenClBackend final : public Backend {
     enqueue_on(reinterpret_cast<cl_command_queue>(stream.handle()), kernel, args, config, nullptr);
   }
 
+  TimedLaunch launch_on_timed(const Stream& stream, const Kernel& kernel, const std::vector<KernelArg>& args,
+                              const LaunchConfig& config) override {
+    cl_event event = nullptr;
+    enqueue_on(reinterpret_cast<cl_command_queue>(stream.handle()), kernel, args, config, &event);
+    return {Event(this, reinterpret_cast<uint64_t>(event)), Event()};
+  }
+
+  Interval launch_interval_ms(const TimedLaunch& launch, const TimedLaunch& origin) override {
+    const cl_ulong base = profile(origin.start, CL_PROFILING_COMMAND_START);
+    const cl_ulong start = profile(launch.start, CL_PROFILING_COMMAND_START);
+    const cl_ulong end = profile(launch.start, CL_PROFILING_COMMAND_END);
+    return {(static_cast<double>(start) - static_cast<double>(base)) / 1e6,
+            (static_cast<double>(end) - static_cast<double>(base)) / 1e6};
+  }
+
   void wait(const Stream& stream, const Event& event) override {
     auto e = reinterpret_cast<cl_event>(event.handle());
     check(clEnqueueBarrierWithWaitList(reinterpret_cast<cl_command_queue>(stream.handle()), 1, &e, nullptr),
@@ -333,7 +348,8 @@ class OpenClBackend final : public Backend {
 
   uint64_t raw_create_stream() override {
     cl_int status = CL_SUCCESS;
-    cl_command_queue q = clCreateCommandQueue(context_, device_, 0, &status);
+    // Profiling on, as on the default queue: launch_on_timed reads its launches' device times.
+    cl_command_queue q = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &status);
     check(status, "clCreateCommandQueue (stream)");
     streams_.push_back(q);
     return reinterpret_cast<uint64_t>(q);
@@ -363,6 +379,14 @@ class OpenClBackend final : public Backend {
   }
 
  private:
+  // A profiling timestamp (ns) of a completed command's event.
+  cl_ulong profile(const Event& event, cl_profiling_info what) {
+    cl_ulong value = 0;
+    check(clGetEventProfilingInfo(reinterpret_cast<cl_event>(event.handle()), what, sizeof(value), &value, nullptr),
+          "clGetEventProfilingInfo");
+    return value;
+  }
+
   cl_program create_from_source(const ModuleSource& source) {
     const char* text = source.source.c_str();
     const size_t length = source.source.size();

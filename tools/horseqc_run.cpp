@@ -18,6 +18,7 @@
 #include "runtime/backend.h"
 #include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "tpch/benchmark_queries.h"
@@ -60,6 +61,11 @@ options:
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
   --repeat N                      run each query's kernels N times, report the best (default 1)
+  --pipelines concurrent|sequential
+                                  a query's pipelines: independent ones (e.g. the dimension
+                                  builds) at the same time, each on its own stream, in waves of
+                                  the dependency DAG (default concurrent); or one after the other.
+                                  Results are identical; the stats say each pipeline's wave
   --concurrent Q1,Q2,...|all      run these queries at the same time, each in its own stream (CUDA
                                   stream / OpenCL command queue); results are those of
                                   sequential runs
@@ -135,7 +141,7 @@ int run(int argc, char** argv) {
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}, {"in-memory", false}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -191,6 +197,8 @@ int run(int argc, char** argv) {
   if (!concurrent_mode && (args.has("launch-params") || args.has("seed")))
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
   if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
+  if (concurrent_mode && args.has("pipelines"))
+    throw Error(ErrorKind::Usage, "--pipelines applies to queries run one at a time; --concurrent aligns pipelines in phases");
   runtime::ConcurrentOptions concurrent_options;
   concurrent_options.launch_params = runtime::parse_launch_params(args.get_or("launch-params", "auto"));
   const long seed = args.get_long("seed", 1);
@@ -283,11 +291,13 @@ int run(int argc, char** argv) {
   runtime::Executor executor(*backend, cache.get());
   runtime::ExecutorOptions exec;
   exec.repeat = static_cast<int>(repeat);
-  runtime::ConcurrentExecutor concurrent(executor);
+  exec.pipelines = runtime::parse_pipeline_schedule(args.get_choice("pipelines", {"concurrent", "sequential"}, "concurrent"));
 
   driver::CompileOptions compile;
   compile.model = model;
   compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  runtime::ConcurrentExecutor concurrent(
+      executor, runtime::probe_module(codegen::dialect_prelude(compile.dialect), codegen::compile_options(compile.dialect)));
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
 

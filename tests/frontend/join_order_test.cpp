@@ -1,8 +1,10 @@
 // The cost-based join orderer (frontend/join_order.h) on synthetic graphs with exact expected
-// orders, and the estimates it is fed from (frontend/cardinality.h, frontend/statistics.h).
+// orders, and the estimates it is fed from (frontend/cardinality.h, frontend/statistics.h): predicate
+// selectivities, semi and anti joins.
 #include <doctest/doctest.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -246,4 +248,48 @@ TEST_CASE("predicate selectivities from column statistics") {
   CHECK(filter_selectivity(*make_like(name(), "%x%"), "t", stats) == doctest::Approx(0.4));
   CHECK(filter_selectivity(*make_logical(ExprKind::Or, {eq, range}), "t", stats) == doctest::Approx(1 - 0.8 * 0.9));
   CHECK(filter_selectivity(*make_not(eq), "t", stats) == doctest::Approx(0.8));
+}
+
+TEST_CASE("semi and anti joins keep the fraction of probe keys the build side has") {
+  const FixedStats stats;  // every table 1000 rows; d: 1000 distinct values, name: 5
+  auto scan = [](const std::string& alias) {
+    auto s = std::make_unique<LogicalOp>();
+    s->kind = OpKind::Scan;
+    s->table = alias;
+    s->alias = alias;
+    return s;
+  };
+  // probe t (1000 rows, 1000 distinct t.d) joined on t.d = u.d with u filtered to name = 'b' (1 of 5).
+  auto join = [&](JoinType type, bool filtered, bool keys) {
+    auto j = std::make_unique<LogicalOp>();
+    j->kind = OpKind::Join;
+    j->join_type = type;
+    j->children.push_back(scan("t"));
+    std::unique_ptr<LogicalOp> build = scan("u");
+    if (filtered) {
+      auto f = std::make_unique<LogicalOp>();
+      f->kind = OpKind::Filter;
+      ExprPtr name = make_column("u", "name", DataType::fixed_char(10));
+      name->dict_table = "u";
+      name->dict_column = "name";
+      f->predicate = make_compare(CompareOp::Eq, name, make_dict_code("u", "name", "b", DictMatch::Equal));
+      f->children.push_back(std::move(build));
+      build = std::move(f);
+    }
+    j->children.push_back(std::move(build));
+    if (keys) {
+      j->probe_keys.push_back(make_column("t", "d", DataType::date()));
+      j->build_keys.push_back(make_column("u", "d", DataType::date()));
+    }
+    return j;
+  };
+  // 200 of u's rows survive: at most 200 distinct keys of t's 1000 find a match.
+  CHECK(estimate_rows(*join(JoinType::Semi, true, true), stats) == doctest::Approx(200));
+  CHECK(estimate_rows(*join(JoinType::Anti, true, true), stats) == doctest::Approx(800));
+  // Unfiltered: every key of t is in u (1000 of 1000): the semi join keeps all, the anti join none (1).
+  CHECK(estimate_rows(*join(JoinType::Semi, false, true), stats) == doctest::Approx(1000));
+  CHECK(estimate_rows(*join(JoinType::Anti, false, true), stats) == doctest::Approx(1));
+  // Without keys: the default fraction.
+  CHECK(estimate_rows(*join(JoinType::Semi, true, false), stats) == doctest::Approx(1000 * kDefaultSemi));
+  CHECK(estimate_rows(*join(JoinType::Anti, true, false), stats) == doctest::Approx(1000 * kDefaultSemi));
 }

@@ -297,6 +297,33 @@ TEST_CASE("hashed group tables: a unique join into a filtered build side reduces
   CHECK(ir::resolve_parameters(p, sf1).at(agg.slots_param) == (int64_t{1} << 22));
 }
 
+TEST_CASE("hashed group tables: a later stage over an earlier group table (COUNT(DISTINCT)) takes its estimate") {
+  // Q16's shape: COUNT(DISTINCT l_orderkey) per (year, status) = a first stage grouped by all three,
+  // a second grouped by the first two over the first's slots.
+  std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "y"}, {"column": "st"}],
+    "aggregates": [{"name": "n", "func": "count", "arg": {"column": "k"}}],
+    "input": {"op": "aggregate", "group_by": [{"name": "y", "expr": {"op": "extract", "field": "year", "arg": {"column": "l_shipdate"}}},
+        {"name": "st", "expr": {"column": "l_linestatus"}}, {"name": "k", "expr": {"column": "l_orderkey"}}],
+      "aggregates": [], "input": {"op": "scan", "table": "lineitem"}}}})";
+  TpchStats sf1(1);
+  ir::Program p = build(json, &sf1);
+  REQUIRE(p.aggregations.size() == 2);
+  const ir::AggregationTable& first = p.aggregations[0];
+  const ir::AggregationTable& second = p.aggregations[1];
+  REQUIRE(first.layout == ir::AggLayout::GlobalHash);
+  REQUIRE(second.layout == ir::AggLayout::GlobalHash);
+  const ir::Param* cap = p.find_param(second.slots_param);
+  REQUIRE(cap);
+  CHECK(cap->table == "lineitem");
+  CHECK(cap->factors.empty());
+  CHECK(cap->distinct_columns == std::vector<std::string>{"year(lineitem.l_shipdate)", "lineitem.l_linestatus"});
+  const ir::ParamValues v = ir::resolve_parameters(p, sf1);
+  // First stage: min(6001215 rows, 7 x 2 x 6000000 groups) / load 0.5 -> 2^24 slots. The second:
+  // 7 years x 2 statuses = 14 groups / 0.5 -> 32 slots, not its source's 2^24 slots / 0.5 = 2^25.
+  CHECK(v.at(first.slots_param) == (int64_t{1} << 24));
+  CHECK(v.at(second.slots_param) == 32);
+}
+
 TEST_CASE("the result's aggregation table is compacted on the device; tables later stages read are not") {
   std::string json = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}, {"column": "l_linestatus"}],
     "aggregates": [{"name": "s", "func": "sum", "arg": {"column": "l_extendedprice"}}, {"name": "a", "func": "avg", "arg": {"column": "l_quantity"}}],
