@@ -11,7 +11,6 @@
 
 usage: concurrent_cli.py --bin BUILD/bin --work DIR
 """
-import argparse
 import json
 import os
 import subprocess
@@ -19,20 +18,12 @@ import sys
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import rows_by_query, run_cli as run  # noqa: E402
+from query_oracle import CliChecks, cli_test_args, rows_by_query, run_cli as run  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-            print("FAIL:", what)
+    args = cli_test_args()
+    check = CliChecks("concurrent_cli")
 
     # --help
     text = run(args.bin, "--help").stdout
@@ -128,8 +119,7 @@ def main():
     check(doc["concurrent"]["stream"]["table"] == "lineitem" and doc["concurrent"]["stream"]["chunks"] == 3,
           "TPC-H: lineitem streamed in 3 chunks")
 
-    print("concurrent_cli:", "FAILED" if failures else "ok", f"({len(failures)} failure(s))")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@
 
 usage: in_memory_cli.py --bin BUILD/bin --work DIR
 """
-import argparse
 import json
 import os
 import re
@@ -18,20 +17,12 @@ import sys
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import rows_by_query, run_cli as run  # noqa: E402
+from query_oracle import CliChecks, cli_test_args, rows_by_query, run_cli as run  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-            print("FAIL:", what)
+    args = cli_test_args()
+    check = CliChecks("in_memory_cli")
 
     check("--in-memory" in run(args.bin, "--help").stdout, "--help mentions --in-memory")
     p = run(args.bin, "ssb", "--in-memory", "--data", args.work, expect=2)
@@ -52,8 +43,7 @@ def main():
         check(m is not None and 0 < int(m.group(1)) < int(m.group(2)),
               f"{benchmark}: the run names the columns it generated (got {memory['data']!r})")
 
-    print("in_memory_cli:", "FAILED" if failures else "ok", f"({len(failures)} failure(s))")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

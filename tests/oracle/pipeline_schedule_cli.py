@@ -13,7 +13,6 @@ No timing is asserted.
 
 usage: pipeline_schedule_cli.py --bin BUILD/bin --work DIR
 """
-import argparse
 import json
 import os
 import subprocess
@@ -21,7 +20,7 @@ import sys
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import rows_by_query, run_cli as run  # noqa: E402
+from query_oracle import CliChecks, cli_test_args, rows_by_query, run_cli as run  # noqa: E402
 
 
 def stats_by_query(doc):
@@ -29,18 +28,8 @@ def stats_by_query(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-            print("FAIL:", what)
-        else:
-            print("ok:", what)
+    args = cli_test_args()
+    check = CliChecks("pipeline_schedule_cli", verbose=True)
 
     check("--pipelines concurrent|sequential" in run(args.bin, "--help").stdout, "--help documents --pipelines")
 
@@ -101,8 +90,7 @@ def main():
     for q, s in stats_by_query(seq_doc).items():
         check(s["waves"] == len(s["pipelines"]), f"SSB {q} sequential: one pipeline per wave")
 
-    print("pipeline_schedule_cli:", "FAILED" if failures else "ok", f"({len(failures)} failure(s))")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

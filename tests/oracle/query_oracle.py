@@ -6,6 +6,7 @@ Comparison: integers, decimals, dates and strings exactly; floating-point values
 only against NULL. Rows as a multiset, then the ORDER BY keys in ORDER BY order (rows whose keys tie
 may come in any order).
 """
+import argparse
 import datetime
 import decimal
 import json
@@ -133,3 +134,31 @@ def run_cli(bin_dir, *args, expect=0):
 def rows_by_query(doc):
     """{query: (columns, rows)} of a horseqc-run --format json document."""
     return {q["query"]: (q["columns"], q["rows"]) for q in doc["queries"]}
+
+
+def cli_test_args():
+    """--bin BUILD/bin --work DIR: what every command-line test takes."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    return ap.parse_args()
+
+
+class CliChecks:
+    """The expectations of one command-line test: calling it with (condition, what) records and
+    prints a failure (and, when verbose, a pass); finish() prints the verdict and returns the exit
+    status."""
+
+    def __init__(self, name, verbose=False):
+        self.name, self.verbose, self.failures = name, verbose, []
+
+    def __call__(self, cond, what):
+        if not cond:
+            self.failures.append(what)
+            print("FAIL:", what)
+        elif self.verbose:
+            print("ok:", what)
+
+    def finish(self):
+        print(f"{self.name}:", "FAILED" if self.failures else "ok", f"({len(self.failures)} failure(s))")
+        return 1 if self.failures else 0
