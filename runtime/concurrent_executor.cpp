@@ -582,7 +582,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
 
   // ---- resident columns ----
   columns.reset_counters();
-  std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns;
+  std::vector<DeviceColumnCache::Request> requests;
   for (size_t q = 0; q < plans.size(); ++q) {
     for (const PipelineSpec& pipeline : plans[q]->pipelines) {
       for (const LaunchSpec& launch : pipeline.launches) {
@@ -590,11 +590,12 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
           if (stream && a.table == layout.table) continue;
           const Column& c = lookup_column(database, a.table, a.column, plans[q]->label + ": " + pipeline.name);
-          device_columns[{a.table, a.column}] = &columns.get(a.table, c);
+          requests.emplace_back(a.table, &c);
         }
       }
     }
   }
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = columns.get_all(requests);
   stats.transfer_ms = columns.transfer_ms();
   stats.transfer_bytes = columns.bytes_uploaded();
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <iterator>
+#include <set>
 
 #include "runtime/stable_hash.h"
 #include "storage/error.h"
@@ -57,7 +58,8 @@ uint64_t device_bytes(const Column& column) {
 }
 
 void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t bytes) {
-  if (staging_.threshold == 0 || bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0) {
+  if (staging_.threshold == 0 || bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0 ||
+      (slots_.empty() && batch_bytes_ < staging_.batch_threshold)) {
     target.upload(host, bytes);
     return;
   }
@@ -112,20 +114,40 @@ uint64_t DeviceColumnCache::bytes_held() const {
   return bytes;
 }
 
+bool DeviceColumnCache::resident(const std::string& key, const HostColumnBytes& view) const {
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.host_data == view.data && it->second.host_bytes == view.bytes &&
+         it->second.fingerprint == sampled_fingerprint(view);
+}
+
+std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnCache::get_all(const std::vector<Request>& requests) {
+  uint64_t pending = 0;
+  std::set<std::string> counted;
+  for (const auto& [table, column] : requests) {
+    const std::string key = table + "." + column->name;
+    if (counted.insert(key).second && !resident(key, host_column_bytes(*column))) pending += device_bytes(*column);
+  }
+  batch_bytes_ = pending;
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> out;
+  try {
+    for (const auto& [table, column] : requests) out[{table, column->name}] = &get(table, *column);
+  } catch (...) {
+    batch_bytes_ = 0;
+    throw;
+  }
+  batch_bytes_ = 0;
+  return out;
+}
+
 const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column) {
   const std::string key = table + "." + column.name;
   const HostView view = host_column_bytes(column);
-  const uint64_t fingerprint = sampled_fingerprint(view);
-  auto it = entries_.find(key);
-  if (it != entries_.end() && it->second.host_data == view.data && it->second.host_bytes == view.bytes &&
-      it->second.fingerprint == fingerprint) {
-    return it->second.column;
-  }
+  if (resident(key, view)) return entries_.at(key).column;
   const auto start = std::chrono::steady_clock::now();
   Entry entry;
   entry.host_data = view.data;
   entry.host_bytes = view.bytes;
-  entry.fingerprint = fingerprint;
+  entry.fingerprint = sampled_fingerprint(view);
   entry.column.rows = view.rows;
   entry.column.values = backend_.allocate(view.bytes);
   upload(entry.column.values, view.data, view.bytes);

@@ -12,12 +12,14 @@
 //   - Transfer time and bytes are accumulated, so the executor can report the transfer phase.
 //   - Staged uploads: a buffer of at least StagingOptions::threshold bytes is not copied from
 //     pageable memory (which the driver stages through a small bounce buffer at a fraction of the
-//     link's rate) but through `slots` pinned staging buffers of `slot_bytes` each, created at the
-//     first such upload and kept: host threads copy piece i into slot i mod slots (memcpy split over
-//     up to `threads` threads) while the asynchronous copy of piece i − 1 runs on that slot's own
-//     stream; a slot is refilled only after its stream has drained. get() returns after every stream
-//     drained, so kernels launched afterwards on any queue see the whole column. Smaller buffers
-//     and a threshold of 0 use the synchronous copy.
+//     link's rate) but through `slots` pinned staging buffers of `slot_bytes` each: host threads
+//     copy piece i into slot i mod slots (memcpy split over up to `threads` threads) while the
+//     asynchronous copy of piece i − 1 runs on that slot's own stream; a slot is refilled only
+//     after its stream has drained. get() returns after every stream drained, so kernels launched
+//     afterwards on any queue see the whole column. Pinning the slots costs about as much as
+//     copying their size from pageable memory, so they are created only by get_all() for a batch
+//     that uploads at least `batch_threshold` bytes, and kept; once they exist every buffer of at
+//     least `threshold` bytes is staged. Smaller buffers and a threshold of 0 use the synchronous copy.
 #pragma once
 
 #include <cstdint>
@@ -51,10 +53,10 @@ struct DeviceColumn {
 };
 
 struct StagingOptions {
-  // Bytes; 0 disables staging. Pinning the slots costs about as much as copying their size from
-  // pageable memory (~70 ms for 192 MiB on the H200 host), paid once per cache: staging pays for a
-  // column at least as large as all slots together (TPC-H SF 10's lineitem columns, not SF 1's).
-  uint64_t threshold = uint64_t{192} << 20;
+  uint64_t threshold = uint64_t{32} << 20;         // bytes of one buffer; 0 disables staging
+  // Bytes a get_all() batch must upload before the slots are pinned (~70 ms for 192 MiB on the H200
+  // host, paid once; it is won back after about a GiB: TPC-H SF 10's q1, not SF 1's).
+  uint64_t batch_threshold = uint64_t{1} << 30;
   uint64_t slot_bytes = uint64_t{64} << 20;
   unsigned slots = 3;
   unsigned threads = 8;  // host threads per memcpy into a slot (0: all hardware threads)
@@ -65,6 +67,10 @@ class DeviceColumnCache {
   explicit DeviceColumnCache(Backend& backend, StagingOptions staging = {}) : backend_(backend), staging_(staging) {}
 
   const DeviceColumn& get(const std::string& table, const Column& column);
+  // get() of every (table, column), after adding up the bytes that are not resident yet: a batch of
+  // at least StagingOptions::batch_threshold bytes creates the staging slots.
+  using Request = std::pair<std::string, const Column*>;
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests);
   void clear() { entries_.clear(); }
   // Frees the device copies of `table`'s columns (a table that is about to be streamed in chunks).
   void evict(const std::string& table);
@@ -91,11 +97,13 @@ class DeviceColumnCache {
   };
   // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
   void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
+  bool resident(const std::string& key, const HostColumnBytes& view) const;
 
   Backend& backend_;
   StagingOptions staging_;
   std::vector<Slot> slots_;  // created at the first staged upload
   uint64_t staged_bytes_ = 0;
+  uint64_t batch_bytes_ = 0;  // of the get_all() in progress
   std::map<std::string, Entry> entries_;
   double transfer_ms_ = 0;
   uint64_t bytes_uploaded_ = 0;

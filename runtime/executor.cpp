@@ -146,7 +146,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
   columns_.reset_counters();
-  std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns;
+  std::vector<DeviceColumnCache::Request> requests;
   for (const PipelineSpec& pipeline : plan.pipelines) {
     for (const LaunchSpec& launch : pipeline.launches) {
       for (const ArgSpec& a : launch.args) {
@@ -156,10 +156,11 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         if (a.kind == ArgSpec::Kind::ColumnHeap && column.encoding != Encoding::Heap) {
           throw Error(ErrorKind::Internal, context + ": " + a.table + "." + a.column + " has no string heap");
         }
-        device_columns[{a.table, a.column}] = &columns_.get(a.table, column);
+        requests.emplace_back(a.table, &column);
       }
     }
   }
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = columns_.get_all(requests);
   stats.transfer_ms = columns_.transfer_ms();
   stats.transfer_bytes = columns_.bytes_uploaded();
 

@@ -66,7 +66,7 @@ TEST_CASE("heap strings upload offsets and bytes; dictionary strings upload code
 TEST_CASE("large columns go through the pinned staging slots, piece by piece, and arrive whole") {
   auto backend = open_backend(DeviceChoice::OpenCL);
   // 80,000 bytes through two 4 KiB slots: 20 pieces, each slot reused ten times.
-  DeviceColumnCache cache(*backend, StagingOptions{.threshold = 1000, .slot_bytes = 4096, .slots = 2, .threads = 3});
+  DeviceColumnCache cache(*backend, StagingOptions{.threshold = 1000, .batch_threshold = 0, .slot_bytes = 4096, .slots = 2, .threads = 3});
   Column c;
   c.name = "v";
   c.type = DataType::int64();
@@ -92,4 +92,37 @@ TEST_CASE("large columns go through the pinned staging slots, piece by piece, an
   small.i32 = {1, 2, 3};
   CHECK(cache.get("t", small).values.download_as<int32_t>(3) == small.i32);
   CHECK(cache.staged_bytes() == 80000 + 5003);
+}
+
+TEST_CASE("the staging slots are pinned only for a batch of uploads large enough to pay for them") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  DeviceColumnCache cache(*backend,
+                          StagingOptions{.threshold = 1000, .batch_threshold = 150000, .slot_bytes = 4096, .slots = 2, .threads = 2});
+  auto column = [](const std::string& name, int64_t rows, int64_t seed) {
+    Column c;
+    c.name = name;
+    c.type = DataType::int64();
+    for (int64_t i = 0; i < rows; ++i) c.i64.push_back(i * seed);
+    return c;
+  };
+  const Column a = column("a", 10000, 3), b = column("b", 10000, 5), c = column("c", 10000, 7), d = column("d", 10000, 11);
+
+  // 80,000 bytes by get(), then a batch of 80,000 new bytes (a is resident): below 150,000, copied.
+  cache.get("t", a);
+  auto small = cache.get_all({{"t", &a}, {"t", &b}});
+  CHECK(small.at({"t", "b"})->values.download_as<int64_t>(10000) == b.i64);
+  CHECK(cache.staged_bytes() == 0);
+  CHECK(cache.uploads() == 2);
+
+  // 160,000 new bytes in one batch: the slots are pinned and both columns staged.
+  auto large = cache.get_all({{"t", &c}, {"t", &d}, {"t", &c}});
+  CHECK(large.size() == 2);
+  CHECK(large.at({"t", "c"})->values.download_as<int64_t>(10000) == c.i64);
+  CHECK(large.at({"t", "d"})->values.download_as<int64_t>(10000) == d.i64);
+  CHECK(cache.staged_bytes() == 160000);
+
+  // Once pinned, any large enough column is staged, in a batch or not.
+  const Column e = column("e", 10000, 13);
+  CHECK(cache.get("t", e).values.download_as<int64_t>(10000) == e.i64);
+  CHECK(cache.staged_bytes() == 240000);
 }
