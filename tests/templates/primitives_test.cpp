@@ -20,6 +20,11 @@ using hqc::test::OpenClDevice;
 
 namespace {
 
+// The host's 128-bit integers, the oracle of the hqc_i128_* device operations (GCC/Clang;
+// __extension__ keeps -Wpedantic quiet).
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
 constexpr const char* kTestKernels = R"CL(
 // A3 / A2: each selected row (value % 3 == 0) writes its row id at its reserved position.
 // Two kernels, not one with a run-time switch: a barrier under a run-time condition (even a uniform
@@ -546,8 +551,6 @@ TEST_CASE("hashed group-by (C2) matches the host and flags a full table") {
 
 TEST_CASE("128-bit integers: add, sub, product with an int64, comparison, to double, store and load match __int128") {
   auto& d = device();
-  __extension__ typedef __int128 i128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
-  __extension__ typedef unsigned __int128 u128;
   std::mt19937_64 rng(17);
   std::vector<i128> as;
   std::vector<int64_t> bs;
@@ -604,8 +607,6 @@ TEST_CASE("128-bit integers: add, sub, product with an int64, comparison, to dou
 
 TEST_CASE("128-bit MIN/MAX under contention: one locked update per CTA (B3), per tuple (B2), per tuple into groups (C2)") {
   auto& d = device();
-  __extension__ typedef __int128 i128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
-  __extension__ typedef unsigned __int128 u128;
   std::mt19937_64 rng(29);
   // High words from -3 .. 3 (values up to about +-2^66, beyond 64 bits of either sign): about 2,900
   // values share the extreme high word of each end, so the low word decides, compared unsigned
