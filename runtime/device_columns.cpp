@@ -68,7 +68,7 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
   }
   backend_.synchronize();  // the default queue's earlier work comes first (see backend.h)
   const auto* source = static_cast<const char*>(host);
-  const unsigned threads = resolve_threads(staging_.threads);
+  const unsigned threads = std::min(resolve_threads(staging_.threads), resolve_threads(0));
   constexpr uint64_t kMinPiece = uint64_t{1} << 20;  // per thread: below this a thread costs more than it copies
   // On an error, no copy may still read a slot or write `target` once this returns.
   struct Drain {

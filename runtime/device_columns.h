@@ -59,7 +59,10 @@ struct StagingOptions {
   uint64_t batch_threshold = uint64_t{1} << 30;
   uint64_t slot_bytes = uint64_t{64} << 20;
   unsigned slots = 3;
-  unsigned threads = 8;  // host threads per memcpy into a slot (0: all hardware threads)
+  // Host threads per memcpy into a slot, at most the hardware threads (0: all of them). On the
+  // 16-core H100 host 16 threads stage 2 GiB at 37 GB/s, 8 at 28, 4 at 20; the pinned ceiling is
+  // 55 GB/s, pageable copies 8.6 (bench/upload-bench; bench/results/2026-11-22-h100-upload-bench).
+  unsigned threads = 16;
 };
 
 class DeviceColumnCache {
