@@ -21,8 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import check_run, run_horseqc  # noqa: E402
-from tpch_queries import TABLES, make_data, oracle_connection  # noqa: E402
+from tpch_queries import TABLES, check_sql_queries, make_data  # noqa: E402
 
 # Hand-written rows, '|'-separated in each table's column order (dbgen's schema).
 SMALL = {
@@ -154,28 +153,7 @@ def main():
     dbgen = os.path.join(args.work, "tpch-dbgen-sf0.01")
     make_data("dbgen", "0.01", dbgen, args.bin)
     for label, data in (("small", small), ("dbgen sf 0.01", dbgen)):
-        con = oracle_connection(data)
-        oracle = {}
-        for name, sql in queries:
-            res = con.execute(sql)
-            cols = [d[0] for d in res.description]
-            rows = res.fetchall()
-            oracle[name] = (sql, cols, rows)
-            if not rows or ("n" in cols and sum(r[cols.index("n")] for r in rows) == 0):
-                failures.append(f"{label} {name}: the oracle selects no rows; the query tests nothing")
-        con.close()
-        for model in args.model or ["resolution"]:
-            for name, sql in queries:
-                path = os.path.join(query_dir, name + ".sql")
-                with open(path, "w") as f:
-                    f.write(sql + "\n")
-                run_label = f"{label} {args.device} {model}"
-                out = run_horseqc(args.bin, "tpch", [], ["--plan", path, "--data", data, "--device", args.device, "--model", model])
-                if out is None:
-                    failures.append(f"{run_label} {name}: horseqc-run failed")
-                    continue
-                errs, _ = check_run(run_label, out, {name: oracle[name]})
-                failures += errs
+        failures += check_sql_queries(args.bin, queries, data, label, args.model or ["resolution"], args.device, query_dir)
 
     for name, sql, expected in errors:
         path = os.path.join(query_dir, name + ".sql")

@@ -73,6 +73,37 @@ def oracle_connection(path):
     return con
 
 
+def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir):
+    """Runs each (name, sql) of `queries` on the .tbl files in `data` through DuckDB and through
+    horseqc-run --plan under every model in `models`; returns the failures. An oracle result with no
+    rows, or whose column "n" sums to 0, is a failure too: such a query tests nothing."""
+    failures = []
+    con = oracle_connection(data)
+    oracle = {}
+    for name, sql in queries:
+        res = con.execute(sql)
+        cols = [d[0] for d in res.description]
+        rows = res.fetchall()
+        oracle[name] = (sql, cols, rows)
+        if not rows or ("n" in cols and sum(r[cols.index("n")] for r in rows) == 0):
+            failures.append(f"{label} {name}: the oracle selects no rows; the query tests nothing")
+    con.close()
+    os.makedirs(query_dir, exist_ok=True)
+    for model in models:
+        for name, sql in queries:
+            path = os.path.join(query_dir, name + ".sql")
+            with open(path, "w") as f:
+                f.write(sql + "\n")
+            run_label = f"{label} {device} {model}"
+            out = run_horseqc(bin_dir, "tpch", [], ["--plan", path, "--data", data, "--device", device, "--model", model])
+            if out is None:
+                failures.append(f"{run_label} {name}: horseqc-run failed")
+                continue
+            errs, _ = check_run(run_label, out, {name: oracle[name]})
+            failures += errs
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
