@@ -33,6 +33,7 @@
 #include "runtime/lower_program.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
+#include "tests/codegen/run_devices.h"
 #include "tests/codegen/golden.h"
 #include "tests/templates/device_harness.h"
 
@@ -161,34 +162,11 @@ const Database& database() {
   return db;
 }
 
-struct Device {
-  std::unique_ptr<runtime::Backend> backend;
-  codegen::Dialect dialect;
-};
+using test::Device;
+using test::devices;
 
-std::vector<Device>& devices() {
-  static std::vector<Device> out = [] {
-    std::vector<Device> d;
-    d.push_back({runtime::open_backend(runtime::DeviceChoice::OpenCL), codegen::Dialect::OpenCL});
-    try {
-      d.push_back({runtime::open_backend(runtime::DeviceChoice::Cuda), codegen::Dialect::Cuda});
-    } catch (const Error&) {
-      // no CUDA device here: the OpenCL run covers the logic
-    }
-    return d;
-  }();
-  return out;
-}
-
-struct Config {
-  ir::ExecutionModel model;
-  bool with_stats;
-};
-
-const Config kConfigs[] = {{ir::ExecutionModel::Resolution, false},
-                           {ir::ExecutionModel::Pipelined, false},
-                           {ir::ExecutionModel::Resolution, true},
-                           {ir::ExecutionModel::Pipelined, true}};
+using test::Config;
+using test::kConfigs;
 
 struct Run {
   codegen::GeneratedProgram generated;

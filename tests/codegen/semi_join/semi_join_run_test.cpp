@@ -28,6 +28,7 @@
 #include "runtime/lower_program.h"
 #include "ssb/generator.h"
 #include "storage/error.h"
+#include "tests/codegen/run_devices.h"
 #include "tests/ir/semi_join_plans.h"
 
 using namespace hqc;
@@ -44,42 +45,16 @@ const Database& ssb_data() {
   return db;
 }
 
-struct Device {
-  std::unique_ptr<runtime::Backend> backend;
-  codegen::Dialect dialect;
-};
-
-std::vector<Device>& devices() {
-  static std::vector<Device> out = [] {
-    std::vector<Device> d;
-    d.push_back({runtime::open_backend(runtime::DeviceChoice::OpenCL), codegen::Dialect::OpenCL});
-    try {
-      d.push_back({runtime::open_backend(runtime::DeviceChoice::Cuda), codegen::Dialect::Cuda});
-    } catch (const Error&) {
-      // no CUDA device here: the OpenCL run covers the logic
-    }
-    return d;
-  }();
-  return out;
-}
+using test::Device;
+using test::devices;
 
 struct Run {
   codegen::GeneratedProgram generated;
   runtime::Execution execution;
 };
 
-// One configuration: execution model x statistics (layout from the data) or not.
-struct Config {
-  ir::ExecutionModel model;
-  bool with_stats;
-};
-
-std::vector<Config> configs() {
-  return {{ir::ExecutionModel::Resolution, false},
-          {ir::ExecutionModel::Pipelined, false},
-          {ir::ExecutionModel::Resolution, true},
-          {ir::ExecutionModel::Pipelined, true}};
-}
+using test::Config;
+using test::kConfigs;
 
 Run run_plan(const std::string& json, const Config& config, Device& device) {
   static const Catalog catalog = Catalog::ssb();
@@ -137,7 +112,7 @@ TEST_CASE("customers with / without an order in January 1997: semi and anti join
       e.second += key;
     }
     for (Device& device : devices()) {
-      for (const Config& config : configs()) {
+      for (const Config& config : kConfigs) {
         CAPTURE(ir::execution_model_name(config.model));
         CAPTURE(config.with_stats);
         Run run = run_plan(test::customers_by_order_plan(type), config, device);
@@ -186,7 +161,7 @@ TEST_CASE("parts ordered / never ordered in 1997 with quantity < 5: materialized
     }
     std::sort(expected.begin(), expected.end());
     for (Device& device : devices()) {
-      for (const Config& config : configs()) {
+      for (const Config& config : kConfigs) {
         CAPTURE(ir::execution_model_name(config.model));
         CAPTURE(config.with_stats);
         Run run = run_plan(test::parts_ordered_plan(type), config, device);
@@ -222,7 +197,7 @@ TEST_CASE("lines whose quantity equals some part's size: linear probing with ins
         revenue += lo.column("lo_revenue").int_at(r);
       }
       for (Device& device : devices()) {
-        for (const Config& config : configs()) {
+        for (const Config& config : kConfigs) {
           CAPTURE(ir::execution_model_name(config.model));
           CAPTURE(config.with_stats);
           Run run = run_plan(test::lines_by_size_plan(type, category), config, device);
@@ -268,7 +243,7 @@ TEST_CASE("semi join on a unique key, anti join and inner join in one compound k
     expected[y->second].second += 1;
   }
   for (Device& device : devices()) {
-    for (const Config& config : configs()) {
+    for (const Config& config : kConfigs) {
       CAPTURE(ir::execution_model_name(config.model));
       CAPTURE(config.with_stats);
       Run run = run_plan(test::revenue_by_year_plan(region), config, device);
