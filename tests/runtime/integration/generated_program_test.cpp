@@ -99,6 +99,18 @@ std::vector<Device> devices() {
   return out;
 }
 
+__extension__ typedef __int128 int128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+
+// The decimal text of a non-negative 128-bit integer, as Result::Column::text() prints a sum.
+std::string text(int128 v) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("generated join + scalar SUM: the join table grows from 4 slots until no flag is raised") {
@@ -207,17 +219,8 @@ TEST_CASE("generated materialisation: rows counted by the write-position counter
 
 TEST_CASE("generated hashed GROUP BY on two keys with a 128-bit sum: lanes and high words reach the result") {
   ToyData t = toy_data(kFactRows);
-  __extension__ typedef __int128 int128;
   std::map<std::pair<int32_t, int32_t>, int128> sums;
   for (size_t i = 0; i < kFactRows; ++i) sums[{t.f_key[i], t.f_brand[i]}] += static_cast<int128>(t.f_price[i]) << 50;
-  auto text = [](int128 v) {
-    std::string s;
-    do {
-      s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-      v /= 10;
-    } while (v != 0);
-    return s;
-  };
   for (Device& device : devices()) {
     Executor executor(*device.backend, nullptr);
     for (const test::ProgramOptions& o : models()) {
@@ -254,7 +257,6 @@ TEST_CASE("generated hashed GROUP BY on two keys with a 128-bit sum: lanes and h
 // small (it still grows from its overflow flag, and the compaction of the grown table is read).
 TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever the table's size") {
   ToyData t = toy_data(kFactRows);
-  __extension__ typedef __int128 int128;
   std::map<std::pair<int32_t, int32_t>, std::pair<int128, int64_t>> groups;  // sum, rows
   for (size_t i = 0; i < kFactRows; ++i) {
     auto& g = groups[{t.f_key[i], t.f_brand[i]}];
@@ -262,14 +264,6 @@ TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever
     ++g.second;
   }
   CHECK(groups.size() * 8 < (size_t{1} << 16));  // the large table is mostly empty
-  auto text = [](int128 v) {
-    std::string s;
-    do {
-      s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-      v /= 10;
-    } while (v != 0);
-    return s;
-  };
   for (Device& device : devices()) {
     Executor executor(*device.backend, nullptr);
     for (const test::ProgramOptions& o : models()) {
