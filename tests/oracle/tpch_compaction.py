@@ -11,12 +11,11 @@ tests/oracle/query_oracle.py says; every query must count rows.
 usage: tpch_compaction.py --bin BUILD/bin --work DIR [--sf 0.01]... [--model resolution]... [--device opencl]
                           [--query NAME]...
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tpch_queries import check_sql_queries, make_data  # noqa: E402
+from tpch_queries import sql_queries_main  # noqa: E402
 
 # (name, SQL). Counts are named n; ORDER BY keys are output columns.
 QUERIES = [
@@ -46,25 +45,7 @@ QUERIES = [
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--sf", action="append", help="default 0.01; repeatable")
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
-    ap.add_argument("--device", default="opencl")
-    ap.add_argument("--query", action="append", help="names from QUERIES (default all)")
-    args = ap.parse_args()
-    queries = [(n, q) for n, q in QUERIES if not args.query or n in args.query]
-
-    failures = []
-    for sf in args.sf or ["0.01"]:
-        data = os.path.join(args.work, f"tpch-dbgen-sf{sf}")
-        make_data("dbgen", sf, data, args.bin)
-        failures += check_sql_queries(args.bin, queries, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
-                                      os.path.join(args.work, "tpch_compaction"))
-    for f in failures:
-        print("FAIL", f, file=sys.stderr)
-    return 1 if failures else 0
+    return sql_queries_main(QUERIES, "tpch_compaction", __doc__.split("\n")[0])
 
 
 if __name__ == "__main__":

@@ -104,6 +104,30 @@ def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir):
     return failures
 
 
+def sql_queries_main(queries, work_name, description):
+    """The command line of a test that checks a list of (name, sql) on dbgen data (tpch_strings.py,
+    tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]…; returns
+    the exit status."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--sf", action="append", help="default 0.01; repeatable")
+    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--device", default="opencl")
+    ap.add_argument("--query", action="append", help="names from QUERIES (default all)")
+    args = ap.parse_args()
+    chosen = [(n, q) for n, q in queries if not args.query or n in args.query]
+    failures = []
+    for sf in args.sf or ["0.01"]:
+        data = os.path.join(args.work, f"tpch-dbgen-sf{sf}")
+        make_data("dbgen", sf, data, args.bin)
+        failures += check_sql_queries(args.bin, chosen, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
+                                      os.path.join(args.work, work_name))
+    for f in failures:
+        print("FAIL", f, file=sys.stderr)
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
