@@ -58,8 +58,8 @@ std::string packed_literal(std::string_view bytes) {
 
 class Emitter {
  public:
-  Emitter(const AttributeResolver& resolve, const StringResolver& resolve_string)
-      : resolve_(resolve), resolve_string_(resolve_string) {}
+  Emitter(const AttributeResolver& resolve, const StringResolver& resolve_string, const OverflowChecks& checks)
+      : resolve_(resolve), resolve_string_(resolve_string), checks_(checks) {}
 
   std::string emit(const plan::Expr& e) {
     switch (e.kind) {
@@ -82,8 +82,7 @@ class Emitter {
       case plan::ExprKind::Arith: return arith(e);
       case plan::ExprKind::Compare:
         if (is_heap_string(*e.args.at(0)) || is_heap_string(*e.args.at(1))) return string_compare(e);
-        if (is_i128(e.args.at(0)->type) || is_i128(e.args.at(1)->type)) return compare_i128(e.compare, *e.args[0], *e.args[1]);
-        return "(" + emit(*e.args.at(0)) + " " + c_compare(e.compare) + " " + emit(*e.args.at(1)) + ")";
+        return compare(e.compare, *e.args.at(0), *e.args.at(1));
       case plan::ExprKind::And:
       case plan::ExprKind::Or: {
         std::string op = e.kind == plan::ExprKind::And ? " && " : " || ";
@@ -97,11 +96,8 @@ class Emitter {
           return "(" + string_compare(plan::CompareOp::Ge, *e.args[0], *e.args.at(1)) + " && " +
                  string_compare(plan::CompareOp::Le, *e.args[0], *e.args.at(2)) + ")";
         }
-        if (is_i128(e.args.at(0)->type) || is_i128(e.args.at(1)->type) || is_i128(e.args.at(2)->type))
-          return "(" + compare_i128(plan::CompareOp::Ge, *e.args[0], *e.args[1]) + " && " +
-                 compare_i128(plan::CompareOp::Le, *e.args[0], *e.args[2]) + ")";
-        std::string v = emit(*e.args.at(0));
-        return "((" + v + " >= " + emit(*e.args.at(1)) + ") && (" + v + " <= " + emit(*e.args.at(2)) + "))";
+        return "(" + compare(plan::CompareOp::Ge, *e.args[0], *e.args.at(1)) + " && " +
+               compare(plan::CompareOp::Le, *e.args[0], *e.args.at(2)) + ")";
       }
       case plan::ExprKind::InList: {
         if (is_heap_string(*e.args.at(0))) {
@@ -127,7 +123,7 @@ class Emitter {
         for (size_t i = 0; i < pairs; ++i) out += ")";
         return out;
       }
-      case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type);
+      case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type, e.overflow_check);
       case plan::ExprKind::Like: return like(e);
       case plan::ExprKind::Substring: return substring(e);
       case plan::ExprKind::Extract: {
@@ -259,13 +255,48 @@ class Emitter {
     return "==";
   }
 
+  // A Cast that raises the scale of a 64-bit integer or decimal: the lower-scale side of a comparison
+  // the binder unified (bind_expr.cpp, unify).
+  static bool raises_scale(const plan::Expr& e) {
+    if (e.kind != plan::ExprKind::Cast || e.type.id != TypeId::Decimal || is_i128(e.type)) return false;
+    const DataType& from = e.args.at(0)->type;
+    const bool integral = from.id == TypeId::Int32 || from.id == TypeId::Int64 || (from.id == TypeId::Decimal && !is_i128(from));
+    return integral && e.type.scale > (from.id == TypeId::Decimal ? from.scale : 0);
+  }
+  static bool is_exact_i64(const plan::Expr& e) {
+    return (e.type.id == TypeId::Int32 || e.type.id == TypeId::Int64 || e.type.id == TypeId::Decimal) && !is_i128(e.type);
+  }
+
+  // `l op r` of numbers: 128-bit where a side is, exact across decimal scales (a raised scale is
+  // compared without forming the product, which may leave 64 bits), else the C operator.
+  std::string compare(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
+    if (is_i128(l.type) || is_i128(r.type)) return compare_i128(op, l, r);
+    if (raises_scale(l) && is_exact_i64(r) && !raises_scale(r)) {
+      const plan::Expr& x = *l.args.at(0);
+      const int shift = l.type.scale - (x.type.id == TypeId::Decimal ? x.type.scale : 0);
+      return "(hqc_cmp_scaled_i64((hqc_i64)" + emit(x) + ", " + int_literal(power_of_ten(shift), DataType::int64()) + ", (hqc_i64)" +
+             emit(r) + ") " + c_compare(op) + " 0)";
+    }
+    if (raises_scale(r) && is_exact_i64(l) && !raises_scale(l)) return compare(mirror(op), r, l);
+    return "(" + emit(l) + " " + c_compare(op) + " " + emit(r) + ")";
+  }
+
   // `l op r` where a side is a 128-bit decimal (both already at one scale: the binder unified them).
+  // A 64-bit side whose scale the binder raised is widened before it is raised, so the raise is exact.
   std::string compare_i128(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
     if (l.type.id != TypeId::Decimal || r.type.id != TypeId::Decimal || l.type.scale != r.type.scale)
       throw Error(ErrorKind::Internal, l.to_string() + " " + plan::compare_symbol(op) + " " + r.to_string() +
                                            ": a 128-bit comparison needs two decimals of one scale");
     const DataType wide = ir::decimal128(l.type.scale);
-    return "(hqc_i128_cmp(" + typed(l, wide) + ", " + typed(r, wide) + ") " + c_compare(op) + " 0)";
+    auto side = [&](const plan::Expr& e) { return raises_scale(e) ? cast(*e.args.at(0), wide) : typed(e, wide); };
+    return "(hqc_i128_cmp(" + side(l) + ", " + side(r) + ") " + c_compare(op) + " 0)";
+  }
+
+  // The kernel argument of the flag word a checked node reports to, and the row's liveness.
+  std::string checked_call(const char* fn, const std::string& a, const std::string& b, const plan::Expr& e) {
+    if (!checks_.flags)
+      throw Error(ErrorKind::Internal, e.to_string() + ": an overflow-checked operation outside a pipeline with a flag word");
+    return std::string(fn) + "(" + a + ", " + b + ", " + (checks_.live.empty() ? "1" : checks_.live) + ", " + checks_.flags() + ")";
   }
 
   // The operand converted to the representation of `to` when widths differ (branches of a CASE;
@@ -291,6 +322,10 @@ class Emitter {
     std::string b = typed(r, e.type);
     if (e.arith == plan::ArithOp::Div && e.type.id != TypeId::Float64)
       return std::string(is_wide(e.type) ? "hqc_div_i64(" : "hqc_div_i32(") + a + ", " + b + ")";
+    if (e.overflow_check && is_wide(e.type)) {
+      const char* fn = e.arith == plan::ArithOp::Add ? "hqc_add_chk_i64" : e.arith == plan::ArithOp::Sub ? "hqc_sub_chk_i64" : "hqc_mul_chk_i64";
+      return checked_call(fn, "(hqc_i64)" + a, "(hqc_i64)" + b, e);
+    }
     return "(" + a + " " + plan::arith_symbol(e.arith) + " " + b + ")";
   }
 
@@ -309,7 +344,7 @@ class Emitter {
                                             " of these 128-bit decimal operands has no device form yet");
   }
 
-  std::string cast(const plan::Expr& operand, const DataType& to) {
+  std::string cast(const plan::Expr& operand, const DataType& to, bool checked = false) {
     std::string v = emit(operand);
     const DataType& from = operand.type;
     if (is_i128(from)) {  // a 128-bit decimal sum: to double, or to a larger scale (the binder never lowers one)
@@ -338,7 +373,9 @@ class Emitter {
       throw Error(ErrorKind::Unsupported, "cast from float64 to " + to.to_string() + " has no exact device form");
     int from_scale = from.id == TypeId::Decimal ? from.scale : 0;
     int to_scale = to.id == TypeId::Decimal ? to.scale : 0;
-    if (to_scale > from_scale)
+    if (to_scale > from_scale && checked)
+      v = checked_call("hqc_mul_chk_i64", "(hqc_i64)" + v, int_literal(power_of_ten(to_scale - from_scale), DataType::int64()), operand);
+    else if (to_scale > from_scale)
       v = "((hqc_i64)" + v + " * " + int_literal(power_of_ten(to_scale - from_scale), DataType::int64()) + ")";
     else if (to_scale < from_scale)
       v = "((hqc_i64)" + v + " / " + int_literal(power_of_ten(from_scale - to_scale), DataType::int64()) + ")";
@@ -349,12 +386,14 @@ class Emitter {
 
   const AttributeResolver& resolve_;
   const StringResolver& resolve_string_;
+  const OverflowChecks& checks_;
 };
 
 }  // namespace
 
-std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string) {
-  return Emitter(resolve, resolve_string).emit(e);
+std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string,
+                      const OverflowChecks& checks) {
+  return Emitter(resolve, resolve_string, checks).emit(e);
 }
 
 std::string c_string_literal(std::string_view bytes) {

@@ -30,6 +30,12 @@
 //     side widened), a raised scale as a product with a power of ten, float64 through
 //     hqc_i128_to_f64; a 128-bit param is its two words (ir::high_word_param). The product of two
 //     128-bit values, division and IN lists over them are Unsupported.
+//   - Overflow: a 64-bit + - * or raised decimal scale the IR marked (Expr::overflow_check: its
+//     bounds do not prove it stays within int64) goes through hqc_{add,sub,mul}_chk_i64, which raise
+//     HQC_FLAG_ARITH_OVERFLOW in the pipeline's flag word for a live row (OverflowChecks); unmarked
+//     ones are plain C operators. A comparison of decimals of different scales never forms the
+//     raised product: the lower-scale side's Cast is compared exactly by hqc_cmp_scaled_i64 (64-bit)
+//     or widened to 128 bits first (against a 128-bit side).
 //   - A construct without a device form (a heap string as a value, a string literal against a
 //     number) throws hqc::Error(Unsupported) naming the expression.
 #pragma once
@@ -55,8 +61,18 @@ struct StringView {
 // Returns the view of heap string column (source, column); throws if it has none in this kernel.
 using StringResolver = std::function<StringView(const std::string& source, const std::string& column)>;
 
-// `resolve_string` may be empty when no heap string occurs (then one is Unsupported).
-std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string = {});
+// Where checked arithmetic reports an overflow: `flags` returns the kernel argument of the
+// pipeline's flag word (called only when a checked node is emitted; it throws when the pipeline has
+// none), `live` is the C expression that is nonzero for a row still in the result.
+struct OverflowChecks {
+  std::function<std::string()> flags;
+  std::string live;
+};
+
+// `resolve_string` may be empty when no heap string occurs (then one is Unsupported); `checks` may
+// be empty when no node is marked (then one is Error(Internal)).
+std::string emit_expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string = {},
+                      const OverflowChecks& checks = {});
 
 // A C string literal (the same text in CUDA C++ and OpenCL C) holding exactly `bytes`: printable
 // ASCII as is, everything else (quotes, backslash, '?' against trigraphs, bytes >= 0x80) as

@@ -55,7 +55,13 @@ const ir::Buffer& KernelContext::require_buffer(const std::string& name) const {
 std::string KernelContext::expr(const plan::Expr& e) const {
   return emit_expr(
       e, [this](const std::string& source, const std::string& column) { return variable(source, column); },
-      [this](const std::string& source, const std::string& column) { return string_view(source, column); });
+      [this](const std::string& source, const std::string& column) { return string_view(source, column); },
+      OverflowChecks{[this]() -> std::string {
+                       if (pipeline.arith_flags.empty())
+                         throw Error(ErrorKind::Internal, where() + ": an overflow-checked expression but the pipeline has no flag word");
+                       return require_arg(pipeline.arith_flags);
+                     },
+                     names::flag()});
 }
 
 StringView KernelContext::string_view(const std::string& source, const std::string& name) const {

@@ -24,6 +24,8 @@ namespace hqc::plan {
 
 namespace {
 
+__extension__ typedef __int128 int128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+
 bool is_integer(const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; }
 bool is_dict(const Expr& e) { return e.type.is_string() && !e.dict_table.empty(); }
 bool is_string_literal(const Expr& e) { return e.kind == ExprKind::Literal && e.type.is_string(); }
@@ -110,6 +112,9 @@ ExprPtr bind_column(const JsonNode& node, const std::vector<Attribute>& scope) {
   return e;
 }
 
+// A decimal literal: "12.50", "-0.05", ".06". Its value is exact; its scale is that of its last
+// nonzero fractional digit ("0.0001000000" is 0.0001, scale 4), so trailing zeros never raise the
+// scale of what it meets (a product, a comparison) and never bring an expression nearer to 64 bits.
 ExprPtr bind_decimal(const JsonNode& node) {
   std::string text = node.as_string();
   bool negative = !text.empty() && text[0] == '-';
@@ -118,11 +123,13 @@ ExprPtr bind_decimal(const JsonNode& node) {
   std::string whole = digits.substr(0, dot);
   std::string frac = dot == std::string::npos ? "" : digits.substr(dot + 1);
   auto all_digits = [](const std::string& s) { return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }); };
-  if (whole.empty() || !all_digits(whole) || !all_digits(frac) || (dot != std::string::npos && frac.empty())) {
-    node.fail("expected a decimal number like \"0.05\" or \"-12.50\", found \"" + text + "\"");
+  if ((whole.empty() && frac.empty()) || !all_digits(whole) || !all_digits(frac) || (dot != std::string::npos && frac.empty())) {
+    node.fail("expected a decimal number like \"0.05\", \".05\" or \"-12.50\", found \"" + text + "\"");
   }
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
   std::string all = whole + frac;
   all.erase(0, std::min(all.find_first_not_of('0'), all.size() - 1));
+  if (all.empty()) all = "0";
   if (all.size() > 18) node.fail("decimal \"" + text + "\" has more than 18 significant digits");
   int64_t v = std::stoll(all);
   uint8_t precision = static_cast<uint8_t>(std::max<size_t>(all.size(), frac.size() + 1));
@@ -229,14 +236,75 @@ ExprPtr bind_compare(CompareOp op, const JsonNode& node, const std::vector<Attri
   return make_compare(op, l, r);
 }
 
+bool is_number_literal(const Expr& e) { return e.kind == ExprKind::Literal && is_numeric(e.type); }
+
+// Constant folding: `l op r` of two numeric literals (or a date literal ± an integer one) becomes one
+// literal, computed exactly: integers and decimals in 128 bits at the larger scale (* at the sum of
+// the scales), trailing fractional zeros dropped as for a written literal; a result beyond 64 bits
+// (or 18 fractional digits) is an error, never a wrapped constant. With a float64 operand, or for
+// /, the value is the double the device would compute (a division by zero is left to the device).
+ExprPtr fold_constant(ArithOp op, const ExprPtr& l, const ExprPtr& r, const JsonNode& node) {
+  const DataType lt = l->type, rt = r->type;
+  if (lt.id == TypeId::Date && is_integer(rt)) {
+    int128 v = static_cast<int128>(l->int_value) + (op == ArithOp::Add ? r->int_value : -r->int_value);
+    if (v < INT32_MIN || v > INT32_MAX) node.fail("date arithmetic " + l->to_string() + " " + arith_symbol(op) + " " + r->to_string() + " leaves the date range");
+    return make_int_literal(static_cast<int64_t>(v), DataType::date());
+  }
+  auto as_double = [](const Expr& e) {
+    if (e.type.id == TypeId::Float64) return e.float_value;
+    return static_cast<double>(e.int_value) / static_cast<double>(pow10(scale_of(e.type)));
+  };
+  if (op == ArithOp::Div || lt.id == TypeId::Float64 || rt.id == TypeId::Float64) {
+    const double a = as_double(*l), b = as_double(*r);
+    if (op == ArithOp::Div && b == 0) return nullptr;
+    const double v = op == ArithOp::Add ? a + b : op == ArithOp::Sub ? a - b : op == ArithOp::Mul ? a * b : a / b;
+    if (!std::isfinite(v)) return nullptr;
+    return make_float_literal(v);
+  }
+  const int ls = scale_of(lt), rs = scale_of(rt);
+  int128 a = l->int_value, b = r->int_value;
+  int scale = 0;
+  if (op == ArithOp::Mul) {
+    scale = ls + rs;
+  } else {
+    scale = std::max(ls, rs);
+    for (int i = ls; i < scale; ++i) a *= 10;
+    for (int i = rs; i < scale; ++i) b *= 10;
+  }
+  // |a|, |b| < 10^37 here (int64 values raised by at most 18 digits), so neither + nor * of two
+  // int64 values can leave 128 bits.
+  int128 v = op == ArithOp::Add ? a + b : op == ArithOp::Sub ? a - b : static_cast<int128>(l->int_value) * r->int_value;
+  const bool decimal = lt.id == TypeId::Decimal || rt.id == TypeId::Decimal;
+  while (decimal && scale > 0 && v % 10 == 0) {
+    v /= 10;
+    --scale;
+  }
+  const std::string text = l->to_string() + " " + arith_symbol(op) + " " + r->to_string();
+  if (v < INT64_MIN || v > INT64_MAX) node.fail("constant " + text + " overflows 64 bits");
+  if (scale > 18) node.unsupported("constant " + text + " has more than 18 fractional digits");
+  const auto value = static_cast<int64_t>(v);
+  if (decimal) {
+    uint8_t digits = 1;
+    for (int128 m = v < 0 ? -v : v; m >= 10; m /= 10) ++digits;
+    return make_int_literal(value, DataType::decimal(std::max<uint8_t>(digits, static_cast<uint8_t>(scale + 1)), static_cast<uint8_t>(scale)));
+  }
+  return make_int_literal(value, value >= INT32_MIN && value <= INT32_MAX ? DataType::int32() : DataType::int64());
+}
+
 ExprPtr bind_arith(ArithOp op, const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "left", "right"});
   ExprPtr l = bind_any(node.at("left"), scope);
   ExprPtr r = bind_any(node.at("right"), scope);
   const DataType lt = l->type, rt = r->type;
-  if (lt.id == TypeId::Date && is_integer(rt) && (op == ArithOp::Add || op == ArithOp::Sub)) return make_arith(op, l, r, lt);
+  if (lt.id == TypeId::Date && is_integer(rt) && (op == ArithOp::Add || op == ArithOp::Sub)) {
+    if (l->kind == ExprKind::Literal && r->kind == ExprKind::Literal) return fold_constant(op, l, r, node);
+    return make_arith(op, l, r, lt);
+  }
   if (!is_numeric(lt)) node.at("left").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*l));
   if (!is_numeric(rt)) node.at("right").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*r));
+  if (is_number_literal(*l) && is_number_literal(*r)) {
+    if (ExprPtr folded = fold_constant(op, l, r, node)) return folded;
+  }
   if (op == ArithOp::Div || lt.id == TypeId::Float64 || rt.id == TypeId::Float64) {
     return make_arith(op, coerce(l, DataType::float64(), node), coerce(r, DataType::float64(), node), DataType::float64());
   }

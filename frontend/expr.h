@@ -88,6 +88,9 @@ struct Expr {
                       // assigned by the IR); Param: the parameter's name
 
   ArithOp arith = ArithOp::Add;
+  // Arith (+ - *) or Cast raising a scale, computed in 64 bits: the device checks it for overflow
+  // (the IR sets this where the operands' bounds do not prove it fits; codegen/expr_emitter.h).
+  bool overflow_check = false;
   CompareOp compare = CompareOp::Eq;
   std::vector<ExprPtr> args;
 

@@ -318,10 +318,19 @@ long double Lowering::magnitude_bound(const plan::Expr& e, const Pipeline& p, in
         return unknown;
       }
       std::string table = physical_table(e.source);
-      if (table.empty() || !options_.stats) return unknown;
-      ColumnStats s = options_.stats->column(table, e.column);
-      if (!s.valid) return unknown;
-      return std::max(std::fabs(static_cast<long double>(s.min)), std::fabs(static_cast<long double>(s.max)));
+      if (table.empty()) return unknown;
+      if (options_.stats) {
+        ColumnStats s = options_.stats->column(table, e.column);
+        if (s.valid) return std::max(std::fabs(static_cast<long double>(s.min)), std::fabs(static_cast<long double>(s.max)));
+      }
+      // Without statistics, a base table column's declared type bounds it.
+      switch (e.type.id) {
+        case TypeId::Decimal: return e.type.precision <= 18 ? std::pow(10.0L, e.type.precision) : unknown;
+        case TypeId::Int32:
+        case TypeId::Date: return 2147483648.0L;
+        case TypeId::Bool: return 1;
+        default: return unknown;
+      }
     }
     case plan::ExprKind::Literal: return std::fabs(static_cast<long double>(e.int_value));
     case plan::ExprKind::Arith: {
@@ -344,6 +353,23 @@ long double Lowering::magnitude_bound(const plan::Expr& e, const Pipeline& p, in
     }
     default: return unknown;
   }
+}
+
+void Lowering::mark_overflow_checks(plan::Expr& e, const Pipeline& p) const {
+  for (const plan::ExprPtr& a : e.args) mark_overflow_checks(*a, p);
+  const bool wide64 = (e.type.id == TypeId::Int64 || e.type.id == TypeId::Decimal) && !is_decimal128(e.type);
+  if (!wide64) return;
+  bool candidate = false;
+  if (e.kind == plan::ExprKind::Arith) {
+    candidate = e.arith != plan::ArithOp::Div;
+  } else if (e.kind == plan::ExprKind::Cast) {
+    const DataType& from = e.args.at(0)->type;
+    const int from_scale = from.id == TypeId::Decimal ? from.scale : 0;
+    candidate = from.id != TypeId::Float64 && !is_decimal128(from) && e.type.id == TypeId::Decimal && e.type.scale > from_scale;
+  }
+  if (!candidate) return;
+  const long double bound = magnitude_bound(e, p);
+  e.overflow_check = !(bound <= static_cast<long double>(std::numeric_limits<int64_t>::max()));
 }
 
 // A SUM over pipeline `p` stays within int64 when (tuples reaching the sink) x max |argument| does:

@@ -74,6 +74,7 @@ void retype(plan::Expr& e, const Pipeline& p) {
 plan::ExprPtr Lowering::typed(const plan::Expr& e, const Pipeline& p) const {
   plan::ExprPtr out = plan::clone(e);
   retype(*out, p);
+  mark_overflow_checks(*out, p);
   return out;
 }
 

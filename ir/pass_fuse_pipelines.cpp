@@ -183,6 +183,8 @@ Kernel fuse(const Program& program, const Pipeline& p) {
     b.param(ht->capacity_param);
     b.param(ht->key_min_param);
   }
+  // Checked arithmetic reports overflows in the pipeline's flag word (pass flag_arithmetic).
+  if (!p.arith_flags.empty()) b.buffer(p.arith_flags, true);
   // The sink writes its state.
   switch (p.sink.kind) {
     case SinkKind::HashBuild: {

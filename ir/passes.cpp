@@ -16,6 +16,7 @@ namespace hqc::ir {
 std::vector<Pass> default_passes() {
   return {
       {"assign_parameters", assign_parameters},
+      {"flag_arithmetic", flag_arithmetic},
       {"fuse_pipelines", fuse_pipelines},
       {"compact_result", compact_result},
       {"plan_launch", plan_launch},

@@ -32,6 +32,8 @@ struct PassOptions {
 // The passes, in order (default_passes() returns exactly this list):
 //   assign_parameters  DictCode literals → named run-time params; LIKE over a dictionary → a
 //                      code-set buffer (ir/pass_assign_parameters.cpp)
+//   flag_arithmetic    a flag word for each pipeline with overflow-checked 64-bit arithmetic
+//                      (ir/pass_flag_arithmetic.cpp)
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
 //   compact_result     the result's aggregation table compacted on the device before the host reads
 //                      it: two kernels after its pipeline (ir/pass_compact_result.cpp)
@@ -39,6 +41,7 @@ struct PassOptions {
 std::vector<Pass> default_passes();
 
 void assign_parameters(Program& program);
+void flag_arithmetic(Program& program);
 void fuse_pipelines(Program& program);
 void compact_result(Program& program);
 void plan_launch(Program& program);

@@ -88,6 +88,9 @@ struct Pipeline {
   Sink sink;
   std::vector<int> depends_on;            // pipelines whose state this one reads
   std::vector<AttributeBinding> attributes;  // in binding order
+  // The U32 flag word its overflow-checked expressions raise HQC_FLAG_ARITH_OVERFLOW in; empty when
+  // none is checked (pass flag_arithmetic).
+  std::string arith_flags;
 
   // nullptr when (source, name) is not bound in this pipeline.
   const AttributeBinding* find_attribute(const std::string& source, const std::string& name) const;

@@ -192,6 +192,7 @@ class Verifier {
     for (int d : pl.depends_on) {
       if (d < 0 || d >= pl.id) fail(who + ": depends on p" + std::to_string(d) + ", which does not come earlier");
     }
+    if (!pl.arith_flags.empty()) need_buffer(pl.arith_flags, who);
     int sources = !pl.source.table.empty() + !pl.source.output.empty() + !pl.source.aggregation.empty();
     if (sources != 1) fail(who + ": the source must be exactly one of a table, an output or an aggregation");
     if (!pl.source.aggregation.empty()) {

@@ -5,13 +5,28 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
+#include "ir/walk.h"
 #include "planner/sizing.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
 
 namespace {
+
+// The overflow-checked expressions of a pipeline, for the message when one overflows.
+std::string checked_expressions(const ir::Program& program, const ir::Pipeline& pipeline) {
+  std::vector<std::string> found;
+  std::function<void(const plan::Expr&)> walk = [&](const plan::Expr& e) {
+    if (e.overflow_check && std::find(found.begin(), found.end(), e.to_string()) == found.end()) found.push_back(e.to_string());
+    for (const plan::ExprPtr& a : e.args) walk(*a);
+  };
+  for (const plan::Expr* e : ir::pipeline_exprs(program, pipeline)) walk(*e);
+  std::string out;
+  for (const std::string& f : found) out += (out.empty() ? "" : ", ") + f;
+  return out;
+}
 
 [[noreturn]] void fail(const ir::Program& program, const std::string& what) {
   throw Error(ErrorKind::Internal, "lowering " + program.label + " for execution: " + what);
@@ -324,6 +339,14 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         }
         ps.params_from_buffers.push_back(f);
       }
+    }
+    if (!pipeline.arith_flags.empty()) {
+      CheckSpec check;
+      check.flag_buffer = pipeline.arith_flags;
+      check.action = CheckSpec::Action::Fail;
+      check.fail_kind = ErrorKind::Unsupported;
+      check.what = "64-bit arithmetic (" + checked_expressions(program, pipeline) + ")";
+      ps.checks.push_back(check);
     }
     if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
       const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");

@@ -79,6 +79,7 @@ struct TableRef {
   int location = -1;
   std::string name;   // Table: the table (or CTE) name
   std::string alias;  // "" when none was written
+  std::vector<std::string> column_names;  // `alias (c1, c2, ...)`: names of the item's columns in order
   // Join
   SqlJoinType join_type = SqlJoinType::Inner;
   std::shared_ptr<TableRef> left, right;

@@ -60,15 +60,19 @@ class JoinTreeBuilder {
       case TableRefKind::Table:
         for (const CommonTable& cte : ctes_) {
           if (cte.name == ref.name) {
-            add_derived(*cte.query, ref.alias.empty() ? ref.name : ref.alias, ref.location, cte.column_names);
+            add_derived(*cte.query, ref.alias.empty() ? ref.name : ref.alias, ref.location,
+                        ref.column_names.empty() ? cte.column_names : ref.column_names);
             return;
           }
         }
+        if (!ref.column_names.empty())
+          src_.unsupported(ref.location, "column aliases on a table (" + ref.name + " as " + ref.alias +
+                                             " (...)) are not supported; they are on a subquery, a WITH query or a view");
         scope_.add_table(ref);
         return;
       case TableRefKind::Subquery:
         if (ref.alias.empty()) src_.fail(ref.location, "a subquery in FROM must have an alias: (select ...) as name");
-        add_derived(*ref.subquery, ref.alias, ref.location, {});
+        add_derived(*ref.subquery, ref.alias, ref.location, ref.column_names);
         return;
       case TableRefKind::Join:
         if (ref.join_type == SqlJoinType::Left) {

@@ -8,6 +8,8 @@
 #include <pg_query.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -180,7 +182,9 @@ class Walker {
 
   void alias(const json& a, TableRef& out) {
     out.alias = a.at("aliasname").get<std::string>();
-    if (a.contains("colnames")) src_.unsupported(out.location, "column aliases on a FROM item (alias(c1, c2)) are not supported");
+    if (a.contains("colnames")) {
+      for (const json& n : a.at("colnames")) out.column_names.push_back(sval(n));
+    }
   }
 
   static SqlExprPtr node(SqlExprKind kind, int location) {
@@ -453,10 +457,85 @@ class Walker {
   const SqlSource& src_;
 };
 
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The SQL standard's leading field precision of an interval qualifier — `interval '90' day (3)`,
+// as TPC-H Q1 is written — which PostgreSQL's grammar (and so libpg_query) does not have: the
+// `(3)` is checked (the literal has at most that many digits) and blanked out, byte for byte, so
+// every position in a message still points into the text as written. Strings, quoted names and
+// comments are skipped.
+std::string strip_interval_precision(const SqlSource& source) {
+  std::string text = source.text;
+  const size_t n = text.size();
+  auto skip_space = [&](size_t i) {
+    while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    return i;
+  };
+  auto word_at = [&](size_t i, const char* w) {
+    const size_t len = std::strlen(w);
+    if (i + len > n || (i > 0 && ident_char(text[i - 1])) || (i + len < n && ident_char(text[i + len]))) return false;
+    for (size_t k = 0; k < len; ++k)
+      if (std::tolower(static_cast<unsigned char>(text[i + k])) != w[k]) return false;
+    return true;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {  // a string or quoted name ('' and "" escape themselves)
+      for (++i; i < n && !(text[i] == c && (i + 1 >= n || text[i + 1] != c)); ++i)
+        if (text[i] == c) ++i;
+      continue;
+    }
+    if (c == '-' && i + 1 < n && text[i + 1] == '-') {
+      while (i < n && text[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? n : end + 1;
+      continue;
+    }
+    if (!word_at(i, "interval")) continue;
+    size_t j = skip_space(i + 8);
+    if (j >= n || text[j] != '\'') continue;
+    const size_t literal = j + 1;
+    const size_t close = text.find('\'', literal);
+    if (close == std::string::npos) break;
+    const std::string value = text.substr(literal, close - literal);
+    j = skip_space(close + 1);
+    const char* units[] = {"day", "month", "year", "hour", "minute"};
+    size_t unit_len = 0;
+    for (const char* u : units)
+      if (word_at(j, u)) unit_len = std::strlen(u);
+    if (unit_len == 0) continue;
+    const size_t open = skip_space(j + unit_len);
+    if (open >= n || text[open] != '(') continue;
+    size_t k = skip_space(open + 1);
+    const size_t digits_start = k;
+    while (k < n && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+    if (k == digits_start) continue;
+    const int precision = std::stoi(text.substr(digits_start, std::min<size_t>(k - digits_start, 3)));
+    k = skip_space(k);
+    if (k >= n || text[k] != ')') continue;
+    size_t value_digits = 0;
+    for (char d : value) value_digits += std::isdigit(static_cast<unsigned char>(d)) ? 1 : 0;
+    if (precision < 1 || value_digits > static_cast<size_t>(precision))
+      source.fail(static_cast<int>(open), "interval '" + value + "' has more digits than its leading field precision (" +
+                                             std::to_string(precision) + ")");
+    for (size_t b = open; b <= k; ++b) text[b] = ' ';
+    i = k;
+  }
+  return text;
+}
+
 }  // namespace
 
+// A script: one SELECT, optionally with views created before it and dropped after it (TPC-H Q15 as
+// the specification writes it: CREATE VIEW revenue0 ...; SELECT ...; DROP VIEW revenue0;). A view
+// is inlined where it is named, exactly like a WITH query of the SELECT (which shadows a view of the
+// same name); nothing is stored between queries.
 std::shared_ptr<SelectStmt> parse_select(const SqlSource& source) {
-  PgQueryParseResult result = pg_query_parse(source.text.c_str());
+  const std::string text = strip_interval_precision(source);
+  PgQueryParseResult result = pg_query_parse(text.c_str());
   if (result.error) {
     std::string message = result.error->message ? result.error->message : "syntax error";
     int cursor = result.error->cursorpos > 0 ? result.error->cursorpos - 1 : -1;
@@ -467,12 +546,51 @@ std::shared_ptr<SelectStmt> parse_select(const SqlSource& source) {
   pg_query_free_parse_result(result);
   if (tree.is_discarded()) throw Error(ErrorKind::Internal, source.name + ": libpg_query returned a parse tree that is not JSON");
   const json& stmts = tree.contains("stmts") ? tree.at("stmts") : json::array();
-  if (stmts.size() != 1) {
-    source.fail(stmts.size() > 1 && stmts[1].contains("stmt_location") ? stmts[1].at("stmt_location").get<int>() : -1,
-                "expected exactly one SELECT statement, found " + std::to_string(stmts.size()));
+  if (stmts.empty()) source.fail(-1, "expected a SELECT statement, found none");
+  Walker walker(source);
+  std::vector<CommonTable> views;  // live views, in creation order
+  std::shared_ptr<SelectStmt> select;
+  for (const json& st : stmts) {
+    const int location = st.value("stmt_location", 0);
+    const json& stmt = st.at("stmt");
+    if (stmt.contains("ViewStmt")) {
+      const json& v = stmt.at("ViewStmt");
+      CommonTable view;
+      view.name = v.at("view").at("relname").get<std::string>();
+      view.location = location;
+      if (v.contains("aliases")) {
+        for (const json& n : v.at("aliases")) view.column_names.push_back(n.at("String").value("sval", std::string()));
+      }
+      if (select) source.unsupported(location, "CREATE VIEW after the SELECT: a script creates its views, runs one SELECT, then drops them");
+      auto same = std::find_if(views.begin(), views.end(), [&](const CommonTable& c) { return c.name == view.name; });
+      if (same != views.end() && !v.value("replace", false)) source.fail(location, "view \"" + view.name + "\" already exists");
+      view.query = walker.statement(v.at("query"), location);
+      if (same != views.end()) *same = std::move(view);
+      else views.push_back(std::move(view));
+      continue;
+    }
+    if (stmt.contains("DropStmt")) {
+      const json& d = stmt.at("DropStmt");
+      if (d.value("removeType", std::string()) != "OBJECT_VIEW") source.unsupported(location, "only DROP VIEW is supported in a query script");
+      for (const json& obj : d.at("objects")) {
+        const json& items = obj.contains("List") ? obj.at("List").at("items") : json::array({obj});
+        const std::string name = items.back().at("String").value("sval", std::string());
+        auto it = std::find_if(views.begin(), views.end(), [&](const CommonTable& c) { return c.name == name; });
+        if (it == views.end()) {
+          if (!d.value("missing_ok", false)) source.fail(location, "view \"" + name + "\" does not exist");
+          continue;
+        }
+        if (!select) source.unsupported(location, "DROP VIEW before the SELECT: a script creates its views, runs one SELECT, then drops them");
+      }
+      continue;
+    }
+    if (select) source.fail(location, "expected exactly one SELECT statement in a query script, found a second one");
+    select = walker.statement(stmt, location);
+    // The script's views are visible to the SELECT and its WITH queries; its own WITH names shadow them.
+    for (const CommonTable& view : views) select->with.push_back(view);
   }
-  int location = stmts[0].value("stmt_location", 0);
-  return Walker(source).statement(stmts[0].at("stmt"), location);
+  if (!select) source.fail(-1, "expected a SELECT statement, found only view definitions");
+  return select;
 }
 
 }  // namespace hqc::sql

@@ -29,7 +29,8 @@ void FromScope::check_alias(const std::string& alias, int location) const {
 size_t FromScope::add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
                               const std::vector<std::string>& column_names, uint64_t rows_at_sf1) {
   check_alias(alias, location);
-  if (!column_names.empty() && column_names.size() != output.size()) {
+  // As in PostgreSQL, fewer names than columns rename the first ones; more is an error.
+  if (column_names.size() > output.size()) {
     src_.fail(location, "\"" + alias + "\" names " + std::to_string(column_names.size()) + " columns but its query has " +
                             std::to_string(output.size()));
   }
@@ -38,7 +39,7 @@ size_t FromScope::add_derived(const std::string& alias, int location, const std:
   def->rows_at_sf1 = rows_at_sf1;
   Relation r{alias, def.get(), location, output, def};
   for (size_t i = 0; i < output.size(); ++i) {
-    std::string name = column_names.empty() ? output[i].name : column_names[i];
+    std::string name = i < column_names.size() ? column_names[i] : output[i].name;
     if (def->find(name)) src_.fail(location, "column \"" + name + "\" appears twice in the output of \"" + alias + "\"");
     // Dictionary codes stay codes: the encoding only tells resolution it is a string.
     def->columns.push_back(ColumnDef{name, output[i].type, output[i].dict_table.empty() ? Encoding::Plain : Encoding::Dictionary, ""});

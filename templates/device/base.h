@@ -21,6 +21,7 @@
 #define HQC_FLAG_FULL 1u          // no free slot: the host rebuilds the table larger
 #define HQC_FLAG_RESERVED_KEY 2u  // a key equal to the empty sentinel: unsupported, fails the query
 #define HQC_FLAG_OUT_OF_RANGE 4u  // perfect hash / direct index outside [min, min + capacity)
+#define HQC_FLAG_ARITH_OVERFLOW 8u  // a checked 64-bit + - * left int64: the host fails the query
 
 HQC_FN void hqc_set_flag(HQC_GLOBAL hqc_u32* flags, hqc_u32 bit) {
   // An atomic OR is not in every OpenCL 1.2 core; max of distinct bits would lose bits, so CAS.
@@ -54,6 +55,46 @@ HQC_FN hqc_u64 hqc_hash_u64(hqc_u64 h) {
 // evaluate expressions (branch-free pipelines), and on CPU devices (PoCL) x / 0 raises SIGFPE.
 HQC_FN hqc_i32 hqc_div_i32(hqc_i32 a, hqc_i32 b) { return b != 0 ? a / b : 0; }
 HQC_FN hqc_i64 hqc_div_i64(hqc_i64 a, hqc_i64 b) { return b != 0 ? a / b : 0; }
+
+// ---- Checked 64-bit arithmetic and exact comparison across decimal scales ----
+// The IR marks a + - * (or a raised decimal scale) whose operands' bounds do not prove it stays
+// within int64 (ir/build_state.cpp, mark_overflow_checks); codegen emits these for it. An overflow
+// in a live row (`live` nonzero; filtered-out rows still evaluate expressions) raises
+// HQC_FLAG_ARITH_OVERFLOW in the pipeline's flag word and the host fails the query, so a wrapped
+// value is computed but never reaches a result.
+HQC_FN hqc_i64 hqc_add_chk_i64(hqc_i64 a, hqc_i64 b, hqc_i32 live, HQC_GLOBAL hqc_u32* flags) {
+  const hqc_i64 r = (hqc_i64)((hqc_u64)a + (hqc_u64)b);
+  if (live && ((a ^ r) & (b ^ r)) < 0) hqc_set_flag(flags, HQC_FLAG_ARITH_OVERFLOW);
+  return r;
+}
+HQC_FN hqc_i64 hqc_sub_chk_i64(hqc_i64 a, hqc_i64 b, hqc_i32 live, HQC_GLOBAL hqc_u32* flags) {
+  const hqc_i64 r = (hqc_i64)((hqc_u64)a - (hqc_u64)b);
+  if (live && ((a ^ b) & (a ^ r)) < 0) hqc_set_flag(flags, HQC_FLAG_ARITH_OVERFLOW);
+  return r;
+}
+// The product fits int64 exactly when its signed high word is the sign extension of its low word;
+// the signed high word is the unsigned one less b where a < 0 and less a where b < 0.
+HQC_FN hqc_i64 hqc_mul_chk_i64(hqc_i64 a, hqc_i64 b, hqc_i32 live, HQC_GLOBAL hqc_u32* flags) {
+  const hqc_u64 lo = (hqc_u64)a * (hqc_u64)b;
+  hqc_u64 hi = HQC_MUL_HI_U64(a, b);
+  if (a < 0) hi -= (hqc_u64)b;
+  if (b < 0) hi -= (hqc_u64)a;
+  if (live && hi != ((hqc_i64)lo < 0 ? ~(hqc_u64)0 : (hqc_u64)0)) hqc_set_flag(flags, HQC_FLAG_ARITH_OVERFLOW);
+  return (hqc_i64)lo;
+}
+// The sign (-1, 0, 1) of a * p - b for p > 0 (p = 10^d: a at a scale d digits below b's), exact
+// and without forming a * p: with b = q * p + r, 0 <= r < p (floor division), a * p < b when
+// a < q, a * p > b when a > q, and when a == q the difference is -r.
+HQC_FN hqc_i32 hqc_cmp_scaled_i64(hqc_i64 a, hqc_i64 p, hqc_i64 b) {
+  hqc_i64 q = b / p;
+  hqc_i64 r = b - q * p;
+  if (r < 0) {
+    q -= 1;
+    r += p;
+  }
+  if (a != q) return a < q ? -1 : 1;
+  return r == 0 ? 0 : -1;
+}
 
 HQC_FN hqc_i64 hqc_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
 HQC_FN hqc_i64 hqc_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }

@@ -78,7 +78,7 @@ TEST_CASE("type errors name the operands' types") {
   CHECK(error_of(with_predicate(R"({"column": "lo_quantity"})")) ==
         "q.json: $.plan.input.predicate: expected a predicate (a comparison, and/or/not, between, in), found a int32 expression");
   CHECK(error_of(with_predicate(R"({"op": "=", "left": {"column": "lo_quantity"}, "right": {"decimal": "1.2.3"}})")) ==
-        "q.json: $.plan.input.predicate.right.decimal: expected a decimal number like \"0.05\" or \"-12.50\", found \"1.2.3\"");
+        "q.json: $.plan.input.predicate.right.decimal: expected a decimal number like \"0.05\", \".05\" or \"-12.50\", found \"1.2.3\"");
   CHECK(error_of(with_predicate(R"({"op": "=", "left": {"column": "lo_quantity"}, "right": {"date": "1994-02-30"}})")) ==
         "q.json: $.plan.input.predicate.right.date: expected a date \"YYYY-MM-DD\", found \"1994-02-30\"");
   CHECK(error_of(with_predicate(R"({"op": "=", "left": {"column": "lo_quantity"}, "right": {"float": 1e999}})")).rfind("q.json: byte ", 0) == 0);  // nlohmann rejects the overflow
@@ -113,12 +113,38 @@ TEST_CASE("numeric typing: integer arithmetic widens, decimals align scales, div
   };
   CHECK(map_type(R"({"op": "*", "left": {"column": "lo_extendedprice"}, "right": {"column": "lo_discount"}})")->type == DataType::int64());
   CHECK(map_type(R"({"op": "/", "left": {"column": "lo_revenue"}, "right": {"int": 2}})")->type == DataType::float64());
-  ExprPtr d = map_type(R"({"op": "+", "left": {"decimal": "1.5"}, "right": {"decimal": "0.25"}})");
-  CHECK(d->type == DataType::decimal(18, 2));
-  CHECK(d->to_string() == "(150:decimal(18,2) + 25:decimal(18,2))");  // 0.25 rescaled and folded
-  CHECK(map_type(R"({"op": "*", "left": {"decimal": "1.5"}, "right": {"decimal": "0.25"}})")->type == DataType::decimal(18, 3));
+  ExprPtr sum = map_type(R"({"op": "+", "left": {"column": "lo_discount"}, "right": {"decimal": "0.25"}})");
+  CHECK(sum->type == DataType::decimal(18, 2));
+  CHECK(sum->to_string() == "(decimal(18,2)(lineorder.lo_discount) + 25:decimal(18,2))");  // 0.25 is at the common scale already
+  CHECK(map_type(R"({"op": "*", "left": {"column": "lo_discount"}, "right": {"decimal": "0.25"}})")->type == DataType::decimal(18, 2));
   CHECK(map_type(R"({"op": "case", "when": [{"if": {"op": ">", "left": {"column": "lo_tax"}, "right": {"int": 2}}, "then": {"int": 1}}],
                      "else": {"int": 0}})")->type == DataType::int32());
+}
+
+TEST_CASE("decimal literals: any scale, trailing zeros and a missing leading zero; constant expressions fold exactly") {
+  auto map_expr = [](const std::string& expr) {
+    std::string text = R"({"plan": {"op": "map", "exprs": [{"name": "x", "expr": )" + expr +
+                       R"(}], "input": {"op": "scan", "table": "lineorder"}}})";
+    return parse(text).root->exprs[0].expr;
+  };
+  // A literal's scale is that of its last nonzero fractional digit (TPC-H Q11's 0.0001000000).
+  CHECK(map_expr(R"({"decimal": "0.0001000000"})")->to_string() == "1:decimal(5,4)");
+  CHECK(map_expr(R"({"decimal": ".06"})")->to_string() == "6:decimal(3,2)");
+  CHECK(map_expr(R"({"decimal": "-12.50"})")->to_string() == "-125:decimal(3,1)");
+  CHECK(map_expr(R"({"decimal": "100.000"})")->to_string() == "100:decimal(3,0)");
+  // Folding: exact, at the larger scale for + and -, the sum of scales for *, trailing zeros dropped.
+  CHECK(map_expr(R"({"op": "-", "left": {"decimal": ".06"}, "right": {"decimal": "0.01"}})")->to_string() == "5:decimal(3,2)");
+  CHECK(map_expr(R"({"op": "+", "left": {"decimal": "1.5"}, "right": {"decimal": "0.25"}})")->to_string() == "175:decimal(3,2)");
+  CHECK(map_expr(R"({"op": "*", "left": {"decimal": "1.5"}, "right": {"decimal": "0.25"}})")->to_string() == "375:decimal(4,3)");
+  CHECK(map_expr(R"({"op": "*", "left": {"decimal": "0.5"}, "right": {"int": 4}})")->to_string() == "2:decimal(1,0)");
+  CHECK(map_expr(R"({"op": "-", "left": {"int": 0}, "right": {"int": 7}})")->to_string() == "-7");
+  CHECK(map_expr(R"({"op": "*", "left": {"int": 3000000000}, "right": {"int": 3}})")->to_string() == "9000000000");
+  CHECK(map_expr(R"({"op": "+", "left": {"date": "1998-12-01"}, "right": {"int": -90}})")->to_string() == "date(10471)");
+  CHECK(map_expr(R"({"op": "/", "left": {"int": 1}, "right": {"int": 4}})")->type == DataType::float64());
+  // A constant that leaves 64 bits is an error, never a wrapped value.
+  CHECK(error_of(R"({"plan": {"op": "map", "exprs": [{"name": "x", "expr": {"op": "*", "left": {"int": 9000000000000000000}, "right": {"int": 2}}}],
+                   "input": {"op": "scan", "table": "lineorder"}}})")
+            .find("overflows 64 bits") != std::string::npos);
 }
 
 TEST_CASE("joins, aliases, aggregates and sort keys bind; order_by and limit only at the top") {

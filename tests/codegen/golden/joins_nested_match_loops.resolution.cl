@@ -103,6 +103,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
     HQC_GLOBAL const hqc_i64* ht1_e_w,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_u32* p2_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
     HQC_GLOBAL hqc_i64* agg0_s,
@@ -147,7 +148,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
 
         // ---- aggregate agg0 (B3, sink) ----
         acc_agg0_n += flag ? 1 : 0;
-        acc_agg0_s += flag ? (hqc_i64)(e_w + ((hqc_i64)d_w)) : 0;
+        acc_agg0_s += flag ? (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow) : 0;
         acc_agg0_count += flag ? 1 : 0;
         slot_op2 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op2, slot_op2, pk_op2_0);
       } while (slot_op2 >= 0);

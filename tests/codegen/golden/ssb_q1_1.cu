@@ -86,6 +86,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_extendedprice,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_discount,
     HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_u32* p1_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_revenue,
     hqc_i64 rows_lineorder,
@@ -120,7 +121,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     const hqc_i64 lo_extendedprice = hqc_pred_load_i64(col_lo_extendedprice, tile, flag);
 
     // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_revenue += flag ? (hqc_i64)(lo_extendedprice * ((hqc_i64)lo_discount)) : 0;
+    acc_agg0_revenue += flag ? (hqc_i64)hqc_mul_chk_i64((hqc_i64)lo_extendedprice, (hqc_i64)((hqc_i64)lo_discount), flag, p1_arith_overflow) : 0;
     acc_agg0_count += flag ? 1 : 0;
   }
 

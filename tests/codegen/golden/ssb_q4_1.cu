@@ -182,6 +182,7 @@ HQC_KERNEL void q4_1_p4_aggregate(
     HQC_GLOBAL const hqc_i32* ht1_keys,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_year,
+    HQC_GLOBAL hqc_u32* p4_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_profit,
     hqc_i64 rows_lineorder,
@@ -240,7 +241,7 @@ HQC_KERNEL void q4_1_p4_aggregate(
     const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_d_year_min) * agg0_c_nation_domain + ((hqc_i64)c_nation - agg0_c_nation_min));
     flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
     if (flag) {
-      hqc_gb_global_sum_i64(agg0_profit, g_agg0, (hqc_i64)(lo_revenue - lo_supplycost));
+      hqc_gb_global_sum_i64(agg0_profit, g_agg0, (hqc_i64)hqc_sub_chk_i64((hqc_i64)lo_revenue, (hqc_i64)lo_supplycost, flag, p4_arith_overflow));
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
     }
   }
