@@ -284,10 +284,13 @@ class Emitter {
   // `l op r` where a side is a 128-bit decimal (both already at one scale: the binder unified them).
   // A 64-bit side whose scale the binder raised is widened before it is raised, so the raise is exact.
   std::string compare_i128(plan::CompareOp op, const plan::Expr& l, const plan::Expr& r) {
-    if (l.type.id != TypeId::Decimal || r.type.id != TypeId::Decimal || l.type.scale != r.type.scale)
+    // An integer is a decimal of scale 0 here (a 128-bit integer SUM against an integer).
+    auto scale = [](const plan::Expr& e) { return e.type.id == TypeId::Decimal ? e.type.scale : 0; };
+    auto exact = [](const plan::Expr& e) { return e.type.id == TypeId::Decimal || e.type.id == TypeId::Int32 || e.type.id == TypeId::Int64; };
+    if (!exact(l) || !exact(r) || scale(l) != scale(r))
       throw Error(ErrorKind::Internal, l.to_string() + " " + plan::compare_symbol(op) + " " + r.to_string() +
                                            ": a 128-bit comparison needs two decimals of one scale");
-    const DataType wide = ir::decimal128(l.type.scale);
+    const DataType wide = ir::decimal128(static_cast<uint8_t>(scale(l)));
     auto side = [&](const plan::Expr& e) { return raises_scale(e) ? cast(*e.args.at(0), wide) : typed(e, wide); };
     return "(hqc_i128_cmp(" + side(l) + ", " + side(r) + ") " + c_compare(op) + " 0)";
   }

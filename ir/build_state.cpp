@@ -695,7 +695,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
     // may leave 64 bits take two words.
     a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
-    a.wide = wide_extreme || (f == plan::AggFunc::Sum && type.id == TypeId::Decimal && sum_may_overflow(*a.arg, p));
+    // Integer sums too: a 64-bit SUM of integers that may leave 64 bits is 128-bit, never wrapped.
+    a.wide = wide_extreme || (f == plan::AggFunc::Sum && (type.id == TypeId::Decimal || type.id == TypeId::Int64) &&
+                              sum_may_overflow(*a.arg, p));
     uint64_t pattern = wide_extreme                ? 0
                        : f == plan::AggFunc::Min ? fill_min(a.element)
                        : f == plan::AggFunc::Max ? fill_max(a.element)
