@@ -103,7 +103,7 @@ HQC_KERNEL void joins_composite_keys_p1_aggregate(
 
     // ---- aggregate agg0 (B2, sink) ----
     hqc_tuple_sum_i64(agg0_n, flag, 1);
-    hqc_tuple_sum_i64(agg0_s, flag, (hqc_i64)ps_w);
+    hqc_tuple_sum_i128(agg0_s, flag, (hqc_i64)ps_w);
     hqc_tuple_sum_i64(agg0_tuples, flag, 1);
   }
 }

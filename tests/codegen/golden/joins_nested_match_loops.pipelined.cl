@@ -140,7 +140,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
 
         // ---- aggregate agg0 (B2, sink) ----
         hqc_tuple_sum_i64(agg0_n, flag, 1);
-        hqc_tuple_sum_i64(agg0_s, flag, (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow));
+        hqc_tuple_sum_i128(agg0_s, flag, (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow));
         hqc_tuple_sum_i64(agg0_tuples, flag, 1);
         slot_op2 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op2, slot_op2, pk_op2_0);
       } while (slot_op2 >= 0);

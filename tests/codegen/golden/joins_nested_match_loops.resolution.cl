@@ -115,7 +115,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
 
   // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
   hqc_i64 acc_agg0_n = 0;
-  hqc_i64 acc_agg0_s = 0;
+  hqc_i128 acc_agg0_s = hqc_i128_zero();
   hqc_i64 acc_agg0_count = 0;
 
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_f; tile += hqc_tile_stride()) {
@@ -148,7 +148,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
 
         // ---- aggregate agg0 (B3, sink) ----
         acc_agg0_n += flag ? 1 : 0;
-        acc_agg0_s += flag ? (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow) : 0;
+        acc_agg0_s = hqc_i128_add_i64(acc_agg0_s, flag ? (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow) : 0);
         acc_agg0_count += flag ? 1 : 0;
         slot_op2 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op2, slot_op2, pk_op2_0);
       } while (slot_op2 >= 0);
@@ -158,6 +158,6 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
   hqc_cta_sum_i64_we_to(agg0_n, acc_agg0_n, s_agg0_reduce);
-  hqc_cta_sum_i64_we_to(agg0_s, acc_agg0_s, s_agg0_reduce);
+  hqc_cta_sum_i128_we_to(agg0_s, acc_agg0_s, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
 }

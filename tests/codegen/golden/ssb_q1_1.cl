@@ -87,7 +87,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
   HQC_LOCAL hqc_u64* s_agg0_reduce = hqc_scratch + 0;
 
   // ---- aggregate agg0: per-thread accumulators over all tiles (B3) ----
-  hqc_i64 acc_agg0_revenue = 0;
+  hqc_i128 acc_agg0_revenue = hqc_i128_zero();
   hqc_i64 acc_agg0_count = 0;
 
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_lineorder; tile += hqc_tile_stride()) {
@@ -112,11 +112,11 @@ HQC_KERNEL void q1_1_p1_aggregate(
     const hqc_i64 lo_extendedprice = hqc_pred_load_i64(col_lo_extendedprice, tile, flag);
 
     // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_revenue += flag ? (hqc_i64)hqc_mul_chk_i64((hqc_i64)lo_extendedprice, (hqc_i64)((hqc_i64)lo_discount), flag, p1_arith_overflow) : 0;
+    acc_agg0_revenue = hqc_i128_add_i64(acc_agg0_revenue, flag ? (hqc_i64)hqc_mul_chk_i64((hqc_i64)lo_extendedprice, (hqc_i64)((hqc_i64)lo_discount), flag, p1_arith_overflow) : 0);
     acc_agg0_count += flag ? 1 : 0;
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----
-  hqc_cta_sum_i64_we_to(agg0_revenue, acc_agg0_revenue, s_agg0_reduce);
+  hqc_cta_sum_i128_we_to(agg0_revenue, acc_agg0_revenue, s_agg0_reduce);
   hqc_cta_sum_i64_we_to(agg0_tuples, acc_agg0_count, s_agg0_reduce);
 }

@@ -197,7 +197,7 @@ HQC_KERNEL void q2_1_p3_aggregate(
     const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_d_year_min) * agg0_p_brand1_domain + ((hqc_i64)p_brand1 - agg0_p_brand1_min));
     flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
     if (flag) {
-      hqc_gb_global_sum_i64(agg0_sum_lo_revenue_, g_agg0, (hqc_i64)lo_revenue);
+      hqc_gb_global_sum_i128(agg0_sum_lo_revenue_, g_agg0, (hqc_i64)lo_revenue);
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
     }
   }
@@ -235,7 +235,7 @@ HQC_KERNEL void q2_1_p3_agg0_compact_gather(
       const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, hqc_scratch, &occupied_in_tile);
       if (occupied) {
         agg0_dense_slot[r] = slot;
-        agg0_sum_lo_revenue__dense[r] = agg0_sum_lo_revenue_[slot];
+        for (hqc_i32 word = 0; word < 2; ++word) agg0_sum_lo_revenue__dense[r * 2 + word] = agg0_sum_lo_revenue_[slot * 2 + word];
       }
       row += occupied_in_tile;
     }

@@ -210,7 +210,7 @@ HQC_KERNEL void q3_1_p3_aggregate(
     const hqc_i64 g_agg0 = ((((hqc_i64)c_nation - agg0_c_nation_min) * agg0_s_nation_domain + ((hqc_i64)s_nation - agg0_s_nation_min)) * agg0_d_year_domain + ((hqc_i64)d_year - agg0_d_year_min));
     flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
     if (flag) {
-      hqc_gb_global_sum_i64(agg0_revenue, g_agg0, (hqc_i64)lo_revenue);
+      hqc_gb_global_sum_i128(agg0_revenue, g_agg0, (hqc_i64)lo_revenue);
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
     }
   }
@@ -248,7 +248,7 @@ HQC_KERNEL void q3_1_p3_agg0_compact_gather(
       const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, hqc_scratch, &occupied_in_tile);
       if (occupied) {
         agg0_dense_slot[r] = slot;
-        agg0_revenue_dense[r] = agg0_revenue[slot];
+        for (hqc_i32 word = 0; word < 2; ++word) agg0_revenue_dense[r * 2 + word] = agg0_revenue[slot * 2 + word];
       }
       row += occupied_in_tile;
     }

@@ -241,7 +241,7 @@ HQC_KERNEL void q4_1_p4_aggregate(
     const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_d_year_min) * agg0_c_nation_domain + ((hqc_i64)c_nation - agg0_c_nation_min));
     flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
     if (flag) {
-      hqc_gb_global_sum_i64(agg0_profit, g_agg0, (hqc_i64)hqc_sub_chk_i64((hqc_i64)lo_revenue, (hqc_i64)lo_supplycost, flag, p4_arith_overflow));
+      hqc_gb_global_sum_i128(agg0_profit, g_agg0, (hqc_i64)hqc_sub_chk_i64((hqc_i64)lo_revenue, (hqc_i64)lo_supplycost, flag, p4_arith_overflow));
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
     }
   }
@@ -279,7 +279,7 @@ HQC_KERNEL void q4_1_p4_agg0_compact_gather(
       const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, hqc_scratch, &occupied_in_tile);
       if (occupied) {
         agg0_dense_slot[r] = slot;
-        agg0_profit_dense[r] = agg0_profit[slot];
+        for (hqc_i32 word = 0; word < 2; ++word) agg0_profit_dense[r * 2 + word] = agg0_profit[slot * 2 + word];
       }
       row += occupied_in_tile;
     }
