@@ -58,7 +58,6 @@ class SelectBinder {
       : stmt_(stmt), src_(source), scope_(catalog, stats, source) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
-    if (stmt_.distinct) src_.unsupported(stmt_.location, "SELECT DISTINCT is not supported yet; write GROUP BY over the selected columns");
     std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_);
     expand_select_list();
 
@@ -66,7 +65,21 @@ class SelectBinder {
     for (const OutputItem& i : items_) collect_aggregates(*i.expr, aggregate_calls);
     if (stmt_.having) collect_aggregates(*stmt_.having, aggregate_calls);
     for (const OrderItem& o : stmt_.order_by) collect_aggregates(*o.expr, aggregate_calls);
-    aggregating_ = !stmt_.group_by.empty() || !aggregate_calls.empty();
+    group_by_ = stmt_.group_by;
+    if (stmt_.distinct) {
+      // SELECT DISTINCT a, b ... is GROUP BY a, b (each select item, by position) with no aggregate.
+      if (!group_by_.empty() || !aggregate_calls.empty())
+        src_.unsupported(stmt_.location, "SELECT DISTINCT over aggregates or with GROUP BY is not supported yet (a second "
+                                         "aggregation over the groups); SELECT DISTINCT over plain columns and expressions is");
+      for (size_t i = 0; i < items_.size(); ++i) {
+        auto position = std::make_shared<SqlExpr>();
+        position->kind = SqlExprKind::IntLiteral;
+        position->int_value = static_cast<int64_t>(i + 1);
+        position->location = items_[i].location;
+        group_by_.push_back(position);
+      }
+    }
+    aggregating_ = !group_by_.empty() || !aggregate_calls.empty();
 
     if (aggregating_) {
       tree = aggregate(std::move(tree), aggregate_calls);
@@ -155,13 +168,13 @@ class SelectBinder {
   std::unique_ptr<plan::LogicalOp> aggregate(std::unique_ptr<plan::LogicalOp> input, const std::vector<const SqlExpr*>& calls) {
     auto agg = std::make_unique<plan::LogicalOp>();
     agg->kind = plan::OpKind::Aggregate;
-    agg->json_path = src_.position(stmt_.group_by.empty() ? calls.front()->location : stmt_.group_by.front()->location);
+    agg->json_path = src_.position(group_by_.empty() ? calls.front()->location : group_by_.front()->location);
     const std::vector<plan::Attribute>& in = input->schema;
     AttributeLookup base = [this](const SqlExpr& e) { return column_attribute(e, scope_); };
     std::vector<bool> distinct;   // parallel to agg->aggregates
     int distinct_location = -1;   // the first DISTINCT call
 
-    for (const SqlExprPtr& written : stmt_.group_by) {
+    for (const SqlExprPtr& written : group_by_) {
       SqlExprPtr g = group_expression(written);
       std::string canonical = scope_.canonical(*g);
       if (std::any_of(keys_.begin(), keys_.end(), [&](const GroupKey& k) { return k.canonical == canonical; })) continue;
@@ -378,6 +391,7 @@ class SelectBinder {
   const SqlSource& src_;
   FromScope scope_;
   std::vector<OutputItem> items_;
+  std::vector<SqlExprPtr> group_by_;  // GROUP BY as written, or each select item (by position) for SELECT DISTINCT
   std::vector<GroupKey> keys_;
   std::vector<AggregateCall> aggs_;
   bool aggregating_ = false;

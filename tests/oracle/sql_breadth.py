@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""End-to-end oracle test of the SQL analysts write that the benchmark texts do not use (issue 12's
+breadth list, growing with it): SELECT DISTINCT over columns and expressions, decimal literals of any
+scale and constant arithmetic, derived tables with column lists, views in a script — each through
+`horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
+(dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
+says; every query must select rows.
+
+usage: sql_breadth.py --bin BUILD/bin --work DIR [--sf 0.01]... [--model resolution]... [--device opencl]
+                      [--query NAME]... [--no-statistics]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tpch_queries import sql_queries_main  # noqa: E402
+
+# (name, SQL). ORDER BY keys are output columns.
+QUERIES = [
+    ("distinct_columns", "select distinct l_returnflag, l_linestatus from lineitem order by l_returnflag, l_linestatus"),
+    ("distinct_expression", "select distinct extract(year from o_orderdate) as y, o_orderpriority from orders "
+                            "where o_totalprice > 100000.00 order by y, o_orderpriority"),
+    ("distinct_join_limit", "select distinct c_mktsegment, n_name from customer, nation where c_nationkey = n_nationkey "
+                            "and n_regionkey = 1 order by n_name, c_mktsegment limit 7"),
+    ("distinct_decimal", "select distinct l_discount, l_tax from lineitem where l_quantity < 3 order by l_discount, l_tax"),
+    ("literal_scales", "select count(*) as n from lineitem where l_discount between .02 + 0.0100 and 0.0800000 - .01 "
+                       "and l_extendedprice * 1.000 > 1000.5000 and l_tax <= 0.08 * 1"),
+    ("constant_folding", "select l_returnflag, sum(l_quantity * (2 - 1.5)) as half, count(*) as n from lineitem "
+                         "where l_shipdate < date '1995-01-01' + interval '10' day group by l_returnflag order by l_returnflag"),
+    ("derived_column_list", "select k, count(*) as n from (select o_custkey, o_orderstatus from orders) as t (c, k) "
+                            "group by k order by k"),
+    ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
+                    "where o_totalprice > 300000.00;\n"
+                    "select count(*) as n, min(price) as lo from big_orders;\n"
+                    "drop view big_orders;"),
+]
+
+if __name__ == "__main__":
+    sys.exit(sql_queries_main(QUERIES, "sql_breadth", __doc__.split("\n")[0]))
