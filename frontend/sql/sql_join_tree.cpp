@@ -324,6 +324,18 @@ class JoinTreeBuilder {
     if (const SqlExpr* sub = find_subquery(c)) {
       src_.unsupported(sub->location, std::string(kind_name(sub->kind)) + " (" + sub->to_sql() + ") is not supported yet (no decorrelation or unnesting of subqueries)");
     }
+    // `t.c IS NULL` on the NULL-supplying base table t of a LEFT JOIN: a base table's columns are
+    // never NULL, so it holds exactly for the probe rows t did not match — an anti join; `IS NOT
+    // NULL` keeps exactly the matched ones — an inner join. (A derived table's column may be NULL
+    // itself, so there it stays unsupported.)
+    if (c.kind == SqlExprKind::IsNull && c.args.at(0)->kind == SqlExprKind::Column) {
+      if (auto col = scope_.try_resolve(*c.args[0]); col && outer_on_.count(col->relation) && !scope_.relation(col->relation).derived()) {
+        (c.negated ? matched_only_ : unmatched_only_).insert(col->relation);
+        if (matched_only_.count(col->relation) && unmatched_only_.count(col->relation))
+          src_.unsupported(c.location, "both IS NULL and IS NOT NULL on \"" + scope_.relation(col->relation).alias + "\": no row can pass");
+        return;
+      }
+    }
     std::set<size_t> rels = scope_.relations_of(c);
     for (size_t r : rels) {
       if (outer_on_.count(r))
@@ -494,7 +506,9 @@ class JoinTreeBuilder {
   std::unique_ptr<plan::LogicalOp> join(std::unique_ptr<plan::LogicalOp> probe, size_t rel, const std::vector<bool>& joined, double rows) {
     auto j = std::make_unique<plan::LogicalOp>();
     j->kind = plan::OpKind::Join;
-    j->join_type = outer_on_.count(rel) ? plan::JoinType::LeftOuter : plan::JoinType::Inner;
+    j->join_type = unmatched_only_.count(rel) ? plan::JoinType::Anti
+                   : matched_only_.count(rel) || !outer_on_.count(rel) ? plan::JoinType::Inner
+                                                                       : plan::JoinType::LeftOuter;
     j->estimated_rows = rows;
     std::unique_ptr<plan::LogicalOp> build = std::move(bases_.at(rel));
     int location = -1;
@@ -522,7 +536,9 @@ class JoinTreeBuilder {
     }
     j->json_path = src_.position(location >= 0 ? location : scope_.relation(rel).location);
     j->schema = probe->schema;
-    for (const plan::Attribute& a : build->schema) j->schema.push_back(a);
+    if (j->join_type != plan::JoinType::Anti) {  // an anti join's rows have no build columns (all NULL)
+      for (const plan::Attribute& a : build->schema) j->schema.push_back(a);
+    }
     j->children.push_back(std::move(probe));
     j->children.push_back(std::move(build));
     if (!unmatched.empty()) return filter(std::move(j), unmatched);
@@ -550,6 +566,8 @@ class JoinTreeBuilder {
   const SqlSource& src_;
   std::vector<SqlExprPtr> on_conditions_;
   std::map<size_t, SqlExprPtr> outer_on_;  // NULL-supplying relation of a LEFT OUTER JOIN -> its ON
+  std::set<size_t> unmatched_only_;  // ... tested `IS NULL` in WHERE: an anti join
+  std::set<size_t> matched_only_;    // ... tested `IS NOT NULL` in WHERE: an inner join
   std::vector<std::vector<const SqlExpr*>> filters_;
   std::vector<EquiJoin> edges_;
   std::vector<Residual> residuals_;

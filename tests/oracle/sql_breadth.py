@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end oracle test of the SQL analysts write that the benchmark texts do not use (issue 12's
 breadth list, growing with it): SELECT DISTINCT over columns and expressions, decimal literals of any
-scale and constant arithmetic, derived tables with column lists, views in a script — each through
+scale and constant arithmetic, derived tables with column lists, views in a script, `IS [NOT] NULL` on
+the NULL-supplying table of a LEFT JOIN (an anti / inner join) — each through
 `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
 (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
 says; every query must select rows.
@@ -29,6 +30,11 @@ QUERIES = [
                          "where l_shipdate < date '1995-01-01' + interval '10' day group by l_returnflag order by l_returnflag"),
     ("derived_column_list", "select k, count(*) as n from (select o_custkey, o_orderstatus from orders) as t (c, k) "
                             "group by k order by k"),
+    ("left_join_is_null", "select c_mktsegment, count(*) as n from customer left join orders on c_custkey = o_custkey "
+                          "where o_orderkey is null group by c_mktsegment order by c_mktsegment"),
+    ("left_join_is_not_null", "select c_mktsegment, count(*) as n from customer left outer join orders "
+                              "on c_custkey = o_custkey and o_orderpriority = '1-URGENT' where o_custkey is not null "
+                              "group by c_mktsegment order by c_mktsegment"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
