@@ -195,6 +195,32 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       }
       r.columns.push_back(c);
     }
+    // Merging groups on the host compares every group key: a key the query does not select is read
+    // as a hidden column (else rows of different groups would merge into one).
+    if (agg.merge_on_host) {
+      for (size_t k = 0; k < agg.keys.size(); ++k) {
+        const bool selected = std::any_of(desc.columns.begin(), desc.columns.end(), [&](const ir::ResultColumn& rc) {
+          return rc.source == ir::ResultColumn::Source::GroupKey && rc.index == k;
+        });
+        if (selected) continue;
+        if (agg.layout != ir::AggLayout::GlobalHash)
+          fail(program, "group key " + agg.keys[k].name + " merged on the host needs a hashed table");
+        const ir::GroupKey& key = agg.keys[k];
+        ResultColumnSpec c;
+        c.name = "__key_" + key.name;
+        c.type = key.type;
+        c.dictionary_table = key.dict_table;
+        c.dictionary_column = key.dict_column;
+        c.heap_table = key.heap_table;
+        c.heap_column = key.heap_column;
+        c.merge = "key";
+        c.buffer = read_from(key.key_buffer);
+        c.stride = agg.key_lanes;
+        c.lane = key.key_lane;
+        c.hidden = true;
+        r.columns.push_back(c);
+      }
+    }
     for (size_t i = 0; i < agg.accumulators.size(); ++i) {
       if (!average_input[i]) continue;
       const ir::Accumulator& acc = agg.accumulators[i];

@@ -35,6 +35,11 @@ QUERIES = [
     ("left_join_is_not_null", "select c_mktsegment, count(*) as n from customer left outer join orders "
                               "on c_custkey = o_custkey and o_orderpriority = '1-URGENT' where o_custkey is not null "
                               "group by c_mktsegment order by c_mktsegment"),
+    # Found by the fuzzer: groups of a heap-string key merge on the host by every key, selected or not.
+    ("heap_key_not_selected", "select sum(l_discount) as s, count(*) as n from lineitem where l_quantity < 5 "
+                              "group by l_comment order by s desc, n"),
+    ("heap_and_int_key_one_selected", "select c_nationkey, count(*) as n from customer group by c_comment, c_nationkey "
+                                      "order by c_nationkey, n"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
