@@ -738,7 +738,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
       size_t idx = add_accumulator(a.name, a.func, a.arg, a.type);
-      std::string dt = a.arg ? a.arg->dict_table : "", dc = a.arg ? a.arg->dict_column : "";
+      // Only MIN/MAX of a dictionary string yield a code to decode; a COUNT of one is a number.
+      const bool code = a.arg && (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max);
+      std::string dt = code ? a.arg->dict_table : "", dc = code ? a.arg->dict_column : "";
       columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc, "", ""});
     }
   }

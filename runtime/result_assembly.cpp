@@ -92,11 +92,14 @@ void merge_equal_groups(Result& result, const ResultSpec& spec) {
   std::vector<size_t> keys;
   for (size_t i = 0; i < spec.columns.size(); ++i)
     if (spec.columns[i].merge == "key") keys.push_back(i);
+  if (keys.empty()) throw Error(ErrorKind::Internal, "merging groups on the host without a key column");
+  // Rows from a key column: an AVG's column is still empty here (finalized after the merge).
+  const uint64_t rows = result.columns[keys.front()].rows();
   // Key texts, length-prefixed (so no two key tuples join to the same string) -> kept row.
   std::unordered_map<std::string, uint64_t> first;
-  first.reserve(result.rows());
-  std::vector<uint64_t> kept, target(result.rows());
-  for (uint64_t r = 0; r < result.rows(); ++r) {
+  first.reserve(rows);
+  std::vector<uint64_t> kept, target(rows);
+  for (uint64_t r = 0; r < rows; ++r) {
     std::string k;
     for (size_t i : keys) {
       const std::string t = result.columns[i].is_null(r) ? std::string("\x01NULL") : result.columns[i].text(r);

@@ -40,6 +40,9 @@ QUERIES = [
                               "group by l_comment order by s desc, n"),
     ("heap_and_int_key_one_selected", "select c_nationkey, count(*) as n from customer group by c_comment, c_nationkey "
                                       "order by c_nationkey, n"),
+    ("avg_heap_key_not_selected", "select avg(c_acctbal) as a, count(*) as n from customer where c_acctbal > 9000.00 "
+                                  "group by c_comment order by a, n"),
+    ("count_distinct_dictionary", "select count(distinct l_shipmode) as modes, count(*) as n from lineitem where l_quantity < 4"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
