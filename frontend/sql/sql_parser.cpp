@@ -194,12 +194,35 @@ class Walker {
     return e;
   }
 
+  // The integer written at byte `location` of the text: an optional '-', blanks, digits.
+  int64_t integer_at(int location) const {
+    const std::string& t = src_.text;
+    size_t i = location >= 0 ? static_cast<size_t>(location) : t.size();
+    bool negative = false;
+    if (i < t.size() && t[i] == '-') {
+      negative = true;
+      ++i;
+      while (i < t.size() && (std::isspace(static_cast<unsigned char>(t[i])) || t[i] == '(')) ++i;
+    }
+    size_t j = i;
+    while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+    if (j == i || j - i > 18) throw Error(ErrorKind::Internal, src_.position(location) + ": cannot read back the integer constant here");
+    const int64_t v = std::stoll(t.substr(i, j - i));
+    return negative ? -v : v;
+  }
+
   SqlExprPtr constant(const json& c) {
     int loc = location_of(c);
     if (c.value("isnull", false)) return node(SqlExprKind::NullLiteral, loc);
     if (c.contains("ival")) {
       auto e = node(SqlExprKind::IntLiteral, loc);
-      e->int_value = c.at("ival").value("ival", int64_t{0});
+      if (c.at("ival").contains("ival")) {
+        e->int_value = c.at("ival").at("ival").get<int64_t>();
+      } else {
+        // libpg_query's JSON writes a constant the grammar negated (`-97`) as "ival": {} — the
+        // same as 0 — so the value is read back from the text at its location.
+        e->int_value = integer_at(loc);
+      }
       return e;
     }
     if (c.contains("fval")) {

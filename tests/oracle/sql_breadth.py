@@ -43,6 +43,9 @@ QUERIES = [
     ("avg_heap_key_not_selected", "select avg(c_acctbal) as a, count(*) as n from customer where c_acctbal > 9000.00 "
                                   "group by c_comment order by a, n"),
     ("count_distinct_dictionary", "select count(distinct l_shipmode) as modes, count(*) as n from lineitem where l_quantity < 4"),
+    # Found by the fuzzer: libpg_query writes a negated integer constant as 0 ("ival": {}).
+    ("negative_integer_literals", "select count(*) as n from partsupp where (100 - ps_availqty) > -5667 "
+                                  "and ps_suppkey > - 1 and ps_partkey <> -(3) and ps_availqty - 10000 < -20"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
