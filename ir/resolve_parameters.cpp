@@ -77,7 +77,9 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
   }
   // Heap strings travel as 32-bit row references (ir/state.h, "Heap strings").
   for (const Pipeline& pipeline : program.pipelines) {
-    if (!pipeline.source.output.empty()) continue;
+    // Only a base table scan creates row references; a later stage over an aggregation or output
+    // carries the ones the scan's pipeline made (and checked).
+    if (pipeline.source.table.empty()) continue;
     for (const AttributeBinding& b : pipeline.attributes) {
       if (b.origin != AttributeBinding::Origin::SourceColumn || !b.attr.type.is_string() || !b.attr.dict_table.empty() || b.attr.type.packed)
         continue;

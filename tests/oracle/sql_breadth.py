@@ -46,6 +46,9 @@ QUERIES = [
     # Found by the fuzzer: libpg_query writes a negated integer constant as 0 ("ival": {}).
     ("negative_integer_literals", "select count(*) as n from partsupp where (100 - ps_availqty) > -5667 "
                                   "and ps_suppkey > - 1 and ps_partkey <> -(3) and ps_availqty - 10000 < -20"),
+    # Found by the fuzzer: HAVING over a heap-string group key looked up statistics of table "".
+    ("having_heap_key", "select c_name, sum(c_acctbal) as s from customer group by c_name having sum(c_acctbal) > 9000.0 "
+                        "order by c_name"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
