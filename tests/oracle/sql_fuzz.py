@@ -1,0 +1,1430 @@
+#!/usr/bin/env python3
+"""Differential SQL fuzzer (SQLsmith / SQLancer style): random queries over the TPC-H schema, run
+through horseqc-run (`--device opencl`, PoCL in CI) and through DuckDB (the oracle) on the same .tbl
+files (tests/oracle/tpch_queries.py makes and loads them); results compared by
+tests/oracle/query_oracle.py's compare() (rows as a multiset, then the ORDER BY keys in order).
+
+The generator uses only what docs/sql.md says horseqc supports: joins along primary / foreign keys
+(comma joins with equalities, JOIN ... ON, CROSS JOIN with the keys in WHERE, self joins, a few
+many-to-many key joins), filters (comparisons with literals sampled from the data, BETWEEN, IN lists,
+LIKE / NOT LIKE with literal patterns, SUBSTRING, AND / OR / NOT, date literals and
+`date 'x' + interval 'n' day|month|year`, `date_column + interval 'n' day`), arithmetic (+ - * with
+integer and decimal literals of random scales), CASE WHEN, EXTRACT, aggregates (sum, count, count(*),
+min, max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
+scalar subqueries in WHERE (correlated by key equalities or not), derived tables in FROM and WITH,
+ORDER BY over all output columns (always with LIMIT) and LIMIT. Query i of seed S is a function of
+(S, i) and the data alone: `--seed S --only i` replays it.
+
+Outcomes: match; refused (exit 4 with a message: acceptable, counted by message); MISMATCH (different
+results) and CRASH (any other exit code, a signal, a timeout, unreadable output, exit 4 without a
+message) are failures. Each failure is printed with its seed, index and query, then reduced by delta
+debugging (dropping LIMIT / ORDER BY, HAVING and WHERE conjuncts, select items, GROUP BY keys, tables,
+subquery conjuncts; replacing expressions by their operands) while the same kind of failure persists,
+and the smallest failing text is printed. Exit status 0 only without mismatches and crashes.
+
+`--benchmark ssb` generates over the Star Schema Benchmark instead (horseqc-gen's data, loaded into
+DuckDB by tests/oracle/ssb_schema.py). Cost: nearly every query compiles new kernels; on PoCL that is
+most of the ~2 s a query takes (`--opt-disable` builds without optimization, about twice as fast, but
+misses failures only optimized kernels show, and keeps its kernels in a cache directory of their own).
+
+usage: sql_fuzz.py --bin BUILD/bin --work DIR [--benchmark tpch|ssb] [--seed N] [--queries N] [--sf 0.01]
+                   [--time-budget S] [--jobs N] [--report FILE] [--only I]... [--sql TEXT] [--timeout S]
+                   [--reduce-time S] [--reduce-total S] [--no-reduce] [--opt-disable] [--dry-run] [--verbose]
+"""
+import argparse
+import collections
+import concurrent.futures
+import copy
+import decimal
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_oracle import compare  # noqa: E402
+from ssb_schema import load_ssb  # noqa: E402
+from tpch_queries import make_data, oracle_connection  # noqa: E402
+
+D = decimal.Decimal
+
+# ---------------------------------------------------------------------------------------------------
+# Schema: (column, kind, key domain). Kinds: key (identifier, joins within its domain), int, dec,
+# date, dict (few distinct strings), heap (free text). The first key column of a table whose domain
+# is the table's own is its primary key (partsupp and lineitem have composite keys: none).
+# ---------------------------------------------------------------------------------------------------
+TPCH = {
+    "region": [("r_regionkey", "key", "region"), ("r_name", "dict", None), ("r_comment", "heap", None)],
+    "nation": [("n_nationkey", "key", "nation"), ("n_name", "dict", None), ("n_regionkey", "key", "region"),
+               ("n_comment", "heap", None)],
+    "supplier": [("s_suppkey", "key", "supp"), ("s_name", "heap", None), ("s_address", "heap", None),
+                 ("s_nationkey", "key", "nation"), ("s_phone", "heap", None), ("s_acctbal", "dec", None),
+                 ("s_comment", "heap", None)],
+    "customer": [("c_custkey", "key", "cust"), ("c_name", "heap", None), ("c_address", "heap", None),
+                 ("c_nationkey", "key", "nation"), ("c_phone", "heap", None), ("c_acctbal", "dec", None),
+                 ("c_mktsegment", "dict", None), ("c_comment", "heap", None)],
+    "part": [("p_partkey", "key", "part"), ("p_name", "heap", None), ("p_mfgr", "dict", None),
+             ("p_brand", "dict", None), ("p_type", "dict", None), ("p_size", "int", None),
+             ("p_container", "dict", None), ("p_retailprice", "dec", None), ("p_comment", "heap", None)],
+    "partsupp": [("ps_partkey", "key", "part"), ("ps_suppkey", "key", "supp"), ("ps_availqty", "int", None),
+                 ("ps_supplycost", "dec", None), ("ps_comment", "heap", None)],
+    "orders": [("o_orderkey", "key", "order"), ("o_custkey", "key", "cust"), ("o_orderstatus", "dict", None),
+               ("o_totalprice", "dec", None), ("o_orderdate", "date", None), ("o_orderpriority", "dict", None),
+               ("o_clerk", "heap", None), ("o_shippriority", "int", None), ("o_comment", "heap", None)],
+    "lineitem": [("l_orderkey", "key", "order"), ("l_partkey", "key", "part"), ("l_suppkey", "key", "supp"),
+                 ("l_linenumber", "int", None), ("l_quantity", "dec", None), ("l_extendedprice", "dec", None),
+                 ("l_discount", "dec", None), ("l_tax", "dec", None), ("l_returnflag", "dict", None),
+                 ("l_linestatus", "dict", None), ("l_shipdate", "date", None), ("l_commitdate", "date", None),
+                 ("l_receiptdate", "date", None), ("l_shipinstruct", "dict", None), ("l_shipmode", "dict", None),
+                 ("l_comment", "heap", None)],
+}
+PRIMARY = {"region": "r_regionkey", "nation": "n_nationkey", "supplier": "s_suppkey", "customer": "c_custkey",
+           "part": "p_partkey", "orders": "o_orderkey"}
+PREFIX = {"region": "r", "nation": "n", "supplier": "s", "customer": "c", "part": "p", "partsupp": "ps",
+          "orders": "o", "lineitem": "l"}
+TABLE_WEIGHTS = {"lineitem": 5, "orders": 4, "customer": 3, "part": 3, "partsupp": 2, "supplier": 2,
+                 "nation": 2, "region": 1}
+# The Star Schema Benchmark (horseqc-gen ssb; tests/oracle/ssb_schema.py loads it into DuckDB). Its
+# dates are integer keys into `date`; lo_orderkey has no table of its own (self joins only).
+SSB = {
+    "lineorder": [("lo_orderkey", "key", "lorder"), ("lo_linenumber", "int", None), ("lo_custkey", "key", "cust"),
+                  ("lo_partkey", "key", "part"), ("lo_suppkey", "key", "supp"), ("lo_orderdate", "key", "date"),
+                  ("lo_orderpriority", "dict", None), ("lo_shippriority", "dict", None), ("lo_quantity", "int", None),
+                  ("lo_extendedprice", "int", None), ("lo_ordtotalprice", "int", None), ("lo_discount", "int", None),
+                  ("lo_revenue", "int", None), ("lo_supplycost", "int", None), ("lo_tax", "int", None),
+                  ("lo_commitdate", "key", "date"), ("lo_shipmode", "dict", None)],
+    "part": [("p_partkey", "key", "part"), ("p_name", "heap", None), ("p_mfgr", "dict", None),
+             ("p_category", "dict", None), ("p_brand1", "dict", None), ("p_color", "dict", None),
+             ("p_type", "dict", None), ("p_size", "int", None), ("p_container", "dict", None)],
+    "supplier": [("s_suppkey", "key", "supp"), ("s_name", "heap", None), ("s_address", "heap", None),
+                 ("s_city", "dict", None), ("s_nation", "dict", None), ("s_region", "dict", None),
+                 ("s_phone", "heap", None)],
+    "customer": [("c_custkey", "key", "cust"), ("c_name", "heap", None), ("c_address", "heap", None),
+                 ("c_city", "dict", None), ("c_nation", "dict", None), ("c_region", "dict", None),
+                 ("c_phone", "heap", None), ("c_mktsegment", "dict", None)],
+    "date": [("d_datekey", "key", "date"), ("d_date", "heap", None), ("d_dayofweek", "dict", None),
+             ("d_month", "dict", None), ("d_year", "int", None), ("d_yearmonthnum", "int", None),
+             ("d_yearmonth", "dict", None), ("d_daynuminweek", "int", None), ("d_daynuminmonth", "int", None),
+             ("d_daynuminyear", "int", None), ("d_monthnuminyear", "int", None), ("d_weeknuminyear", "int", None),
+             ("d_sellingseason", "dict", None), ("d_lastdayinweekfl", "int", None),
+             ("d_lastdayinmonthfl", "int", None), ("d_holidayfl", "int", None), ("d_weekdayfl", "int", None)],
+}
+BENCHMARKS = {
+    "tpch": (TPCH, PRIMARY, PREFIX, TABLE_WEIGHTS),
+    "ssb": (SSB, {"part": "p_partkey", "supplier": "s_suppkey", "customer": "c_custkey", "date": "d_datekey"},
+            {"lineorder": "lo", "part": "p", "supplier": "s", "customer": "c", "date": "dt"},
+            {"lineorder": 6, "part": 2, "supplier": 2, "customer": 2, "date": 2}),
+}
+
+
+def use_benchmark(name):
+    """Points the generator's schema tables (TPCH, PRIMARY, PREFIX, TABLE_WEIGHTS) at benchmark `name`."""
+    global TPCH, PRIMARY, PREFIX, TABLE_WEIGHTS
+    TPCH, PRIMARY, PREFIX, TABLE_WEIGHTS = BENCHMARKS[name]
+
+
+TYP = {"key": "int", "int": "int", "dec": "dec", "float": "float", "date": "date", "dict": "str", "heap": "str"}
+NUMERIC = ("int", "dec", "float")
+MAX_JOIN_ROWS = 400000  # estimated rows a join may make at SF 0.01 (kept small: PoCL runs on the CPU)
+
+
+class Col:
+    """A column in scope: name, kind, key domain, primary key?, scale and profile of its values."""
+
+    def __init__(self, name, kind, domain=None, pk=False, scale=0, prof=None):
+        self.name, self.kind, self.domain, self.pk, self.scale, self.prof = name, kind, domain, pk, scale, prof or {}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Syntax: expressions and queries, pure data (reduction copies and edits them; rendering is a
+# function of them alone).
+# ---------------------------------------------------------------------------------------------------
+class E:
+    """An expression. A leaf has `text`; an inner node a format string over its kids ({0}, {1}, ...) and
+    a subquery ({S}). typ: int dec float date str bool; refs: aliases a leaf (or a correlated
+    subquery) reads; agg: an aggregate call; scale/bound: decimal scale and bound of |value|."""
+
+    def __init__(self, fmt=None, kids=(), typ="bool", refs=(), agg=False, sub=None, text=None, scale=0, bound=0.0):
+        self.fmt, self.kids, self.typ, self.refs, self.agg, self.sub = fmt, list(kids), typ, frozenset(refs), agg, sub
+        self.text, self.scale, self.bound = text, scale, bound
+
+    def sql(self):
+        if self.text is not None:
+            return self.text
+        return self.fmt.format(*[k.sql() for k in self.kids], S=self.sub.sql() if self.sub is not None else "")
+
+    def all_refs(self):
+        r = set(self.refs)
+        for k in self.kids:
+            r |= k.all_refs()
+        return r
+
+    def has_agg(self):
+        return self.agg or any(k.has_agg() for k in self.kids)
+
+
+def leaf(text, typ, refs=(), scale=0, bound=0.0):
+    return E(text=text, typ=typ, refs=refs, scale=scale, bound=bound)
+
+
+class Item:
+    """A FROM item: a table, or a derived table (inline or as a WITH entry)."""
+
+    def __init__(self, alias, table=None, sub=None, cte=False, left=False):
+        self.alias, self.table, self.sub, self.cte = alias, table, sub, cte
+        self.left, self.on = left, []  # LEFT JOIN; its ON filters on itself (TPC-H Q13's shape)
+
+    def sql(self):
+        if self.sub is None:
+            return f"{self.table} {self.alias}"
+        return self.alias if self.cte else f"({self.sub.sql()}) as {self.alias}"
+
+
+class Query:
+    def __init__(self):
+        self.items, self.joins, self.where, self.select = [], [], [], []
+        self.group, self.group_style, self.having, self.order = [], [], [], []
+        self.limit, self.style, self.on_filters, self.perm = None, "comma", False, 0
+        self.star = False  # SELECT * (EXISTS subqueries)
+
+    def sql(self):
+        out = []
+        ctes = [it for it in self.items if it.sub is not None and it.cte]
+        if ctes:
+            out.append("with " + ", ".join(f"{it.alias} as ({it.sub.sql()})" for it in ctes))
+        sel = "*" if self.star else ", ".join(f"{e.sql()} as {a}" if a else e.sql() for e, a in self.select)
+        out.append(f"select {sel}")
+        conds = []
+        if self.style == "comma" or len(self.items) == 1:
+            out.append("from " + ", ".join(it.sql() for it in self.items))
+            conds = self.joins + self.where
+            if self.perm:
+                random.Random(self.perm).shuffle(conds)
+        else:
+            text, avail, used, moved = self.items[0].sql(), {self.items[0].alias}, set(), set()
+            for it in self.items[1:]:
+                avail.add(it.alias)
+                on = [j for j in self.joins if id(j) not in used and it.alias in j.all_refs() and j.all_refs() <= avail]
+                used |= {id(j) for j in on}
+                if on and self.on_filters:
+                    extra = [w for w in self.where if w.all_refs() == {it.alias} and not w.has_agg()]
+                    on += extra
+                    moved |= {id(w) for w in extra}
+                on += it.on
+                kind = "left join" if it.left else "join"
+                text += f" {kind} {it.sql()} on {' and '.join(c.sql() for c in on)}" if on else f" cross join {it.sql()}"
+            out.append("from " + text)
+            conds = [j for j in self.joins if id(j) not in used] + [w for w in self.where if id(w) not in moved]
+        if conds:
+            out.append("where " + " and ".join(c.sql() for c in conds))
+        if self.group:
+            keys = []
+            sel_sql = [e.sql() for e, _ in self.select]
+            for k, st in zip(self.group, self.group_style):
+                ks = k.sql()
+                if st == "pos" and ks in sel_sql:
+                    keys.append(str(sel_sql.index(ks) + 1))
+                elif st == "alias" and ks in sel_sql and self.select[sel_sql.index(ks)][1]:
+                    keys.append(self.select[sel_sql.index(ks)][1])
+                else:
+                    keys.append(ks)
+            out.append("group by " + ", ".join(keys))
+        if self.having:
+            out.append("having " + " and ".join(h.sql() for h in self.having))
+        if self.order:
+            out.append("order by " + ", ".join(a + (" desc" if d else "") for a, d in self.order))
+        if self.limit is not None:
+            out.append(f"limit {self.limit}")
+        return " ".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Data profile: sampled values of every column (literals come from the data, so filters select rows).
+# ---------------------------------------------------------------------------------------------------
+def spread(values, n):
+    """Up to n values spread evenly over the sorted list `values`."""
+    if len(values) <= n:
+        return list(values)
+    return [values[int(i * (len(values) - 1) / (n - 1))] for i in range(n)]
+
+
+def profile_column(con, from_sql, expr, kind):
+    """{vals, lo, hi, maxabs, ndv, words, strs} of `expr` over `from_sql`."""
+    vals = [r[0] for r in con.execute(f"select distinct {expr} from {from_sql} order by 1").fetchall() if r[0] is not None]
+    p = {"ndv": len(vals), "vals": spread(vals, 120)}
+    if vals and kind in ("key", "int", "dec", "float"):
+        p["lo"], p["hi"] = vals[0], vals[-1]
+        p["maxabs"] = float(max(abs(vals[0]), abs(vals[-1])))
+    if kind == "heap":
+        strs = spread(vals, 200)
+        words = sorted({w for s in strs for w in re.findall(r"[A-Za-z]{3,}", s)})
+        p["words"], p["strs"] = words, strs
+    return p
+
+
+def build_profile(con):
+    prof, rows = {}, {}
+    for t, cols in TPCH.items():
+        rows[t] = con.execute(f"select count(*) from {t}").fetchone()[0]
+        for name, kind, _ in cols:
+            prof[(t, name)] = profile_column(con, t, name, kind)
+    return prof, rows
+
+
+# ---------------------------------------------------------------------------------------------------
+# Literals
+# ---------------------------------------------------------------------------------------------------
+def sql_str(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def num_literal(rng, v, typ):
+    """A literal near value v: integers as integers, decimals at a random scale (0.05, 1.250, 100)."""
+    if typ == "int" or (isinstance(v, int) and rng.random() < 0.7):
+        x = int(v)
+        return leaf(str(x), "int", bound=abs(x))
+    d = D(str(v))
+    scale = rng.choice([0, 1, 2, 2, 2, 3])
+    d = d.quantize(D(1).scaleb(-scale)) if scale else d.quantize(D(1))
+    text = f"{d:f}"
+    if scale and rng.random() < 0.25:
+        text += "0" * rng.randint(1, 2)  # trailing zeros: 1.250
+    if scale == 0 and rng.random() < 0.5:
+        return leaf(text, "int", bound=abs(float(d)))
+    s = len(text.split(".")[1]) if "." in text else 0
+    return leaf(text, "dec" if "." in text else "int", scale=s, bound=abs(float(d)))
+
+
+def small_literal(rng):
+    """A constant for arithmetic: 1, 2, 100, 0.05, 1.250, 0.5 ..."""
+    text = rng.choice(["1", "2", "3", "10", "100", "0.05", "0.5", "1.250", "0.01", "1.1", "2.00", "0.2", "7", "1000"])
+    s = len(text.split(".")[1]) if "." in text else 0
+    return leaf(text, "dec" if s else "int", scale=s, bound=float(text))
+
+
+def date_literal(rng, d, allow_interval=True):
+    text = f"date '{d.isoformat()}'"
+    if allow_interval and rng.random() < 0.3:
+        unit = rng.choice(["day", "month", "year"])
+        n = rng.choice({"day": [1, 7, 30, 90, 180], "month": [1, 3, 6, 12], "year": [1, 2]}[unit])
+        text += f" {rng.choice(['+', '-'])} interval '{n}' {unit}"
+    return leaf(text, "date")
+
+
+def value_literal(rng, col, v):
+    """A literal of col's type with value v."""
+    t = TYP[col.kind]
+    if t == "date":
+        return date_literal(rng, v)
+    if t == "str":
+        return leaf(sql_str(v), "str")
+    return num_literal(rng, v, t)
+
+
+def mutate_string(rng, s):
+    """A string near s that the column may not hold (dictionary code boundaries)."""
+    r = rng.random()
+    if r < 0.4 and len(s) > 1:
+        return s[:rng.randint(1, len(s) - 1)]
+    if r < 0.7:
+        return s + rng.choice(["A", "Z", "#", " ", "0"])
+    return s[:-1] + chr(min(126, ord(s[-1]) + 1)) if s else "A"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The generator
+# ---------------------------------------------------------------------------------------------------
+CMP = ["=", "<>", "<", "<=", ">", ">="]
+
+
+class Scope:
+    """The FROM items of one query level: alias -> (columns, rows, text usable in a FROM)."""
+
+    def __init__(self):
+        self.cols, self.rows, self.from_sql, self.table = {}, {}, {}, {}
+
+    def aliases(self):
+        return list(self.cols)
+
+
+class Gen:
+    def __init__(self, con, prof, rows, rng):
+        self.con, self.prof, self.base_rows, self.rng = con, prof, rows, rng
+        self.n = 0
+        self.distinct = None  # the argument of this query level's DISTINCT aggregates
+
+    def alias(self, prefix):
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    # -- FROM -----------------------------------------------------------------------------------
+    def table_cols(self, t):
+        return [Col(n, k, d, pk=(PRIMARY.get(t) == n), scale=2 if k == "dec" else 0, prof=self.prof[(t, n)])
+                for n, k, d in TPCH[t]]
+
+    def add_table(self, scope, q, t, prefix=None):
+        a = self.alias(prefix or PREFIX[t])
+        q.items.append(Item(a, table=t))
+        scope.cols[a], scope.rows[a], scope.from_sql[a], scope.table[a] = self.table_cols(t), self.base_rows[t], f"{t} {a}", t
+        return a
+
+    def add_derived(self, scope, q, sub, cols, cte):
+        a = self.alias("d")
+        q.items.append(Item(a, sub=sub, cte=cte))
+        from_sql = f"({sub.sql()}) as {a}"
+        n = self.con.execute(f"select count(*) from {from_sql}").fetchone()[0]
+        for c in cols:
+            c.prof = profile_column(self.con, from_sql, f"{a}.{c.name}", c.kind)
+        scope.cols[a], scope.rows[a], scope.from_sql[a], scope.table[a] = cols, n, from_sql, None
+        return a
+
+    def key_cols(self, scope, a):
+        return [c for c in scope.cols[a] if c.kind == "key" and c.domain]
+
+    def ndv(self, scope, a, c):
+        return max(1, c.prof.get("ndv", 1))
+
+    def gen_from(self, scope, q, n_items, allow_derived=True):
+        rng = self.rng
+        start = rng.choices(list(TABLE_WEIGHTS), weights=list(TABLE_WEIGHTS.values()))[0]
+        if allow_derived and rng.random() < 0.08:
+            a = self.gen_derived(scope, q, rng.choice(sorted({d for t, cols in TPCH.items() for n, k, d in cols
+                                                              if PRIMARY.get(t) == n and t != "region"})))
+        else:
+            a = self.add_table(scope, q, start)
+        est = scope.rows[a]
+        for _ in range(n_items - 1):
+            options = []
+            for x in scope.aliases():
+                for c in self.key_cols(scope, x):
+                    for t, cols in TPCH.items():
+                        for n, k, d in cols:
+                            if d != c.domain or k != "key":
+                                continue
+                            tpk = PRIMARY.get(t) == n
+                            if tpk and c.pk and rng.random() > 0.2:
+                                continue  # a table joined with itself on its primary key: now and then
+                            if not (tpk or c.pk):
+                                # a many-to-many key join: rare, and only when small
+                                if rng.random() > 0.15:
+                                    continue
+                            grow = self.base_rows[t] / max(self.ndv(scope, x, c), self.prof[(t, n)]["ndv"])
+                            if est * max(grow, 1.0) > MAX_JOIN_ROWS:
+                                continue
+                            options.append((x, c, t, n, tpk))
+            if not options:
+                break
+            x, c, t, n, tpk = rng.choice(options)
+            if allow_derived and rng.random() < 0.12 and t != "region":
+                b = self.gen_derived(scope, q, c.domain)
+                bc = self.key_cols(scope, b)[0]
+                q.joins.append(E("{0} = {1}", [self.colref(x, c), self.colref(b, bc)]))
+                est = est * max(1.0, scope.rows[b] / max(self.ndv(scope, x, c), bc.prof.get("ndv", 1)))
+                continue
+            b = self.add_table(scope, q, t)
+            bc = next(cc for cc in scope.cols[b] if cc.name == n)
+            pair = [self.colref(x, c), self.colref(b, bc)]
+            if rng.random() < 0.5:
+                pair.reverse()
+            q.joins.append(E("{0} = {1}", pair))
+            # lineitem - partsupp: the composite key (Q9) most of the time
+            other = {"l_partkey": ("l_suppkey", "ps_suppkey"), "l_suppkey": ("l_partkey", "ps_partkey"),
+                     "ps_partkey": ("ps_suppkey", "l_suppkey"), "ps_suppkey": ("ps_partkey", "l_partkey")}
+            if {scope.table.get(x), t} == {"lineitem", "partsupp"} and c.name in other and rng.random() < 0.8:
+                xn, bn = other[c.name]
+                xc = next(cc for cc in scope.cols[x] if cc.name == xn)
+                bc2 = next(cc for cc in scope.cols[b] if cc.name == bn)
+                q.joins.append(E("{0} = {1}", [self.colref(x, xc), self.colref(b, bc2)]))
+                grow = 1.0
+            else:
+                grow = self.base_rows[t] / max(self.ndv(scope, x, c), bc.prof["ndv"])
+            est *= max(1.0, grow)
+        q.style = "join" if rng.random() < 0.35 else "comma"
+        q.on_filters = rng.random() < 0.3
+        q.perm = rng.randrange(1, 10**6) if rng.random() < 0.5 else 0
+
+    def gen_derived(self, scope, q, domain):
+        """A derived table whose first column is a key of `domain`: an aggregate grouped by it, or a
+        filtered projection."""
+        rng = self.rng
+        tables = [(t, n) for t, cols in TPCH.items() for n, k, d in cols if k == "key" and d == domain]
+        t, kn = rng.choice(tables)
+        sub = Query()
+        sscope = Scope()
+        saved = self.distinct
+        self.distinct = None
+        a = self.add_table(sscope, sub, t)
+        kc = next(c for c in sscope.cols[a] if c.name == kn)
+        i = self.n
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            sub.where.append(self.gen_pred(sscope, [a]))
+        cols = [Col(f"dk{i}", "key", domain, pk=True, prof=None)]
+        if rng.random() < 0.65:
+            sub.select.append((self.colref(a, kc), f"dk{i}"))
+            for j in range(rng.choice([1, 1, 2])):
+                ag = self.gen_agg(sscope, [a])
+                sub.select.append((ag, f"dv{i}_{j}"))
+                kind = {"int": "int", "dec": "dec", "float": "float", "date": "date", "str": "dict"}[ag.typ]
+                cols.append(Col(f"dv{i}_{j}", kind, scale=ag.scale))
+            sub.group, sub.group_style = [self.colref(a, kc)], [rng.choice(["expr", "pos", "alias"])]
+            if rng.random() < 0.15:
+                h = self.gen_agg(sscope, [a], numeric_only=True)
+                thr = self.sample_agg_threshold(sub, h)
+                if thr is not None:
+                    sub.having.append(E("{0} " + rng.choice([">", ">=", "<"]) + " {1}", [h, thr]))
+        else:
+            sub.select.append((self.colref(a, kc), f"dk{i}"))
+            cols[0].pk = kc.pk
+            for j, c in enumerate(rng.sample(scope_cols_nonkey(sscope, a), 2)):
+                e = self.colref(a, c)
+                if TYP[c.kind] in ("int", "dec") and rng.random() < 0.4:
+                    e = self.arith(e, small_literal(rng), rng.choice("+-*"))
+                sub.select.append((e, f"dv{i}_{j}"))
+                kind = c.kind if e.text is not None else e.typ
+                cols.append(Col(f"dv{i}_{j}", kind, scale=e.scale))
+        self.distinct = saved
+        return self.add_derived(scope, q, sub, cols, cte=rng.random() < 0.3)
+
+    # -- expressions ----------------------------------------------------------------------------
+    def colref(self, a, c):
+        return leaf(f"{a}.{c.name}", TYP[c.kind], refs=[a], scale=c.scale, bound=c.prof.get("maxabs", 0.0))
+
+    def pick_col(self, scope, aliases, kinds):
+        opts = [(a, c) for a in aliases for c in scope.cols[a] if c.kind in kinds]
+        return self.rng.choice(opts) if opts else (None, None)
+
+    def arith(self, x, y, op):
+        if op == "*":
+            scale, bound = x.scale + y.scale, x.bound * y.bound
+        else:
+            scale, bound = max(x.scale, y.scale), x.bound + y.bound
+        typ = "float" if "float" in (x.typ, y.typ) else "dec" if "dec" in (x.typ, y.typ) else "int"
+        return E("({0} " + op + " {1})", [x, y], typ=typ, scale=scale, bound=bound)
+
+    def fits(self, e):
+        return e.scale <= 8 and e.bound * 10 ** e.scale < 1e16 and (e.typ != "int" or e.bound < 2e9)
+
+    def gen_num(self, scope, aliases, depth=2):
+        """A numeric expression over `aliases` (no aggregates)."""
+        rng = self.rng
+        r = rng.random()
+        if depth <= 0 or r < 0.35:
+            a, c = self.pick_col(scope, aliases, ("int", "dec", "float") if rng.random() < 0.92 else ("key",))
+            if a is None:
+                return small_literal(rng)
+            return self.colref(a, c)
+        if r < 0.42:
+            a, c = self.pick_col(scope, aliases, ("date",))
+            if a is not None:
+                part = rng.choice(["year", "year", "month", "day"])
+                return E(f"extract({part} from {{0}})", [self.colref(a, c)], typ="int", bound=2100)
+        if r < 0.52:
+            p = self.gen_pred(scope, aliases, depth=1)
+            x, y = self.gen_num(scope, aliases, depth - 1), (self.gen_num(scope, aliases, depth - 1)
+                                                           if rng.random() < 0.5 else small_literal(rng))
+            if rng.random() < 0.3:
+                y = leaf("0", "int")
+            typ = "float" if "float" in (x.typ, y.typ) else "dec" if "dec" in (x.typ, y.typ) else "int"
+            return E("case when {0} then {1} else {2} end", [p, x, y], typ=typ, scale=max(x.scale, y.scale),
+                     bound=max(x.bound, y.bound))
+        x = self.gen_num(scope, aliases, depth - 1)
+        y = self.gen_num(scope, aliases, depth - 1) if rng.random() < 0.6 else small_literal(rng)
+        if rng.random() < 0.5:
+            x, y = y, x
+        e = self.arith(x, y, rng.choice("+-*"))
+        if not self.fits(e):
+            e = self.arith(x, y, rng.choice("+-"))
+            if not self.fits(e):
+                return x
+        return e
+
+    def sample_value(self, scope, a, expr_sql):
+        """A value of expr over alias a's rows (None without rows)."""
+        n = scope.rows[a]
+        if not n:
+            return None
+        k = self.rng.randrange(n)
+        r = self.con.execute(f"select v from (select {expr_sql} as v from {scope.from_sql[a]}) where v is not null "
+                             f"order by v limit 1 offset {k}").fetchone()
+        if r is None:
+            r = self.con.execute(f"select min({expr_sql}) from {scope.from_sql[a]}").fetchone()
+        return r[0] if r else None
+
+    def col_pred(self, scope, a, c):
+        """A predicate on one column with literals from its values."""
+        rng = self.rng
+        x = self.colref(a, c)
+        vals = c.prof.get("vals") or []
+        t = TYP[c.kind]
+        if not vals:
+            return E("{0} = {0}", [x])
+        pick = lambda: rng.choice(vals)  # noqa: E731
+        r = rng.random()
+        if c.kind == "heap":
+            words = c.prof.get("words") or ["a"]
+            strs = c.prof.get("strs") or vals
+            if r < 0.45:
+                w = rng.choice(words)
+                pat = rng.choice([f"%{w}%", f"%{w}%", f"{rng.choice(strs)[:rng.randint(1, 6)]}%", f"%{w}",
+                                  f"%{w}%{rng.choice(words)}%", f"%{w[:2]}_{w[3:]}%" if len(w) > 3 else f"%{w}%"])
+                return E("{0} " + rng.choice(["like", "like", "not like"]) + " {1}", [x, leaf(sql_str(pat), "str")])
+            if r < 0.6:
+                s = rng.choice(strs)
+                start = rng.randint(1, max(1, min(len(s), 12)))
+                n = rng.randint(1, 4)
+                frag = s[start - 1:start - 1 + n]
+                sub = E(f"substring({{0}} from {start} for {n})", [x], typ="str")
+                if rng.random() < 0.5:
+                    lits = [frag] + [rng.choice(strs)[start - 1:start - 1 + n] for _ in range(rng.randint(1, 3))]
+                    return E("{0} in (" + ", ".join(sql_str(v) for v in lits) + ")", [sub])
+                return E("{0} " + rng.choice(["=", "<>", "<", ">="]) + " {1}", [sub, leaf(sql_str(frag), "str")])
+            if r < 0.8:
+                return E("{0} " + rng.choice(CMP) + " {1}", [x, leaf(sql_str(rng.choice(strs)), "str")])
+            if r < 0.9:
+                lo, hi = sorted([rng.choice(strs), rng.choice(strs)])
+                return E("{0} between {1} and {2}", [x, leaf(sql_str(lo), "str"), leaf(sql_str(hi), "str")])
+            lits = sorted({rng.choice(strs) for _ in range(rng.randint(1, 4))})
+            return E("{0} in (" + ", ".join(sql_str(v) for v in lits) + ")", [x])
+        if c.kind == "dict":
+            if r < 0.3:
+                return E("{0} " + rng.choice(["=", "=", "<>"]) + " {1}", [x, leaf(sql_str(pick()), "str")])
+            if r < 0.45:
+                lits = sorted({pick() for _ in range(rng.randint(1, 4))})
+                neg = " not" if rng.random() < 0.25 else ""
+                return E("{0}" + neg + " in (" + ", ".join(sql_str(v) for v in lits) + ")", [x])
+            if r < 0.65:
+                v = pick()
+                words = re.findall(r"[A-Za-z0-9#]+", v) or [v]
+                w = rng.choice(words)
+                pat = rng.choice([v[:rng.randint(1, len(v))] + "%", f"%{w}", f"%{w}%", v, f"{v[0]}%{w[-2:]}"])
+                return E("{0} " + rng.choice(["like", "like", "not like"]) + " {1}", [x, leaf(sql_str(pat), "str")])
+            if r < 0.8:
+                v = pick() if rng.random() < 0.6 else mutate_string(rng, pick())
+                return E("{0} " + rng.choice(["<", "<=", ">", ">=", "="]) + " {1}", [x, leaf(sql_str(v), "str")])
+            lo, hi = sorted([pick(), pick() if rng.random() < 0.7 else mutate_string(rng, pick())])
+            return E("{0} between {1} and {2}", [x, leaf(sql_str(lo), "str"), leaf(sql_str(hi), "str")])
+        if t == "date":
+            if r < 0.4:
+                return E("{0} " + rng.choice(CMP[1:] + ["="]) + " {1}", [x, date_literal(rng, pick())])
+            if r < 0.6:
+                lo, hi = sorted([pick(), pick()])
+                return E("{0} between {1} and {2}", [x, date_literal(rng, lo, False), date_literal(rng, hi, False)])
+            if r < 0.8:
+                d = pick()
+                unit = rng.choice(["month", "year", "day"])
+                n = {"month": rng.choice([1, 3, 6]), "year": 1, "day": rng.choice([10, 30, 90])}[unit]
+                return E("{0} >= {1} and {0} < {2}",
+                         [x, leaf(f"date '{d.isoformat()}'", "date"),
+                          leaf(f"date '{d.isoformat()}' + interval '{n}' {unit}", "date")])
+            part = rng.choice(["year", "month", "day"])
+            ex = E(f"extract({part} from {{0}})", [x], typ="int", bound=2100)
+            v = self.sample_value(scope, a, f"extract({part} from {a}.{c.name})")
+            if v is None:
+                v = 1995
+            if rng.random() < 0.3:
+                vs = sorted({int(v), int(v) + 1, int(self.sample_value(scope, a, f"extract({part} from {a}.{c.name})") or v)})
+                return E("{0} in (" + ", ".join(map(str, vs)) + ")", [ex])
+            return E("{0} " + rng.choice(CMP) + " {1}", [ex, leaf(str(int(v)), "int")])
+        # numeric
+        if r < 0.45:
+            return E("{0} " + rng.choice(CMP[1:] + ["=", "<", ">"]) + " {1}", [x, value_literal(rng, c, pick())])
+        if r < 0.7:
+            lo, hi = sorted([pick(), pick()])
+            return E("{0} " + rng.choice(["between", "between", "not between"]) + " {1} and {2}",
+                     [x, value_literal(rng, c, lo), value_literal(rng, c, hi)])
+        if c.kind == "dec" and rng.random() < 0.8:  # one scale, the column's (mixed scales are refused)
+            lits = [leaf(f"{D(str(pick())):.2f}", "dec", scale=2) for _ in range(rng.randint(1, 5))]
+        else:
+            lits = [value_literal(rng, c, pick()) for _ in range(rng.randint(1, 5))]
+        neg = " not" if rng.random() < 0.2 else ""
+        return E("{0}" + neg + " in (" + ", ".join("{%d}" % (i + 1) for i in range(len(lits))) + ")", [x] + lits)
+
+    def gen_pred(self, scope, aliases, depth=2, allow_sub=False):
+        """A boolean expression over `aliases`."""
+        rng = self.rng
+        r = rng.random()
+        if allow_sub and r < 0.18:
+            p = self.gen_subquery_pred(scope, aliases)
+            if p is not None:
+                return p
+            r = rng.random()
+        if depth > 0 and r < 0.10:
+            kids = [self.gen_pred(scope, aliases, depth - 1) for _ in range(rng.choice([2, 2, 3]))]
+            if rng.random() < 0.3:
+                kids[0] = E("({0} and {1})", [kids[0], self.gen_pred(scope, aliases, 0)])
+            return E("(" + " or ".join("{%d}" % i for i in range(len(kids))) + ")", kids)
+        if depth > 0 and r < 0.15:
+            return E("not ({0})", [self.gen_pred(scope, aliases, depth - 1)])
+        if r < 0.27:
+            # an expression compared with one of its values
+            a = rng.choice(aliases)
+            e = self.gen_num(scope, [a], 2)
+            if e.text is None or rng.random() < 0.3:
+                v = self.sample_value(scope, a, e.sql())
+                if v is not None:
+                    lit = num_literal(rng, v, "int" if e.typ == "int" else "dec")
+                    return E("{0} " + rng.choice(["<", "<=", ">", ">=", "=", "<>"]) + " {1}", [e, lit])
+        if r < 0.35 and len(aliases) >= 1:
+            # two columns of the same type, possibly of different tables (a residual filter)
+            opts = [(a, c) for a in aliases for c in scope.cols[a] if c.kind in ("date", "dec", "int")]
+            if len(opts) >= 2:
+                (a1, c1) = rng.choice(opts)
+                same = [(a, c) for a, c in opts if TYP[c.kind] == TYP[c1.kind] and (a, c.name) != (a1, c1.name)]
+                if same:
+                    a2, c2 = rng.choice(same)
+                    x, y = self.colref(a1, c1), self.colref(a2, c2)
+                    if c1.kind == "date" and rng.random() < 0.4:
+                        n = rng.choice([1, 10, 30, 60])
+                        x = E("{0} " + rng.choice(["+", "-"]) + f" interval '{n}' day", [x], typ="date")
+                    elif TYP[c1.kind] == "dec" and rng.random() < 0.3:
+                        x = self.arith(x, small_literal(rng), "*")
+                    return E("{0} " + rng.choice(["<", "<=", ">", ">=", "<>", "="]) + " {1}", [x, y])
+        a = rng.choice(aliases)
+        cols = [c for c in scope.cols[a] if rng.random() < (0.35 if c.kind == "heap" else 1.0)] or scope.cols[a]
+        return self.col_pred(scope, a, rng.choice(cols))
+
+    # -- subqueries -------------------------------------------------------------------------------
+    def sub_scope(self, t, prefix="s"):
+        sub, ss = Query(), Scope()
+        a = self.add_table(ss, sub, t, prefix=PREFIX[t] + prefix)
+        return sub, ss, a
+
+    def gen_subquery_pred(self, scope, aliases):
+        rng = self.rng
+        saved = self.distinct
+        self.distinct = None
+        try:
+            r = rng.random()
+            keyed = [(a, c) for a in aliases for c in self.key_cols(scope, a)]
+            if r < 0.55 and keyed:
+                a, c = rng.choice(keyed)
+                tables = [(t, n) for t, cols in TPCH.items() for n, k, d in cols if k == "key" and d == c.domain
+                          and (PRIMARY.get(t) == n) != c.pk or (k == "key" and d == c.domain and rng.random() < 0.3)]
+                if not tables:
+                    return None
+                t, n = rng.choice(tables)
+                sub, ss, s = self.sub_scope(t)
+                sc = next(cc for cc in ss.cols[s] if cc.name == n)
+                for _ in range(rng.choice([1, 1, 2])):
+                    sub.where.append(self.gen_pred(ss, [s], 1))
+                if rng.random() < 0.5:
+                    # EXISTS, correlated by the key (with a <> residual now and then: Q21)
+                    sub.star = rng.random() < 0.7
+                    if not sub.star:
+                        sub.select = [(self.colref(s, sc), None)]
+                    sub.where.insert(rng.randint(0, len(sub.where)), E("{0} = {1}", [self.colref(s, sc), self.colref(a, c)]))
+                    if scope.table.get(a) == t and rng.random() < 0.4:
+                        others = [cc for cc in self.key_cols(ss, s) if cc.name != n]
+                        if others:
+                            oc = rng.choice(others)
+                            sub.where.append(E("{0} <> {1}", [self.colref(s, oc), self.colref(a, next(
+                                cc for cc in scope.cols[a] if cc.name == oc.name))]))
+                    neg = "not " if rng.random() < 0.35 else ""
+                    return E(neg + "exists ({S})", [], sub=sub, refs=[a])
+                # IN (SELECT key ...), maybe grouped with HAVING (Q18)
+                sub.select = [(self.colref(s, sc), None)]
+                if rng.random() < 0.25:
+                    sub.where = sub.where[:1] if rng.random() < 0.5 else []
+                    sub.group, sub.group_style = [self.colref(s, sc)], ["expr"]
+                    h = self.gen_agg(ss, [s], numeric_only=True)
+                    thr = self.sample_agg_threshold(sub, h)
+                    if thr is None:
+                        return None
+                    sub.having = [E("{0} " + rng.choice([">", "<", ">="]) + " {1}", [h, thr])]
+                neg = " not" if rng.random() < 0.3 else ""
+                return E("{0}" + neg + " in ({S})", [self.colref(a, c)], sub=sub)
+            # scalar subquery: a column against an aggregate of the same column, correlated by a key
+            # of the same table or not
+            opts = [(a, c) for a in aliases if scope.table.get(a) for c in scope.cols[a] if c.kind in ("dec", "int")]
+            if not opts:
+                return None
+            a, c = rng.choice(opts)
+            t = scope.table[a]
+            sub, ss, s = self.sub_scope(t)
+            sc = next(cc for cc in ss.cols[s] if cc.name == c.name)
+            agg = rng.choice(["avg", "avg", "min", "max", "sum"] + (["count"] if rng.random() < 0.1 else []))
+            correlated = rng.random() < 0.5
+            if agg == "sum" and not correlated:
+                agg = "avg"
+            arg = self.colref(s, sc)
+            inner = E(f"{agg}({{0}})", [arg], typ="float" if agg == "avg" else sc.kind if sc.kind != "key" else "int", agg=True)
+            if rng.random() < 0.3:
+                inner = E("{0} * {1}", [small_literal(rng), inner], typ=inner.typ, agg=True)
+            sub.select = [(inner, None)]
+            if correlated:
+                keys = [cc for cc in self.key_cols(ss, s) if not cc.pk] or self.key_cols(ss, s)
+                k = rng.choice(keys)
+                sub.where.append(E("{0} = {1}", [self.colref(s, k), self.colref(a, next(
+                    cc for cc in scope.cols[a] if cc.name == k.name))]))
+            if rng.random() < 0.5:
+                sub.where.append(self.gen_pred(ss, [s], 1))
+            return E("{0} " + rng.choice(["<", "<=", ">", ">=", "<>"]) + " ({S})", [self.colref(a, c)], sub=sub,
+                     refs=[a] if correlated else [])
+        finally:
+            self.distinct = saved
+
+    # -- aggregates -----------------------------------------------------------------------------------
+    def gen_agg(self, scope, aliases, numeric_only=False):
+        rng = self.rng
+        r = rng.random()
+        if r < 0.15:
+            return E(text="count(*)", typ="int", agg=True)
+        if r < 0.22:
+            a, c = self.pick_col(scope, aliases, ("key", "int", "dec", "date", "dict"))
+            return E("count({0})", [self.colref(a, c)], typ="int", agg=True)
+        if r < 0.32:
+            if self.distinct is None:
+                a, c = self.pick_col(scope, aliases, ("key", "int", "dec", "date", "dict") + (("heap",) if rng.random() < 0.1 else ()))
+                self.distinct = self.colref(a, c)
+            fn = rng.choice(["count", "count", "count", "sum", "min", "max"])
+            x = self.distinct
+            if fn != "count" and x.typ not in NUMERIC:
+                fn = "count"
+            return E(f"{fn}(distinct {{0}})", [x], typ="int" if fn == "count" else x.typ, agg=True,
+                     scale=x.scale if fn != "count" else 0)
+        if r < 0.4 and not numeric_only:
+            a, c = self.pick_col(scope, aliases, ("date", "dict") + (("heap",) if rng.random() < 0.2 else ()))
+            if a is not None:
+                return E(rng.choice(["min", "max"]) + "({0})", [self.colref(a, c)], typ=TYP[c.kind], agg=True)
+        x = self.gen_num(scope, aliases, rng.choice([0, 1, 2]))
+        if x.text is not None and x.typ == "int" and x.bound == 0:  # a literal
+            x = self.gen_num(scope, aliases, 0)
+        fn = rng.choice(["sum", "sum", "sum", "avg", "min", "max"])
+        if fn == "avg" and self.distinct is not None and rng.random() < 0.9:
+            fn = "sum"
+        typ = "float" if fn == "avg" or x.typ == "float" else x.typ
+        return E(f"{fn}({{0}})", [x], typ=typ, agg=True, scale=x.scale)
+
+    def agg_map(self, aggs):
+        """An expression over aggregates (a later stage)."""
+        rng = self.rng
+        nums = [g for g in aggs if g.typ in NUMERIC]
+        if not nums:
+            return None
+        x = rng.choice(nums)
+        if rng.random() < 0.5 and len(nums) > 1:
+            y = rng.choice(nums)
+            op = rng.choice("+-")
+        else:
+            y = small_literal(rng)
+            op = rng.choice("+-*")
+        return self.arith(x, y, op)
+
+    def sample_agg_threshold(self, q, h):
+        """A literal among the values aggregate h takes over q's groups."""
+        probe = copy.copy(q)
+        probe.select = [(h, "v")]
+        probe.having, probe.order, probe.limit = [], [], None
+        try:
+            vals = [r[0] for r in self.con.execute(f"select v from ({probe.sql()}) where v is not null order by v").fetchall()]
+        except Exception:  # noqa: BLE001 - the probe's text is ours; a DuckDB error drops the HAVING
+            return None
+        if not vals:
+            return None
+        v = vals[int(self.rng.uniform(0.2, 0.95) * (len(vals) - 1))]
+        return num_literal(self.rng, v, "int" if h.typ == "int" else "dec")
+
+    # -- the query ------------------------------------------------------------------------------------
+    def group_key(self, scope, aliases):
+        rng = self.rng
+        r = rng.random()
+        if r < 0.12:
+            a, c = self.pick_col(scope, aliases, ("date",))
+            if a is not None:
+                return E("extract(year from {0})", [self.colref(a, c)], typ="int")
+        if r < 0.17:
+            a, c = self.pick_col(scope, aliases, ("heap", "dict"))
+            if a is not None:
+                n = rng.randint(1, 3)
+                return E(f"substring({{0}} from 1 for {n})", [self.colref(a, c)], typ="str")
+        if r < 0.22:
+            p = self.gen_pred(scope, aliases, 0)
+            a, b = rng.sample(["lo", "hi", "mid", "x", "yes", "no", "A", "BB"], 2)
+            return E("case when {0} then " + sql_str(a) + " else " + sql_str(b) + " end", [p], typ="str")
+        kinds = rng.choices([("dict",), ("key",), ("int",), ("date",), ("heap",), ("dec",)],
+                            weights=[40, 20, 12, 8, 5, 3])[0]
+        a, c = self.pick_col(scope, aliases, kinds)
+        if a is None:
+            a, c = self.pick_col(scope, aliases, ("key", "dict", "int"))
+        return self.colref(a, c)
+
+    def gen_left(self):
+        """X LEFT JOIN T ON X's primary key = T's foreign key [AND a filter on T] (docs/sql.md's shape):
+        counts of T's rows per X key or dictionary column, T's columns (NULL without a match), and
+        now and then the count of those counts (TPC-H Q13)."""
+        rng = self.rng
+        pairs = [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
+                 if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
+        x, xk, t, tk = rng.choice(pairs)
+        q, scope = Query(), Scope()
+        a = self.add_table(scope, q, x)
+        b = self.alias(PREFIX[t])
+        item = Item(b, table=t, left=True)
+        q.items.append(item)
+        scope.cols[b], scope.rows[b], scope.from_sql[b], scope.table[b] = self.table_cols(t), self.base_rows[t], f"{t} {b}", t
+        q.style = "join"
+        xc = next(c for c in scope.cols[a] if c.name == xk)
+        bc = next(c for c in scope.cols[b] if c.name == tk)
+        q.joins.append(E("{0} = {1}", [self.colref(a, xc), self.colref(b, bc)][::rng.choice([1, -1])]))
+        if rng.random() < 0.6:
+            item.on.append(self.gen_pred(scope, [b], 1))
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            q.where.append(self.gen_pred(scope, [a], 1))
+        other = [c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date")]
+        counted = self.colref(b, rng.choice(other))
+        if rng.random() < 0.6:
+            key = self.colref(a, xc) if rng.random() < 0.6 else self.group_key(scope, [a])
+            q.select = [(key, "a1"), (E("count({0})", [counted], typ="int", agg=True), "a2")]
+            if rng.random() < 0.4:
+                q.select.append((E(text="count(*)", typ="int", agg=True), "a3"))
+            q.group, q.group_style = [key], [rng.choice(["expr", "pos", "alias"])]
+            if rng.random() < 0.35:
+                # the count of counts
+                outer, oscope = Query(), Scope()
+                cols = [Col("a1", "key", pk=True), Col("a2", "int")]
+                d = self.add_derived(oscope, outer, q, cols, cte=rng.random() < 0.3)
+                cnt = self.colref(d, cols[1])
+                outer.select = [(cnt, "c_count"), (E(text="count(*)", typ="int", agg=True), "custdist")]
+                outer.group, outer.group_style = [cnt], ["expr"]
+                q = outer
+            if rng.random() < 0.5:
+                self.order_all(q)
+            return q
+        # plain rows: X's key and T's columns, NULL where X has no match (compared as a multiset)
+        q.select = [(self.colref(a, xc), "a1")] + [(self.colref(b, c), f"a{i + 2}") for i, c in
+                                                   enumerate(rng.sample(other, min(len(other), rng.choice([1, 2]))))]
+        return q
+
+    def gen_query(self, allow_sub=True):
+        rng = self.rng
+        if rng.random() < 0.05:
+            return self.gen_left()
+        q, scope = Query(), Scope()
+        self.gen_from(scope, q, rng.choices([1, 2, 3, 4, 5], weights=[28, 32, 22, 12, 6])[0])
+        aliases = scope.aliases()
+        for _ in range(rng.choices([0, 1, 2, 3, 4], weights=[10, 30, 30, 20, 10])[0]):
+            q.where.append(self.gen_pred(scope, aliases, allow_sub=allow_sub))
+        shape = rng.choices(["group", "scalar", "project"], weights=[50, 15, 35])[0]
+        alias_n = iter(range(1, 100))
+        name = lambda: f"a{next(alias_n)}"  # noqa: E731
+        if shape in ("group", "scalar"):
+            keys = []
+            if shape == "group":
+                for _ in range(rng.choices([1, 2, 3], weights=[50, 35, 15])[0]):
+                    k = self.group_key(scope, aliases)
+                    if k.sql() not in [x.sql() for x in keys]:
+                        keys.append(k)
+            aggs = [self.gen_agg(scope, aliases) for _ in range(rng.choice([1, 1, 2, 2, 3, 4]))]
+            items = [k for k in keys if rng.random() < 0.9] + aggs
+            if rng.random() < 0.25:
+                m = self.agg_map(aggs)
+                if m is not None:
+                    items.append(m)
+            rng.shuffle(items)
+            q.select = [(e, name()) for e in items]
+            q.group = keys
+            q.group_style = [rng.choice(["expr", "expr", "pos", "alias"]) for _ in keys]
+            if rng.random() < 0.3:
+                h = self.gen_agg(scope, aliases, numeric_only=True)
+                thr = self.sample_agg_threshold(q, h)
+                if thr is not None:
+                    q.having.append(E("{0} " + rng.choice([">", ">=", "<", "<=", "<>"]) + " {1}", [h, thr]))
+        else:
+            items = []
+            for _ in range(rng.choice([1, 2, 2, 3, 4])):
+                r = rng.random()
+                if r < 0.55:
+                    a, c = self.pick_col(scope, aliases, ("key", "int", "dec", "date", "dict", "heap"))
+                    items.append(self.colref(a, c))
+                elif r < 0.8:
+                    items.append(self.gen_num(scope, aliases, 2))
+                elif r < 0.9:
+                    a, c = self.pick_col(scope, aliases, ("date",))
+                    if a is not None:
+                        items.append(E("{0} + interval '" + str(rng.choice([1, 5, 30])) + "' day",
+                                       [self.colref(a, c)], typ="date"))
+                else:
+                    items.append(self.group_key(scope, aliases))
+            q.select = [(e, name()) for e in items]
+        floats = any(e.typ == "float" for e, _ in q.select)
+        if shape == "project" or rng.random() < 0.5:
+            self.order_all(q)
+            if not floats and rng.random() < (0.7 if shape == "project" else 0.3):
+                q.limit = rng.choice([1, 3, 10, 25, 100])
+        return q
+
+    def order_all(self, q):
+        names = [a for _, a in q.select]
+        self.rng.shuffle(names)
+        q.order = [(a, self.rng.random() < 0.35) for a in names]
+
+
+def scope_cols_nonkey(scope, a):
+    cols = [c for c in scope.cols[a] if c.kind in ("int", "dec", "date", "dict")]
+    return cols if len(cols) >= 2 else scope.cols[a]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running: the oracle, horseqc, classification
+# ---------------------------------------------------------------------------------------------------
+MAX_ROWS = 5000
+
+
+def oracle(con, sql):
+    """(columns, rows) from DuckDB, or raises."""
+    res = con.execute(sql)
+    return [d[0] for d in res.description], res.fetchall()
+
+
+def generate(con, prof, rows, seed, index):
+    """Query `index` of `seed`: (Query, sql, columns, rows, attempts); regenerated while DuckDB rejects it,
+    its result is too large, or (mostly) empty."""
+    rng = random.Random(f"{seed}:{index}")
+    last = None
+    for attempt in range(30):
+        g = Gen(con, prof, rows, rng)
+        sql = "?"
+        try:
+            q = g.gen_query()
+            sql = q.sql()
+            cols, res = oracle(con, sql)
+        except duckdb_error() as e:
+            last = f"oracle error: {str(e).splitlines()[0]} in {sql}"
+            continue
+        if len(res) > MAX_ROWS:
+            if q.limit is None and not any(e.typ == "float" for e, _ in q.select) and not any(it.left for it in q.items):
+                g.order_all(q)
+                q.limit = rng.choice([10, 50, 200])
+                sql = q.sql()
+                cols, res = oracle(con, sql)
+            else:
+                continue
+        empty = not res or all(all(v in (None, 0) for v in r) for r in res)
+        if empty and rng.random() < 0.85 and attempt < 29:
+            continue
+        return q, sql, cols, res, attempt
+    raise RuntimeError(f"no query for seed {seed} index {index}: {last}")
+
+
+def duckdb_error():
+    import duckdb
+    return duckdb.Error
+
+
+class Runner:
+    def __init__(self, args, data):
+        self.args, self.data = args, data
+        self.env = dict(os.environ)
+        self.env.setdefault("HORSEQC_KERNEL_CACHE", os.path.join(args.work, "kernels"))
+        if args.opt_disable:
+            self.env["POCL_EXTRA_BUILD_FLAGS"] = (self.env.get("POCL_EXTRA_BUILD_FLAGS", "") + " -cl-opt-disable").strip()
+            # horseqc's kernel cache is keyed by the source alone: unoptimized binaries are kept apart
+            self.env["HORSEQC_KERNEL_CACHE"] = os.path.join(self.env["HORSEQC_KERNEL_CACHE"], "opt-disable")
+
+    def horseqc(self, sql):
+        """(rc, stdout, stderr, seconds); rc 'timeout' when it ran past --timeout."""
+        cmd = [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device", self.args.device,
+               "--format", "json", "--quiet", "--sql", sql] + (["--model", self.args.model] if self.args.model else [])
+        t0 = time.time()
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.args.timeout, env=self.env)
+        except subprocess.TimeoutExpired:
+            return "timeout", "", "", time.time() - t0
+        return p.returncode, p.stdout, p.stderr, time.time() - t0
+
+    def check(self, sql, cols, rows):
+        """(outcome, detail, seconds, compile_ms): outcome match | refused | mismatch | crash."""
+        rc, out, err, secs = self.horseqc(sql)
+        compile_ms = None
+        if rc == "timeout":
+            return "crash", f"timeout after {self.args.timeout} s", secs, None
+        if rc == 4:
+            msg = refusal_message(err)
+            if msg:
+                return "refused", msg, secs, None
+            return "crash", f"exit 4 without a clear message: {err.strip()[-500:]!r}", secs, None
+        if rc != 0:
+            what = f"signal {-rc}" if rc < 0 else f"exit {rc}"
+            return "crash", f"{what}: {err.strip()[-1500:]}", secs, None
+        try:
+            doc = json.loads(out)
+            ours = doc["queries"][0]
+            compile_ms = ours.get("phases", {}).get("compile_ms")
+        except (ValueError, KeyError, IndexError) as e:
+            return "crash", f"exit 0 but unreadable output ({e}): {out[:300]!r}", secs, None
+        if "unsupported" in ours:
+            return "refused", normalize(ours["unsupported"]), secs, compile_ms
+        errs = compare("q", sql, ours, cols, rows)
+        if errs:
+            return "mismatch", errs[0][3:], secs, compile_ms
+        return "match", "", secs, compile_ms
+
+
+def refusal_message(err):
+    """The refusal's message, normalized for grouping (positions, literals, numbers, snippets), or ''."""
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    msg = lines[-1]
+    msg = re.sub(r"^horseqc-run: (error: )?", "", msg)
+    msg = normalize(msg)
+    return msg if re.search(r"[a-z]{3,}.*[a-z]{3,}", msg) else ""
+
+
+def normalize(msg):
+    msg = re.sub(r"^(<sql>|[^:\s]+):\d+:\d+:\s*", "", msg.strip())
+    msg = re.sub(r"'[^']*'", "'…'", msg)
+    while True:  # innermost parentheses first, until none is left
+        m2 = re.sub(r"\([^()]*\)", "\x00", msg)
+        if m2 == msg:
+            break
+        msg = m2
+    msg = re.sub(r"(\w*)\x00+", r"\1(…)", msg)
+    msg = re.sub(r"\b\d+\b", "N", msg)
+    msg = re.sub(r"\b[a-z]{1,2}s?\d+(_\d+)?\b", "ALIAS", msg)
+    return msg[:200]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Reduction (delta debugging over the query's structure)
+# ---------------------------------------------------------------------------------------------------
+def drop_alias(q, a):
+    """q without FROM item a and everything that reads it; None when nothing remains to select."""
+    q = copy.deepcopy(q)
+    q.items = [it for it in q.items if it.alias != a]
+    keep = lambda e: a not in e.all_refs()  # noqa: E731
+    q.joins = [j for j in q.joins if keep(j)]
+    q.where = [w for w in q.where if keep(w)]
+    q.having = [h for h in q.having if keep(h)]
+    kept = [(e, n) for e, n in q.select if keep(e)]
+    if not kept or not q.items:
+        return None
+    names = {n for _, n in kept}
+    q.select = kept
+    q.order = [(n, d) for n, d in q.order if n in names]
+    gk = [(k, s) for k, s in zip(q.group, q.group_style) if keep(k)]
+    q.group, q.group_style = [k for k, _ in gk], [s for _, s in gk]
+    return q
+
+
+def expr_variants(e):
+    """Expressions smaller than e: e replaced by one of its operands, or an operand simplified."""
+    out = []
+    for k in e.kids:
+        if k.typ == e.typ or (k.typ in NUMERIC and e.typ in NUMERIC):
+            if k.has_agg() == e.has_agg() or not e.agg:
+                out.append(k)
+    for i, k in enumerate(e.kids):
+        for v in expr_variants(k):
+            n = copy.copy(e)
+            n.kids = list(e.kids)
+            n.kids[i] = v
+            out.append(n)
+    if e.sub is not None:
+        for v in query_variants(e.sub, inner=True):
+            n = copy.copy(e)
+            n.sub = v
+            out.append(n)
+    return out
+
+
+def query_variants(q, inner=False):
+    """Candidate reductions of q, larger steps first."""
+    out = []
+
+    def variant(f):
+        n = copy.deepcopy(q)
+        r = f(n)
+        if r is not False:
+            out.append(n if r is None else r)
+
+    if q.limit is not None:
+        variant(lambda n: setattr(n, "limit", None))
+    if q.order and q.limit is None:
+        variant(lambda n: setattr(n, "order", []))
+    for lst in ("having", "where"):
+        items = getattr(q, lst)
+        if len(items) > 3:
+            half = len(items) // 2
+            variant(lambda n, lst=lst, half=half: setattr(n, lst, getattr(n, lst)[half:]))
+            variant(lambda n, lst=lst, half=half: setattr(n, lst, getattr(n, lst)[:half]))
+        for i in range(len(items)):
+            variant(lambda n, lst=lst, i=i: getattr(n, lst).pop(i) and None)
+    for it in q.items[::-1]:
+        if len(q.items) > 1:
+            r = drop_alias(q, it.alias)
+            if r is not None:
+                out.append(r)
+    if not inner:
+        for i in range(len(q.select)):
+            if len(q.select) > 1:
+                def drop_sel(n, i=i):
+                    name = n.select.pop(i)[1]
+                    n.order = [(a, d) for a, d in n.order if a != name]
+                    if not n.order:
+                        n.limit = None
+                variant(drop_sel)
+        for i in range(len(q.group)):
+            def drop_key(n, i=i):
+                k = n.group.pop(i).sql()
+                n.group_style.pop(i)
+                gone = {a for e, a in n.select if e.sql() == k}
+                n.select = [(e, a) for e, a in n.select if a not in gone]
+                if not n.select:
+                    return False
+                n.order = [(a, d) for a, d in n.order if a not in gone]
+                if not n.order:
+                    n.limit = None
+            variant(drop_key)
+    if q.style != "comma" and len(q.items) > 1 and not any(it.left for it in q.items):
+        variant(lambda n: setattr(n, "style", "comma"))
+    for i, it in enumerate(q.items):
+        for j in range(len(it.on)):
+            variant(lambda n, i=i, j=j: n.items[i].on.pop(j) and None)
+        if it.left:
+            variant(lambda n, i=i: setattr(n.items[i], "left", False))
+    if q.perm:
+        variant(lambda n: setattr(n, "perm", 0))
+    for i, it in enumerate(q.items):
+        if it.sub is not None:
+            if it.cte:
+                variant(lambda n, i=i: setattr(n.items[i], "cte", False))
+            for v in query_variants(it.sub, inner=True):
+                variant(lambda n, i=i, v=v: setattr(n.items[i], "sub", v))
+    for lst in ("where", "having"):
+        for i, e in enumerate(getattr(q, lst)):
+            for v in expr_variants(e):
+                variant(lambda n, lst=lst, i=i, v=v: getattr(n, lst).__setitem__(i, v))
+    for i, (e, a) in enumerate(q.select):
+        for v in expr_variants(e):
+            variant(lambda n, i=i, v=v, a=a: n.select.__setitem__(i, (v, a)))
+    return out
+
+
+def failure_kind(outcome, detail):
+    """What a reduction must keep: a mismatch stays a mismatch; a crash keeps its exit status."""
+    if outcome == "mismatch":
+        return "mismatch"
+    m = re.match(r"(timeout|signal \d+|exit \d+)", detail)
+    return f"crash {m.group(1) if m else detail[:20]}"
+
+
+def reduce_failure(con, runner, q, outcome, detail, jobs, deadline):
+    """The smallest variant of q that fails the same way, within the deadline; (query, detail, checks)."""
+    want = failure_kind(outcome, detail)
+    checks = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        improved = True
+        while improved and time.time() < deadline:
+            improved = False
+            cands, seen = [], set()
+            for c in query_variants(q):
+                s = c.sql()
+                if s not in seen and len(s) <= len(q.sql()) + 40:
+                    seen.add(s)
+                    cands.append(c)
+            i = 0
+            while i < len(cands) and time.time() < deadline:
+                batch = []
+                while i < len(cands) and len(batch) < jobs:
+                    c = cands[i]
+                    i += 1
+                    try:
+                        cols, rows = oracle(con, c.sql())
+                    except duckdb_error():
+                        continue
+                    if len(rows) > 20 * MAX_ROWS:
+                        continue
+                    batch.append((c, cols, rows))
+                if not batch:
+                    continue
+                results = list(pool.map(lambda b: runner.check(b[0].sql(), b[1], b[2]), batch))
+                checks += len(batch)
+                for (c, _, _), (o, d, _, _) in zip(batch, results):
+                    if o in ("mismatch", "crash") and failure_kind(o, d) == want:
+                        q, detail, improved = c, d, True
+                        break
+                if improved:
+                    break
+    return q, detail, checks
+
+
+# ---------------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------------
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", required=True, help="directory with horseqc-run")
+    ap.add_argument("--work", required=True, help="data cache: tpch-dbgen-sf<X>/ (ssb-sf<X>/) is made there once")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--sf", default="0.01")
+    ap.add_argument("--benchmark", default="tpch", choices=["tpch", "ssb"],
+                    help="schema and data: TPC-H (dbgen's, as tpch_queries.py) or SSB (horseqc-gen's)")
+    ap.add_argument("--time-budget", type=float, default=0, help="stop starting queries after this many seconds")
+    ap.add_argument("--jobs", type=int, default=1, help="horseqc-run processes at a time")
+    ap.add_argument("--report", help="JSON summary file")
+    ap.add_argument("--only", type=int, action="append", help="run only query number I of the seed (repeatable)")
+    ap.add_argument("--sql", help="check this query text alone (and reduce it if it fails)")
+    ap.add_argument("--device", default="opencl")
+    ap.add_argument("--model", help="horseqc-run --model (default: horseqc's)")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds one horseqc-run may take")
+    ap.add_argument("--reduce-time", type=float, default=300, help="seconds to reduce one failure")
+    ap.add_argument("--reduce-total", type=float, default=900, help="seconds to reduce all failures")
+    ap.add_argument("--no-reduce", action="store_true")
+    ap.add_argument("--opt-disable", action="store_true",
+                    help="PoCL builds without optimization (POCL_EXTRA_BUILD_FLAGS=-cl-opt-disable): about 2x faster, "
+                         "but blind to failures only optimized kernels show")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print every query and its outcome")
+    ap.add_argument("--dry-run", action="store_true", help="print the generated queries and DuckDB's row counts only")
+    args = ap.parse_args()
+
+    start = time.time()
+    use_benchmark(args.benchmark)
+    if args.benchmark == "tpch":
+        data = os.path.join(args.work, f"tpch-dbgen-sf{args.sf}")
+        make_data("dbgen", args.sf, data, args.bin)
+        con = oracle_connection(data)
+    else:
+        data = os.path.join(args.work, f"ssb-sf{args.sf}")
+        if not os.path.exists(os.path.join(data, "lineorder.tbl")):
+            subprocess.run([os.path.join(args.bin, "horseqc-gen"), "ssb", "--sf", args.sf, "--out", data, "--quiet"],
+                           check=True)
+        import duckdb
+        con = duckdb.connect()
+        load_ssb(con, data)
+    prof, rows = build_profile(con)
+    runner = Runner(args, data)
+    print(f"sql_fuzz: {args.benchmark} seed {args.seed}, {args.queries} queries, sf {args.sf}, data {data}, jobs {args.jobs}, "
+          f"profile in {time.time() - start:.1f} s", flush=True)
+
+    counts = collections.Counter()
+    refusals = collections.Counter()
+    refusal_example = {}
+    failures, times, compile_ms = [], [], []
+    oracle_errors = []
+    indices = args.only or range(args.queries)
+
+    def gen_all():
+        if args.sql:
+            q = None
+            cols, res = oracle(con, args.sql)
+            yield 0, q, args.sql, cols, res
+            return
+        for i in indices:
+            if args.time_budget and time.time() - start > args.time_budget:
+                print(f"sql_fuzz: time budget of {args.time_budget:.0f} s reached after {i} queries", flush=True)
+                return
+            try:
+                q, sql, cols, res, _ = generate(con, prof, rows, args.seed, i)
+            except RuntimeError as e:
+                oracle_errors.append(str(e))
+                continue
+            yield i, q, sql, cols, res
+
+    if args.dry_run:
+        n = 0
+        for i, q, sql, cols, res in gen_all():
+            n += 1
+            print(f"[{i}] {len(res)} rows: {sql}")
+        print(f"{n} queries in {time.time() - start:.1f} s; {len(oracle_errors)} without a query: {oracle_errors[:5]}")
+        return 0
+
+    done = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        pending = collections.deque()
+
+        def drain(block_until):
+            nonlocal done
+            while len(pending) > block_until:
+                i, q, sql, cols, res, fut = pending.popleft()
+                outcome, detail, secs, cms = fut.result()
+                done += 1
+                counts[outcome] += 1
+                times.append(secs)
+                if cms is not None:
+                    compile_ms.append(cms)
+                if outcome == "refused":
+                    refusals[detail] += 1
+                    refusal_example.setdefault(detail, sql)
+                elif outcome in ("mismatch", "crash"):
+                    failures.append({"seed": args.seed, "index": i, "outcome": outcome, "detail": detail, "sql": sql,
+                                     "oracle_rows": len(res), "query": q})
+                    print(f"\n{outcome.upper()} seed {args.seed} query {i}: {detail}\n  {sql}\n", flush=True)
+                if args.verbose:
+                    print(f"[{i}] {outcome} {secs:.1f}s {len(res)} rows: {sql}" + (f"\n    {detail}" if detail else ""),
+                          flush=True)
+                elif done % 50 == 0:
+                    print(f"sql_fuzz: {done} queries, {time.time() - start:.0f} s: " +
+                          ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
+
+        for i, q, sql, cols, res in gen_all():
+            pending.append((i, q, sql, cols, res, pool.submit(runner.check, sql, cols, res)))
+            drain(max(1, args.jobs) * 2)
+        drain(0)
+    run_secs = time.time() - start
+
+    # Reductions
+    reduce_deadline = time.time() + args.reduce_total
+    crash_seen = {}
+    for f in sorted(failures, key=lambda f: len(f["sql"])):
+        q = f.pop("query")
+        key = normalize(re.sub(r"^.*?error: ", "", f["detail"])) if f["outcome"] == "crash" else None
+        if key in crash_seen:
+            f["reduced"], f["duplicate_of"] = None, crash_seen[key]
+            continue
+        if args.no_reduce or q is None or time.time() >= reduce_deadline:
+            f["reduced"] = None
+            continue
+        if key:
+            crash_seen[key] = f["index"]
+        t0 = time.time()
+        rq, rdetail, checks = reduce_failure(con, runner, q, f["outcome"], f["detail"], max(1, args.jobs),
+                                             min(reduce_deadline, t0 + args.reduce_time))
+        f["reduced"], f["reduced_detail"] = rq.sql(), rdetail
+        f["reduce_checks"], f["reduce_seconds"] = checks, round(time.time() - t0, 1)
+    for f in failures:
+        f.pop("query", None)
+
+    total = sum(counts.values())
+    print(f"\nsql_fuzz: seed {args.seed}: {total} queries in {run_secs:.0f} s "
+          f"({run_secs / max(1, total):.2f} s per query with {args.jobs} job(s); horseqc-run median "
+          f"{sorted(times)[len(times) // 2] if times else 0:.2f} s, mean {sum(times) / max(1, len(times)):.2f} s; "
+          f"compile median {sorted(compile_ms)[len(compile_ms) // 2] / 1000 if compile_ms else 0:.2f} s)")
+    print("  " + ", ".join(f"{k} {counts[k]}" for k in ("match", "refused", "mismatch", "crash")))
+    if oracle_errors:
+        print(f"  {len(oracle_errors)} index(es) without a query DuckDB runs: {oracle_errors[:3]}")
+    if refusals:
+        print("  refusals:")
+        for m, n in refusals.most_common():
+            print(f"    {n:5d}  {m}")
+    for f in failures:
+        print(f"\n{f['outcome'].upper()} seed {f['seed']} query {f['index']} (replay: --seed {f['seed']} --only {f['index']}):"
+              f"\n  {f['detail']}\n  query:   {f['sql']}")
+        if f.get("reduced"):
+            print(f"  reduced: {f['reduced']}\n  reduced: {f['reduced_detail']}")
+        elif f.get("duplicate_of") is not None:
+            print(f"  (the same crash as query {f['duplicate_of']}: not reduced again)")
+    if args.report:
+        with open(args.report, "w") as fh:
+            json.dump({"seed": args.seed, "sf": args.sf, "queries": total, "seconds": round(time.time() - start, 1),
+                       "run_seconds": round(run_secs, 1), "jobs": args.jobs,
+                       "horseqc_seconds": {"mean": sum(times) / max(1, len(times)),
+                                           "median": sorted(times)[len(times) // 2] if times else 0,
+                                           "p90": sorted(times)[int(len(times) * 0.9)] if times else 0},
+                       "compile_ms_median": sorted(compile_ms)[len(compile_ms) // 2] if compile_ms else None,
+                       "counts": {k: counts[k] for k in ("match", "refused", "mismatch", "crash")},
+                       "oracle_errors": oracle_errors,
+                       "refusals": [{"message": m, "count": n, "example": refusal_example[m]}
+                                    for m, n in refusals.most_common()],
+                       "failures": failures}, fh, indent=1, default=str)
+    bad = counts["mismatch"] + counts["crash"]
+    print(f"\nsql_fuzz: {'FAILED' if bad else 'ok'} ({bad} failure(s))")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
