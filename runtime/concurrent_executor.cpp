@@ -24,6 +24,7 @@
 #include "runtime/plan_state.h"
 #include "runtime/probes.h"
 #include "runtime/result_assembly.h"
+#include "runtime/watchdog.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -472,7 +473,10 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
     stats.queries.push_back(plan.label);
     ExecutionStats& es = out.executions[q].stats;
     es.device = stats.device;
-    modules.push_back(executor_.module_for(plan.module, es));
+    {
+      Watchdog::Phase phase(plan.label, "compile");
+      modules.push_back(executor_.module_for(plan.module, es));
+    }
     stats.compile_ms += es.compile_ms;
     params.push_back(resolve_params(plan, database));
   }
@@ -595,7 +599,12 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
       }
     }
   }
-  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = columns.get_all(requests);
+  std::string labels;
+  for (const ExecutablePlan* p : plans) labels += (labels.empty() ? "" : ", ") + p->label;
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
+    Watchdog::Phase phase(labels, "transfer");
+    return columns.get_all(requests);
+  }();
   stats.transfer_ms = columns.transfer_ms();
   stats.transfer_bytes = columns.bytes_uploaded();
 
@@ -616,11 +625,14 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
   std::vector<std::map<std::string, AllocatedBuffer>> buffers(plans.size());
   for (;;) {  // attempts: restart every plan after a Grow overflow
     const auto setup_start = Clock::now();
-    for (size_t q = 0; q < plans.size(); ++q) {
-      buffers[q].clear();
-      buffers[q] = allocate_state(backend, *plans[q], params[q]);
+    {
+      Watchdog::Phase phase(labels, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
+      for (size_t q = 0; q < plans.size(); ++q) {
+        buffers[q].clear();
+        buffers[q] = allocate_state(backend, *plans[q], params[q]);
+      }
+      backend.synchronize();  // fills ran on the default queue; streams must see them
     }
-    backend.synchronize();  // fills ran on the default queue; streams must see them
     stats.transfer_ms += ms_since(setup_start);
     stats.phases.clear();
     stats.kernels_ms = 0;
@@ -873,6 +885,10 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
         };
 
         const auto phase_start = Clock::now();
+        std::string running;
+        for (const Item& it : items) running += (running.empty() ? "" : ", ") + plans[it.plan]->pipelines[it.pipeline].name;
+        Watchdog::Phase watch(labels, "kernels", "phase " + std::to_string(stats.phases.size()) + ": " + running +
+                                                     (ps.streamed ? ", streamed in chunks" : ""));
         if (!ps.streamed) {
           issue_batches([&](size_t i) { issue(i, 0, plans[items[i].plan]->pipelines[items[i].pipeline].launches.size(), nullptr, 0); },
                         nullptr);
@@ -952,6 +968,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
   const auto finalize_start = Clock::now();
   for (size_t q = 0; q < plans.size(); ++q) {
     Execution& e = out.executions[q];
+    Watchdog::Phase phase(plans[q]->label, "finalize");
     const auto start = Clock::now();
     e.result = assemble_result(*plans[q], buffers[q], params[q], database);
     e.stats.finalize_ms = ms_since(start);

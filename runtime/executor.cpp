@@ -22,6 +22,7 @@
 #include "runtime/pipeline_waves.h"
 #include "runtime/plan_state.h"
 #include "runtime/result_assembly.h"
+#include "runtime/watchdog.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -141,7 +142,10 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   ExecutionStats& stats = execution.stats;
   stats.device = backend_.device_description();
 
-  std::shared_ptr<Module> module = module_for(plan.module, stats);
+  std::shared_ptr<Module> module = [&] {
+    Watchdog::Phase phase(plan.label, "compile");
+    return module_for(plan.module, stats);
+  }();
   std::map<std::string, int64_t> params = resolve_params(plan, database);
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
@@ -160,7 +164,10 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
       }
     }
   }
-  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = columns_.get_all(requests);
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
+    Watchdog::Phase phase(plan.label, "transfer");
+    return columns_.get_all(requests);
+  }();
   stats.transfer_ms = columns_.transfer_ms();
   stats.transfer_bytes = columns_.bytes_uploaded();
 
@@ -212,6 +219,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   // Sequential: each pipeline's launches synchronised one after the other, flags read after it.
   auto run_sequential = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    Watchdog::Phase phase(plan.label, "kernels");
     double total = 0;
     for (size_t p = 0; p < n; ++p) {
       const PipelineSpec& pipeline = plan.pipelines[p];
@@ -221,6 +229,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         const std::vector<KernelArg> args = args_for(launch, buffers);
         const LaunchConfig config = decide(launch, timing.launches);
         const Kernel& kernel = module->kernel(launch.kernel);
+        phase.detail("kernel " + launch.kernel);
         if (options.time_kernels) {
           timing.kernel_ms += backend_.launch_timed(kernel, args, config);
         } else {
@@ -240,6 +249,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   // Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
   auto run_waves = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    Watchdog::Phase phase(plan.label, "kernels");
     backend_.synchronize();  // the state's fills ran on the default queue; the streams must see them
     timings.assign(n, {});
     double total = 0;
@@ -256,6 +266,10 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         TimedLaunch timed;
       };
       std::vector<Issued> issued;
+      std::string kernels;
+      for (size_t p : wave)
+        for (const LaunchSpec& launch : plan.pipelines[p].launches) kernels += (kernels.empty() ? "" : ", ") + launch.kernel;
+      phase.detail("wave " + std::to_string(&wave - members.data()) + ": " + kernels);
       const auto wave_start = Clock::now();
       for (size_t i = 0; i < wave.size(); ++i) {
         const PipelineSpec& pipeline = plan.pipelines[wave[i]];
@@ -317,8 +331,11 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
     double total = 0;
     for (;;) {  // attempts: restart from the first pipeline after a Grow overflow
       const auto setup_start = Clock::now();
-      buffers.clear();  // frees the previous attempt's state before allocating the grown one
-      buffers = allocate_state(backend_, plan, params);
+      {
+        Watchdog::Phase setup(plan.label, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
+        buffers.clear();  // frees the previous attempt's state before allocating the grown one
+        buffers = allocate_state(backend_, plan, params);
+      }
       stats.transfer_ms += ms_since(setup_start);
 
       try {
@@ -343,6 +360,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   stats.params = params;
 
   const auto finalize_start = Clock::now();
+  Watchdog::Phase phase(plan.label, "finalize");
   execution.result = assemble_result(plan, buffers, params, database);
   stats.finalize_ms = ms_since(finalize_start);
   return execution;

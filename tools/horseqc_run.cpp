@@ -19,6 +19,7 @@
 #include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/probes.h"
+#include "runtime/watchdog.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "tpch/benchmark_queries.h"
@@ -91,6 +92,9 @@ options:
                                   files, keeping only the columns the queries read (for scale
                                   factors whose files or full tables would not fit)
   --threads N                     loader / generator threads (default: all hardware threads)
+  --watchdog SECONDS              stop with exit 5, naming the query, the phase and the kernel,
+                                  when one phase (compile, transfer, kernels, finalize) of a query
+                                  runs longer than this (default 600; 0: never)
   --quiet                         no progress bars, no phase lines on stderr
   -h, --help                      this text
 
@@ -141,7 +145,7 @@ int run(int argc, char** argv) {
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -155,6 +159,9 @@ int run(int argc, char** argv) {
   if (in_memory && args.has("data")) throw Error(ErrorKind::Usage, "--in-memory generates the data: give --sf, not --data");
   const bool quiet = args.has("quiet");
   const double sf = args.get_double("sf", 0.01);
+  const double watchdog = args.get_double("watchdog", 600);
+  if (!(watchdog >= 0)) throw Error(ErrorKind::Usage, "--watchdog: expected a number of seconds (0: no limit)");
+  runtime::Watchdog::arm(watchdog, "horseqc-run");
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
   const std::string format = args.get_choice("format", {"table", "csv", "json"}, "table");
   const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
@@ -228,7 +235,9 @@ int run(int argc, char** argv) {
   // Data: loaded from .tbl files, or (--in-memory) generated straight into memory with only the
   // columns the queries read — what lets a fact table larger than the files' disk or the host
   // memory's room for every column run (SSB SF 200 on a 125 GiB host).
-  const unsigned threads = static_cast<unsigned>(args.get_long("threads", 0));
+  const long threads_arg = args.get_long("threads", 0);
+  if (args.has("threads") && threads_arg < 1) throw Error(ErrorKind::Usage, "--threads: expected a count of at least 1");
+  const unsigned threads = static_cast<unsigned>(threads_arg);
   auto t0 = Clock::now();
   std::string data_label;
   const Database db = [&] {

@@ -3,7 +3,7 @@
 //   work-items call hqc_cta_*, power-of-two HQC_BDIM() <= 1024, a multiple of the warp for SIMD).
 // Guarantees:
 //   - hqc_cta_<op>_<type>_{we,simd}(x, scratch): the CTA-wide reduction, returned to every work-item.
-//     Work-efficient = tree in scratchpad (HQC_BDIM() words); SIMD = warp shuffles, then one
+//     Work-efficient = scratchpad (HQC_BDIM() words), 32 strided partial folds, no barrier in a loop; SIMD = warp shuffles, then one
 //     scratchpad word per warp (HQC_REDUCE_SIMD_WORDS).
 //   - hqc_cta_<op>_<type>_{we,simd}_to(out, x, scratch): B3 — the reduction, then ONE atomic per CTA
 //     into *out (skipped when the CTA's value is the identity).
@@ -28,17 +28,27 @@ HQC_FN hqc_f64 hqc_combine_sum_f64(hqc_f64 a, hqc_f64 b) { return a + b; }
 HQC_FN hqc_i64 hqc_combine_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
 HQC_FN hqc_i64 hqc_combine_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }
 
-// One definition per (op, type): the tree is the same, only the combine and identity differ.
+// One definition per (op, type): only the combine and identity differ. No barrier sits in a loop:
+// HQC_REDUCE_WE_LANES work-items each fold a strided column of the scratchpad (consecutive
+// work-items read consecutive words), then every work-item folds those partials. Four straight-line
+// barriers, whatever HQC_BDIM(): PoCL's work-group compiler replicates the code between barriers,
+// and a kernel with several tree loops of barriers took exponential time to compile (two 128-bit
+// sums: 24 s, three: minutes).
+#define HQC_REDUCE_WE_LANES 32
 #define HQC_DEFINE_CTA_REDUCE_WE(OP, T, IDENTITY)                                   \
   HQC_FN T hqc_cta_##OP##_we(T x, HQC_LOCAL hqc_u64* scratch) {                     \
     HQC_LOCAL T* s = (HQC_LOCAL T*)scratch;                                         \
+    const hqc_i32 lanes = HQC_BDIM() < HQC_REDUCE_WE_LANES ? HQC_BDIM() : HQC_REDUCE_WE_LANES; \
     s[HQC_LID()] = x;                                                               \
-    for (hqc_i32 d = HQC_BDIM() >> 1; d > 0; d >>= 1) {                             \
-      HQC_BARRIER();                                                                \
-      if (HQC_LID() < d) s[HQC_LID()] = hqc_combine_##OP(s[HQC_LID()], s[HQC_LID() + d]); \
-    }                                                                               \
+    HQC_BARRIER();                                                                  \
+    T partial = (IDENTITY);                                                         \
+    if (HQC_LID() < lanes)                                                          \
+      for (hqc_i32 i = HQC_LID(); i < HQC_BDIM(); i += lanes) partial = hqc_combine_##OP(partial, s[i]); \
+    HQC_BARRIER();                                                                  \
+    if (HQC_LID() < lanes) s[HQC_LID()] = partial;                                  \
     HQC_BARRIER();                                                                  \
     T result = s[0];                                                                \
+    for (hqc_i32 i = 1; i < lanes; ++i) result = hqc_combine_##OP(result, s[i]);    \
     HQC_BARRIER();                                                                  \
     return result;                                                                  \
   }
