@@ -24,13 +24,18 @@ Cardinalities cardinalities(double sf) {
   return c;
 }
 
-Database generate(const GenOptions& options) {
-  gen::check_scale_factor("SSB", options.sf);
-  const Cardinalities counts = cardinalities(options.sf);
+void check_generatable(double sf) {
+  gen::check_scale_factor("SSB", sf);
+  const Cardinalities counts = cardinalities(sf);
   // Keys are int32 in SSB; the largest key is the customer key (30,000·SF).
   if (counts.customers > 2147483647ULL || counts.parts > 2147483647ULL)
-    throw Error(ErrorKind::Usage, "SSB scale factor " + std::to_string(options.sf) +
+    throw Error(ErrorKind::Usage, "SSB scale factor " + std::to_string(sf) +
                                       " is too large: customer and part keys would pass 2^31");
+}
+
+Database generate(const GenOptions& options) {
+  check_generatable(options.sf);
+  const Cardinalities counts = cardinalities(options.sf);
   const Catalog catalog = Catalog::ssb();
   auto def = [&](const char* name) -> const TableDef& {
     const TableDef* t = catalog.find(name);

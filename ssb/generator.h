@@ -37,5 +37,7 @@ Cardinalities cardinalities(double sf);
 // Throws hqc::Error(Usage) for sf <= 0, a non-finite sf, or an sf so large that a key would pass
 // 2^31 (custkey, partkey and suppkey are int32 in SSB).
 Database generate(const GenOptions& options);
+// The same checks, without generating (callers that must refuse before writing anything).
+void check_generatable(double sf);
 
 }  // namespace hqc::ssb

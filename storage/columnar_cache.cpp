@@ -15,6 +15,7 @@
 
 #include "storage/error.h"
 #include "storage/parallel.h"
+#include "storage/temp_files.h"
 
 namespace hqc {
 
@@ -307,8 +308,8 @@ void write_columnar(const Table& table, const TableDef& def, const std::filesyst
   }
   w.put<uint64_t>(fnv1a(w.bytes().data(), w.bytes().size()));
 
-  std::random_device rd;
-  const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(rd()) + std::to_string(rd());
+  const std::filesystem::path tmp = temp_path_for(path);
+  const TempGuard guard(tmp);
   bool ok = true;
   {
     File f(std::fopen(tmp.c_str(), "wb"));

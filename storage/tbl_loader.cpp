@@ -8,6 +8,7 @@
 #include "storage/columnar_cache.h"
 #include "storage/error.h"
 #include "storage/tbl_parser.h"
+#include "storage/temp_files.h"
 
 namespace hqc {
 
@@ -105,6 +106,7 @@ Database load_database(const Catalog& catalog, const std::filesystem::path& dir,
     }
   }
 
+  sweep_stale_temp_files(dir);  // columnar caches an earlier, killed run was writing
   Database db;
   for (const TableDef* def : wanted) {
     const std::filesystem::path tbl = dir / (def->name + ".tbl");

@@ -13,6 +13,7 @@
 #include "storage/date.h"
 #include "storage/error.h"
 #include "storage/parallel.h"
+#include "storage/temp_files.h"
 
 namespace hqc {
 
@@ -112,7 +113,8 @@ void append_tbl_line(std::string& out, const Table& table, const TableDef& def, 
 void write_tbl(const Table& table, const TableDef& def, const std::string& path, unsigned threads,
                Progress* progress) {
   check_layout(table, def);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  const std::string tmp = temp_path_for(path).string();
+  const TempGuard guard(tmp);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) io_failure(path, "cannot create " + tmp, errno);
   try {

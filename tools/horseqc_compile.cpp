@@ -9,6 +9,7 @@
 #include "ir/explain.h"
 #include "ir/kernel.h"
 #include "storage/error.h"
+#include "storage/temp_files.h"
 #include "tools/cli/args.h"
 #include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
@@ -34,14 +35,35 @@ Environment: HORSEQC_DUMP_IR=1 prints the IR after every pass to stderr.
 exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 internal (docs/cli.md)
 )";
 
+// Complete or not at all: written under a temporary name (removed on failure or interrupt), renamed.
 void write_file(const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = path.string() + ".tmp";
+  const std::filesystem::path tmp = hqc::temp_path_for(path);
+  const hqc::TempGuard guard(tmp);
+  std::error_code ec;
   {
     std::ofstream out(tmp, std::ios::binary);
     out << text;
-    if (!out) throw hqc::Error(hqc::ErrorKind::Input, path.string() + ": cannot write");
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output)");
+    }
   }
-  std::filesystem::rename(tmp, path);
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output): " + ec.message());
+  }
+}
+
+// The output directory, created if absent; an existing non-directory or an uncreatable path is a
+// user error (exit 3) naming it.
+void ensure_output_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": exists and is not a directory");
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": cannot create the directory: " + ec.message());
 }
 
 int run(int argc, char** argv) {
@@ -69,7 +91,7 @@ int run(int argc, char** argv) {
   if (!emit.empty()) return 0;
 
   const std::filesystem::path dir = args.get_or("output", ".");
-  std::filesystem::create_directories(dir);
+  ensure_output_dir(dir);
   std::string stem = query.name.empty() ? std::filesystem::path(path).stem().string() : query.name;
   const std::string ext = options.dialect == codegen::Dialect::Cuda ? ".cu" : ".cl";
   const auto source = dir / (stem + ext), manifest = dir / (stem + ".manifest.json"),

@@ -15,7 +15,9 @@
 #include "storage/progress.h"
 #include "storage/tbl_writer.h"
 #include "tpch/generator.h"
+#include "storage/temp_files.h"
 #include "tools/cli/args.h"
+#include "tools/data_source.h"
 
 namespace {
 
@@ -37,17 +39,16 @@ options:
                    columnar: horseqc's binary columnar cache, loaded without parsing
   --threads N      worker threads, 0 = one per hardware thread (default 0); the data does not depend on it
   --seed S         random seed, a non-negative integer (default 19920101); same seed and sf, same data
-  --quiet          no progress bar (it is drawn only on a terminal anyway)
+  --quiet          no progress bar and no table of row counts: nothing on stdout or stderr but errors
   --help           this text
 
-exit codes: 0 success, 2 usage error, 3 the output cannot be written
+Interrupted (Ctrl-C, SIGTERM), it removes what it was writing and exits with 128 + the signal (130);
+files a killed run left behind (<table>.tbl.tmp-<pid>) are removed by the next run into DIR.
+exit codes: 0 success, 2 usage error, 3 the output cannot be written (or too little free disk space)
 )";
 
-std::string format_sf(double sf) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", sf);
-  return buf;
-}
+int write_all(const std::string& bench, hqc::ssb::GenOptions options, const std::string& format, const std::string& out_dir,
+              bool quiet);
 
 int gen_main(int argc, char** argv) {
   const hqc::cli::Args args = hqc::cli::parse(
@@ -80,9 +81,29 @@ int gen_main(int argc, char** argv) {
   if (!out || out->empty()) throw Error(ErrorKind::Usage, "missing --out DIR (see --help)");
   const bool quiet = args.has("quiet");
 
+  // Everything that can refuse does so before the output directory is touched.
+  (tpch ? hqc::tpch::check_generatable : hqc::ssb::check_generatable)(options.sf);
+  hqc::cli::check_free_space(*out, hqc::cli::estimated_data_bytes(bench, options.sf),
+                             (tpch ? "TPC-H SF " : "SSB SF ") + hqc::cli::format_sf(options.sf) +
+                                 (format == "tbl" ? " as .tbl files" : " as columnar files"));
   std::error_code ec;
+  const bool existed = std::filesystem::exists(*out, ec);
   std::filesystem::create_directories(*out, ec);
   if (ec) throw Error(ErrorKind::Input, "cannot create the output directory " + *out + ": " + ec.message());
+  hqc::sweep_stale_temp_files(*out);
+  try {
+    return write_all(bench, options, format, *out, quiet);
+  } catch (...) {
+    // A directory this run created and that holds nothing complete goes with the failure.
+    if (!existed && std::filesystem::is_empty(*out, ec)) std::filesystem::remove(*out, ec);
+    throw;
+  }
+}
+
+int write_all(const std::string& bench, hqc::ssb::GenOptions options, const std::string& format, const std::string& out_dir,
+              bool quiet) {
+  const bool tpch = bench == "tpch";
+  const std::optional<std::string> out = out_dir;
 
   const hqc::Catalog catalog = tpch ? hqc::Catalog::tpch() : hqc::Catalog::ssb();
   if (format == "columnar") {
@@ -96,7 +117,7 @@ int gen_main(int argc, char** argv) {
     }
   }
 
-  const std::string label = (tpch ? "TPC-H SF " : "SSB SF ") + format_sf(options.sf);
+  const std::string label = (tpch ? "TPC-H SF " : "SSB SF ") + hqc::cli::format_sf(options.sf);
   hqc::Database db;
   {
     const hqc::ssb::Cardinalities c = hqc::ssb::cardinalities(options.sf);
@@ -136,7 +157,8 @@ int gen_main(int argc, char** argv) {
       hqc::write_tbl(table, def, path, options.threads, &bar);
       bar.finish();
     }
-    std::printf("%-10s %12llu rows  %s\n", def.name.c_str(), static_cast<unsigned long long>(table.rows), path.c_str());
+    if (!quiet)
+      std::printf("%-10s %12llu rows  %s\n", def.name.c_str(), static_cast<unsigned long long>(table.rows), path.c_str());
   }
   return 0;
 }

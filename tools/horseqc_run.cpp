@@ -48,8 +48,8 @@ Runs benchmark queries from their SQL text, built into the binary:
   tpch  TPC-H, default all 22 (q1 ... q22, or 1 ... 22; tpch/queries)
 With no --data, the benchmark's data is generated once at --sf into
 $XDG_CACHE_HOME/horseqc/<ssb|tpch>/sf<X> (default ~/.cache/horseqc/<ssb|tpch>/sf0.01) and reused.
-Prints each result and the time of every phase: load, plan, codegen, compile (or cache hit),
-transfer, kernels, finalize, total. The device that ran the queries is always printed.
+Prints each result on stdout and, on stderr, the device that ran the queries and the time of every
+phase: load, plan, codegen, compile (or cache hit), transfer, kernels, finalize, total.
 When several queries run and one uses a construct horseqc does not support yet, it says so for that
 query and goes on with the others; the exit code is then 4.
 
@@ -95,7 +95,8 @@ options:
   --watchdog SECONDS              stop with exit 5, naming the query, the phase and the kernel,
                                   when one phase (compile, transfer, kernels, finalize) of a query
                                   runs longer than this (default 600; 0: never)
-  --quiet                         no progress bars, no phase lines on stderr
+  --quiet                         nothing on stderr but errors: no progress bars, device or phase
+                                  lines (--format json still records the device and phases)
   -h, --help                      this text
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
@@ -247,7 +248,15 @@ int run(int argc, char** argv) {
       load.threads = threads;
       load.progress = !quiet;
       data_label = dir.string();
-      return load_database(catalog, dir, load);
+      std::vector<LoadReport> reports;
+      Database loaded = load_database(catalog, dir, load, &reports);
+      // A columnar cache that could not be used (corrupt, stale, unwritable) was rebuilt from the
+      // .tbl file: correct, but the user should know why loading took longer.
+      for (const LoadReport& r : reports)
+        if (!quiet && !r.cache_note.empty())
+          std::fprintf(stderr, "data: %s: the columnar cache was not used: %s; %s\n", r.table.c_str(), r.cache_note.c_str(),
+                       r.from_columnar ? "read another copy" : ("loaded " + r.source.filename().string() + " instead").c_str());
+      return loaded;
     }
     gen::GenOptions gen;
     gen.sf = sf;
@@ -335,14 +344,15 @@ int run(int argc, char** argv) {
       q["stats"] = nlohmann::json::parse(r.execution.stats.to_json());
       if (placement != nullptr) q["concurrent"] = nlohmann::json::parse(placement->to_json());
       out["queries"].push_back(q);
+      if (!quiet) std::fputs(phases_line(r).c_str(), stderr);
     } else {
       if (format == "table" || queries.size() > 1) std::printf("%s%s\n", format == "csv" ? "# " : "== ", r.name.c_str());
       std::fputs(text.c_str(), stdout);
+      std::fflush(stdout);
+      // Results on stdout, diagnostics (the phases) on stderr, in every format.
       std::string line = phases_line(r);
       if (placement != nullptr) line += placement->summary();
-      if (format == "table") std::fputs(line.c_str(), stdout);
-      else if (!quiet) std::fputs(line.c_str(), stderr);
-      std::fflush(stdout);
+      if (!quiet) std::fputs(line.c_str(), stderr);
     }
   };
   // Runs `plans` through the concurrent executor --repeat times; the run with the least kernel time.
@@ -379,8 +389,6 @@ int run(int argc, char** argv) {
       c["kernels_ms_per_repeat"] = per_repeat;
       c["total_ms"] = total_ms;
       out["concurrent"] = c;
-    } else if (format == "table") {
-      std::fputs(best.stats.summary().c_str(), stdout);
     } else if (!quiet) {
       std::fputs(best.stats.summary().c_str(), stderr);
     }

@@ -43,13 +43,18 @@ int32_t current_date() { return days_from_civil(1995, 6, 17); }
 GenContext::GenContext(const GenOptions& options, const Cardinalities& c)
     : gen::GenWorkers(options, progress_units(c)), counts(c), pool(options.seed, kPoolBytes, threads) {}
 
-Database generate(const GenOptions& options) {
-  gen::check_scale_factor("TPC-H", options.sf);
-  const Cardinalities counts = cardinalities(options.sf);
+void check_generatable(double sf) {
+  gen::check_scale_factor("TPC-H", sf);
+  const Cardinalities counts = cardinalities(sf);
   if (order_key(counts.orders) > 2147483647LL)
-    throw Error(ErrorKind::Usage, "TPC-H scale factor " + std::to_string(options.sf) +
+    throw Error(ErrorKind::Usage, "TPC-H scale factor " + std::to_string(sf) +
                                       " is too large: o_orderkey (about 6,000,000 * SF) would pass 2^31 - 1, "
                                       "the int32 identifiers of Catalog::tpch(); use SF <= 357");
+}
+
+Database generate(const GenOptions& options) {
+  check_generatable(options.sf);
+  const Cardinalities counts = cardinalities(options.sf);
   const Catalog catalog = Catalog::tpch();
   auto def = [&](const char* name) -> const TableDef& {
     const TableDef* t = catalog.find(name);

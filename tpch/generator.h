@@ -49,5 +49,7 @@ inline int64_t order_key(uint64_t i) { return static_cast<int64_t>(((i >> 3) << 
 // Throws hqc::Error(Usage) for sf <= 0, a non-finite sf, or an sf so large that a key would pass 2^31
 // (o_orderkey, int32 in the catalog, reaches about 6,000,000·SF: SF ≤ 357).
 Database generate(const GenOptions& options);
+// The same checks, without generating (callers that must refuse before writing anything).
+void check_generatable(double sf);
 
 }  // namespace hqc::tpch

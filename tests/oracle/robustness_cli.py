@@ -7,8 +7,10 @@ before its fix. Answers are checked against DuckDB on the same dbgen .tbl files
 usage: robustness_cli.py --bin BUILD/bin --work DIR [--case NAME]...
 """
 import argparse
+import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -76,6 +78,139 @@ def usage_errors(ctx, failures):
     expect(p.returncode == 2 and "--threads" in p.stderr, "--threads 0 is a usage error", failures, p)
     p = ctx.tpch("q6", "--watchdog", "-1")
     expect(p.returncode == 2 and "--watchdog" in p.stderr, "--watchdog -1 is a usage error", failures, p)
+    with open(os.path.join(ctx.work, "q.sql"), "w") as f:
+        f.write("select count(*) as n from lineitem\n")
+    p = ctx.run("horseqc-compile", os.path.join(ctx.work, "q.sql"), "--schema", "bogus")
+    expect(p.returncode == 2 and all(w in p.stderr for w in ("auto", "ssb", "tpch")),
+           "--schema bogus: a usage error listing auto, ssb, tpch", failures, p)
+
+
+@case
+def compile_output_errors(ctx, failures):
+    """-o onto an uncreatable path or a regular file: a user error (exit 3) naming the path."""
+    query = os.path.join(ctx.work, "q.sql")
+    with open(query, "w") as f:
+        f.write("select count(*) as n from lineitem where l_quantity < 10\n")
+    for target in ("/proc/horseqc-nope", query):
+        p = ctx.run("horseqc-compile", query, "-o", target)
+        expect(p.returncode == 3 and target in p.stderr and "internal" not in p.stderr,
+               f"horseqc-compile -o {target}: exit 3 naming the path", failures, p)
+    out = os.path.join(ctx.work, "compiled")
+    p = ctx.run("horseqc-compile", query, "-o", out)
+    expect(p.returncode == 0 and sorted(os.listdir(out)) == ["q.cu", "q.explain.txt", "q.manifest.json"],
+           "horseqc-compile -o DIR writes exactly the three files", failures, p)
+
+
+@case
+def streams(ctx, failures):
+    """Results on stdout only, diagnostics on stderr, in every format; --quiet leaves stderr empty."""
+    sql = "select r_name, count(*) as n from region, nation where r_regionkey = n_regionkey group by r_name"
+    for fmt in ("table", "csv", "json"):
+        p = ctx.tpch("--sql", sql, "--format", fmt)
+        if fmt == "json":  # one document: the rows, and the device and phases as data
+            doc = json.loads(p.stdout) if p.returncode == 0 else {}
+            rows = doc.get("queries", [{}])[0].get("rows")
+            expect(p.returncode == 0 and rows and "opencl" in doc.get("device", ""),
+                   "--format json: stdout is one JSON document with the rows and the device", failures, p)
+        else:
+            expect(p.returncode == 0 and "ASIA" in p.stdout and "kernels" not in p.stdout and "device:" not in p.stdout,
+                   f"--format {fmt}: stdout holds the result and no phase or device line", failures, p)
+        expect("kernels" in p.stderr and "device: opencl" in p.stderr, f"--format {fmt}: phases and device on stderr",
+               failures, p)
+        q = ctx.tpch("--sql", sql, "--format", fmt, "--quiet")
+        same = (json.loads(q.stdout)["queries"][0]["rows"] == rows) if fmt == "json" and q.returncode == 0 else q.stdout == p.stdout
+        expect(q.returncode == 0 and q.stderr == "" and same,
+               f"--format {fmt} --quiet: the same result on stdout, nothing on stderr", failures, q)
+    g = ctx.run("horseqc-gen", "tpch", "--sf", "0.001", "--out", os.path.join(ctx.work, "gen-quiet"), "--quiet")
+    expect(g.returncode == 0 and g.stdout == "" and g.stderr == "", "horseqc-gen --quiet prints nothing", failures, g)
+
+
+@case
+def corrupt_cache_is_reported(ctx, failures):
+    """A corrupt columnar cache next to its .tbl is rebuilt from the .tbl — and says so on stderr."""
+    data = os.path.join(ctx.work, "corrupt-cache")
+    p = ctx.run("horseqc-gen", "tpch", "--sf", "0.001", "--out", data, "--quiet")
+    sql = "select count(*) as n, sum(n_regionkey) as s from nation"
+    first = ctx.run("horseqc-run", "tpch", "--data", data, "--device", "opencl", "--sql", sql, "--format", "csv")
+    cache = os.path.join(data, "nation.tbl.hqc")
+    expect(first.returncode == 0 and os.path.exists(cache), "the first run writes nation.tbl.hqc", failures, first)
+    if os.path.exists(cache):
+        with open(cache, "r+b") as f:
+            f.seek(64)
+            f.write(b"garbage!")
+    again = ctx.run("horseqc-run", "tpch", "--data", data, "--device", "opencl", "--sql", sql, "--format", "csv")
+    expect(again.returncode == 0 and again.stdout == first.stdout, "a corrupt cache: the same answer", failures, again)
+    expect(re.search(r"nation: the columnar cache was not used: .*nation\.tbl\.hqc.*loaded nation\.tbl", again.stderr) is not None,
+           "a corrupt cache: stderr says it was not used and why", failures, again)
+
+
+def dead_pid():
+    """A pid no process has now."""
+    pid = 4_000_000
+    while os.path.exists(f"/proc/{pid}"):
+        pid += 1
+    return pid
+
+
+@case
+def generation_refusals_write_nothing(ctx, failures):
+    """A refused generation (scale factor too large, too little free disk space) creates nothing."""
+    out = os.path.join(ctx.work, "gen-refused")
+    subprocess.run(["rm", "-rf", out], check=True)
+    p = ctx.run("horseqc-gen", "tpch", "--sf", "100000", "--out", out)
+    expect(p.returncode == 2 and not os.path.exists(out), "--sf 100000: refused, no output directory", failures, p)
+    # A scale factor whose files exceed the free space: from the free space here, or a small tmpfs.
+    free = shutil.disk_usage(ctx.work).free
+    sf = int(free / 1.09e9 * 1.5) + 1
+    if sf > 357:
+        failures.append(f"cannot plant a too-small disk: {free / 1e9:.0f} GB free exceed TPC-H SF 357")
+        return
+    p = ctx.run("horseqc-gen", "tpch", "--sf", str(sf), "--out", out)
+    expect(p.returncode == 3 and "not enough free disk space" in p.stderr and "GB" in p.stderr
+           and not os.path.exists(out), f"--sf {sf}: refused for disk space with the sizes, nothing created", failures, p)
+
+
+@case
+def interrupts_leave_nothing(ctx, failures):
+    """Ctrl-C during horseqc-gen and during horseqc-run's generation removes the temporary files
+    (exit 130); files of a killed (dead) process are swept by the next run."""
+    out = os.path.join(ctx.work, "gen-interrupted")
+    subprocess.run(["rm", "-rf", out], check=True)
+    os.makedirs(out)
+    stale = [os.path.join(out, f"lineitem.tbl.tmp-{dead_pid()}"), os.path.join(out, "keep.tmp-1")]
+    for path in stale:
+        open(path, "w").close()
+
+    def interrupt(cmd, watch, env=None):
+        e = dict(os.environ)
+        e.update(env or {})
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None:
+            if watch():
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        return proc.returncode, err
+
+    mine = lambda d: [f for f in (os.listdir(d) if os.path.isdir(d) else []) if re.search(r"\.tmp-\d+$", f) and f != "keep.tmp-1"
+                      and not f.startswith("lineitem.tbl.tmp-4")]
+    rc, err = interrupt([os.path.join(ctx.bin, "horseqc-gen"), "tpch", "--sf", "0.2", "--out", out, "--quiet"],
+                        lambda: bool(mine(out)))
+    left = sorted(os.listdir(out))
+    expect(rc == 130 and "interrupted" in err, f"horseqc-gen interrupted: exit 130 and a message (exit {rc}: {err!r})", failures)
+    expect(not mine(out), f"horseqc-gen interrupted: no temporary file left ({left})", failures)
+    expect(not os.path.exists(stale[0]) and os.path.exists(stale[1]),
+           f"horseqc-gen: a dead process's temporary file swept, a live one's kept ({left})", failures)
+
+    cache = os.path.join(ctx.work, "xdg-cache")
+    subprocess.run(["rm", "-rf", cache], check=True)
+    tpch_dir = os.path.join(cache, "horseqc", "tpch")
+    rc, err = interrupt([os.path.join(ctx.bin, "horseqc-run"), "tpch", "q6", "--sf", "0.2", "--device", "opencl"],
+                        lambda: bool(mine(tpch_dir)), env={"XDG_CACHE_HOME": cache})
+    expect(rc == 130 and not mine(tpch_dir),
+           f"horseqc-run --sf interrupted while writing: exit 130, no sf0.2.tmp-PID left ({rc}, {err[-300:]!r})", failures)
 
 
 def main():

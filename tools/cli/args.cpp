@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "storage/error.h"
+#include "storage/temp_files.h"
 
 namespace hqc::cli {
 
@@ -92,6 +93,7 @@ Args parse(int argc, char** argv, const std::vector<OptionSpec>& specs) {
 }
 
 int run_main(const char* program, int (*body)(int, char**), int argc, char** argv) {
+  install_interrupt_cleanup(program);  // before any thread starts (storage/temp_files.h)
   try {
     return body(argc, argv);
   } catch (const Error& e) {

@@ -40,7 +40,8 @@ class Args {
 
 Args parse(int argc, char** argv, const std::vector<OptionSpec>& specs);
 
-// Runs `body`, turning hqc::Error into "<program>: error: <message>" on stderr and its exit code.
+// Runs `body`, turning hqc::Error into "<program>: error: <message>" on stderr and its exit code;
+// an interrupt removes the temporary files being written and exits 128 + signal (storage/temp_files.h).
 int run_main(const char* program, int (*body)(int, char**), int argc, char** argv);
 
 }  // namespace hqc::cli

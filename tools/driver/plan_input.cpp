@@ -1,6 +1,7 @@
 #include "tools/driver/plan_input.h"
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -50,7 +51,13 @@ bool is_json_plan_path(const std::string& path) {
 Catalog choose_catalog(const std::string& schema, const std::string& query_text, bool is_sql) {
   if (schema == "ssb") return Catalog::ssb();
   if (schema == "tpch") return Catalog::tpch();
-  if (schema != "auto") return Catalog::from_json(read_text_file(schema), schema);
+  if (schema != "auto") {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(schema, ec))
+      throw Error(ErrorKind::Usage, "--schema: expected auto, ssb, tpch or a catalog file (.json); \"" + schema +
+                                        "\" is none of these (no such file)");
+    return Catalog::from_json(read_text_file(schema), schema);
+  }
   std::set<std::string> tables;
   if (is_sql) {
     // Every identifier is a candidate table name; a catalog fits when it has the FROM tables, which
