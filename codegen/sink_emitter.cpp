@@ -348,14 +348,19 @@ class AggregateSink : public SinkEmitter {
     }
     const std::string g = names::group_index(agg_->name);
     if (agg_->layout == ir::AggLayout::DirectIndexed) {
-      ctx.w.line("const hqc_i64 " + g + " = " + mixed_radix(ctx) + ";");
-      // The key domains come from column statistics, so the index is in range unless they lied.
-      const std::string& slots = ctx.require_arg(agg_->slots_param);
-      if (!agg_->overflow_buffer.empty())
-        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_gb_index_ok(" + g + ", " + slots + ", " +
-                   ctx.require_arg(agg_->overflow_buffer) + ");");
-      else
-        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0 && " + g + " < " + slots + ";");
+      // Each key's offset in its domain, then the mixed-radix slot. The domains come from column
+      // statistics, so every offset is in range unless they lied; if they did, the tuple raises the
+      // table's flag (never dropped, never aliased to another group's slot) and the run fails.
+      std::string radix;
+      for (size_t i = 0; i < agg_->keys.size(); ++i) {
+        const ir::GroupKey& k = agg_->keys[i];
+        const std::string offset = g + "_k" + std::to_string(i);
+        ctx.w.line("const hqc_i64 " + offset + " = (hqc_i64)" + ctx.expr(*k.expr) + " - " + ctx.require_arg(k.min_param) + ";");
+        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_gb_index_ok(" + offset + ", " +
+                   ctx.require_arg(k.domain_param) + ", " + ctx.require_arg(agg_->overflow_buffer) + ");");
+        radix = i == 0 ? offset : "(" + radix + ") * " + ctx.require_arg(k.domain_param) + " + " + offset;
+      }
+      ctx.w.line("const hqc_i64 " + g + " = " + (radix.empty() ? "0" : radix) + ";");
     } else {
       // One key: a CAS on it; several: a private array of the widened keys, one lane each per slot.
       const std::string key = names::group_key(agg_->name);
@@ -530,16 +535,6 @@ class AggregateSink : public SinkEmitter {
   }
 
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
-  std::string mixed_radix(KernelContext& ctx) const {
-    std::string out;
-    for (size_t i = 0; i < agg_->keys.size(); ++i) {
-      const ir::GroupKey& k = agg_->keys[i];
-      std::string term = "((hqc_i64)" + ctx.expr(*k.expr) + " - " + ctx.require_arg(k.min_param) + ")";
-      out = i == 0 ? term : "(" + out + " * " + ctx.require_arg(k.domain_param) + " + " + term + ")";
-    }
-    return out.empty() ? "0" : out;
-  }
-
   const ir::AggregationTable* agg_ = nullptr;
   std::vector<AccumulatorPlan> accs_;
   std::vector<std::string> scratch_ptrs_;  // C3: parallel to accs_

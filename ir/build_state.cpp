@@ -678,6 +678,11 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     }
     t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
                                     "nonzero: a group found no slot (rebuild larger)"});
+  } else if (t.layout == AggLayout::DirectIndexed) {
+    // The slot is computed from the keys' [min, max]; a key outside them raises the flag instead of
+    // being dropped, and the runtime refuses the result (statistics and data disagree).
+    t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
+                                    "nonzero: a group key outside the key domains (no result is given)"});
   }
   t.occupancy_buffer = slot_buffer(t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
 

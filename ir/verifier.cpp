@@ -94,7 +94,7 @@ class Verifier {
           if (k.key_lane >= a.key_lanes) fail(who + " key " + k.name + ": lane beyond the key buffer's lanes");
         }
       }
-      if (a.layout == AggLayout::GlobalHash) need_buffer(a.overflow_buffer, who);
+      if (a.layout == AggLayout::GlobalHash || a.layout == AggLayout::DirectIndexed) need_buffer(a.overflow_buffer, who);
       if (a.scratchpad && a.layout == AggLayout::Scalar) fail(who + ": a scalar aggregate is not privatized in scratchpad");
       if (a.scratchpad && a.layout == AggLayout::GlobalHash) need_param(a.local_slots_param, who + " (per-CTA hashed table)");
       for (const Accumulator& acc : a.accumulators) {

@@ -411,10 +411,13 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           check.action = CheckSpec::Action::Grow;
           check.grow_params = {agg.slots_param};
         } else {
-          // A direct-indexed table is sized by the key domains: a flag means a key outside them.
+          // A direct-indexed table is sized by the key domains: a flag means a key outside them —
+          // the statistics the kernels were sized with do not describe the data. No result.
           check.action = CheckSpec::Action::Fail;
           check.fail_kind = ErrorKind::Internal;
-          check.what += " (a group key outside the statistics' domain)";
+          check.what += " (direct-indexed by the group keys' [min, max]: a row's key fell outside the statistics' "
+                        "domain, so the statistics do not describe the data; no result is given rather than one "
+                        "without that row)";
         }
         ps.checks.push_back(check);
       }

@@ -257,9 +257,11 @@ ir::Program grouped_join_program(const ProgramOptions& o) {
   p.buffers.push_back(buffer("agg0_min", ir::ScalarType::I64, "agg0_slots", 0, ir::Buffer::Fill::Pattern, ir::kMaxI64));
   p.buffers.push_back(buffer("agg0_max", ir::ScalarType::I64, "agg0_slots", 0, ir::Buffer::Fill::Pattern, ir::kMinI64));
   p.buffers.push_back(buffer("agg0_count", ir::ScalarType::U64, "agg0_slots"));
+  p.buffers.push_back(buffer("agg0_overflow", ir::ScalarType::U32, "", 1));
   ir::AggregationTable agg;
   agg.name = "agg0";
   agg.layout = ir::AggLayout::DirectIndexed;
+  agg.overflow_buffer = "agg0_overflow";
   ir::GroupKey year{"d_year", make_column("dim", "d_year", kI32), kI32, "", "", "agg0_year_min", "agg0_year_domain", ""};
   ir::GroupKey brand{"f_brand", make_column("fact", "f_brand", kI32), kI32, "", "", "agg0_brand_min", "agg0_brand_domain", ""};
   agg.keys = {year, brand};
@@ -292,7 +294,7 @@ ir::Program grouped_join_program(const ProgramOptions& o) {
   k.name = "t_grouped_p1_aggregate";
   k.pipeline = 1;
   k.args = {col("fact", "f_brand"), col("fact", "f_key"), col("fact", "f_price"), col("fact", "f_qty")};
-  for (const char* b : {"agg0_count", "agg0_max", "agg0_min", "agg0_sum"}) k.args.push_back(buf(p, b, true));
+  for (const char* b : {"agg0_count", "agg0_max", "agg0_min", "agg0_overflow", "agg0_sum"}) k.args.push_back(buf(p, b, true));
   add_probe_args(p, o, k);
   for (const char* n : {"agg0_brand_domain", "agg0_brand_min", "agg0_slots", "agg0_year_domain", "agg0_year_min", "rows_fact"})
     k.args.push_back(prm(n));

@@ -76,6 +76,7 @@ HQC_KERNEL void t_grouped_p1_aggregate(
     HQC_GLOBAL hqc_u64* agg0_count,
     HQC_GLOBAL hqc_i64* agg0_max,
     HQC_GLOBAL hqc_i64* agg0_min,
+    HQC_GLOBAL hqc_u32* agg0_overflow,
     HQC_GLOBAL hqc_i64* agg0_sum,
     HQC_GLOBAL const hqc_i32* ht0_d_year,
     HQC_GLOBAL const hqc_i32* ht0_keys,
@@ -123,8 +124,11 @@ HQC_KERNEL void t_grouped_p1_aggregate(
     const hqc_i32 f_brand = hqc_pred_load_i32(col_f_brand, tile, flag);
 
     // ---- aggregate agg0 (C3, sink) ----
-    const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_year_min) * agg0_brand_domain + ((hqc_i64)f_brand - agg0_brand_min));
-    flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+    const hqc_i64 g_agg0_k0 = (hqc_i64)d_year - agg0_year_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k0, agg0_year_domain, agg0_overflow);
+    const hqc_i64 g_agg0_k1 = (hqc_i64)f_brand - agg0_brand_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k1, agg0_brand_domain, agg0_overflow);
+    const hqc_i64 g_agg0 = (g_agg0_k0) * agg0_brand_domain + g_agg0_k1;
     if (flag) {
       hqc_gb_local_sum_i64(s_agg0_sum_price, g_agg0, (hqc_i64)f_price);
       hqc_gb_local_min_i64(s_agg0_min_price, g_agg0, (hqc_i64)f_price);

@@ -82,6 +82,7 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
     HQC_GLOBAL hqc_i64* agg0_m,
+    HQC_GLOBAL hqc_u32* agg0_overflow,
     hqc_i64 rows_f,
     hqc_i64 ht0_capacity,
     hqc_i32 agg0_f_g_min,
@@ -108,8 +109,9 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
       const hqc_i32 d_id = hqc_ht_get_i32(ht0_d_id, slot_op1);
 
       // ---- aggregate agg0 (C2, sink) ----
-      const hqc_i64 g_agg0 = ((hqc_i64)f_g - agg0_f_g_min);
-      flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+      const hqc_i64 g_agg0_k0 = (hqc_i64)f_g - agg0_f_g_min;
+      flag = flag && hqc_gb_index_ok(g_agg0_k0, agg0_f_g_domain, agg0_overflow);
+      const hqc_i64 g_agg0 = g_agg0_k0;
       if (flag) {
         hqc_gb_global_sum_i64(agg0_n, g_agg0, 1);
         hqc_gb_global_sum_i64(agg0_m, g_agg0, (slot_op1 >= 0 ? 1 : 0));

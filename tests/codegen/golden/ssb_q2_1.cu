@@ -151,6 +151,7 @@ HQC_KERNEL void q2_1_p3_aggregate(
     HQC_GLOBAL const hqc_i32* ht0_d_year,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_sum_lo_revenue_,
+    HQC_GLOBAL hqc_u32* agg0_overflow,
     hqc_i64 rows_lineorder,
     hqc_i64 ht2_slots,
     hqc_i32 ht2_key_min,
@@ -194,8 +195,11 @@ HQC_KERNEL void q2_1_p3_aggregate(
     const hqc_i64 lo_revenue = hqc_pred_load_i64(col_lo_revenue, tile, flag);
 
     // ---- aggregate agg0 (C2, sink) ----
-    const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_d_year_min) * agg0_p_brand1_domain + ((hqc_i64)p_brand1 - agg0_p_brand1_min));
-    flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+    const hqc_i64 g_agg0_k0 = (hqc_i64)d_year - agg0_d_year_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k0, agg0_d_year_domain, agg0_overflow);
+    const hqc_i64 g_agg0_k1 = (hqc_i64)p_brand1 - agg0_p_brand1_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k1, agg0_p_brand1_domain, agg0_overflow);
+    const hqc_i64 g_agg0 = (g_agg0_k0) * agg0_p_brand1_domain + g_agg0_k1;
     if (flag) {
       hqc_gb_global_sum_i128(agg0_sum_lo_revenue_, g_agg0, (hqc_i64)lo_revenue);
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);

@@ -152,6 +152,7 @@ HQC_KERNEL void q3_1_p3_aggregate(
     HQC_GLOBAL const hqc_i32* ht0_d_year,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_revenue,
+    HQC_GLOBAL hqc_u32* agg0_overflow,
     hqc_i64 rows_lineorder,
     hqc_i64 ht2_slots,
     hqc_i32 ht2_key_min,
@@ -198,8 +199,13 @@ HQC_KERNEL void q3_1_p3_aggregate(
     const hqc_i64 lo_revenue = hqc_pred_load_i64(col_lo_revenue, tile, flag);
 
     // ---- aggregate agg0 (C2, sink) ----
-    const hqc_i64 g_agg0 = ((((hqc_i64)c_nation - agg0_c_nation_min) * agg0_s_nation_domain + ((hqc_i64)s_nation - agg0_s_nation_min)) * agg0_d_year_domain + ((hqc_i64)d_year - agg0_d_year_min));
-    flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+    const hqc_i64 g_agg0_k0 = (hqc_i64)c_nation - agg0_c_nation_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k0, agg0_c_nation_domain, agg0_overflow);
+    const hqc_i64 g_agg0_k1 = (hqc_i64)s_nation - agg0_s_nation_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k1, agg0_s_nation_domain, agg0_overflow);
+    const hqc_i64 g_agg0_k2 = (hqc_i64)d_year - agg0_d_year_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k2, agg0_d_year_domain, agg0_overflow);
+    const hqc_i64 g_agg0 = ((g_agg0_k0) * agg0_s_nation_domain + g_agg0_k1) * agg0_d_year_domain + g_agg0_k2;
     if (flag) {
       hqc_gb_global_sum_i128(agg0_revenue, g_agg0, (hqc_i64)lo_revenue);
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);

@@ -176,6 +176,7 @@ HQC_KERNEL void q4_1_p4_aggregate(
     HQC_GLOBAL hqc_u32* p4_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_profit,
+    HQC_GLOBAL hqc_u32* agg0_overflow,
     hqc_i64 rows_lineorder,
     hqc_i64 ht3_slots,
     hqc_i32 ht3_key_min,
@@ -229,8 +230,11 @@ HQC_KERNEL void q4_1_p4_aggregate(
     const hqc_i64 lo_supplycost = hqc_pred_load_i64(col_lo_supplycost, tile, flag);
 
     // ---- aggregate agg0 (C2, sink) ----
-    const hqc_i64 g_agg0 = (((hqc_i64)d_year - agg0_d_year_min) * agg0_c_nation_domain + ((hqc_i64)c_nation - agg0_c_nation_min));
-    flag = flag && g_agg0 >= 0 && g_agg0 < agg0_slots;
+    const hqc_i64 g_agg0_k0 = (hqc_i64)d_year - agg0_d_year_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k0, agg0_d_year_domain, agg0_overflow);
+    const hqc_i64 g_agg0_k1 = (hqc_i64)c_nation - agg0_c_nation_min;
+    flag = flag && hqc_gb_index_ok(g_agg0_k1, agg0_c_nation_domain, agg0_overflow);
+    const hqc_i64 g_agg0 = (g_agg0_k0) * agg0_c_nation_domain + g_agg0_k1;
     if (flag) {
       hqc_gb_global_sum_i128(agg0_profit, g_agg0, (hqc_i64)hqc_sub_chk_i64((hqc_i64)lo_revenue, (hqc_i64)lo_supplycost, flag, p4_arith_overflow));
       hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
