@@ -219,7 +219,9 @@ std::string device_library_source(Dialect dialect) {
 
 std::vector<std::string> compile_options(Dialect dialect) {
   if (dialect == Dialect::Cuda) return {"--std=c++17"};
-  return {"-cl-std=CL1.2"};
+  // -w: the OpenCL compiler's warnings about generated code (e.g. PoCL's clang on a folded
+  // comparison) are not the user's business and would leak onto stderr past --quiet.
+  return {"-cl-std=CL1.2", "-w"};
 }
 
 }  // namespace hqc::codegen

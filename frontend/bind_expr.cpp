@@ -300,6 +300,12 @@ ExprPtr bind_arith(ArithOp op, const JsonNode& node, const std::vector<Attribute
     if (l->kind == ExprKind::Literal && r->kind == ExprKind::Literal) return fold_constant(op, l, r, node);
     return make_arith(op, l, r, lt);
   }
+  if (lt.id == TypeId::Date && rt.id == TypeId::Date && op == ArithOp::Sub) {
+    // date - date: the number of days between them, an integer (as in PostgreSQL and DuckDB).
+    if (l->kind == ExprKind::Literal && r->kind == ExprKind::Literal)
+      return make_int_literal(static_cast<int64_t>(l->int_value) - r->int_value, DataType::int64());
+    return make_arith(op, l, r, DataType::int64());
+  }
   if (!is_numeric(lt)) node.at("left").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*l));
   if (!is_numeric(rt)) node.at("right").fail(std::string("arithmetic '") + arith_symbol(op) + "' needs a number, found " + type_words(*r));
   if (is_number_literal(*l) && is_number_literal(*r)) {

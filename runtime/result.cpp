@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 
@@ -69,7 +70,16 @@ void permute(std::vector<T>& v, const std::vector<uint64_t>& order) {
   v = std::move(out);
 }
 
+// As DuckDB and PostgreSQL order them: NaN after every number (+inf included), equal to itself.
+int compare_doubles(double x, double y) {
+  const bool xn = std::isnan(x), yn = std::isnan(y);
+  if (xn || yn) return xn - yn;
+  return (x > y) - (x < y);
+}
+
+// Shortest round-trip text; "inf", "-inf" and "nan" (never "-nan") for the values x / 0 gives.
 std::string double_text(double value) {
+  if (std::isnan(value)) return "nan";
   char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   if (ec != std::errc()) return "nan";
@@ -198,7 +208,7 @@ bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<So
           cmp = (x > y) - (x < y);
         }
         break;
-      case Storage::Floats: cmp = (c.floats[a] > c.floats[b]) - (c.floats[a] < c.floats[b]); break;
+      case Storage::Floats: cmp = compare_doubles(c.floats[a], c.floats[b]); break;
       case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
     }
     if (cmp != 0) return k.descending ? cmp > 0 : cmp < 0;
@@ -311,9 +321,9 @@ std::string Result::format(ResultFormat format) const {
           } else if ((id == TypeId::Int32 || id == TypeId::Int64) && col.highs.empty()) {
             out << col.ints[r];
           } else if (id == TypeId::Float64) {
-            // JSON has no NaN/Infinity; null says "not a number" without lying.
+            // JSON has no NaN/Infinity: those are the strings "nan", "inf", "-inf" (null is NULL).
             const double v = col.floats[r];
-            if (v != v || v - v != 0) out << "null"; else out << double_text(v);
+            if (!std::isfinite(v)) out << '"' << double_text(v) << '"'; else out << double_text(v);
           } else if (id == TypeId::Bool) {
             out << col.text(r);
           } else {

@@ -526,11 +526,8 @@ class JoinTreeBuilder {
         unmatched.push_back(e.conjunct);
         continue;
       }
-      if (!join_keys_comparable(pk->type, bk->type)) {
-        src_.unsupported(e.location, "join key " + build_side->to_sql() + " of type " + bk->type.to_string() +
-                                         " cannot be matched with " + probe_side->to_sql() + " of type " + pk->type.to_string() +
-                                         " (keys must be integers, dates, decimals of the same scale or computed strings of at most 7 bytes)");
-      }
+      if (!join_keys_comparable(pk->type, bk->type))
+        src_.unsupported(e.location, join_key_refusal(*build_side, *bk, *probe_side, *pk));
       j->probe_keys.push_back(pk);
       j->build_keys.push_back(bk);
     }
@@ -586,6 +583,19 @@ bool join_keys_comparable(const DataType& a, const DataType& b) {
   auto integral = [](const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; };
   if (integral(a) && integral(b)) return true;
   return a == b && (a.id == TypeId::Date || a.id == TypeId::Decimal);
+}
+
+std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const SqlExpr& probe, const plan::Expr& pk) {
+  const std::string pair = build.to_sql() + " (" + bk.type.to_string() + ") = " + probe.to_sql() + " (" + pk.type.to_string() + ")";
+  if (bk.type.is_string() && pk.type.is_string())
+    return "joining on stored string columns is not supported yet: " + pair +
+           "; join keys may be integers, dates, decimals, or strings computed to at most 7 bytes";
+  if (bk.type.is_string() || pk.type.is_string())
+    return "a join key compares a string with a non-string value: " + pair;
+  if (bk.type.id == TypeId::Decimal && pk.type.id == TypeId::Decimal)
+    return "join keys are decimals of different scales: " + pair + "; cast one to the other's scale";
+  return "join keys of different kinds cannot be matched: " + pair +
+         "; join keys may be integers, dates, decimals of the same scale, or strings computed to at most 7 bytes";
 }
 
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope) {

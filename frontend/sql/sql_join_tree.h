@@ -45,6 +45,10 @@ std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromSco
 // decimals; strings only when both are packed computed strings, storage/types.h).
 bool join_keys_comparable(const DataType& a, const DataType& b);
 
+// Why keys `build` (bound: `bk`) and `probe` (`pk`) cannot be matched, in the user's terms (a stored
+// string column, a decimal of another scale, ...), for an Unsupported error at the key's position.
+std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const SqlExpr& probe, const plan::Expr& pk);
+
 // The lookup that names resolved base-table columns "alias.column" (sql_expr.h).
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope);
 

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,20 @@
 namespace hqc::sql {
 
 namespace {
+
+// What the user wrote, for a parse-tree node horseqc does not bind: COALESCE, not CoalesceExpr.
+std::string sql_name_of_node(const std::string& type) {
+  static const std::map<std::string, std::string> names = {
+      {"CoalesceExpr", "COALESCE"},          {"NullIfExpr", "NULLIF"},
+      {"MinMaxExpr", "GREATEST / LEAST"},    {"TypeCast", "the cast"},
+      {"A_ArrayExpr", "an ARRAY constructor"}, {"RowExpr", "a row constructor"},
+      {"BooleanTest", "IS [NOT] TRUE / FALSE / UNKNOWN"}, {"ParamRef", "a parameter ($n)"},
+      {"SQLValueFunction", "CURRENT_DATE / CURRENT_TIME / CURRENT_USER"}, {"CollateClause", "COLLATE"},
+      {"A_Indirection", "array subscripts or field selection"}, {"GroupingFunc", "GROUPING()"},
+      {"XmlExpr", "an XML function"},       {"A_Star", "* in this position"}};
+  auto it = names.find(type);
+  return it != names.end() ? it->second : "the expression (" + type + ")";
+}
 
 using nlohmann::json;
 
@@ -361,7 +377,10 @@ class Walker {
     if (kind == "AEXPR_ILIKE") src_.unsupported(loc, "ILIKE is not supported");
     if (kind == "AEXPR_SIMILAR") src_.unsupported(loc, "SIMILAR TO is not supported");
     if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") src_.unsupported(loc, "ANY/ALL over arrays is not supported");
-    src_.unsupported(loc, "expression " + kind + " is not supported");
+    if (kind == "AEXPR_NULLIF") src_.unsupported(loc, "NULLIF is not supported");
+    if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT")
+      src_.unsupported(loc, std::string("IS ") + (kind == "AEXPR_NOT_DISTINCT" ? "NOT " : "") + "DISTINCT FROM is not supported");
+    src_.unsupported(loc, "the operator " + (op.empty() ? kind : op) + " is not supported");
   }
 
   SqlExprPtr func_call(const json& f) {
@@ -474,7 +493,7 @@ class Walker {
       e->text = f.value("sval", std::string());
       return e;
     }
-    src_.unsupported(location_of(f), "expression " + type + " is not supported");
+    src_.unsupported(location_of(f), sql_name_of_node(type) + " is not supported");
   }
 
   const SqlSource& src_;

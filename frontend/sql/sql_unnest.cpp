@@ -303,11 +303,8 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
     plan::ExprPtr bk = plan::make_column(a.source, a.name, a.type);
     bk->dict_table = a.dict_table;
     bk->dict_column = a.dict_column;
-    if (!join_keys_comparable(pk->type, bk->type)) {
-      src.unsupported(keys[i].outer->location, "subquery key " + keys[i].inner->to_sql() + " of type " + bk->type.to_string() +
-                                                   " cannot be matched with " + keys[i].outer->to_sql() + " of type " +
-                                                   pk->type.to_string() + " (keys must be integers, dates or decimals of the same scale)");
-    }
+    if (!join_keys_comparable(pk->type, bk->type))
+      src.unsupported(keys[i].outer->location, join_key_refusal(*keys[i].inner, *bk, *keys[i].outer, *pk));
     j->probe_keys.push_back(pk);
     j->build_keys.push_back(bk);
   }

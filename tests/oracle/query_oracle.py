@@ -9,6 +9,7 @@ may come in any order).
 import argparse
 import datetime
 import decimal
+import math
 import json
 import os
 import re
@@ -34,6 +35,8 @@ def ours_value(v, type_name):
         return None
     if type_name.startswith("decimal"):
         return decimal.Decimal(v)
+    if type_name == "float64" and isinstance(v, str):  # JSON's spelling of x / 0: "inf", "-inf", "nan"
+        return float(v)
     return v
 
 
@@ -48,6 +51,8 @@ def equal(a, b):
     if a is None or b is None:
         return a is None and b is None
     if isinstance(b, float) or isinstance(a, float):
+        if not (math.isfinite(float(a)) and math.isfinite(float(b))):  # x / 0: inf, -inf, nan
+            return float(a) == float(b) or (math.isnan(float(a)) and math.isnan(float(b)))
         if isinstance(a, decimal.Decimal):
             return abs(float(a) - b) <= float(decimal.Decimal(1).scaleb(a.as_tuple().exponent)) / 2 + 1e-12 * abs(b)
         return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
@@ -58,7 +63,8 @@ def equal(a, b):
 
 def sort_key(row):
     # Rounded so that float rows sort alike on both sides; equal() decides equality afterwards.
-    return tuple((0, "") if v is None else (1, round(float(v), 4)) if isinstance(v, (int, float, decimal.Decimal))
+    return tuple((0, "") if v is None else (3, "") if isinstance(v, float) and math.isnan(v)
+                 else (1, round(float(v), 4)) if isinstance(v, (int, float, decimal.Decimal))
                  else (2, str(v)) for v in row)
 
 

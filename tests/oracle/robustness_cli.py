@@ -213,6 +213,19 @@ def interrupts_leave_nothing(ctx, failures):
            f"horseqc-run --sf interrupted while writing: exit 130, no sf0.2.tmp-PID left ({rc}, {err[-300:]!r})", failures)
 
 
+@case
+def messages_speak_sql(ctx, failures):
+    """Refusals name the construct as the user wrote it, with its position (exit 4)."""
+    for sql, want in [("select coalesce(o_totalprice, 0) as x from orders", r"<sql>:1:8: COALESCE is not supported"),
+                      ("select nullif(o_totalprice, 0) as x from orders", r"<sql>:1:8: NULLIF is not supported"),
+                      ("select count(*) as n from part p where p_size = (select max(p2.p_size) from part p2 "
+                       "where p2.p_brand = p.p_brand)", r"<sql>:1:\d+: joining on stored string columns is not supported yet: "
+                                                        r".*p_brand \(char\(10\)\)")]:
+        p = ctx.tpch("--sql", sql)
+        expect(p.returncode == 4 and re.search(want, p.stderr) is not None and "Expr " not in p.stderr
+               and "cannot be matched" not in p.stderr, f"{sql!r}: exit 4 with /{want}/", failures, p)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)

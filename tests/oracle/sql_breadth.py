@@ -49,6 +49,19 @@ QUERIES = [
     # Found by the fuzzer: HAVING over a heap-string group key looked up statistics of table "".
     ("having_heap_key", "select c_name, sum(c_acctbal) as s from customer group by c_name having sum(c_acctbal) > 9000.0 "
                         "order by c_name"),
+    # Division is floating point (as in DuckDB): x / 0 is inf or -inf, 0 / 0 is nan, and ORDER BY puts
+    # nan after +inf. Issue 18.
+    ("division_by_zero", "select l_orderkey, l_linenumber, l_quantity / (l_linenumber - 1) as q, "
+                         "(0 - l_quantity) / (l_linenumber - 1) as m, (l_linenumber - 1) / (l_linenumber - 1) as z "
+                         "from lineitem where l_orderkey < 40 order by z, q desc, l_orderkey, l_linenumber"),
+    ("division_by_zero_aggregate", "select l_returnflag, sum(l_quantity) / (count(*) - count(*)) as s, "
+                                   "avg(l_discount) / min(l_linenumber - 1) as a, count(*) as n from lineitem "
+                                   "group by l_returnflag order by a, l_returnflag"),
+    # date - date: the days between them, an integer (issue 18).
+    ("date_minus_date", "select l_shipmode, count(*) as n, sum(l_receiptdate - l_shipdate) as d, "
+                        "min(l_commitdate - l_shipdate) as lo, max(date '1998-12-01' - l_shipdate) as hi from lineitem "
+                        "where l_receiptdate - l_shipdate > 10 and date '1995-01-10' - date '1995-01-01' = 9 "
+                        "group by l_shipmode order by l_shipmode"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
