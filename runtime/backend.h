@@ -245,6 +245,9 @@ struct ModuleSource {
   std::vector<std::string> options;       // compiler options ("-DTILE=4", "-cl-std=CL1.2", ...)
   std::vector<std::string> kernel_names;  // entry points to look up after loading
   std::string label = "kernel";           // names the source in compiler error messages
+  // The first shared_prefix bytes of `source` (dialect prelude + device library) are the same in every
+  // generated module of a dialect, so modules can be compiled as one (Executor::precompile); 0: none.
+  size_t shared_prefix = 0;
 };
 
 struct CompileResult {

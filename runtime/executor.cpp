@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -115,11 +116,18 @@ std::string ExecutionStats::to_json() const {
   return j.dump();
 }
 
+namespace {
+std::string module_key(const Backend& backend, const ModuleSource& source) {
+  std::string key = KernelCache::key_for(backend.cache_identity(), source.source, source.options);
+  for (const std::string& k : source.kernel_names) key += "|" + k;
+  return key;
+}
+}  // namespace
+
 Executor::Executor(Backend& backend, KernelCache* cache) : backend_(backend), cache_(cache), columns_(backend) {}
 
 std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, ExecutionStats& stats) {
-  std::string key = KernelCache::key_for(backend_.cache_identity(), source.source, source.options);
-  for (const std::string& k : source.kernel_names) key += "|" + k;
+  const std::string key = module_key(backend_, source);
   if (auto it = modules_.find(key); it != modules_.end()) {
     stats.compile_cache_hit = true;
     stats.compile_ms = 0;
@@ -130,6 +138,49 @@ std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, Executi
   stats.compile_ms = compiled.compile_ms;
   modules_[key] = compiled.module;
   return compiled.module;
+}
+
+double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, size_t group) {
+  double ms = 0;
+  std::vector<const ModuleSource*> pending;
+  std::set<std::string> names;
+  auto flush = [&] {
+    if (pending.size() > 1) {
+      ModuleSource combined;
+      combined.source = pending[0]->source.substr(0, pending[0]->shared_prefix);
+      combined.options = pending[0]->options;
+      combined.label = "batch of " + std::to_string(pending.size()) + " queries (" + pending[0]->label + ", ...)";
+      for (const ModuleSource* m : pending) {
+        combined.source += "\n" + m->source.substr(m->shared_prefix);
+        combined.kernel_names.insert(combined.kernel_names.end(), m->kernel_names.begin(), m->kernel_names.end());
+      }
+      try {
+        Watchdog::Phase phase(combined.label, "compile");
+        CompileResult compiled = backend_.compile(combined, cache_);
+        ms += compiled.compile_ms;
+        for (const ModuleSource* m : pending) modules_[module_key(backend_, *m)] = compiled.module;
+      } catch (const Error&) {
+        // One query's kernels do not compile: run() compiles each alone and names the failing one.
+      }
+    }
+    pending.clear();
+    names.clear();
+  };
+  for (const ExecutablePlan* plan : plans) {
+    const ModuleSource& m = plan->module;
+    const bool fits = m.shared_prefix > 0 && m.shared_prefix <= m.source.size() &&
+                      (pending.empty() || (m.options == pending[0]->options &&
+                                           m.source.compare(0, m.shared_prefix, pending[0]->source, 0, pending[0]->shared_prefix) == 0 &&
+                                           m.shared_prefix == pending[0]->shared_prefix));
+    bool unique = true;
+    for (const std::string& k : m.kernel_names) unique = unique && !names.count(k);
+    if (!fits || modules_.count(module_key(backend_, m))) continue;
+    if (!unique || pending.size() >= group) flush();
+    pending.push_back(&m);
+    names.insert(m.kernel_names.begin(), m.kernel_names.end());
+  }
+  flush();
+  return ms;
 }
 
 Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {

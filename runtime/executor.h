@@ -126,6 +126,13 @@ class Executor {
   // The loaded module of `source`: from memory, else the disk cache, else the compiler; records
   // compile_ms / compile_cache_hit in `stats` (the concurrent executor loads its plans' modules here).
   std::shared_ptr<Module> module_for(const ModuleSource& source, ExecutionStats& stats);
+  // Compiles the modules of `plans` as few programs (`group` plans each): one copy of their shared
+  // prelude and library, then every plan's kernels — a compiler's fixed cost per program (PoCL:
+  // ~0.3 s) paid once per group; run() then finds each plan's module loaded. Plans whose modules
+  // cannot be combined (no shared prefix, other options, a kernel name twice) and groups that fail
+  // to compile are left to run(), which compiles them one by one and reports their errors. Returns
+  // the compile time spent.
+  double precompile(const std::vector<const ExecutablePlan*>& plans, size_t group = 24);
 
  private:
   Backend& backend_;

@@ -490,6 +490,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
   }
   ModuleSource module;
   module.source = generated.source;
+  module.shared_prefix = generated.source.size() - generated.kernels_source.size();
   module.options = generated.compile_options;
   module.label = generated.label.empty() ? program.label : generated.label;
   const std::string dialect = generated.dialect == codegen::Dialect::Cuda ? "cuda" : "opencl";

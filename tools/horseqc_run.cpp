@@ -3,6 +3,7 @@
 // path itself is tools/driver/query_driver.h.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -61,6 +62,11 @@ options:
   --from-sql | --from-plan        compile the SQL text (default) or the JSON plan of each query (ssb)
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
+  --sql-file FILE                 run every query of this SQL script (statements separated by ';';
+                                  CREATE VIEW / DROP VIEW apply to the queries after them), named
+                                  FILE:LINE; their kernels are compiled together (fewer compiler
+                                  runs). A query that fails is reported and the others run; the
+                                  exit code is then the highest class among the failures
   --repeat N                      run each query's kernels N times, report the best (default 1)
   --pipelines concurrent|sequential
                                   a query's pipelines: independent ones (e.g. the dimension
@@ -146,7 +152,7 @@ int run(int argc, char** argv) {
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}, {"sql-file"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -172,8 +178,10 @@ int run(int argc, char** argv) {
   if (args.has("from-sql") && args.has("from-plan")) throw Error(ErrorKind::Usage, "give --from-sql or --from-plan, not both");
   const bool from_plan = args.has("from-plan");
   if (tpch && from_plan) throw Error(ErrorKind::Usage, "--from-plan: TPC-H queries exist as SQL only");
-  const bool own_query = args.has("sql") || args.has("plan");
-  if (args.has("sql") && args.has("plan")) throw Error(ErrorKind::Usage, "give --sql or --plan, not both");
+  const bool batch = args.has("sql-file");
+  const bool own_query = args.has("sql") || args.has("plan") || batch;
+  if (int(args.has("sql")) + int(args.has("plan")) + int(batch) > 1)
+    throw Error(ErrorKind::Usage, "give one of --sql, --plan and --sql-file");
   if (own_query && (from_plan || args.positionals.size() > 1))
     throw Error(ErrorKind::Usage, "--sql and --plan run one query of their own: give no query names and no --from-plan");
   std::vector<std::string> queries;
@@ -181,6 +189,17 @@ int run(int argc, char** argv) {
     queries.push_back(tpch ? tpch::canonical_query_name(args.positionals[i]) : ssb::canonical_query_name(args.positionals[i]));
   if (args.has("sql")) queries = {"sql"};
   if (args.has("plan")) queries = {std::filesystem::path(*args.get("plan")).stem().string()};
+  // --sql-file: one query per statement, named FILE:LINE (frontend/sql/sql_frontend.h).
+  std::map<std::string, ScriptQuery> script;
+  if (batch) {
+    const std::string file = *args.get("sql-file");
+    for (ScriptQuery& q : split_sql_script(driver::read_text_file(file))) {
+      const std::string name = file + ":" + std::to_string(q.line);
+      queries.push_back(name);
+      script[name] = std::move(q);
+    }
+    if (queries.empty()) throw Error(ErrorKind::Input, file + ": no query in the file");
+  }
   auto canonical = [&](const std::string& name) {
     return tpch ? tpch::canonical_query_name(name) : ssb::canonical_query_name(name);
   };
@@ -226,6 +245,12 @@ int run(int argc, char** argv) {
   // data exists (catalog estimates: the order does not change which columns a query reads).
   auto parse_one = [&](const std::string& name, const plan::Statistics* stats) -> std::shared_ptr<const plan::LogicalPlan> {
     if (args.has("plan")) return driver::load_query(*args.get("plan"), catalog, stats);
+    if (batch) {
+      const ScriptQuery& q = script.at(name);
+      plan::LogicalPlan p = parse_sql(q.text, *args.get("sql-file"), catalog, stats);
+      p.name = "l" + std::to_string(q.line);  // the kernels' prefix: one per query of the file
+      return std::make_shared<const plan::LogicalPlan>(std::move(p));
+    }
     return std::make_shared<const plan::LogicalPlan>(
         args.has("sql") ? parse_sql(*args.get("sql"), "<sql>", catalog, stats)
         : tpch          ? parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog, stats)
@@ -328,7 +353,7 @@ int run(int argc, char** argv) {
     r.name = name;
     // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
     auto plan = parse_one(name, &stats);
-    if (own_query && !plan->name.empty()) r.name = plan->name;
+    if (own_query && !batch && !plan->name.empty()) r.name = plan->name;
     driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
     r.plan_ms = compiled.plan_ms;
     r.codegen_ms = compiled.codegen_ms;
@@ -393,14 +418,35 @@ int run(int argc, char** argv) {
       std::fputs(best.stats.summary().c_str(), stderr);
     }
   }
+  // --sql-file: every query compiled and lowered first, then their kernels compiled together; a
+  // query that fails here fails again (with its message) in the loop below.
+  std::map<std::string, std::pair<QueryReport, runtime::ExecutablePlan>> prepared;
+  if (batch) {
+    std::vector<const runtime::ExecutablePlan*> plans;
+    for (const std::string& name : queries) {
+      try {
+        QueryReport r;
+        runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
+        plans.push_back(&prepared.emplace(name, std::make_pair(std::move(r), std::move(plan))).first->second.second);
+      } catch (const Error&) {
+      }
+    }
+    const double ms = executor.precompile(plans);
+    if (!quiet)
+      std::fprintf(stderr, "%s: %zu of %zu queries compiled together in %.1f ms\n", args.get("sql-file")->c_str(),
+                   plans.size(), queries.size(), ms);
+  }
+  int worst = 0;  // --sql-file: the highest exit class of a failing query
   for (size_t i = 0; i < queries.size() && !concurrent_mode; ++i) {
     const std::string& name = queries[i];
     QueryReport r;
     std::optional<runtime::ConcurrentStats> placement;
     t0 = Clock::now();
     try {
-      const driver::CompiledQuery compiled = compile_one(name, r);
-      const runtime::ExecutablePlan plan = driver::lower_query(compiled, db);
+      auto ready = prepared.find(name);
+      if (ready != prepared.end()) r = ready->second.first;
+      const runtime::ExecutablePlan plan =
+          ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r), db);
       if (concurrent.would_stream({&plan}, db, concurrent_options)) {
         // Streamed in chunks (forced, or the working set does not fit the device memory limit):
         // the concurrent executor with this one query; --repeat re-runs the whole stream.
@@ -413,6 +459,18 @@ int run(int argc, char** argv) {
         r.execution = executor.run(plan, db, exec);
       }
     } catch (const Error& e) {
+      if (batch) {
+        // --sql-file: every failure is the query's own; the others still run.
+        const bool unsupported_query = e.kind() == ErrorKind::Unsupported;
+        std::fprintf(stderr, "horseqc-run: %s: %s: %s\n", name.c_str(), unsupported_query ? "unsupported" : "error", e.what());
+        if (format == "json") {
+          nlohmann::json q = {{"query", name}, {"exit_code", e.exit_code()}};
+          q[unsupported_query ? "unsupported" : "error"] = e.what();
+          out["queries"].push_back(q);
+        }
+        worst = std::max(worst, e.exit_code());
+        continue;
+      }
       // One query horseqc cannot run yet does not hide the others' answers; the exit code tells.
       if (e.kind() != ErrorKind::Unsupported || queries.size() == 1) throw;
       std::fprintf(stderr, "horseqc-run: %s: unsupported: %s\n", name.c_str(), e.what());
@@ -424,6 +482,7 @@ int run(int argc, char** argv) {
     print(r, placement ? &*placement : nullptr);
   }
   if (format == "json") std::printf("%s\n", out.dump(1).c_str());
+  if (batch) return worst;
   if (unsupported.empty()) return 0;
   std::string names;
   for (const auto& n : unsupported) names += " " + n;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "frontend/logical_plan.h"
 #include "frontend/statistics.h"
@@ -25,6 +26,16 @@ namespace hqc {
 // (plan::CatalogStatistics): frontend/join_order.h.
 plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_name, const Catalog& catalog,
                             const plan::Statistics* stats = nullptr);
+// A script of several queries (horseqc-run --sql-file): every statement but CREATE VIEW / DROP VIEW
+// is one query (a SELECT; anything else is refused when it is parsed), with the views created before
+// it and not yet dropped. `text` is the whole script with everything else blanked, so parse_sql
+// reports positions of the file; `line` is where the query starts. Never throws on bad SQL.
+struct ScriptQuery {
+  int line = 1;
+  std::string text;
+};
+std::vector<ScriptQuery> split_sql_script(const std::string& script);
+
 // Reads the file and parses it; Error(Input) when the file cannot be read.
 plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog, const plan::Statistics* stats = nullptr);
 

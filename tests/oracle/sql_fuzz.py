@@ -1063,6 +1063,45 @@ class Runner:
         return "match", "", secs, compile_ms
 
 
+    def check_batch(self, items, tag):
+        """The outcomes of [(sql, cols, rows)] run as one `horseqc-run --sql-file` (their kernels compiled
+        together: PoCL's fixed cost per program paid once). A process that dies, times out or prints no
+        JSON says nothing about which query did it: then every query runs alone (check)."""
+        path = os.path.join(self.args.work, f"batch-{os.getpid()}-{tag}.sql")
+        lines, line = [], 1
+        with open(path, "w") as f:
+            for sql, _, _ in items:
+                lines.append(line)
+                f.write(sql + ";\n")
+                line += sql.count("\n") + 1
+        cmd = [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device",
+               self.args.device, "--format", "json", "--quiet", "--sql-file", path] + \
+              (["--model", self.args.model] if self.args.model else [])
+        t0 = time.time()
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.args.timeout * len(items), env=self.env)
+            doc = json.loads(p.stdout) if p.returncode >= 0 else None
+        except (subprocess.TimeoutExpired, ValueError):
+            doc = None
+        secs = (time.time() - t0) / max(1, len(items))
+        by_name = {q.get("query"): q for q in (doc or {}).get("queries", [])}
+        out = []
+        for (sql, cols, rows), ln in zip(items, lines):
+            ours = by_name.get(f"{path}:{ln}")
+            if ours is None:
+                out.append(self.check(sql, cols, rows))
+            elif "unsupported" in ours:
+                out.append(("refused", normalize(ours["unsupported"]), secs, None))
+            elif "error" in ours:
+                out.append(("crash", f"exit {ours.get('exit_code')}: {ours['error'][-1500:]}", secs, None))
+            else:
+                errs = compare("q", sql, ours, cols, rows)
+                cms = ours.get("phases", {}).get("compile_ms")
+                out.append(("mismatch", errs[0][3:], secs, cms) if errs else ("match", "", secs, cms))
+        os.remove(path)
+        return out
+
+
 def refusal_message(err):
     """The refusal's message, normalized for grouping (positions, literals, numbers, snippets), or ''."""
     lines = [ln for ln in err.strip().splitlines() if ln.strip()]
@@ -1271,7 +1310,9 @@ def main():
     ap.add_argument("--sql", help="check this query text alone (and reduce it if it fails)")
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--model", help="horseqc-run --model (default: horseqc's)")
-    ap.add_argument("--timeout", type=float, default=120, help="seconds one horseqc-run may take")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds one horseqc-run may take (per query of a batch)")
+    ap.add_argument("--batch", type=int, default=20,
+                    help="queries per horseqc-run --sql-file (their kernels compiled together); 1: one process each")
     ap.add_argument("--reduce-time", type=float, default=300, help="seconds to reduce one failure")
     ap.add_argument("--reduce-total", type=float, default=900, help="seconds to reduce all failures")
     ap.add_argument("--no-reduce", action="store_true")
@@ -1338,32 +1379,49 @@ def main():
         pending = collections.deque()
 
         def drain(block_until):
-            nonlocal done
             while len(pending) > block_until:
-                i, q, sql, cols, res, fut = pending.popleft()
-                outcome, detail, secs, cms = fut.result()
-                done += 1
-                counts[outcome] += 1
-                times.append(secs)
-                if cms is not None:
-                    compile_ms.append(cms)
-                if outcome == "refused":
-                    refusals[detail] += 1
-                    refusal_example.setdefault(detail, sql)
-                elif outcome in ("mismatch", "crash"):
-                    failures.append({"seed": args.seed, "index": i, "outcome": outcome, "detail": detail, "sql": sql,
-                                     "oracle_rows": len(res), "query": q})
-                    print(f"\n{outcome.upper()} seed {args.seed} query {i}: {detail}\n  {sql}\n", flush=True)
-                if args.verbose:
-                    print(f"[{i}] {outcome} {secs:.1f}s {len(res)} rows: {sql}" + (f"\n    {detail}" if detail else ""),
-                          flush=True)
-                elif done % 50 == 0:
-                    print(f"sql_fuzz: {done} queries, {time.time() - start:.0f} s: " +
-                          ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
+                batch, fut = pending.popleft()
+                for (i, q, sql, cols, res), result in zip(batch, fut.result()):
+                    record(i, q, sql, cols, res, result)
 
-        for i, q, sql, cols, res in gen_all():
-            pending.append((i, q, sql, cols, res, pool.submit(runner.check, sql, cols, res)))
-            drain(max(1, args.jobs) * 2)
+        def record(i, q, sql, cols, res, result):
+            nonlocal done
+            outcome, detail, secs, cms = result
+            done += 1
+            counts[outcome] += 1
+            times.append(secs)
+            if cms is not None:
+                compile_ms.append(cms)
+            if outcome == "refused":
+                refusals[detail] += 1
+                refusal_example.setdefault(detail, sql)
+            elif outcome in ("mismatch", "crash"):
+                failures.append({"seed": args.seed, "index": i, "outcome": outcome, "detail": detail, "sql": sql,
+                                 "oracle_rows": len(res), "query": q})
+                print(f"\n{outcome.upper()} seed {args.seed} query {i}: {detail}\n  {sql}\n", flush=True)
+            if args.verbose:
+                print(f"[{i}] {outcome} {secs:.1f}s {len(res)} rows: {sql}" + (f"\n    {detail}" if detail else ""),
+                      flush=True)
+            elif done % 50 == 0:
+                print(f"sql_fuzz: {done} queries, {time.time() - start:.0f} s: " +
+                      ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
+
+        batch = []
+
+        def submit():
+            items = [(sql, cols, res) for _, _, sql, cols, res in batch]
+            fut = pool.submit(runner.check_batch, items, batch[0][0]) if args.batch > 1 and len(items) > 1 else \
+                pool.submit(lambda: [runner.check(*it) for it in items])
+            pending.append((list(batch), fut))
+            batch.clear()
+
+        for item in gen_all():
+            batch.append(item)
+            if len(batch) >= max(1, args.batch):
+                submit()
+                drain(max(1, args.jobs) * 2)
+        if batch:
+            submit()
         drain(0)
     run_secs = time.time() - start
 
