@@ -291,6 +291,17 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
   const int below_id = finish(below);
 
   const AggregationTable& agg = *program_.find_aggregation(agg_name);
+  if (agg.merge_on_host) {
+    // Its groups are per row of a heap string's table, merged by text only when the final result is
+    // decoded on the host: a stage over the unmerged groups (HAVING, expressions over aggregates, a
+    // join, another aggregate) would see fragments of one group and answer wrong.
+    std::string key;
+    for (const GroupKey& k : agg.keys)
+      if (k.merge_on_host) key = k.heap_table + "." + k.heap_column;
+    unsupported(op, "GROUP BY " + key + " (a free-text column, grouped by its text on the host) followed by HAVING, "
+                    "an expression over aggregates, a join or another aggregate is not supported yet; add the table's "
+                    "primary key to the GROUP BY");
+  }
   current.source.aggregation = agg_name;
   current.source.alias = "";
   if (agg.slots_param.empty()) {
