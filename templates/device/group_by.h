@@ -125,7 +125,11 @@ HQC_FN hqc_i64 hqc_gb_hash_slot_keys(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity,
       HQC_ATOMIC_CAS_I64(&lanes[0], HQC_BUSY_I64, key[0]);  // publish: this tuple holds BUSY
       return slot;
     }
-    // A CAS that cannot succeed is an atomic read: lane 0 never returns to EMPTY.
+    // A CAS that cannot succeed is an atomic read: lane 0 never returns to EMPTY. Terminates: the
+    // work-item that set BUSY publishes in the same branch, waiting on nothing — on NVIDIA (Volta's
+    // independent thread scheduling) it makes progress while this one spins; on PoCL work-items of a
+    // work-group run one after another between barriers, so a sibling's BUSY is never seen
+    // unpublished, and another work-group's owner runs on its own thread.
     while (prev == HQC_BUSY_I64) prev = HQC_ATOMIC_CAS_I64(&lanes[0], HQC_EMPTY_I64, HQC_BUSY_I64);
     if (prev == key[0]) {
       HQC_FENCE_GLOBAL();

@@ -18,7 +18,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tpch_queries import check_sql_queries, make_data  # noqa: E402
+from query_oracle import compare  # noqa: E402
+from tpch_queries import check_sql_queries, make_data, oracle_connection  # noqa: E402
 
 CASES = []
 
@@ -224,6 +225,42 @@ def messages_speak_sql(ctx, failures):
         p = ctx.tpch("--sql", sql)
         expect(p.returncode == 4 and re.search(want, p.stderr) is not None and "Expr " not in p.stderr
                and "cannot be matched" not in p.stderr, f"{sql!r}: exit 4 with /{want}/", failures, p)
+
+
+@case
+def sql_file_batch(ctx, failures):
+    """--sql-file: every query of a script, named FILE:LINE, each answer equal to DuckDB's; views apply
+    to the queries after them; a failing query is reported alone and the exit code is the highest
+    class among the failures."""
+    path = os.path.join(ctx.work, "batch.sql")
+    text = ("-- a script\n"
+            "select r_name, count(*) as n from region, nation where r_regionkey = n_regionkey group by r_name order by r_name;\n"
+            "select coalesce(n_name, 'x') as c from nation;\n"
+            "create view big (k, price) as select o_orderkey, o_totalprice from orders where o_totalprice > 300000.00;\n"
+            "select count(*) as n, min(price) as lo from big;\n"
+            "drop view big;\n"
+            "select count(*) as n from big;\n"
+            "select l_returnflag, sum(l_quantity) as q from lineitem\n  group by l_returnflag order by l_returnflag;\n")
+    with open(path, "w") as f:
+        f.write(text)
+    p = ctx.tpch("--sql-file", path, "--format", "json")
+    doc = json.loads(p.stdout) if p.stdout.strip() else {"queries": []}
+    got = {q["query"]: q for q in doc["queries"]}
+    expect(p.returncode == 4, "--sql-file: exit 4 (unsupported and input errors: the highest is 4)", failures, p)
+    expect(sorted(got) == sorted(f"{path}:{n}" for n in (2, 3, 5, 7, 8)), f"--sql-file: queries named by line ({sorted(got)})",
+           failures, p)
+    expect("COALESCE is not supported" in got.get(f"{path}:3", {}).get("unsupported", ""), "--sql-file: line 3 refused",
+           failures, p)
+    expect(got.get(f"{path}:7", {}).get("exit_code") == 3 and f"{path}:7:" in got.get(f"{path}:7", {}).get("error", ""),
+           "--sql-file: the dropped view is an input error at its own position", failures, p)
+    con = oracle_connection(ctx.data)
+    for line, sql in [(2, text.splitlines()[1]), (5, "select count(*) as n, min(o_totalprice) as lo from orders "
+                                                      "where o_totalprice > 300000.00"),
+                      (8, "select l_returnflag, sum(l_quantity) as q from lineitem group by l_returnflag order by l_returnflag")]:
+        res = con.execute(sql.rstrip(";"))
+        errs = compare(f"line {line}", sql, got.get(f"{path}:{line}", {"columns": [], "rows": []}),
+                       [d[0] for d in res.description], res.fetchall())
+        failures += [f"--sql-file: {e}" for e in errs]
 
 
 def main():
