@@ -24,7 +24,6 @@ namespace hqc::plan {
 
 namespace {
 
-__extension__ typedef __int128 int128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
 
 bool is_integer(const DataType& t) { return t.id == TypeId::Int32 || t.id == TypeId::Int64; }
 bool is_dict(const Expr& e) { return e.type.is_string() && !e.dict_table.empty(); }

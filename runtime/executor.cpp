@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -142,15 +143,16 @@ std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, Executi
 
 double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, size_t group) {
   double ms = 0;
-  std::vector<const ModuleSource*> pending;
+  std::vector<std::pair<const ModuleSource*, std::string>> pending;  // with its module key
   std::set<std::string> names;
   auto flush = [&] {
     if (pending.size() > 1) {
       ModuleSource combined;
-      combined.source = pending[0]->source.substr(0, pending[0]->shared_prefix);
-      combined.options = pending[0]->options;
-      combined.label = "batch of " + std::to_string(pending.size()) + " queries (" + pending[0]->label + ", ...)";
-      for (const ModuleSource* m : pending) {
+      const ModuleSource& first = *pending[0].first;
+      combined.source = first.source.substr(0, first.shared_prefix);
+      combined.options = first.options;
+      combined.label = "batch of " + std::to_string(pending.size()) + " queries (" + first.label + ", ...)";
+      for (const auto& [m, key] : pending) {
         combined.source += "\n" + m->source.substr(m->shared_prefix);
         combined.kernel_names.insert(combined.kernel_names.end(), m->kernel_names.begin(), m->kernel_names.end());
       }
@@ -158,7 +160,7 @@ double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, siz
         Watchdog::Phase phase(combined.label, "compile");
         CompileResult compiled = backend_.compile(combined, cache_);
         ms += compiled.compile_ms;
-        for (const ModuleSource* m : pending) modules_[module_key(backend_, *m)] = compiled.module;
+        for (const auto& [m, key] : pending) modules_[key] = compiled.module;
       } catch (const Error&) {
         // One query's kernels do not compile: run() compiles each alone and names the failing one.
       }
@@ -168,15 +170,17 @@ double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, siz
   };
   for (const ExecutablePlan* plan : plans) {
     const ModuleSource& m = plan->module;
-    const bool fits = m.shared_prefix > 0 && m.shared_prefix <= m.source.size() &&
-                      (pending.empty() || (m.options == pending[0]->options &&
-                                           m.source.compare(0, m.shared_prefix, pending[0]->source, 0, pending[0]->shared_prefix) == 0 &&
-                                           m.shared_prefix == pending[0]->shared_prefix));
+    if (m.shared_prefix == 0 || m.shared_prefix > m.source.size()) continue;
+    std::string key = module_key(backend_, m);
+    if (modules_.count(key)) continue;
+    const std::string_view prefix(m.source.data(), m.shared_prefix);
+    const bool joins = pending.empty() || (m.options == pending[0].first->options &&
+                                           prefix == std::string_view(pending[0].first->source.data(), pending[0].first->shared_prefix));
+    if (!joins) continue;
     bool unique = true;
     for (const std::string& k : m.kernel_names) unique = unique && !names.count(k);
-    if (!fits || modules_.count(module_key(backend_, m))) continue;
     if (!unique || pending.size() >= group) flush();
-    pending.push_back(&m);
+    pending.emplace_back(&m, std::move(key));
     names.insert(m.kernel_names.begin(), m.kernel_names.end());
   }
   flush();

@@ -39,7 +39,6 @@ std::string decimal_text(int64_t value, uint8_t scale) {
   return negative ? "-" + digits : digits;
 }
 
-__extension__ typedef __int128 int128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
 __extension__ typedef unsigned __int128 uint128;
 
 int128 wide_value(const ResultColumn& c, uint64_t row) {

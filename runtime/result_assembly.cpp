@@ -76,7 +76,6 @@ ResultColumn decode_packed(const ResultColumn& packed, DataType string_type) {
   return out;
 }
 
-__extension__ typedef __int128 int128;
 __extension__ typedef unsigned __int128 uint128;
 
 int128 int_value(const ResultColumn& c, uint64_t r) {

@@ -20,6 +20,10 @@
 
 namespace hqc {
 
+// Exact 128-bit host arithmetic (decimal sums, constant folding). GCC/Clang; __extension__ keeps
+// -Wpedantic quiet.
+__extension__ typedef __int128 int128;
+
 // Longest computed string that has a value of its own on the device (DataType::packed): 7 bytes fill
 // bits 55..0 of an int64, so packed values are never negative (signed comparisons keep byte order)
 // and never INT64_MIN (the empty-slot marker of hash and aggregation tables).

@@ -1050,17 +1050,10 @@ class Runner:
             what = f"signal {-rc}" if rc < 0 else f"exit {rc}"
             return "crash", f"{what}: {err.strip()[-1500:]}", secs, None
         try:
-            doc = json.loads(out)
-            ours = doc["queries"][0]
-            compile_ms = ours.get("phases", {}).get("compile_ms")
+            ours = json.loads(out)["queries"][0]
         except (ValueError, KeyError, IndexError) as e:
             return "crash", f"exit 0 but unreadable output ({e}): {out[:300]!r}", secs, None
-        if "unsupported" in ours:
-            return "refused", normalize(ours["unsupported"]), secs, compile_ms
-        errs = compare("q", sql, ours, cols, rows)
-        if errs:
-            return "mismatch", errs[0][3:], secs, compile_ms
-        return "match", "", secs, compile_ms
+        return outcome_of(ours, sql, cols, rows, secs)
 
 
     def check_batch(self, items, tag):
@@ -1088,18 +1081,20 @@ class Runner:
         out = []
         for (sql, cols, rows), ln in zip(items, lines):
             ours = by_name.get(f"{path}:{ln}")
-            if ours is None:
-                out.append(self.check(sql, cols, rows))
-            elif "unsupported" in ours:
-                out.append(("refused", normalize(ours["unsupported"]), secs, None))
-            elif "error" in ours:
-                out.append(("crash", f"exit {ours.get('exit_code')}: {ours['error'][-1500:]}", secs, None))
-            else:
-                errs = compare("q", sql, ours, cols, rows)
-                cms = ours.get("phases", {}).get("compile_ms")
-                out.append(("mismatch", errs[0][3:], secs, cms) if errs else ("match", "", secs, cms))
+            out.append(self.check(sql, cols, rows) if ours is None else outcome_of(ours, sql, cols, rows, secs))
         os.remove(path)
         return out
+
+
+def outcome_of(ours, sql, cols, rows, secs):
+    """(outcome, detail, seconds, compile_ms) of one query's entry in horseqc-run's JSON."""
+    compile_ms = ours.get("phases", {}).get("compile_ms")
+    if "unsupported" in ours:
+        return "refused", normalize(ours["unsupported"]), secs, compile_ms
+    if "error" in ours:  # --sql-file: a failure other than a refusal
+        return "crash", f"exit {ours.get('exit_code')}: {ours['error'][-1500:]}", secs, None
+    errs = compare("q", sql, ours, cols, rows)
+    return ("mismatch", errs[0][3:], secs, compile_ms) if errs else ("match", "", secs, compile_ms)
 
 
 def refusal_message(err):

@@ -75,6 +75,13 @@ ir::ResultColumn result_column(const std::string& name, ir::ResultColumn::Source
   return c;
 }
 
+// The program's result: the aggregation table agg0 with these columns.
+void aggregation_result(ir::Program& program, std::vector<ir::ResultColumn> columns) {
+  program.result.kind = ir::ResultDesc::Kind::Aggregation;
+  program.result.state = "agg0";
+  program.result.columns = std::move(columns);
+}
+
 std::vector<test::ProgramOptions> models() {
   return {{ir::ExecutionModel::Resolution, ir::LocalResolution::WorkEfficient, ir::HashLayout::LinearProbing, true},
           {ir::ExecutionModel::Pipelined, ir::LocalResolution::None, ir::HashLayout::LinearProbing, true}};
@@ -130,9 +137,7 @@ TEST_CASE("generated join + scalar SUM: the join table grows from 4 slots until 
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
       ir::Program program = test::scalar_join_program(o);
-      program.result.kind = ir::ResultDesc::Kind::Aggregation;
-      program.result.state = "agg0";
-      program.result.columns = {result_column("revenue", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+      aggregation_result(program, {result_column("revenue", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
       ir::ParamValues values;
       // 4 slots for the build rows that pass d_year = 1993: too few on purpose.
       values.values = {{"rows_dim", 100}, {"rows_fact", static_cast<int64_t>(kFactRows)}, {"ht0_capacity", 4},
@@ -164,10 +169,8 @@ TEST_CASE("generated hashed GROUP BY: the aggregation table grows from 8 slots, 
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
       ir::Program program = test::hashed_group_program(o);
-      program.result.kind = ir::ResultDesc::Kind::Aggregation;
-      program.result.state = "agg0";
-      program.result.columns = {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
-                                result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+      aggregation_result(program, {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+                                result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
       program.result.order_by = {{"f_key", false}};
       ir::ParamValues values;
       values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 8}, {"agg0_local_slots", 64}};
@@ -227,11 +230,9 @@ TEST_CASE("generated hashed GROUP BY on two keys with a 128-bit sum: lanes and h
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
       ir::Program program = test::hashed_two_key_program(o);
-      program.result.kind = ir::ResultDesc::Kind::Aggregation;
-      program.result.state = "agg0";
-      program.result.columns = {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+      aggregation_result(program, {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
                                 result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
-                                result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+                                result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
       program.result.order_by = {{"f_key", false}, {"f_brand", false}};
       ir::ParamValues values;
       values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", 64}, {"agg0_local_slots", 64}};
@@ -272,11 +273,9 @@ TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever
         CAPTURE(ir::execution_model_name(o.model));
         CAPTURE(capacity);
         ir::Program program = test::hashed_two_key_program(o);
-        program.result.kind = ir::ResultDesc::Kind::Aggregation;
-        program.result.state = "agg0";
-        program.result.columns = {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+        aggregation_result(program, {result_column("f_key", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
                                   result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
-                                  result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+                                  result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
         program.result.order_by = {{"f_key", false}, {"f_brand", false}};
         ir::compact_result(program);
         ir::plan_launch(program);
@@ -323,13 +322,11 @@ TEST_CASE("generated compaction of a direct-indexed table: keys decoded from eac
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
       ir::Program program = test::grouped_join_program(o);
-      program.result.kind = ir::ResultDesc::Kind::Aggregation;
-      program.result.state = "agg0";
-      program.result.columns = {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+      aggregation_result(program, {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
                                 result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
                                 result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64()),
                                 result_column("lo", ir::ResultColumn::Source::Accumulator, 1, DataType::int64()),
-                                result_column("hi", ir::ResultColumn::Source::Accumulator, 2, DataType::int64())};
+                                result_column("hi", ir::ResultColumn::Source::Accumulator, 2, DataType::int64())});
       program.result.order_by = {{"d_year", false}, {"f_brand", false}};
       ir::compact_result(program);
       ir::plan_launch(program);
@@ -370,11 +367,9 @@ TEST_CASE("a direct-indexed group key outside its statistics raises the table's 
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
       ir::Program program = test::grouped_join_program(o);
-      program.result.kind = ir::ResultDesc::Kind::Aggregation;
-      program.result.state = "agg0";
-      program.result.columns = {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+      aggregation_result(program, {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
                                 result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
-                                result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())};
+                                result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
       ir::plan_launch(program);
       ir::ParamValues values = ir::resolve_parameters(program, t.db);
       try {
