@@ -9,6 +9,15 @@
 //   min/max, conversion to double (codegen/expr_emitter.cpp emits these for Decimal(38, s) values),
 //   and hqc_atomic_{min,max}_i128_g: exact MIN/MAX of 128-bit values into two words guarded by a
 //   32-bit state word (see the argument above them).
+// Rule for every file of this library: no loop whose trip count is the same for every work-item
+//   (a count fixed by a constant or a kernel argument) in a function that may run per tuple, i.e.
+//   inside a probe's match loop. PoCL (3.1) puts an implicit work-group barrier into such a loop
+//   when the kernel has barriers (C3, A3, compaction), judging it uniform although the loop around
+//   it runs a different number of times per work-item; the barrier then splits the work-items'
+//   iterations and the answer is wrong (a SUBSTRING group key packed inside a multi-match probe
+//   counted one match in four). Let the loop's exit depend on the data (hqc_str_pack stops at the
+//   string's end), give it an early exit, or unroll it. tests/oracle/sql_breadth.py
+//   (substring_key_multi_match) guards the case that was found.
 
 // Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
 // raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.

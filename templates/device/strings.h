@@ -106,13 +106,13 @@ HQC_FN hqc_i32 hqc_str_cmp(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 
 #define HQC_PACKED_BYTES 7
 
 // The bytes [begin, end) packed; the caller guarantees end - begin <= HQC_PACKED_BYTES.
+// The loop stops at the string's end, not after a fixed HQC_PACKED_BYTES steps: see base.h's rule on
+// counted loops (a fixed count here packed one match in four in a multi-match probe on PoCL).
 HQC_FN hqc_i64 hqc_str_pack(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
   hqc_u64 v = 0;
-  for (hqc_i32 i = 0; i < HQC_PACKED_BYTES; ++i) {
-    const hqc_u64 at = begin + (hqc_u64)i;
-    v = (v << 8) | (at < end ? (hqc_u64)bytes[at] : (hqc_u64)0);
-  }
-  return (hqc_i64)v;
+  hqc_i32 n = 0;
+  for (hqc_u64 at = begin; at < end && n < HQC_PACKED_BYTES; ++at, ++n) v = (v << 8) | (hqc_u64)bytes[at];
+  return (hqc_i64)(v << (8 * (HQC_PACKED_BYTES - n)));  // left-aligned: n <= 7, so the shift is < 64
 }
 
 // SUBSTRING(packed FROM start FOR length), start >= 1 and length >= 1: drop start - 1 leading bytes,

@@ -64,6 +64,13 @@ QUERIES = [
                         "min(l_commitdate - l_shipdate) as lo, max(date '1998-12-01' - l_shipdate) as hi from lineitem "
                         "where l_receiptdate - l_shipdate > 10 and date '1995-01-10' - date '1995-01-01' = 9 "
                         "group by l_shipmode order by l_shipmode"),
+    # A SUBSTRING group key (packed on the device) inside a probe that matches several rows, in a
+    # kernel with barriers (C3): PoCL counted one match in four before hqc_str_pack's loop stopped
+    # at the string's end (templates/device/base.h, the rule on counted loops). Fuzzer, seed 5.
+    ("substring_key_multi_match", "select substring(p1.p_name from 1 for 2) as a1, count(*) as a3 from part p1 "
+                                  "join lineitem l3 on l3.l_partkey = p1.p_partkey join partsupp ps4 "
+                                  "on ps4.ps_partkey = p1.p_partkey where p1.p_type = 'SMALL POLISHED COPPER' "
+                                  "group by a1 order by a1"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
