@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 
 #include "frontend/like_pattern.h"
 #include "storage/date.h"
@@ -357,6 +359,26 @@ ExprPtr bind_between(const JsonNode& node, const std::vector<Attribute>& scope) 
   return e;
 }
 
+// An integer or decimal literal as a value of `target` (an integer or decimal type) for an equality
+// test: exact, or nullopt when no value of `target` can equal it (more fractional digits than
+// target's scale that are not zeros, or beyond int64 at target's scale).
+std::optional<ExprPtr> equal_literal_in(const Expr& literal, const DataType& target) {
+  const int from = scale_of(literal.type), to = scale_of(target);
+  int64_t v = literal.int_value;
+  if (to >= from) {
+    if (__builtin_mul_overflow(v, pow10(to - from), &v)) return std::nullopt;
+  } else {
+    const int64_t unit = pow10(from - to);
+    if (v % unit != 0) return std::nullopt;
+    v /= unit;
+  }
+  if (target.id == TypeId::Int32 && (v < INT32_MIN || v > INT32_MAX)) return std::nullopt;
+  return make_int_literal(v, target);
+}
+
+// `v IN (x, ...)`: the values are brought to v's type. An integer or decimal literal is rescaled to
+// v's scale exactly (`l_discount IN (0.05, .060)` on a decimal(15,2)); one that no value of v's type
+// can equal (0.055 there) is dropped, and a list left empty is false.
 ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "arg", "list"});
   ExprPtr v = bind_any(node.at("arg"), scope);
@@ -366,10 +388,16 @@ ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
   e->args.push_back(v);
   std::vector<JsonNode> items = node.array("list");
   if (items.empty()) node.at("list").fail("expected at least one value");
+  const bool exact_target = is_numeric(v->type) && v->type.id != TypeId::Float64;
   for (const JsonNode& item : items) {
     ExprPtr x = bind_any(item, scope);
     if (is_dict(*v) && is_string_literal(*x)) {
       e->args.push_back(make_dict_code(v->dict_table, v->dict_column, x->string_value, DictMatch::Equal));
+      continue;
+    }
+    if (exact_target && is_number_literal(*x) && x->type.id != TypeId::Float64 &&
+        !(is_integer(v->type) && is_integer(x->type))) {
+      if (std::optional<ExprPtr> same = equal_literal_in(*x, v->type)) e->args.push_back(*same);
       continue;
     }
     std::string why;
@@ -378,6 +406,7 @@ ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
     if (!(vv->type == v->type)) item.unsupported("IN list value needs a conversion of the tested expression; write the values in its type " + v->type.to_string());
     e->args.push_back(x);
   }
+  if (e->args.size() == 1) return make_int_literal(0, DataType::boolean());  // no value can match
   return e;
 }
 

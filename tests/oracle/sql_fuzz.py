@@ -876,7 +876,8 @@ class Gen:
         other = [c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date")]
         counted = self.colref(b, rng.choice(other))
         if rng.random() < 0.6:
-            key = self.colref(a, xc) if rng.random() < 0.6 else self.group_key(scope, [a])
+            by_key = rng.random() < 0.6
+            key = self.colref(a, xc) if by_key else self.group_key(scope, [a])
             q.select = [(key, "a1"), (E("count({0})", [counted], typ="int", agg=True), "a2")]
             if rng.random() < 0.4:
                 q.select.append((E(text="count(*)", typ="int", agg=True), "a3"))
@@ -884,7 +885,8 @@ class Gen:
             if rng.random() < 0.35:
                 # the count of counts
                 outer, oscope = Query(), Scope()
-                cols = [Col("a1", "key", pk=True), Col("a2", "int")]
+                kind = "key" if by_key else {"str": "heap", "dec": "dec", "date": "date", "float": "float"}.get(key.typ, "int")
+                cols = [Col("a1", kind, pk=by_key, scale=key.scale), Col("a2", "int")]
                 d = self.add_derived(oscope, outer, q, cols, cte=rng.random() < 0.3)
                 cnt = self.colref(d, cols[1])
                 outer.select = [(cnt, "c_count"), (E(text="count(*)", typ="int", agg=True), "custdist")]
@@ -1319,6 +1321,7 @@ def main():
     args = ap.parse_args()
 
     start = time.time()
+    os.makedirs(args.work, exist_ok=True)
     use_benchmark(args.benchmark)
     if args.benchmark == "tpch":
         data = os.path.join(args.work, f"tpch-dbgen-sf{args.sf}")
