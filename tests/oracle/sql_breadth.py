@@ -76,8 +76,8 @@ QUERIES = [
     ("in_decimal_scales", "select l_returnflag, count(*) as n, sum(l_quantity) as q from lineitem "
                           "where l_discount in (0.07, .060, 0.055, 0) and l_quantity not in (1, 2.50, 3.0) "
                           "and l_tax not in (0.015) group by l_returnflag order by l_returnflag"),
-    ("in_nothing_matches", "select count(*) as n from part where p_retailprice in (901.005, 1000.001) "
-                           "or p_size in (2.5)"),
+    ("in_nothing_matches", "select p_size, count(*) as n from part where p_retailprice in (901.005, 1000.001) "
+                           "or p_size in (2.5) or p_size = 3 group by p_size"),
     ("view_script", "create view big_orders (okey, price) as select o_orderkey, o_totalprice from orders "
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
