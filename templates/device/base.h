@@ -17,8 +17,8 @@
 //   iterations and the answer is wrong (a SUBSTRING group key packed inside a multi-match probe
 //   counted one match in four). Let the loop's exit depend on the data (hqc_str_pack stops at the
 //   string's end), give it an early exit, unroll it, or place it after a data-dependent branch
-//   (group_by.h's per-lane key loops follow an early return, so PoCL sees them as divergent). tests/oracle/sql_breadth.py
-//   (substring_key_multi_match) guards the case that was found.
+//   (group_by.h's per-lane key loops follow an early return, so PoCL sees them as divergent).
+//   tests/oracle/sql_breadth.py (substring_key_multi_match) guards the case that was found.
 
 // Key slots of hash tables start as these; a build key equal to one of them cannot be stored and
 // raises HQC_FLAG_RESERVED_KEY instead of being silently dropped.

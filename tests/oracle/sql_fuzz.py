@@ -131,6 +131,11 @@ NUMERIC = ("int", "dec", "float")
 MAX_JOIN_ROWS = 400000  # estimated rows a join may make at SF 0.01 (kept small: PoCL runs on the CPU)
 
 
+# The kind of a derived column from its expression's typ (a computed string is compared like a
+# dictionary value: few distinct strings).
+KIND_OF_TYP = {"int": "int", "dec": "dec", "float": "float", "date": "date", "str": "dict"}
+
+
 class Col:
     """A column in scope: name, kind, key domain, primary key?, scale and profile of its values."""
 
@@ -467,8 +472,7 @@ class Gen:
             for j in range(rng.choice([1, 1, 2])):
                 ag = self.gen_agg(sscope, [a])
                 sub.select.append((ag, f"dv{i}_{j}"))
-                kind = {"int": "int", "dec": "dec", "float": "float", "date": "date", "str": "dict"}[ag.typ]
-                cols.append(Col(f"dv{i}_{j}", kind, scale=ag.scale))
+                cols.append(Col(f"dv{i}_{j}", KIND_OF_TYP[ag.typ], scale=ag.scale))
             sub.group, sub.group_style = [self.colref(a, kc)], [rng.choice(["expr", "pos", "alias"])]
             if rng.random() < 0.15:
                 h = self.gen_agg(sscope, [a], numeric_only=True)
@@ -885,8 +889,7 @@ class Gen:
             if rng.random() < 0.35:
                 # the count of counts
                 outer, oscope = Query(), Scope()
-                kind = "key" if by_key else {"str": "heap", "dec": "dec", "date": "date", "float": "float"}.get(key.typ, "int")
-                cols = [Col("a1", kind, pk=by_key, scale=key.scale), Col("a2", "int")]
+                cols = [Col("a1", "key" if by_key else KIND_OF_TYP[key.typ], pk=by_key, scale=key.scale), Col("a2", "int")]
                 d = self.add_derived(oscope, outer, q, cols, cte=rng.random() < 0.3)
                 cnt = self.colref(d, cols[1])
                 outer.select = [(cnt, "c_count"), (E(text="count(*)", typ="int", agg=True), "custdist")]
