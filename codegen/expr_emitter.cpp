@@ -67,6 +67,7 @@ class Emitter {
       case plan::ExprKind::Literal:
         if (e.type.id == TypeId::Float64) return float_literal(e.float_value);
         if (e.type.id == TypeId::Bool) return e.int_value != 0 ? "1" : "0";
+        if (e.type.is_string() && e.type.packed) return packed_literal(e.string_value);  // a short literal as a value
         if (e.type.is_string())
           throw Error(ErrorKind::Unsupported, "string literal " + e.to_string() +
                                                   ": a string literal has a device form only in a comparison, IN list or LIKE"

@@ -253,6 +253,10 @@ double estimate_rows(const LogicalOp& op, const Statistics& stats) {
       if (op.join_type == JoinType::LeftOuter) rows = std::max(rows, probe);
       break;
     }
+    case OpKind::Union:
+      rows = 0;
+      for (const auto& c : op.children) rows += estimate_rows(*c, stats);
+      break;
     case OpKind::Limit:
       rows = std::min(estimate_rows(op.child(0), stats), static_cast<double>(std::max<int64_t>(op.limit, 0)));
       break;
@@ -300,6 +304,8 @@ std::vector<std::vector<std::string>> unique_column_sets(const LogicalOp& op, co
     }
     case OpKind::Join:
       if (op.join_type == JoinType::Semi || op.join_type == JoinType::Anti) return unique_column_sets(op.child(0), catalog);
+      return {};
+    case OpKind::Union:  // the children's rows may repeat each other
       return {};
     case OpKind::Filter:
     case OpKind::Map:

@@ -13,6 +13,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Project: return "project";
     case OpKind::Join: return "join";
     case OpKind::Aggregate: return "aggregate";
+    case OpKind::Union: return "union_all";
     case OpKind::OrderBy: return "order_by";
     case OpKind::Limit: return "limit";
   }
@@ -89,6 +90,12 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
         out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") + "): " +
                a.type.to_string();
       }
+      out += "]";
+      break;
+    }
+    case OpKind::Union: {
+      out += " [";
+      for (size_t i = 0; i < op.schema.size(); ++i) out += (i ? ", " : "") + op.schema[i].name + ": " + op.schema[i].type.to_string();
       out += "]";
       break;
     }

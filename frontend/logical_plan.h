@@ -12,6 +12,10 @@
 //     aggregates, joins, other aggregates).
 //   - Join without keys (probe_keys and build_keys empty): a cross product; the IR accepts it only
 //     as an inner join whose build side yields at most one row (an uncorrelated scalar subquery).
+//   - Union (UNION ALL): two or more children whose schemas have the Union's types position by
+//     position (the binder casts); the output is every child's rows, its attributes the Union's own
+//     (their `source` names the Union, so they never collide with a child's). UNION, INTERSECT and
+//     EXCEPT are an Aggregate (and a Filter) over a Union (frontend/sql/sql_set_operations.cpp).
 //   - OrderBy/Limit sit above everything else (the binder rejects them elsewhere), so the host can
 //     apply them to the assembled result.
 //   - `json_path` is where the node came from ("$.plan.input"), for later error messages.
@@ -26,7 +30,7 @@
 
 namespace hqc::plan {
 
-enum class OpKind : uint8_t { Scan, Filter, Map, Project, Join, Aggregate, OrderBy, Limit };
+enum class OpKind : uint8_t { Scan, Filter, Map, Project, Join, Aggregate, Union, OrderBy, Limit };
 enum class JoinType : uint8_t { Inner, Semi, Anti, LeftOuter };
 enum class AggFunc : uint8_t { Sum, Count, CountStar, Min, Max, Avg };
 

@@ -52,6 +52,13 @@ namespace {
   throw Error(ErrorKind::Unsupported, op.json_path + ": " + what);
 }
 
+bool nullable_accumulator(const AggregationTable& agg, const std::string& name) {
+  for (const Accumulator& a : agg.accumulators) {
+    if (a.name == name) return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
+  }
+  return false;
+}
+
 AttrSet restrict_to(const AttrSet& set, const std::vector<plan::Attribute>& schema) {
   AttrSet out;
   for (const plan::Attribute& a : schema) {
@@ -205,6 +212,15 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
     case OpKind::Aggregate:
       produce_aggregate_source(op, current, needed);
       break;
+    case OpKind::Union: {
+      std::vector<plan::Attribute> columns;
+      for (const plan::Attribute& a : op.schema)
+        if (needed.count({a.source, a.name})) columns.push_back(a);
+      if (columns.empty()) columns.push_back(op.schema.front());  // only its rows are counted
+      auto [out_name, writers] = produce_union(op, columns);
+      current = scan_output(out_name, columns, writers);
+      break;
+    }
     case OpKind::OrderBy:
     case OpKind::Limit:
       throw Error(ErrorKind::Internal, op.json_path + ": " + plan::op_kind_name(op.kind) + " below the top reached the pipeline builder");
@@ -222,28 +238,88 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       if (!c.valid_buffer.empty())
         unsupported(op, "column " + c.name + " may be NULL (left outer join) and cannot cross a pipeline break yet");
     }
-    std::string out_name = out.name;
-    std::vector<DataType> out_types;
-    for (const OutputColumn& c : out.columns) out_types.push_back(c.type);
+    const std::string out_name = out.name;
     current.sink = {SinkKind::Materialize, out_name};
-    int id = finish(current);
-    Pipeline next;
-    next.source.output = out_name;
-    Param rows;
-    rows.name = out_name + "_rows";
-    rows.source = Param::Source::OutputRows;
-    rows.table = out_name;
-    rows.comment = "rows written to " + out_name;
-    next.source.rows_param = add_param(rows);
-    for (size_t i = 0; i < columns.size(); ++i) {
-      plan::Attribute a = columns[i];
-      a.type = out_types.at(i);  // Decimal(38, s) where a 128-bit sum flows through the output
-      next.source.columns.push_back(a.source.empty() ? a.name : a.source + "." + a.name);
-      bind(next, a, AttributeBinding::Origin::SourceColumn, -1, 0);
-    }
-    next.depends_on.push_back(id);
-    current = std::move(next);
+    const int id = finish(current);
+    current = scan_output(out_name, columns, {id});
   }
+}
+
+// A new pipeline over output `out_name` (written by the pipelines `writers`), binding `columns`.
+Pipeline Lowering::scan_output(const std::string& out_name, const std::vector<plan::Attribute>& columns, const std::vector<int>& writers) {
+  const OutputTable& out = *program_.find_output(out_name);
+  Pipeline next;
+  next.source.output = out_name;
+  Param rows;
+  rows.name = out_name + "_rows";
+  rows.source = Param::Source::OutputRows;
+  rows.table = out_name;
+  rows.comment = "rows written to " + out_name;
+  next.source.rows_param = add_param(rows);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    plan::Attribute a = columns[i];
+    a.type = out.columns.at(i).type;  // Decimal(38, s) where a 128-bit sum flows through the output
+    next.source.columns.push_back(a.source.empty() ? a.name : a.source + "." + a.name);
+    bind(next, a, AttributeBinding::Origin::SourceColumn, -1, 0);
+  }
+  next.depends_on = writers;
+  return next;
+}
+
+// UNION ALL: every operand is its own pipeline (with the pipelines below it), ending in a Map that
+// binds the Union's attributes and a Materialize sink into one output they share — each appends
+// through the output's one write-position counter. What reads the union scans that output.
+// An operand over a single-tuple aggregate whose SUM/MIN/MAX/AVG the union carries checks after
+// its pipeline that the aggregate saw rows (else the value is NULL, which an output row cannot
+// hold yet: Error(Unsupported) at run time).
+std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp& op, const std::vector<plan::Attribute>& columns) {
+  std::vector<Pipeline> arms(op.children.size());
+  for (size_t k = 0; k < op.children.size(); ++k) {
+    const LogicalOp& child = op.child(k);
+    std::vector<const plan::Attribute*> from;
+    AttrSet child_needed;
+    for (const plan::Attribute& c : columns) {
+      const size_t i = static_cast<size_t>(std::find_if(op.schema.begin(), op.schema.end(), [&](const plan::Attribute& a) {
+                                             return a.source == c.source && a.name == c.name;
+                                           }) - op.schema.begin());
+      from.push_back(&child.schema.at(i));
+      child_needed.insert({from.back()->source, from.back()->name});
+    }
+    Pipeline& arm = arms[k];
+    produce(child, arm, child_needed);
+    PipelineOp m;
+    m.kind = PipelineOpKind::Map;
+    m.id = next_op_id_++;
+    for (size_t j = 0; j < columns.size(); ++j) {
+      const plan::Attribute& in = *from[j];
+      plan::ExprPtr col = plan::make_column(in.source, in.name, in.type);
+      col->dict_table = in.dict_table;
+      col->dict_column = in.dict_column;
+      plan::ExprPtr e = typed(*col, arm);
+      reject_decimal128(*e, child.json_path, "a column of a UNION operand");
+      if (arm.null_probe(in.source, in.name) >= 0)
+        unsupported(child, "column " + columns[j].name + " of a UNION operand may be NULL (left outer join): not supported yet");
+      m.exprs.push_back({columns[j].name, e});
+    }
+    arm.ops.push_back(m);
+    for (const plan::Attribute& c : columns) bind(arm, c, AttributeBinding::Origin::Computed, m.id, 0);
+    if (const AggregationTable* agg = arm.source.aggregation.empty() ? nullptr : program_.find_aggregation(arm.source.aggregation);
+        agg != nullptr && agg->layout == AggLayout::Scalar &&
+        std::any_of(agg->accumulators.begin(), agg->accumulators.end(), [&](const Accumulator& a) {
+          return nullable_accumulator(*agg, a.name) && arm.find_attribute("", a.name) != nullptr;
+        })) {
+      arm.nonempty_aggregation = agg->name;
+    }
+  }
+  std::vector<const Pipeline*> writers;
+  for (const Pipeline& arm : arms) writers.push_back(&arm);
+  const std::string out_name = make_output(columns, writers, op.json_path).name;
+  std::vector<int> ids;
+  for (Pipeline& arm : arms) {
+    arm.sink = {SinkKind::Materialize, out_name};
+    ids.push_back(finish(arm));
+  }
+  return {out_name, ids};
 }
 
 namespace {
@@ -260,13 +336,6 @@ RowBound row_bound(const LogicalOp& op) {
     case OpKind::Filter: return row_bound(op.child(0)) == RowBound::Any ? RowBound::Any : RowBound::AtMostOne;
     default: return RowBound::Any;
   }
-}
-
-bool nullable_accumulator(const AggregationTable& agg, const std::string& name) {
-  for (const Accumulator& a : agg.accumulators) {
-    if (a.name == name) return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
-  }
-  return false;
 }
 
 }  // namespace
@@ -507,6 +576,12 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     }
     return;
   }
+  if (body->kind == OpKind::Union) {
+    // UNION ALL at the top: the output its operands append to is the result.
+    const std::string out_name = produce_union(*body, body->schema).first;
+    set_output_result(*program_.find_output(out_name), body->schema);
+    return;
+  }
   // The select list on top (a Project) is computed by the output's columns themselves, not by a
   // Map: its names (often those of the attributes it reads, "total_revenue := total_revenue") then
   // never shadow a binding that earlier ops of the pipeline still read.
@@ -523,14 +598,19 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
   const OutputTable& out = make_output(body->schema, p, body->json_path, select_list);
   p.sink = {SinkKind::Materialize, out.name};
   finish(p);
+  set_output_result(out, body->schema);
+  mark_null_without_input(program_, program_.pipelines.back(), out, program_.result);
+}
+
+void Lowering::set_output_result(const OutputTable& out, const std::vector<plan::Attribute>& schema) {
   ResultDesc& r = program_.result;
   r.kind = ResultDesc::Kind::Output;
   r.state = out.name;
   for (size_t i = 0; i < out.columns.size(); ++i) {
     const OutputColumn& c = out.columns[i];
     ResultColumn rc;
-    rc.name = body->schema[i].name;
-    rc.type = body->schema[i].type;  // as the user sees it; a 128-bit output column's words are read whole
+    rc.name = schema[i].name;
+    rc.type = schema[i].type;  // as the user sees it; a 128-bit output column's words are read whole
     rc.source = ResultColumn::Source::Output;
     rc.index = i;
     rc.dict_table = c.dict_table;
@@ -539,7 +619,6 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     rc.heap_column = c.heap_column;
     r.columns.push_back(rc);
   }
-  mark_null_without_input(program_, program_.pipelines.back(), out, r);
 }
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog, const BuildOptions& options) {

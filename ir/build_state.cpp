@@ -538,11 +538,16 @@ std::pair<std::pair<std::string, std::string>, std::string> Lowering::key_origin
 // table's single-column primary key is a group key of the same scan); otherwise the host merges
 // the groups whose texts are equal (AggregationTable::merge_on_host).
 void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const {
-  std::string alias, column;
+  std::string alias, column, table;
   if (e.kind == plan::ExprKind::Column) std::tie(alias, column) = scan_origin(e.source, e.column, p);
-  if (alias.empty())
+  if (!alias.empty()) {
+    table = physical_table(alias);
+  } else if (e.kind == plan::ExprKind::Column) {
+    // Row references an earlier stage wrote (a UNION's output): any row may repeat, groups merge on the host.
+    std::tie(table, column) = heap_origin(e.source, e.column, p);
+  }
+  if (table.empty())
     unsupported(agg, "group key " + e.to_string() + ": " + unpacked_why(e.type));
-  const std::string table = physical_table(alias);
   const TableDef* def = catalog_.find(table);
   bool row_fixed = false;
   if (def != nullptr && def->primary_key.size() == 1) {
@@ -558,29 +563,49 @@ void Lowering::heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, c
   k.heap_column = column;
 }
 
+// The attribute a chain of copying Maps leads back to (a select item that renames a column, a
+// UNION's column): itself when no Map of `p` binds it by copying another attribute.
+std::pair<std::string, std::string> Lowering::copy_origin(std::string source, std::string name, const Pipeline& p) const {
+  for (int depth = 0; depth < 64; ++depth) {
+    if (!source.empty() && !physical_table(source).empty()) break;
+    const AttributeBinding* b = p.find_attribute(source, name);
+    if (b == nullptr || b->origin != AttributeBinding::Origin::Computed) break;
+    const plan::Expr* copied = nullptr;
+    for (const PipelineOp& op : p.ops) {
+      if (op.id != b->op_id || op.kind != PipelineOpKind::Map) continue;
+      for (const plan::NamedExpr& e : op.exprs)
+        if (e.name == name && e.expr->kind == plan::ExprKind::Column && !(e.expr->source == source && e.expr->column == name)) copied = e.expr.get();
+    }
+    if (copied == nullptr) break;
+    source = copied->source;
+    name = copied->column;
+  }
+  return {source, name};
+}
+
 // The scan column (alias, column) an attribute is: itself when its source is a scan, else (a
-// computed attribute) the column a Map of the pipeline renamed; empty when it is computed.
+// computed attribute) the column Maps of the pipeline copied; empty when it is computed.
 std::pair<std::string, std::string> Lowering::scan_origin(const std::string& source, const std::string& name,
                                                           const Pipeline& p) const {
-  if (!source.empty()) return physical_table(source).empty() ? std::pair<std::string, std::string>{} : std::pair{source, name};
-  for (auto op = p.ops.rbegin(); op != p.ops.rend(); ++op) {
-    if (op->kind != PipelineOpKind::Map) continue;
-    for (const plan::NamedExpr& e : op->exprs) {
-      if (e.name == name && e.expr->kind == plan::ExprKind::Column) return scan_origin(e.expr->source, e.expr->column, p);
-    }
-  }
-  return {};
+  auto origin = copy_origin(source, name, p);
+  if (physical_table(origin.first).empty()) return {};
+  return origin;
 }
 
 // The base-table column (table, column) a heap-string attribute's row references point into.
 std::pair<std::string, std::string> Lowering::heap_origin(const std::string& source, const std::string& name,
                                                           const Pipeline& p) const {
-  auto [alias, column] = scan_origin(source, name, p);
-  if (!alias.empty()) return {physical_table(alias), column};
+  const auto [s, n] = copy_origin(source, name, p);
+  if (!physical_table(s).empty()) return {physical_table(s), n};
+  // A column of the output the pipeline scans keeps the row references it was written with.
+  if (const OutputTable* out = p.source.output.empty() ? nullptr : program_.find_output(p.source.output)) {
+    for (const OutputColumn& c : out->columns)
+      if (c.expr->source == s && c.name == n && !c.heap_table.empty()) return {c.heap_table, c.heap_column};
+  }
   // A heap-string group key of the aggregation table the pipeline scans keeps its row references.
   if (const AggregationTable* agg = p.source.aggregation.empty() ? nullptr : program_.find_aggregation(p.source.aggregation)) {
     for (const GroupKey& k : agg->keys)
-      if (source.empty() && k.name == name && !k.heap_table.empty()) return {k.heap_table, k.heap_column};
+      if (s.empty() && k.name == n && !k.heap_table.empty()) return {k.heap_table, k.heap_column};
   }
   return {};
 }
@@ -784,16 +809,28 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
 
 const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p,
                                          const std::string& json_path, const std::vector<plan::NamedExpr>* exprs) {
+  return make_output(columns, std::vector<const Pipeline*>{&p}, json_path, exprs);
+}
+
+const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& columns, const std::vector<const Pipeline*>& writers,
+                                         const std::string& json_path, const std::vector<plan::NamedExpr>* exprs) {
+  const Pipeline& p = *writers.front();
   OutputTable out;
   out.name = "out" + std::to_string(program_.outputs.size());
   // A probe with several matches per tuple can write more rows than the source has: the capacity
-  // becomes an estimate, checked on the device and grown by the host.
-  const bool multi_match = std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) {
+  // becomes an estimate, checked on the device and grown by the host. So is the sum of several
+  // writers' bounds (one of them may scan a table that grows on a re-run).
+  const bool multi_match = writers.size() > 1 || std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) {
     if (op.kind != PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) return false;
     const HashTable* ht = program_.find_hash_table(op.hash_table);
     return ht != nullptr && !ht->unique_keys;
   });
-  if (!p.source.aggregation.empty() && !multi_match) {
+  if (writers.size() > 1) {
+    Param cap{out.name + "_capacity", Param::Source::Sum, ScalarType::I64};
+    for (const Pipeline* w : writers) cap.factors.push_back(w->source.rows_param);
+    cap.comment = "rows of the writers' sources (an estimate: several writers)";
+    out.capacity_param = add_param(cap);
+  } else if (!p.source.aggregation.empty() && !multi_match) {
     // At most one row per slot of the scanned aggregation table. Its own slots param, not a
     // product of it: when the table grows after an overflow, the output grows with it.
     out.capacity_param = p.source.rows_param;
@@ -816,6 +853,11 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
       if (c.heap_table.empty())
         throw Error(ErrorKind::Unsupported, json_path + ": column " + qualified(a.source, a.name) + " is not a column of a base table: " +
                                                 unpacked_why(a.type));
+      for (const Pipeline* w : writers) {
+        if (writers.size() > 1 && heap_origin(a.source, a.name, *w) != std::pair{c.heap_table, c.heap_column})
+          throw Error(ErrorKind::Unsupported, json_path + ": column " + a.name + " holds free text of " + c.heap_table + "." + c.heap_column +
+                                                  " and of another column: a UNION of different free-text columns is not supported yet");
+      }
     }
     c.name = a.name;
     if (exprs != nullptr) {

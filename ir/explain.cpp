@@ -47,6 +47,12 @@ std::string param_text(const Param& p) {
       s += ")";
       break;
     }
+    case Param::Source::Sum: {
+      s += "sum(";
+      for (size_t i = 0; i < p.factors.size(); ++i) s += (i ? ", " : "") + p.factors[i];
+      s += ")";
+      break;
+    }
     case Param::Source::OutputRows: s += "rows_written(" + p.table + ")"; break;
     case Param::Source::OutputValue: s += "value(" + p.table + "." + p.column + ")" + (p.word ? " high word" : ""); break;
     case Param::Source::Constant: s += std::to_string(p.value); break;

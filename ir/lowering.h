@@ -36,6 +36,13 @@ class Lowering {
   // subquery) runs that side first and passes its values as run-time params.
   void produce_aggregate_source(const plan::LogicalOp& agg, Pipeline& current, const AttrSet& needed);
   void produce_single_row_join(const plan::LogicalOp& join, Pipeline& current, const AttrSet& needed);
+  // UNION ALL: each operand's pipeline appends `columns` (attributes of `op`) to one shared output;
+  // returns its name and the writing pipelines.
+  std::pair<std::string, std::vector<int>> produce_union(const plan::LogicalOp& op, const std::vector<plan::Attribute>& columns);
+  // A new pipeline scanning output `out_name` (written by `writers`) that binds `columns`.
+  Pipeline scan_output(const std::string& out_name, const std::vector<plan::Attribute>& columns, const std::vector<int>& writers);
+  // The query's result is output `out`, its columns named and typed as `schema`.
+  void set_output_result(const OutputTable& out, const std::vector<plan::Attribute>& schema);
 
   // ---- build_state.cpp: params, buffers, state objects
   std::string add_param(Param p);
@@ -50,6 +57,7 @@ class Lowering {
   // a pipeline that scans it.
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
   void heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const;
+  std::pair<std::string, std::string> copy_origin(std::string source, std::string name, const Pipeline& p) const;
   std::pair<std::string, std::string> scan_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
   std::pair<std::string, std::string> heap_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
   // Largest |value| of `e` over pipeline `p`; a computed attribute stands for the expression of the
@@ -74,6 +82,10 @@ class Lowering {
   // `exprs` (parallel to `columns`, optional): what each column stores; default: the attribute.
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const Pipeline& p, const std::string& json_path,
                                  const std::vector<plan::NamedExpr>* exprs = nullptr);
+  // An output several pipelines append to (a UNION ALL's operands, which all bind `columns`): its
+  // capacity is the sum of theirs, an estimate checked on the device (the host grows it and re-runs).
+  const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const std::vector<const Pipeline*>& writers,
+                                 const std::string& json_path, const std::vector<plan::NamedExpr>* exprs = nullptr);
 
   Program& program_;
   const Catalog& catalog_;

@@ -64,6 +64,14 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
         }
         break;
       }
+      case Param::Source::Sum: {
+        value = 0;
+        for (const std::string& f : p.factors) {
+          if (__builtin_add_overflow(value, v.at(f), &value))
+            throw Error(ErrorKind::Unsupported, "parameter " + p.name + ": the sum of " + std::to_string(p.factors.size()) + " terms overflows 64 bits");
+        }
+        break;
+      }
       case Param::Source::OutputRows: {
         const OutputTable* out = program.find_output(p.table);
         if (!out) throw Error(ErrorKind::Internal, "parameter " + p.name + " names unknown output " + p.table);

@@ -59,6 +59,7 @@ struct Param {
     DictCode,      // code of `literal` in table.column's dictionary, per `match`
     Capacity,      // hash-table slots: planner sizing of rows(table) x selectivity(`predicate`)
     Product,       // product of the params named in `factors` (direct-indexed group slots)
+    Sum,           // sum of the params named in `factors` (an output several pipelines append to)
     OutputRows,    // rows an earlier pipeline wrote to output `table` (an OutputTable name):
                    // resolve_parameters() gives the output's capacity (an upper bound); the
                    // executor replaces it with the counter it reads back after that pipeline
@@ -87,7 +88,7 @@ struct Param {
   // table (an estimate, not a bound: a table that proves too small grows and the query re-runs).
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters;
   double load_factor = 0.5;                  // Capacity: occupied fraction the table is sized for
-  std::vector<std::string> factors;          // Product
+  std::vector<std::string> factors;          // Product, Sum
   int64_t value = 0;                         // Constant
   uint32_t word = 0;                         // OutputValue: 1 = the high word of a 128-bit value
   std::string comment;                       // shown by EXPLAIN

@@ -26,7 +26,10 @@ class Verifier {
     for (const AggregationTable& a : p_.aggregations) sink_count_.emplace(a.name, 0);
     for (const OutputTable& o : p_.outputs) sink_count_.emplace(o.name, 0);
     for (const auto& [state, count] : sink_count_) {
-      if (count != 1) fail("state object " + state + " is the sink of " + std::to_string(count) + " pipelines (expected 1)");
+      // An output may have several writers (the operands of a UNION ALL); every other state one.
+      const bool output = p_.find_output(state) != nullptr;
+      if (count < 1 || (count > 1 && !output))
+        fail("state object " + state + " is the sink of " + std::to_string(count) + " pipelines (expected 1" + (output ? " or more)" : ")"));
     }
     kernels();
     result();
@@ -282,23 +285,22 @@ class Verifier {
         break;
       }
     }
-    sink_of_[pl.sink.state] = pl.id;
+    sink_of_[pl.sink.state].push_back(pl.id);
   }
 
-  // Whether `state` is the sink of `pl` or of a pipeline `pl` (transitively) depends on.
+  // Whether every sink of `state` so far is `pl` or a pipeline `pl` (transitively) depends on.
   bool built_by_dependency(const Pipeline& pl, const std::string& state) const {
     auto it = sink_of_.find(state);
     if (it == sink_of_.end()) return false;
+    std::set<int> reached;
     std::vector<int> todo = pl.depends_on;
-    std::set<int> seen;
     while (!todo.empty()) {
       int d = todo.back();
       todo.pop_back();
-      if (d == it->second) return true;
-      if (!seen.insert(d).second || d < 0 || d >= static_cast<int>(p_.pipelines.size())) continue;
+      if (!reached.insert(d).second || d < 0 || d >= static_cast<int>(p_.pipelines.size())) continue;
       for (int x : p_.pipelines[static_cast<size_t>(d)].depends_on) todo.push_back(x);
     }
-    return false;
+    return std::all_of(it->second.begin(), it->second.end(), [&](int writer) { return reached.count(writer) != 0; });
   }
 
   void kernels() const {
@@ -366,7 +368,7 @@ class Verifier {
   const Program& p_;
   std::set<int> op_ids_;
   std::map<std::string, int> sink_count_;
-  std::map<std::string, int> sink_of_;
+  std::map<std::string, std::vector<int>> sink_of_;
 };
 
 }  // namespace

@@ -340,11 +340,15 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
 
     // Values an earlier pipeline computed (rows it wrote, the value of a one-row stage) are read
     // back right after the pipeline that writes them, so every later pipeline's launch has them.
+    // An output several pipelines append to (a UNION ALL) is read after the last of them.
     if (pipeline.id > 0) {
       const ir::Pipeline& writer = program.pipelines[static_cast<size_t>(pipeline.id - 1)];
+      const bool written_later = std::any_of(program.pipelines.begin() + pipeline.id, program.pipelines.end(), [&](const ir::Pipeline& q) {
+        return q.sink.kind == ir::SinkKind::Materialize && q.sink.state == writer.sink.state;
+      });
       for (const ir::Param& p : program.params) {
         if (p.source != ir::Param::Source::OutputRows && p.source != ir::Param::Source::OutputValue) continue;
-        if (writer.sink.kind != ir::SinkKind::Materialize || writer.sink.state != p.table) continue;
+        if (writer.sink.kind != ir::SinkKind::Materialize || writer.sink.state != p.table || written_later) continue;
         const ir::OutputTable& out = find_state(program, program.outputs, p.table, "output");
         if (p.source == ir::Param::Source::OutputRows) {
           ps.params_from_buffers.push_back({p.name, out.counter_buffer, "", ""});
@@ -365,6 +369,16 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         }
         ps.params_from_buffers.push_back(f);
       }
+    }
+    if (!pipeline.nonempty_aggregation.empty()) {
+      const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.nonempty_aggregation, "aggregation table");
+      CheckSpec check;
+      check.flag_buffer = agg.occupancy_buffer;
+      check.action = CheckSpec::Action::FailIfZero;
+      check.fail_kind = ErrorKind::Unsupported;
+      check.what = "the aggregate " + agg.name + " of a UNION ALL operand saw no rows, so its value is NULL, which horseqc cannot "
+                   "hold in a UNION yet";
+      ps.checks.push_back(check);
     }
     if (!pipeline.arith_flags.empty()) {
       CheckSpec check;

@@ -107,8 +107,15 @@ struct CommonTable {
   int location = -1;
 };
 
+// A set operation's operands are whole SELECTs (`left`, `right`); its own WITH, ORDER BY and LIMIT
+// apply to the combined result, and its items/from/where/... are empty.
+enum class SetOperation : uint8_t { None, Union, Intersect, Except };
+
 struct SelectStmt {
   int location = -1;
+  SetOperation set_op = SetOperation::None;
+  bool set_all = false;  // UNION ALL / INTERSECT ALL / EXCEPT ALL
+  std::shared_ptr<SelectStmt> left, right;
   bool distinct = false;
   std::vector<CommonTable> with;
   std::vector<SelectItem> items;

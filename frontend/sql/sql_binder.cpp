@@ -10,6 +10,7 @@
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
 #include "frontend/sql/sql_scope.h"
+#include "frontend/sql/sql_set_operations.h"
 #include "frontend/sql/sql_unnest.h"
 #include "storage/error.h"
 
@@ -58,8 +59,9 @@ class SelectBinder {
       : stmt_(stmt), src_(source), scope_(catalog, stats, source) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
-    std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_);
-    expand_select_list();
+    SelectValues select_values;
+    std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_, &select_values);
+    expand_select_list(select_values);
 
     std::vector<const SqlExpr*> aggregate_calls;
     for (const OutputItem& i : items_) collect_aggregates(*i.expr, aggregate_calls);
@@ -80,6 +82,12 @@ class SelectBinder {
       }
     }
     aggregating_ = !group_by_.empty() || !aggregate_calls.empty();
+    if (aggregating_) {
+      for (const SelectItem& s : stmt_.items) {
+        if (s.expr && select_values.count(s.expr.get()))
+          src_.unsupported(s.location, "a scalar subquery in the select list of a query that aggregates is not supported yet");
+      }
+    }
 
     if (aggregating_) {
       tree = aggregate(std::move(tree), aggregate_calls);
@@ -121,7 +129,8 @@ class SelectBinder {
 
  private:
   // `*` expands to every column of every FROM table, in FROM order.
-  void expand_select_list() {
+  // A select item with scalar subqueries reads their derived tables' values instead (select_values).
+  void expand_select_list(const SelectValues& select_values) {
     for (const SelectItem& s : stmt_.items) {
       if (!s.expr) {
         for (const Relation& r : scope_.relations()) {
@@ -130,7 +139,8 @@ class SelectBinder {
         continue;
       }
       std::string name = !s.alias.empty() ? s.alias : s.expr->kind == SqlExprKind::Column ? s.expr->qualifiers.back() : s.expr->to_sql();
-      items_.push_back({s.expr, name, s.alias, s.location});
+      auto value = select_values.find(s.expr.get());
+      items_.push_back({value == select_values.end() ? s.expr : value->second, name, s.alias, s.location});
     }
   }
 
@@ -323,6 +333,12 @@ class SelectBinder {
     bool identity = items_.size() == input->schema.size();
     for (size_t i = 0; i < items_.size(); ++i) {
       plan::ExprPtr e = bind_sql_expression(*items_[i].expr, input->schema, lookup, src_);
+      if (e->kind == plan::ExprKind::Literal && e->type.is_string() && e->string_value.size() <= kMaxPackedStringBytes &&
+          e->string_value.find('\0') == std::string::npos) {
+        // A short string literal selected as a value ('total' AS kind) is a packed string.
+        e = plan::clone(*e);
+        e->type = DataType::packed_string(std::max<uint32_t>(1, static_cast<uint32_t>(e->string_value.size())));
+      }
       if (identity) {
         const plan::Attribute& a = input->schema[i];
         identity = e->kind == plan::ExprKind::Column && e->source == a.source && e->column == a.name && items_[i].name == a.name;
@@ -404,7 +420,54 @@ plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, c
                               const std::string& plan_name) {
   plan::LogicalPlan plan;
   plan.name = plan_name;
-  plan.root = SelectBinder(stmt, source, catalog, stats).bind();
+  if (stmt.set_op == SetOperation::None) {
+    plan.root = SelectBinder(stmt, source, catalog, stats).bind();
+    return plan;
+  }
+  plan.root = bind_set_operation(stmt, source, [&](const SelectStmt& operand) {
+    return bind_select(operand, source, catalog, stats, plan_name).root;
+  });
+  // ORDER BY and LIMIT of the combined result: output names or positions.
+  if (!stmt.order_by.empty()) {
+    const std::vector<plan::Attribute>& out = plan.root->schema;
+    auto o = std::make_unique<plan::LogicalOp>();
+    o->kind = plan::OpKind::OrderBy;
+    o->json_path = source.position(stmt.order_by.front().location);
+    o->schema = out;
+    for (const OrderItem& item : stmt.order_by) {
+      const SqlExpr& e = *item.expr;
+      std::vector<size_t> matches;
+      if (e.kind == SqlExprKind::IntLiteral) {
+        if (e.int_value < 1 || static_cast<size_t>(e.int_value) > out.size())
+          source.fail(e.location, "ORDER BY position " + std::to_string(e.int_value) + " is not in the select list (1.." +
+                                      std::to_string(out.size()) + ")");
+        matches.push_back(static_cast<size_t>(e.int_value - 1));
+      } else if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 1) {
+        for (size_t i = 0; i < out.size(); ++i)
+          if (out[i].name == e.qualifiers[0]) matches.push_back(i);
+      }
+      if (matches.size() > 1) source.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" is ambiguous: several output columns have that name");
+      if (matches.empty())
+        source.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" after a set operation must name an output column (" +
+                                    [&] {
+                                      std::string names;
+                                      for (const plan::Attribute& a : out) names += (names.empty() ? "" : ", ") + a.name;
+                                      return names;
+                                    }() + ") or its position");
+      o->sort_keys.push_back({out[matches[0]].name, item.descending});
+    }
+    o->children.push_back(std::move(plan.root));
+    plan.root = std::move(o);
+  }
+  if (stmt.limit) {
+    auto l = std::make_unique<plan::LogicalOp>();
+    l->kind = plan::OpKind::Limit;
+    l->json_path = source.position(stmt.limit_location);
+    l->limit = *stmt.limit;
+    l->schema = plan.root->schema;
+    l->children.push_back(std::move(plan.root));
+    plan.root = std::move(l);
+  }
   return plan;
 }
 

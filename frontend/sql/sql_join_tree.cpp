@@ -98,7 +98,7 @@ class JoinTreeBuilder {
     }
   }
 
-  std::unique_ptr<plan::LogicalOp> build(const SelectStmt& stmt) {
+  std::unique_ptr<plan::LogicalOp> build(const SelectStmt& stmt, SelectValues* select_values) {
     ctes_ = stmt.with;
     for (const auto& f : stmt.from) add_from(*f);
     if (scope_.relations().empty()) src_.unsupported(stmt.location, "a SELECT without FROM is not supported");
@@ -109,6 +109,21 @@ class JoinTreeBuilder {
     conjuncts = factor_disjunctions(conjuncts);
     for (size_t i = 0; i < conjuncts.size(); ++i) classify(*conjuncts[i], i);
     for (const auto& [rel, on] : outer_on_) classify_outer_on(rel, on, conjuncts.size());
+    if (select_values != nullptr) {
+      // Scalar subqueries of the select list: derived tables as in WHERE, but a correlated one joins
+      // as the NULL-supplying side of a left outer join, since an outer row whose keys the
+      // subquery has no group for must still come out, with a NULL value.
+      in_select_list_ = true;
+      for (const SelectItem& item : stmt.items) {
+        if (!item.expr || !contains_scalar_subquery(*item.expr)) continue;
+        const size_t outer_joins = null_supplying_.size();
+        (*select_values)[item.expr.get()] = replace_scalar_subqueries(*item.expr, conjuncts.size());
+        if (null_supplying_.size() != outer_joins && item.expr->kind != SqlExprKind::ScalarSubquery)
+          src_.unsupported(item.location, "an expression over a correlated scalar subquery (NULL where it has no group) "
+                                          "is not supported yet in the select list; the subquery alone is");
+      }
+      in_select_list_ = false;
+    }
 
     // The inner joins in the order of least estimated cost (frontend/join_order.h), then the
     // NULL-supplying and single-row relations.
@@ -188,6 +203,11 @@ class JoinTreeBuilder {
     return rel;
   }
 
+  static bool contains_scalar_subquery(const SqlExpr& e) {
+    if (e.kind == SqlExprKind::ScalarSubquery) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return contains_scalar_subquery(*a); });
+  }
+
   // True when `e` holds scalar subqueries and no EXISTS / IN (subquery).
   static bool has_only_scalar_subqueries(const SqlExpr& e) {
     bool scalar = false, other = false;
@@ -217,6 +237,7 @@ class JoinTreeBuilder {
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
       size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
+      if (in_select_list_ && !sq.outer_keys.empty()) null_supplying_.insert(rel);
       for (size_t i = 0; i < sq.outer_keys.size(); ++i) {
         const SqlExprPtr& outer = sq.outer_keys[i];
         if (outer->kind != SqlExprKind::Column) {
@@ -416,7 +437,7 @@ class JoinTreeBuilder {
       const Relation& r = scope_.relation(rel);
       plan::JoinRelation jr;
       jr.name = r.alias;
-      jr.ordered = !outer_on_.count(rel) && !single_row_.count(rel);
+      jr.ordered = !outer_on_.count(rel) && !null_supplying_.count(rel) && !single_row_.count(rel);
       if (r.derived()) {
         jr.base_rows = plan::estimate_rows(*derived_.at(rel), stats);
         jr.unique_keys = plan::unique_column_sets(*derived_.at(rel), scope_.catalog());
@@ -481,8 +502,9 @@ class JoinTreeBuilder {
   // After the inner joins: NULL-supplying relations once their ON partners are joined, then
   // single-row relations (uncorrelated scalar subqueries, joined without keys).
   size_t pick_remaining(const std::vector<bool>& joined) const {
-    for (const auto& entry : outer_on_) {
-      size_t rel = entry.first;
+    std::set<size_t> outer = null_supplying_;
+    for (const auto& entry : outer_on_) outer.insert(entry.first);
+    for (size_t rel : outer) {
       if (joined[rel]) continue;
       bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.left_rel == rel || e.right_rel == rel; });
       for (const EquiJoin& e : edges_) {
@@ -507,8 +529,8 @@ class JoinTreeBuilder {
     auto j = std::make_unique<plan::LogicalOp>();
     j->kind = plan::OpKind::Join;
     j->join_type = unmatched_only_.count(rel) ? plan::JoinType::Anti
-                   : matched_only_.count(rel) || !outer_on_.count(rel) ? plan::JoinType::Inner
-                                                                       : plan::JoinType::LeftOuter;
+                   : matched_only_.count(rel) || !(outer_on_.count(rel) || null_supplying_.count(rel)) ? plan::JoinType::Inner
+                                                                                                        : plan::JoinType::LeftOuter;
     j->estimated_rows = rows;
     std::unique_ptr<plan::LogicalOp> build = std::move(bases_.at(rel));
     int location = -1;
@@ -572,6 +594,8 @@ class JoinTreeBuilder {
   std::vector<CommonTable> ctes_;  // the statement's WITH entries, visible in its FROM
   std::vector<std::unique_ptr<plan::LogicalOp>> derived_;  // by relation index: derived table plans
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
+  std::set<size_t> null_supplying_;  // correlated scalar subqueries of the select list (left outer joins)
+  bool in_select_list_ = false;      // replace_scalar_subqueries is rewriting a select item
   std::vector<std::unique_ptr<plan::LogicalOp>> bases_;  // by relation index: its input, until joined
 };
 
@@ -603,8 +627,9 @@ std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& s
   return scope.attribute_name(scope.resolve(e));
 }
 
-std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source) {
-  return JoinTreeBuilder(scope, source).build(stmt);
+std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source,
+                                                 SelectValues* select_values) {
+  return JoinTreeBuilder(scope, source).build(stmt, select_values);
 }
 
 }  // namespace hqc::sql

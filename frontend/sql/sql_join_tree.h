@@ -23,11 +23,16 @@
 //       are the keys, ON conditions on it alone filter it first (TPC-H Q13's o_comment NOT LIKE).
 //     - a subquery in FROM, or a WITH entry named in FROM, is planned on its own (bind_select) and
 //       joins like a table whose columns are named "<alias>.<column>";
+//     - a scalar subquery in WHERE or in the select list is a derived table "sq<offset>" (value,
+//       keys: frontend/sql/sql_unnest.h) joined on its correlation keys — in the select list as
+//       the build side of a left outer join after the inner joins (no group: NULL) — or, when
+//       uncorrelated, a single-row relation joined last without keys;
 //   throws: Error(Unsupported) for RIGHT / FULL joins, other ON conditions of a LEFT JOIN, WHERE
 //   conditions on its NULL-supplying table, other subqueries in WHERE, and relations that
 //   no equi-join connects (cross products), each named with its position.
 #pragma once
 
+#include <map>
 #include <memory>
 
 #include "frontend/logical_plan.h"
@@ -37,9 +42,14 @@
 
 namespace hqc::sql {
 
+// A select item's expression (by its node) with its scalar subqueries replaced by derived-table columns.
+using SelectValues = std::map<const SqlExpr*, SqlExprPtr>;
+
 // Adds the statement's FROM tables to `scope` and returns the joined, filtered input of the
-// select list / aggregation.
-std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source);
+// select list / aggregation. With `select_values`, the scalar subqueries of the select list join
+// too (see the contract above) and each select item that holds one is rewritten there.
+std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source,
+                                                 SelectValues* select_values = nullptr);
 
 // Whether a hash join can match keys of these types (integers of any width, or equal dates or
 // decimals; strings only when both are packed computed strings, storage/types.h).

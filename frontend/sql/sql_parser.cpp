@@ -67,15 +67,30 @@ class Walker {
     return s.contains("sval") ? s.at("sval").get<std::string>() : "";
   }
 
-  std::shared_ptr<SelectStmt> select(const json& s, int location) {
-    if (s.value("op", std::string("SETOP_NONE")) != "SETOP_NONE") {
-      src_.unsupported(location, "set operations (UNION, INTERSECT, EXCEPT) are not supported");
+  // The position of an operand of a set operation (libpg_query gives none): its first select item's.
+  static int arm_location(const json& s, int fallback) {
+    if (s.contains("targetList") && !s.at("targetList").empty()) {
+      const int l = location_of(s.at("targetList").front().at("ResTarget"));
+      if (l >= 0) return l;
     }
+    return fallback;
+  }
+
+  std::shared_ptr<SelectStmt> select(const json& s, int location) {
     if (s.contains("valuesLists")) src_.unsupported(location, "VALUES lists are not supported");
     if (s.contains("limitOffset")) src_.unsupported(location_of(first_fields(s.at("limitOffset"))), "OFFSET is not supported");
     if (s.contains("windowClause")) src_.unsupported(location, "WINDOW clauses are not supported");
     auto out = std::make_shared<SelectStmt>();
     out->location = location;
+    const std::string op = s.value("op", std::string("SETOP_NONE"));
+    if (op != "SETOP_NONE") {
+      // UNION / INTERSECT / EXCEPT: two whole SELECTs; WITH, ORDER BY and LIMIT belong to the result.
+      out->set_op = op == "SETOP_UNION" ? SetOperation::Union : op == "SETOP_INTERSECT" ? SetOperation::Intersect : SetOperation::Except;
+      out->set_all = s.value("all", false);
+      out->left = select(s.at("larg"), arm_location(s.at("larg"), location));
+      out->right = select(s.at("rarg"), arm_location(s.at("rarg"), location));
+      out->location = out->left->location;
+    }
     if (s.contains("withClause")) {
       const json& w = s.at("withClause");
       if (w.value("recursive", false)) src_.unsupported(location_of(w), "WITH RECURSIVE is not supported");
@@ -434,11 +449,43 @@ class Walker {
     return e;
   }
 
+  // `x IN (a UNION b)`, `EXISTS (a UNION b)`: the subquery becomes `SELECT <first column> FROM
+  // (a UNION b) AS __set<offset>`, which the unnesting of subqueries handles like any other (its
+  // first column is named as the binder names the left operand's first select item).
+  static std::shared_ptr<SelectStmt> select_from_set_operation(const std::shared_ptr<SelectStmt>& set) {
+    const SelectStmt* leftmost = set.get();
+    while (leftmost->set_op != SetOperation::None) leftmost = leftmost->left.get();
+    auto derived = std::make_shared<TableRef>();
+    derived->kind = TableRefKind::Subquery;
+    derived->location = set->location;
+    derived->alias = "__set" + std::to_string(std::max(0, set->location));
+    derived->subquery = set;
+    auto out = std::make_shared<SelectStmt>();
+    out->location = set->location;
+    out->from.push_back(derived);
+    SelectItem item;
+    item.location = set->location;
+    if (!leftmost->items.empty() && leftmost->items.front().expr) {
+      const SelectItem& first = leftmost->items.front();
+      const std::string name = !first.alias.empty() ? first.alias
+                               : first.expr->kind == SqlExprKind::Column ? first.expr->qualifiers.back()
+                                                                        : first.expr->to_sql();
+      auto column = std::make_shared<SqlExpr>();
+      column->kind = SqlExprKind::Column;
+      column->location = set->location;
+      column->qualifiers = {derived->alias, name};
+      item.expr = column;
+    }
+    out->items.push_back(item);  // `*` when the first item is `*`
+    return out;
+  }
+
   SqlExprPtr sublink(const json& s) {
     int loc = location_of(s);
     std::string type = s.value("subLinkType", std::string("EXISTS_SUBLINK"));
     const json& sub = s.at("subselect");
     std::shared_ptr<SelectStmt> q = statement(sub, loc);
+    if (q->set_op != SetOperation::None && (type == "EXISTS_SUBLINK" || type == "ANY_SUBLINK")) q = select_from_set_operation(q);
     if (type == "EXISTS_SUBLINK") {
       auto e = node(SqlExprKind::Exists, loc);
       e->subquery = q;

@@ -44,7 +44,12 @@ std::shared_ptr<TableRef> renamed_ref(const std::shared_ptr<TableRef>& ref, cons
       copy->right = renamed_ref(ref->right, taken, suffix, aliases, src);
       return copy;
     case TableRefKind::Subquery:
-      src.unsupported(ref->location, "a subquery in the FROM of an EXISTS / IN subquery is not supported yet");
+      // A derived table is planned from its own text: only its alias can clash with the outer query.
+      if (taken.count(ref->alias)) {
+        copy->alias = ref->alias + suffix;
+        aliases[ref->alias] = copy->alias;
+      }
+      return copy;
   }
   return copy;
 }
@@ -75,7 +80,10 @@ void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonT
     add_tables(*ref.left, scope, ctes, src);
     add_tables(*ref.right, scope, ctes, src);
   } else {
-    src.unsupported(ref.location, "a subquery in the FROM of a subquery in WHERE is not supported yet");
+    auto q = std::make_shared<SelectStmt>(*ref.subquery);
+    q->with = visible_ctes(*q, ctes);
+    plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), ref.alias);
+    scope.add_derived(ref.alias, ref.location, p.root->schema, ref.column_names, 0);
   }
 }
 

@@ -21,7 +21,7 @@
 //   (2) scalar subqueries become derived tables (plan_scalar_subquery, below), joined by the join
 //   tree (frontend/sql/sql_join_tree.h).
 //   throws: Error(Unsupported) for correlated conditions other than equalities in scalar or
-//   aggregating subqueries, EXISTS without a correlated equality, correlated aggregating subqueries, subqueries with LIMIT or derived tables, and keys
+//   aggregating subqueries, EXISTS without a correlated equality, correlated aggregating subqueries, subqueries with LIMIT, and keys
 //   that cannot be matched in a hash table.
 #pragma once
 

@@ -2,8 +2,9 @@
 """End-to-end oracle test of the SQL analysts write that the benchmark texts do not use (issue 12's
 breadth list, growing with it): SELECT DISTINCT over columns and expressions, decimal literals of any
 scale and constant arithmetic, derived tables with column lists, views in a script, `IS [NOT] NULL` on
-the NULL-supplying table of a LEFT JOIN (an anti / inner join) — each through
-`horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
+the NULL-supplying table of a LEFT JOIN (an anti / inner join), UNION [ALL] / INTERSECT / EXCEPT of
+operands that filter, compute and aggregate, derived tables and set operations inside IN / EXISTS
+subqueries, scalar subqueries in the select list — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
 (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
 says; every query must select rows.
 
@@ -82,6 +83,46 @@ QUERIES = [
                     "where o_totalprice > 300000.00;\n"
                     "select count(*) as n, min(price) as lo from big_orders;\n"
                     "drop view big_orders;"),
+    # Set operations: each operand its own pipeline writing one shared output, then a grouping for the
+    # DISTINCT forms; INTERSECT / EXCEPT count each row's operands.
+    ("union_all", "select l_returnflag as f, l_quantity as q from lineitem where l_quantity < 2 union all "
+                  "select l_returnflag, l_quantity + 1 from lineitem where l_quantity > 49 order by f, q"),
+    ("union_distinct", "select o_orderpriority as p, o_orderstatus as s from orders where o_totalprice < 10000 union "
+                       "select o_orderpriority, o_orderstatus from orders where o_totalprice > 400000 order by p, s"),
+    ("intersect", "select p_type as t from part where p_size < 10 intersect select p_type from part "
+                  "where p_retailprice > 1500 order by t"),
+    ("except", "select p_type as t from part where p_size < 30 except select p_type from part "
+               "where p_retailprice > 1700 order by t"),
+    ("union_in_derived_table", "select k, count(*) as n, sum(v) as s, min(v) as lo from ("
+                               "select 1 as k, l_extendedprice as v from lineitem where l_quantity = 1 union all "
+                               "select 2, o_totalprice from orders where o_orderstatus = 'P' union all "
+                               "select 3, ps_supplycost * 2 from partsupp where ps_availqty < 50) as t "
+                               "group by k order by k"),
+    ("union_decimal_scales", "select x from (select l_discount as x from lineitem where l_quantity = 1 union "
+                             "select c_acctbal from customer where c_acctbal < -990) as t order by x"),
+    ("union_heap_strings", "select c_name as name, 'low' as band from customer where c_acctbal < -900 union all "
+                           "select c_name, 'high' from customer where c_acctbal > 9900 order by name"),
+    ("union_cte_twice", "with big as (select o_custkey as c from orders where o_totalprice > 350000) "
+                        "select c, count(*) as n from (select c from big union all select c from big) as u "
+                        "group by c order by c"),
+    ("in_union", "select o_orderpriority, count(*) as n from orders where o_custkey in (select c_custkey from "
+                 "customer where c_nationkey = 1 union select s_suppkey from supplier where s_nationkey = 2) "
+                 "group by o_orderpriority order by o_orderpriority"),
+    ("in_derived_table", "select c_mktsegment, count(*) as n from customer where c_custkey in (select k from "
+                         "(select o_custkey as k, sum(o_totalprice) as t from orders group by o_custkey) as x "
+                         "where t > 500000) group by c_mktsegment order by c_mktsegment"),
+    ("exists_derived_table", "select p_size, count(*) as n from part where exists (select * from (select ps_partkey "
+                             "as k from partsupp where ps_availqty < 100) as y where y.k = p_partkey) group by p_size "
+                             "order by p_size"),
+    # Scalar subqueries in the select list: correlated ones are left outer joins (NULL without a group).
+    ("select_scalar_correlated", "select c_custkey, c_name, (select max(o_totalprice) from orders where "
+                                 "o_custkey = c_custkey) as m from customer where c_nationkey = 3 order by c_custkey"),
+    ("select_scalar_correlated_null_order", "select p_partkey, (select min(ps_supplycost) from partsupp where "
+                                            "ps_partkey = p_partkey and ps_availqty > 5000) as c from part "
+                                            "where p_size = 7 order by c, p_partkey"),
+    ("select_scalar_uncorrelated", "select o_orderkey, o_totalprice - (select avg(o_totalprice) from orders) as d, "
+                                   "(select count(*) from region) as r from orders where o_orderkey < 100 "
+                                   "order by o_orderkey"),
 ]
 
 if __name__ == "__main__":

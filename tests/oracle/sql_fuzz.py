@@ -12,7 +12,9 @@ LIKE / NOT LIKE with literal patterns, SUBSTRING, AND / OR / NOT, date literals 
 integer and decimal literals of random scales), CASE WHEN, EXTRACT, aggregates (sum, count, count(*),
 min, max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
 scalar subqueries in WHERE (correlated by key equalities or not), derived tables in FROM and WITH,
-ORDER BY over all output columns (always with LIMIT) and LIMIT. Query i of seed S is a function of
+ORDER BY over all output columns (always with LIMIT) and LIMIT; one query in ten a UNION [ALL] /
+INTERSECT / EXCEPT of two or three operands of matching types (alone, or as a derived table that is
+grouped and aggregated). Query i of seed S is a function of
 (S, i) and the data alone: `--seed S --only i` replays it.
 
 Outcomes: match; refused (exit 4 with a message: acceptable, counted by message); MISMATCH (different
@@ -244,6 +246,50 @@ class Query:
         if self.limit is not None:
             out.append(f"limit {self.limit}")
         return " ".join(out)
+
+
+class SetQuery:
+    """Operands combined by `op` (union all, union, intersect, except); the output columns are the
+    left operand's names. Operands carry no ORDER BY / LIMIT; the whole may."""
+
+    def __init__(self, op, left, right):
+        self.op, self.left, self.right = op, left, right
+        self.order, self.limit = [], None
+        self.items = []  # no FROM items of its own (generate() asks)
+
+    @property
+    def select(self):
+        return self.left.select
+
+    def sql(self):
+        right = f"({self.right.sql()})" if isinstance(self.right, SetQuery) else self.right.sql()
+        out = [f"{self.left.sql()} {self.op} {right}"]
+        if self.order:
+            out.append("order by " + ", ".join(a + (" desc" if d else "") for a, d in self.order))
+        if self.limit is not None:
+            out.append(f"limit {self.limit}")
+        return " ".join(out)
+
+
+def unqualified(e):
+    """An expression's text without its table aliases: equal texts mean equal types."""
+    return re.sub(r"\b[a-z]+\d+\.", "", e.sql())
+
+
+def set_compatible(left, right, op):
+    """Can `right` be `left`'s operand: as many columns, numbers with numbers (floats only under UNION
+    ALL: equality of computed doubles differs between engines), dates with dates, and strings only
+    from the same expression (one dictionary, one heap table)."""
+    if len(left.select) != len(right.select):
+        return False
+    for (a, _), (b, _) in zip(left.select, right.select):
+        if "float" in (a.typ, b.typ) and op != "union all":
+            return False
+        if a.typ in NUMERIC and b.typ in NUMERIC:
+            continue
+        if a.typ != b.typ or (a.typ == "str" and unqualified(a) != unqualified(b)):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -903,13 +949,14 @@ class Gen:
                                                    enumerate(rng.sample(other, min(len(other), rng.choice([1, 2]))))]
         return q
 
-    def gen_query(self, allow_sub=True):
+    def gen_query(self, allow_sub=True, allow_left=True):
         rng = self.rng
-        if rng.random() < 0.05:
+        if rng.random() < 0.05 and allow_left:
             return self.gen_left()
         q, scope = Query(), Scope()
         self.gen_from(scope, q, rng.choices([1, 2, 3, 4, 5], weights=[28, 32, 22, 12, 6])[0])
         aliases = scope.aliases()
+        self.last_scope = scope
         for _ in range(rng.choices([0, 1, 2, 3, 4], weights=[10, 30, 30, 20, 10])[0]):
             q.where.append(self.gen_pred(scope, aliases, allow_sub=allow_sub))
         shape = rng.choices(["group", "scalar", "project"], weights=[50, 15, 35])[0]
@@ -966,6 +1013,58 @@ class Gen:
         self.rng.shuffle(names)
         q.order = [(a, self.rng.random() < 0.35) for a in names]
 
+    # -- set operations -------------------------------------------------------------------------
+    def set_operand(self):
+        """A query usable as a set operand (no LEFT JOIN's NULLs, no ORDER BY / LIMIT) and its scope."""
+        q = self.gen_query(allow_left=False)
+        q.order, q.limit = [], None
+        return q, self.last_scope
+
+    def refiltered(self, q, scope):
+        """q with other WHERE conjuncts: the same columns, so the same types, and other rows."""
+        n = copy.deepcopy(q)
+        n.where = [self.gen_pred(scope, scope.aliases(), allow_sub=True)
+                   for _ in range(self.rng.choices([1, 2, 3], weights=[50, 35, 15])[0])]
+        return n
+
+    def gen_set_operation(self):
+        """a UNION ALL | UNION | INTERSECT | EXCEPT b [... c]: b is a itself filtered otherwise, or an
+        independent query of matching types; now and then the whole is a derived table that an outer
+        query groups and aggregates. ORDER BY all output columns (+ LIMIT) as gen_query does."""
+        rng = self.rng
+        ops = ["union all", "union", "intersect", "except"]
+        op = rng.choices(ops, weights=[40, 30, 15, 15])[0]
+        left, scope = self.set_operand()
+        if op != "union all" and any(e.typ == "float" for e, _ in left.select):
+            op = "union all"
+        right = None
+        if rng.random() < 0.4:
+            for _ in range(4):
+                cand, _ = self.set_operand()
+                if set_compatible(left, cand, op):
+                    right = cand
+                    break
+        s = SetQuery(op, left, right or self.refiltered(left, scope))
+        if rng.random() < 0.2:
+            op2 = rng.choices(ops, weights=[40, 30, 15, 15])[0] if op != "union all" or \
+                not any(e.typ == "float" for e, _ in left.select) else "union all"
+            third = self.refiltered(left, scope)
+            s = SetQuery(op2, s, third) if rng.random() < 0.6 else SetQuery(op2, third, s)
+        if rng.random() < 0.25:
+            outer, oscope = Query(), Scope()
+            cols = [Col(a, KIND_OF_TYP[e.typ], scale=e.scale) for e, a in s.select]
+            d = self.add_derived(oscope, outer, s, cols, cte=rng.random() < 0.3)
+            keys = [self.group_key(oscope, [d])] if rng.random() < 0.7 else []
+            aggs = [self.gen_agg(oscope, [d]) for _ in range(rng.choice([1, 2]))]
+            outer.select = [(e, f"b{i + 1}") for i, e in enumerate(keys + aggs)]
+            outer.group, outer.group_style = keys, ["expr"] * len(keys)
+            s = outer
+        if not any(e.typ == "float" for e, _ in s.select) or rng.random() < 0.5:
+            self.order_all(s)
+            if rng.random() < 0.3 and not any(e.typ == "float" for e, _ in s.select):
+                s.limit = rng.choice([1, 3, 10, 25, 100])
+        return s
+
 
 def scope_cols_nonkey(scope, a):
     cols = [c for c in scope.cols[a] if c.kind in ("int", "dec", "date", "dict")]
@@ -976,6 +1075,7 @@ def scope_cols_nonkey(scope, a):
 # Running: the oracle, horseqc, classification
 # ---------------------------------------------------------------------------------------------------
 MAX_ROWS = 5000
+SET_OPERATION_SHARE = 0.1  # of the queries: UNION [ALL] / INTERSECT / EXCEPT (gen_set_operation)
 
 
 def oracle(con, sql):
@@ -988,12 +1088,15 @@ def generate(con, prof, rows, seed, index):
     """Query `index` of `seed`: (Query, sql, columns, rows, attempts); regenerated while DuckDB rejects it,
     its result is too large, or (mostly) empty."""
     rng = random.Random(f"{seed}:{index}")
+    # Whether a query is a set operation comes from a stream of its own, so that the other queries
+    # of a seed stay what they were before set operations were generated.
+    set_rng = random.Random(f"{seed}:{index}:set")
     last = None
     for attempt in range(30):
         g = Gen(con, prof, rows, rng)
         sql = "?"
         try:
-            q = g.gen_query()
+            q = g.gen_set_operation() if set_rng.random() < SET_OPERATION_SHARE else g.gen_query()
             sql = q.sql()
             cols, res = oracle(con, sql)
         except duckdb_error() as e:
@@ -1170,8 +1273,33 @@ def expr_variants(e):
     return out
 
 
+def set_operation_variants(q, inner):
+    """Reductions of a set operation: one operand alone (with the whole's ORDER BY / LIMIT), or an
+    operand reduced (never its select list: the operands must keep matching)."""
+    out = []
+    for side in (q.left, q.right):
+        if len(side.select) == len(q.select):
+            n = copy.deepcopy(side)
+            names = [a for _, a in n.select]
+            if [a for _, a in q.select] == names:
+                n.order, n.limit = copy.deepcopy(q.order), q.limit
+            out.append(n)
+    if q.limit is not None:
+        n = copy.deepcopy(q)
+        n.limit = None
+        out.append(n)
+    for attr in ("left", "right"):
+        for v in query_variants(getattr(q, attr), inner=True):
+            n = copy.copy(q)
+            setattr(n, attr, v)
+            out.append(n)
+    return out
+
+
 def query_variants(q, inner=False):
     """Candidate reductions of q, larger steps first."""
+    if isinstance(q, SetQuery):
+        return set_operation_variants(q, inner)
     out = []
 
     def variant(f):

@@ -64,6 +64,16 @@ TEST_CASE("type mismatches point at the operator") {
               "expected a date \"YYYY-MM-DD\"");
 }
 
+TEST_CASE("set operation errors: operands must match in arity and type") {
+  Catalog ssb = Catalog::ssb();
+  check_error("select lo_quantity, lo_tax from lineorder union select lo_discount from lineorder", ssb, ErrorKind::Input, "1:56",
+              "each UNION operand must have the same number of columns: 2 and 1");
+  check_error("select c_region from customer union select lo_quantity from lineorder", ssb, ErrorKind::Input, "1:44",
+              "UNION column 1 (c_region): types char(12) and int32 cannot be matched");
+  check_error("select lo_quantity from lineorder union select lo_discount from lineorder order by lo_tax", ssb, ErrorKind::Input, "1:84",
+              "ORDER BY \"lo_tax\" after a set operation must name an output column (lo_quantity) or its position");
+}
+
 TEST_CASE("grouping errors: a column next to aggregates must be grouped") {
   Catalog ssb = Catalog::ssb();
   check_error("select d_year, lo_quantity, sum(lo_revenue)\nfrom lineorder, date where lo_orderdate = d_datekey group by d_year", ssb,
@@ -78,7 +88,10 @@ TEST_CASE("unsupported constructs are named at their position") {
               "DISTINCT aggregates over different arguments (lineorder.lo_custkey, lineorder.lo_suppkey) are not supported yet");
   check_error("select avg(lo_revenue), count(distinct lo_custkey) from lineorder", ssb, ErrorKind::Unsupported, "1:25",
               "avg(lineorder.lo_revenue) next to a DISTINCT aggregate is not supported yet");
-  check_error("select lo_quantity from lineorder union select lo_discount from lineorder", ssb, ErrorKind::Unsupported, "1:1", "set operations");
+  check_error("select lo_quantity from lineorder intersect all select lo_discount from lineorder", ssb, ErrorKind::Unsupported, "1:56",
+              "INTERSECT ALL is not supported yet");
+  check_error("select c_region from customer union select s_nation from supplier", ssb, ErrorKind::Unsupported, "1:44",
+              "strings of different dictionaries (customer.c_region, supplier.s_nation) cannot be combined yet");
   check_error("select count(*) from lineorder right join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
               "RIGHT OUTER JOIN is not supported");
   check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey and lo_quantity > 3", ssb,
@@ -89,6 +102,10 @@ TEST_CASE("unsupported constructs are named at their position") {
   check_error("select count(*) from customer where c_name like c_city", ssb, ErrorKind::Unsupported, "1:49", "LIKE needs its pattern as a string literal");
   check_error("select count(*) from lineorder where lo_quantity < (select 3 from date)", ssb, ErrorKind::Unsupported, "1:52",
               "scalar subquery");
+  check_error("select c_custkey, count(*), (select max(lo_revenue) from lineorder where lo_custkey = c_custkey) from customer "
+              "group by c_custkey", ssb, ErrorKind::Unsupported, "1:29", "a scalar subquery in the select list of a query that aggregates");
+  check_error("select c_custkey, (select max(lo_revenue) from lineorder where lo_custkey = c_custkey) * 2 from customer", ssb,
+              ErrorKind::Unsupported, "1:19", "an expression over a correlated scalar subquery");
   check_error("select rank() over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:8", "window functions");
   check_error("select count(*) from (select lo_quantity from lineorder order by lo_quantity) as x", ssb, ErrorKind::Unsupported, "1:66",
               "ORDER BY / LIMIT inside a subquery in FROM");

@@ -1,0 +1,248 @@
+// UNION / INTERSECT / EXCEPT → Union (+ Aggregate); see sql_set_operations.h.
+#include "frontend/sql/sql_set_operations.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/bind_expr.h"
+#include "storage/error.h"
+
+namespace hqc::sql {
+
+namespace {
+
+const char* set_op_name(const SelectStmt& s) {
+  switch (s.set_op) {
+    case SetOperation::Union: return s.set_all ? "UNION ALL" : "UNION";
+    case SetOperation::Intersect: return s.set_all ? "INTERSECT ALL" : "INTERSECT";
+    case SetOperation::Except: return s.set_all ? "EXCEPT ALL" : "EXCEPT";
+    case SetOperation::None: break;
+  }
+  return "?";
+}
+
+int integer_digits(const DataType& t) {
+  switch (t.id) {
+    case TypeId::Int32: return 10;
+    case TypeId::Int64: return 19;
+    case TypeId::Decimal: return t.precision - t.scale;
+    default: return 0;
+  }
+}
+
+bool numeric(const DataType& t) {
+  return t.id == TypeId::Int32 || t.id == TypeId::Int64 || t.id == TypeId::Decimal || t.id == TypeId::Float64;
+}
+
+// The type both operands' column i become; `l` and `r` are their attributes.
+plan::Attribute common_attribute(const plan::Attribute& l, const plan::Attribute& r, const SelectStmt& stmt, size_t i,
+                                 const SqlSource& src) {
+  plan::Attribute out = l;
+  const DataType& a = l.type;
+  const DataType& b = r.type;
+  const std::string which = std::string(set_op_name(stmt)) + " column " + std::to_string(i + 1) + " (" + l.name + ")";
+  if (a == b && l.dict_table == r.dict_table && l.dict_column == r.dict_column) return out;
+  if (numeric(a) && numeric(b)) {
+    if (a.id == TypeId::Float64 || b.id == TypeId::Float64) {
+      out.type = DataType::float64();
+    } else if (a.id == TypeId::Decimal || b.id == TypeId::Decimal) {
+      // Exact: the larger scale; values that leave 64 bits on the way are caught where the cast
+      // raises a scale (the IR's overflow flags), never wrapped.
+      const int scale = std::max(a.id == TypeId::Decimal ? a.scale : 0, b.id == TypeId::Decimal ? b.scale : 0);
+      const int digits = std::max(integer_digits(a), integer_digits(b)) + scale;
+      out.type = DataType::decimal(static_cast<uint8_t>(std::min(digits, 18)), static_cast<uint8_t>(scale));
+    } else {
+      out.type = DataType::int64();
+    }
+    return out;
+  }
+  if (a.is_string() && b.is_string()) {
+    const bool dict_a = !l.dict_table.empty();
+    const bool dict_b = !r.dict_table.empty();
+    if (dict_a || dict_b) {
+      if (l.dict_table != r.dict_table || l.dict_column != r.dict_column) {
+        src.unsupported(stmt.right->location,
+                        which + ": strings of different dictionaries (" + (dict_a ? l.dict_table + "." + l.dict_column : "free text") +
+                            ", " + (dict_b ? r.dict_table + "." + r.dict_column : "free text") + ") cannot be combined yet");
+      }
+    } else if (a.packed != b.packed) {
+      src.unsupported(stmt.right->location, which + ": a computed short string (" + (a.packed ? a : b).to_string() +
+                                                ") and a stored one cannot be combined yet");
+    }
+    out.type = a;
+    out.type.length = std::max(a.length, b.length);
+    out.type.fixed_length = a.fixed_length && b.fixed_length && a.length == b.length;
+    return out;
+  }
+  if (a.id == b.id && a.id != TypeId::String) return out;  // date/bool
+  src.fail(stmt.right->location, which + ": types " + a.to_string() + " and " + b.to_string() + " cannot be matched");
+}
+
+plan::ExprPtr reference(const plan::Attribute& a) {
+  plan::ExprPtr e = plan::make_column(a.source, a.name, a.type);
+  e->dict_table = a.dict_table;
+  e->dict_column = a.dict_column;
+  return e;
+}
+
+// Projects an operand onto the result's types (casts where they differ), with `extra` columns
+// (INTERSECT / EXCEPT's side markers) after them.
+std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operand, const std::vector<plan::Attribute>& target,
+                                         const std::vector<plan::NamedExpr>& extra, const std::string& json_path) {
+  bool identity = extra.empty();
+  std::vector<plan::NamedExpr> exprs;
+  for (size_t i = 0; i < target.size(); ++i) {
+    const plan::Attribute& in = operand->schema[i];
+    plan::ExprPtr e = reference(in);
+    if (!(in.type == target[i].type)) {
+      e = plan::make_cast(e, target[i].type);
+      identity = false;
+    }
+    exprs.push_back({target[i].name, e});
+  }
+  if (identity) return operand;
+  auto p = std::make_unique<plan::LogicalOp>();
+  p->kind = plan::OpKind::Project;
+  p->json_path = json_path;
+  for (size_t i = 0; i < target.size(); ++i) {
+    plan::Attribute a = operand->schema[i];
+    a.source = "";
+    a.name = "__set" + std::to_string(i);  // distinct from every SQL name of the operand
+    a.type = target[i].type;
+    exprs[i].name = a.name;
+    p->schema.push_back(a);
+  }
+  for (const plan::NamedExpr& x : extra) {
+    p->schema.push_back({"", x.name, x.expr->type, "", ""});
+    exprs.push_back(x);
+  }
+  p->exprs = std::move(exprs);
+  p->children.push_back(std::move(operand));
+  return p;
+}
+
+// Scans by alias below `op`, to refuse one alias for two different tables in two operands: the IR
+// names a pipeline's attributes and hash tables by alias.
+void collect_scans(const plan::LogicalOp& op, std::map<std::string, std::string>& out, bool& clash) {
+  if (op.kind == plan::OpKind::Scan) {
+    auto [it, fresh] = out.emplace(op.alias, op.table);
+    if (!fresh && it->second != op.table) clash = true;
+  }
+  for (const auto& c : op.children) collect_scans(*c, out, clash);
+}
+
+}  // namespace
+
+std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, const SqlSource& src, const BindOperand& bind_operand) {
+  const std::string what = set_op_name(stmt);
+  if (stmt.set_all && stmt.set_op != SetOperation::Union)
+    src.unsupported(stmt.right->location, what + " is not supported yet (" + what.substr(0, what.size() - 4) + " without ALL is)");
+  for (const SelectStmt* operand : {stmt.left.get(), stmt.right.get()}) {
+    if (!operand->order_by.empty() || operand->limit) {
+      src.unsupported(operand->order_by.empty() ? operand->limit_location : operand->order_by.front().location,
+                      "ORDER BY / LIMIT on an operand of " + what + " is not supported; write them after the last operand");
+    }
+  }
+  // The statement's WITH entries are visible in both operands (their own entries shadow them).
+  auto with_ctes = [&](const SelectStmt& operand) {
+    auto q = std::make_shared<SelectStmt>(operand);
+    for (const CommonTable& c : stmt.with) {
+      bool shadowed = false;
+      for (const CommonTable& own : operand.with) shadowed = shadowed || own.name == c.name;
+      if (!shadowed) q->with.push_back(c);
+    }
+    return q;
+  };
+  std::unique_ptr<plan::LogicalOp> left = bind_operand(*with_ctes(*stmt.left));
+  std::unique_ptr<plan::LogicalOp> right = bind_operand(*with_ctes(*stmt.right));
+  if (left->schema.size() != right->schema.size()) {
+    src.fail(stmt.right->location, "each " + what + " operand must have the same number of columns: " + std::to_string(left->schema.size()) +
+                                       " and " + std::to_string(right->schema.size()));
+  }
+  std::map<std::string, std::string> scans;
+  bool clash = false;
+  collect_scans(*left, scans, clash);
+  collect_scans(*right, scans, clash);
+  if (clash) src.unsupported(stmt.right->location, "the operands of " + what + " use one alias for different tables; rename one");
+
+  // The result's columns: named after the left operand, typed for both, owned by the Union (its
+  // source), so they are never confused with an operand's own attributes.
+  // Unique per set operation: no two share their right operand's first select item.
+  const std::string union_source = "union" + std::to_string(std::max(0, stmt.right->location));
+  std::vector<plan::Attribute> columns;
+  for (size_t i = 0; i < left->schema.size(); ++i) {
+    plan::Attribute a = common_attribute(left->schema[i], right->schema[i], stmt, i, src);
+    a.source = union_source;
+    // One attribute per name (the IR binds attributes by name): a repeated name gets a suffix.
+    for (int n = 2; std::any_of(columns.begin(), columns.end(), [&](const plan::Attribute& c) { return c.name == a.name; }); ++n)
+      a.name = left->schema[i].name + "_" + std::to_string(n);
+    columns.push_back(a);
+  }
+  const bool sides = stmt.set_op != SetOperation::Union;
+  auto marker = [](const char* name, int64_t v) { return plan::NamedExpr{name, plan::make_int_literal(v, DataType::int64())}; };
+  auto u = std::make_unique<plan::LogicalOp>();
+  u->kind = plan::OpKind::Union;
+  u->json_path = src.position(stmt.right->location);
+  u->schema = columns;
+  u->children.push_back(conform(std::move(left), columns, sides ? std::vector{marker("__left", 1), marker("__right", 0)} : std::vector<plan::NamedExpr>{},
+                                src.position(stmt.left->location)));
+  u->children.push_back(conform(std::move(right), columns, sides ? std::vector{marker("__left", 0), marker("__right", 1)} : std::vector<plan::NamedExpr>{},
+                                src.position(stmt.right->location)));
+  if (sides) {
+    u->schema.push_back({union_source, "__left", DataType::int64(), "", ""});
+    u->schema.push_back({union_source, "__right", DataType::int64(), "", ""});
+  }
+  std::unique_ptr<plan::LogicalOp> tree = std::move(u);
+
+  if (stmt.set_op == SetOperation::Union && stmt.set_all) return tree;
+  // UNION, INTERSECT, EXCEPT: one group per distinct row.
+  auto agg = std::make_unique<plan::LogicalOp>();
+  agg->kind = plan::OpKind::Aggregate;
+  agg->json_path = tree->json_path;
+  for (const plan::Attribute& c : columns) {
+    agg->group_by.push_back({c.name, reference(c)});
+    plan::Attribute key = c;
+    key.source = "";
+    agg->schema.push_back(key);
+  }
+  if (sides) {
+    for (const char* side : {"__left", "__right"}) {
+      plan::AggregateExpr a;
+      a.name = side;
+      a.func = plan::AggFunc::Sum;
+      a.arg = plan::make_column(union_source, side, DataType::int64());
+      a.type = DataType::int64();
+      agg->aggregates.push_back(a);
+      agg->schema.push_back({"", side, DataType::int64(), "", ""});
+    }
+  }
+  agg->children.push_back(std::move(tree));
+  tree = std::move(agg);
+  if (!sides) return tree;
+
+  // INTERSECT: rows of both sides; EXCEPT: rows of the left side only.
+  auto side_count = [](const char* side) { return plan::make_column("", side, DataType::int64()); };
+  auto zero = [] { return plan::make_int_literal(0, DataType::int64()); };
+  auto f = std::make_unique<plan::LogicalOp>();
+  f->kind = plan::OpKind::Filter;
+  f->json_path = tree->json_path;
+  f->schema = tree->schema;
+  f->predicate = plan::make_logical(
+      plan::ExprKind::And, {plan::make_compare(plan::CompareOp::Gt, side_count("__left"), zero()),
+                            plan::make_compare(stmt.set_op == SetOperation::Intersect ? plan::CompareOp::Gt : plan::CompareOp::Eq,
+                                               side_count("__right"), zero())});
+  f->children.push_back(std::move(tree));
+  auto p = std::make_unique<plan::LogicalOp>();
+  p->kind = plan::OpKind::Project;
+  p->json_path = f->json_path;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    p->schema.push_back(f->schema[i]);
+    p->exprs.push_back({f->schema[i].name, reference(f->schema[i])});
+  }
+  p->children.push_back(std::move(f));
+  return p;
+}
+
+}  // namespace hqc::sql
