@@ -53,6 +53,9 @@ struct AggregateExpr {
   ExprPtr arg;  // nullptr for CountStar
   DataType type;  // result type: SUM of integers/decimals keeps the scale in Int64/Decimal(18,s);
                   // COUNT is Int64; AVG is Float64; MIN/MAX keep the argument type
+  // A SUM that adds up COUNTs (a DISTINCT aggregation's partial counts, frontend/sql/sql_distinct.cpp):
+  // 0, not NULL, when it sees no rows, like the COUNT it stands for.
+  bool zero_without_input = false;
 };
 
 struct SortKey {

@@ -54,7 +54,7 @@ namespace {
 
 bool nullable_accumulator(const AggregationTable& agg, const std::string& name) {
   for (const Accumulator& a : agg.accumulators) {
-    if (a.name == name) return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
+    if (a.name == name) return a.nullable();
   }
   return false;
 }
@@ -399,15 +399,24 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
       bind(current, bound, AttributeBinding::Origin::SourceColumn, -1, 0);
       continue;
     }
-    auto half = [&](size_t index) {
+    // As DuckDB finalizes AVG (and the host does, runtime/result.cpp): the unscaled sum divided by
+    // count x 10^scale, one rounding — not the sum's double divided by the count, which rounds twice
+    // and makes an average of equal decimals differ from their value in the last bit.
+    auto half = [&](size_t index, DataType type) {
       const Accumulator& acc = agg.accumulators.at(index);
-      plan::Attribute h{"", acc.name, value_type(acc), "", ""};
+      plan::Attribute h{"", acc.name, type, "", ""};
       current.source.columns.push_back(acc.name);
       bind(current, h, AttributeBinding::Origin::SourceColumn, -1, 0);
       return plan::make_cast(plan::make_column("", acc.name, h.type), DataType::float64());
     };
-    plan::ExprPtr sum = half(rc.index);
-    plan::ExprPtr count = half(rc.count_index);
+    const Accumulator& sum_acc = agg.accumulators.at(rc.index);
+    const int scale = sum_acc.type.id == TypeId::Decimal ? sum_acc.type.scale : 0;
+    DataType unscaled = sum_acc.type.id != TypeId::Decimal ? value_type(sum_acc) : sum_acc.wide ? decimal128(0) : DataType::int64();
+    plan::ExprPtr sum = half(rc.index, unscaled);
+    plan::ExprPtr count = half(rc.count_index, value_type(agg.accumulators.at(rc.count_index)));
+    double unscale = 1;
+    for (int i = 0; i < scale; ++i) unscale *= 10;
+    if (scale > 0) count = plan::make_arith(plan::ArithOp::Mul, count, plan::make_float_literal(unscale), DataType::float64());
     averages.exprs.push_back({a.name, plan::make_arith(plan::ArithOp::Div, sum, count, DataType::float64())});
     averaged.push_back(a);
   }

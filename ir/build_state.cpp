@@ -711,10 +711,12 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   }
   t.occupancy_buffer = slot_buffer(t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
 
-  auto add_accumulator = [&](const std::string& name, plan::AggFunc f, const plan::ExprPtr& arg, DataType type) {
+  auto add_accumulator = [&](const std::string& name, plan::AggFunc f, const plan::ExprPtr& arg, DataType type,
+                             bool zero_without_input = false) {
     Accumulator a;
     a.name = name;
     a.func = f;
+    a.zero_without_input = zero_without_input;
     a.arg = arg ? typed(*arg, p) : nullptr;
     // MIN/MAX of a 128-bit value keep it whole (ir/decimal128.cpp); SUM/AVG of one is not supported.
     const bool wide_extreme = (f == plan::AggFunc::Min || f == plan::AggFunc::Max) && a.arg && is_decimal128(a.arg->type);
@@ -726,8 +728,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     // may leave 64 bits take two words.
     a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
     // Integer sums too: a 64-bit SUM of integers that may leave 64 bits is 128-bit, never wrapped.
-    a.wide = wide_extreme || (f == plan::AggFunc::Sum && (type.id == TypeId::Decimal || type.id == TypeId::Int64) &&
-                              sum_may_overflow(*a.arg, p));
+    // A SUM of COUNTs adds up to at most the rows counted: 64 bits.
+    a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input &&
+                              (type.id == TypeId::Decimal || type.id == TypeId::Int64) && sum_may_overflow(*a.arg, p));
     uint64_t pattern = wide_extreme                ? 0
                        : f == plan::AggFunc::Min ? fill_min(a.element)
                        : f == plan::AggFunc::Max ? fill_max(a.element)
@@ -767,7 +770,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64());
       columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
-      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type);
+      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type, a.zero_without_input);
       // Only MIN/MAX of a dictionary string yield a code to decode; a COUNT of one is a number.
       const bool code = a.arg && (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max);
       std::string dt = code ? a.arg->dict_table : "", dc = code ? a.arg->dict_column : "";

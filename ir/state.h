@@ -200,6 +200,9 @@ struct GroupKey {
 struct Accumulator {
   std::string name;         // "revenue", or "avg_price__sum" for a hidden half of an AVG
   plan::AggFunc func = plan::AggFunc::Sum;  // Sum, Count, CountStar, Min, Max (never Avg)
+  bool zero_without_input = false;          // a SUM of COUNTs: 0 without input rows (plan::AggregateExpr)
+  // NULL where a single-tuple aggregate saw no rows (SUM, MIN, MAX); COUNTs are 0 there.
+  bool nullable() const { return func != plan::AggFunc::Count && func != plan::AggFunc::CountStar && !zero_without_input; }
   plan::ExprPtr arg;        // nullptr for CountStar
   DataType type;            // result type
   ScalarType element = ScalarType::I64;  // I64, or F64 for floating point (32-bit values widen)

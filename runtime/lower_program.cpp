@@ -135,8 +135,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
     // A group of a grouped aggregate exists only because a row reached it, so only the single
     // tuple of a scalar aggregate can have no input; COUNT over no rows is 0, not NULL.
     auto null_without_input = [&](const ir::Accumulator& acc) {
-      return scalar && !r.input_rows_buffer.empty() && acc.func != plan::AggFunc::Count &&
-             acc.func != plan::AggFunc::CountStar;
+      return scalar && !r.input_rows_buffer.empty() && acc.nullable();
     };
     auto accumulator_column = [&](size_t index) {
       if (index >= agg.accumulators.size()) fail(program, "accumulator index " + std::to_string(index) + " out of range");
@@ -362,9 +361,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         // A single-tuple aggregate over no rows has a NULL SUM/MIN/MAX/AVG.
         if (!writer.source.aggregation.empty()) {
           const ir::AggregationTable& agg = find_state(program, program.aggregations, writer.source.aggregation, "aggregation table");
-          bool nullable = std::any_of(agg.accumulators.begin(), agg.accumulators.end(), [](const ir::Accumulator& a) {
-            return a.func != plan::AggFunc::Count && a.func != plan::AggFunc::CountStar;
-          });
+          bool nullable = std::any_of(agg.accumulators.begin(), agg.accumulators.end(), [](const ir::Accumulator& a) { return a.nullable(); });
           if (agg.layout == ir::AggLayout::Scalar && nullable) f.nonzero_buffer = agg.occupancy_buffer;
         }
         ps.params_from_buffers.push_back(f);

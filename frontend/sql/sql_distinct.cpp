@@ -86,6 +86,7 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
       inner->aggregates.push_back(std::move(partial));
       // COUNTs of the pairs add up; SUM/MIN/MAX combine with themselves.
       o.func = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ? plan::AggFunc::Sum : a.func;
+      o.zero_without_input = o.func != a.func;
       o.arg = reference(pa);
     }
     if (result_type(o.func, o.arg, src, location) != o.type)

@@ -90,7 +90,7 @@ plan::ExprPtr reference(const plan::Attribute& a) {
 // Projects an operand onto the result's types (casts where they differ), with `extra` columns
 // (INTERSECT / EXCEPT's side markers) after them.
 std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operand, const std::vector<plan::Attribute>& target,
-                                         const std::vector<plan::NamedExpr>& extra, const std::string& json_path) {
+                                         const std::vector<plan::NamedExpr>& extra, const std::string& tag, const std::string& json_path) {
   bool identity = extra.empty();
   std::vector<plan::NamedExpr> exprs;
   for (size_t i = 0; i < target.size(); ++i) {
@@ -109,7 +109,7 @@ std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operan
   for (size_t i = 0; i < target.size(); ++i) {
     plan::Attribute a = operand->schema[i];
     a.source = "";
-    a.name = "__set" + std::to_string(i);  // distinct from every SQL name of the operand
+    a.name = "__set" + tag + "_" + std::to_string(i);  // distinct from every SQL name and every other set operation's
     a.type = target[i].type;
     exprs[i].name = a.name;
     p->schema.push_back(a);
@@ -170,7 +170,11 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   // The result's columns: named after the left operand, typed for both, owned by the Union (its
   // source), so they are never confused with an operand's own attributes.
   // Unique per set operation: no two share their right operand's first select item.
-  const std::string union_source = "union" + std::to_string(std::max(0, stmt.right->location));
+  // Its side markers (INTERSECT / EXCEPT) and conformed columns are named with the same tag: a set
+  // operation nested in another's operand runs in the same pipeline as the outer one's markers.
+  const std::string tag = std::to_string(std::max(0, stmt.right->location));
+  const std::string union_source = "union" + tag;
+  const std::string left_marker = "__left" + tag, right_marker = "__right" + tag;
   std::vector<plan::Attribute> columns;
   for (size_t i = 0; i < left->schema.size(); ++i) {
     plan::Attribute a = common_attribute(left->schema[i], right->schema[i], stmt, i, src);
@@ -181,18 +185,19 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
     columns.push_back(a);
   }
   const bool sides = stmt.set_op != SetOperation::Union;
-  auto marker = [](const char* name, int64_t v) { return plan::NamedExpr{name, plan::make_int_literal(v, DataType::int64())}; };
+  auto marker = [](const std::string& name, int64_t v) { return plan::NamedExpr{name, plan::make_int_literal(v, DataType::int64())}; };
   auto u = std::make_unique<plan::LogicalOp>();
   u->kind = plan::OpKind::Union;
   u->json_path = src.position(stmt.right->location);
   u->schema = columns;
-  u->children.push_back(conform(std::move(left), columns, sides ? std::vector{marker("__left", 1), marker("__right", 0)} : std::vector<plan::NamedExpr>{},
-                                src.position(stmt.left->location)));
-  u->children.push_back(conform(std::move(right), columns, sides ? std::vector{marker("__left", 0), marker("__right", 1)} : std::vector<plan::NamedExpr>{},
-                                src.position(stmt.right->location)));
+  auto markers = [&](int64_t left_side) {
+    return sides ? std::vector{marker(left_marker, left_side), marker(right_marker, 1 - left_side)} : std::vector<plan::NamedExpr>{};
+  };
+  u->children.push_back(conform(std::move(left), columns, markers(1), tag, src.position(stmt.left->location)));
+  u->children.push_back(conform(std::move(right), columns, markers(0), tag, src.position(stmt.right->location)));
   if (sides) {
-    u->schema.push_back({union_source, "__left", DataType::int64(), "", ""});
-    u->schema.push_back({union_source, "__right", DataType::int64(), "", ""});
+    u->schema.push_back({union_source, left_marker, DataType::int64(), "", ""});
+    u->schema.push_back({union_source, right_marker, DataType::int64(), "", ""});
   }
   std::unique_ptr<plan::LogicalOp> tree = std::move(u);
 
@@ -208,7 +213,7 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
     agg->schema.push_back(key);
   }
   if (sides) {
-    for (const char* side : {"__left", "__right"}) {
+    for (const std::string& side : {left_marker, right_marker}) {
       plan::AggregateExpr a;
       a.name = side;
       a.func = plan::AggFunc::Sum;
@@ -223,16 +228,16 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   if (!sides) return tree;
 
   // INTERSECT: rows of both sides; EXCEPT: rows of the left side only.
-  auto side_count = [](const char* side) { return plan::make_column("", side, DataType::int64()); };
+  auto side_count = [](const std::string& side) { return plan::make_column("", side, DataType::int64()); };
   auto zero = [] { return plan::make_int_literal(0, DataType::int64()); };
   auto f = std::make_unique<plan::LogicalOp>();
   f->kind = plan::OpKind::Filter;
   f->json_path = tree->json_path;
   f->schema = tree->schema;
   f->predicate = plan::make_logical(
-      plan::ExprKind::And, {plan::make_compare(plan::CompareOp::Gt, side_count("__left"), zero()),
+      plan::ExprKind::And, {plan::make_compare(plan::CompareOp::Gt, side_count(left_marker), zero()),
                             plan::make_compare(stmt.set_op == SetOperation::Intersect ? plan::CompareOp::Gt : plan::CompareOp::Eq,
-                                               side_count("__right"), zero())});
+                                               side_count(right_marker), zero())});
   f->children.push_back(std::move(tree));
   auto p = std::make_unique<plan::LogicalOp>();
   p->kind = plan::OpKind::Project;

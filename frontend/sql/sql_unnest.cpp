@@ -1,6 +1,7 @@
 // Unnesting of [NOT] EXISTS / [NOT] IN subqueries into semi / anti joins (frontend/sql/sql_unnest.h).
 #include "frontend/sql/sql_unnest.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -115,6 +116,11 @@ bool find_subquery_node(const SqlExpr& e) {
   for (const SqlExprPtr& a : e.args)
     if (find_subquery_node(*a)) return true;
   return false;
+}
+
+bool contains_count(const SqlExpr& e) {
+  if (e.kind == SqlExprKind::Function && e.text == "count") return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return contains_count(*a); });
 }
 
 bool contains_aggregate(const SqlExpr& e) {
@@ -352,7 +358,8 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
     src.unsupported(s.location, "a scalar subquery that is not a single aggregate (" + value->to_sql() +
                                     ") is not supported: its row count is not known to be one");
   }
-  if (!d.keys.empty() && value->kind == SqlExprKind::Function && value->text == "count") {
+  // A key without rows has no group, and so no value; only a COUNT would have one there (0).
+  if (!d.keys.empty() && contains_count(*value)) {
     src.unsupported(s.location, "a correlated COUNT subquery is not supported (groups without rows must count 0, a join drops them)");
   }
   ScalarSubqueryPlan out;

@@ -123,6 +123,19 @@ QUERIES = [
     ("select_scalar_uncorrelated", "select o_orderkey, o_totalprice - (select avg(o_totalprice) from orders) as d, "
                                    "(select count(*) from region) as r from orders where o_orderkey < 100 "
                                    "order by o_orderkey"),
+    # Found by the long fuzz run (bench/results/2026-11-26-h200-sql-fuzz): a set operation nested in
+    # another's operand (their side markers once shared a name); COUNTs of a DISTINCT aggregation
+    # over no rows (0, not NULL); AVG of decimals rounded once as DuckDB does, compared exactly.
+    ("set_operation_nested", "select n_name from nation where n_regionkey = 1 except (select n_name from nation "
+                             "where n_nationkey < 5 intersect select n_name from nation where n_nationkey > 2) "
+                             "order by n_name"),
+    ("count_distinct_no_rows", "select count(*) + 1 as n, count(distinct l_shipmode) + 1 as m, sum(l_quantity) as s "
+                               "from lineitem where l_quantity < 0"),
+    ("avg_equals_decimal", "select count(*) as n from (select l_orderkey, avg(l_tax) as t from lineitem "
+                           "group by l_orderkey) as d where t in (0.03, 0.052)"),
+    ("avg_compared_with_decimal", "select count(*) as n from lineitem l1 where l1.l_discount > (select "
+                                  "avg(ls.l_discount) from lineitem ls where ls.l_suppkey = l1.l_suppkey and "
+                                  "ls.l_shipmode = 'MAIL')"),
 ]
 
 if __name__ == "__main__":

@@ -899,6 +899,8 @@ class Gen:
         a, c = self.pick_col(scope, aliases, kinds)
         if a is None:
             a, c = self.pick_col(scope, aliases, ("key", "dict", "int"))
+        if a is None:  # a derived table of decimals, dates and floats only (a set operation's)
+            a, c = self.pick_col(scope, aliases, tuple(TYP))
         return self.colref(a, c)
 
     def gen_left(self):

@@ -106,6 +106,8 @@ TEST_CASE("unsupported constructs are named at their position") {
               "group by c_custkey", ssb, ErrorKind::Unsupported, "1:29", "a scalar subquery in the select list of a query that aggregates");
   check_error("select c_custkey, (select max(lo_revenue) from lineorder where lo_custkey = c_custkey) * 2 from customer", ssb,
               ErrorKind::Unsupported, "1:19", "an expression over a correlated scalar subquery");
+  check_error("select count(*) from date d1 where d_holidayfl > (select 0.5 * count(*) from date d2 where d2.d_datekey = d1.d_datekey)",
+              ssb, ErrorKind::Unsupported, "1:50", "a correlated COUNT subquery is not supported");
   check_error("select rank() over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:8", "window functions");
   check_error("select count(*) from (select lo_quantity from lineorder order by lo_quantity) as x", ssb, ErrorKind::Unsupported, "1:66",
               "ORDER BY / LIMIT inside a subquery in FROM");
