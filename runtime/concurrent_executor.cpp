@@ -958,9 +958,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
         throw Error(ErrorKind::Device, plans[restart.plan]->label + ": " + restart.check->what + " still overflows after " +
                                            std::to_string(options.max_rebuilds) + " rebuilds with doubled capacity");
       }
-      for (const std::string& p : restart.check->grow_params) {
-        params[restart.plan][p] = std::max<int64_t>(1, params[restart.plan][p] * 2);
-      }
+      grow_for_rerun(*restart.check, buffers[restart.plan], params[restart.plan]);
     }
   }
 

@@ -73,6 +73,9 @@ void validate_plan(const ExecutablePlan& plan) {
       for (const std::string& p : check.grow_params) {
         if (!params.count(p)) fail(pipeline.name, "grown parameter \"" + p + "\" is not declared");
       }
+      if (!check.need_buffer.empty() && !buffers.count(check.need_buffer)) {
+        fail(pipeline.name, "buffer \"" + check.need_buffer + "\" that says what a Grow check needs is not declared");
+      }
       if (check.action == CheckSpec::Action::Grow && check.grow_params.empty()) {
         fail(pipeline.name, "a Grow check on \"" + check.flag_buffer + "\" names no parameter to grow");
       }

@@ -132,6 +132,10 @@ struct CheckSpec {
   // Fail: the error kind; Unsupported for an exactness limit (an accumulator that overflowed),
   // Internal for a flag that means the statistics or the compiler were wrong.
   ErrorKind fail_kind = ErrorKind::Unsupported;
+  // Grow, optional: element 0 of this buffer is the capacity the pipeline needed (an output's write
+  // counter, which reserves a position for every row, also those past the capacity); the re-run
+  // gets at least that, so a join that makes far more rows than estimated needs one rebuild.
+  std::string need_buffer;
 };
 
 // Before a pipeline runs, `param` takes the value of element 0 of `buffer` — e.g. the row count of

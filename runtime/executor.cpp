@@ -402,7 +402,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
           throw Error(ErrorKind::Device, plan.label + ": " + restart.check->what + " still overflows after " +
                                              std::to_string(options.max_rebuilds) + " rebuilds with doubled capacity");
         }
-        for (const std::string& p : restart.check->grow_params) params[p] = std::max<int64_t>(1, params[p] * 2);
+        grow_for_rerun(*restart.check, buffers, params);
       }
     }
     stats.kernel_ms_per_repeat.push_back(total);

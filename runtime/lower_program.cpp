@@ -410,6 +410,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         check.what = "output " + out.name + " (rows of several matches per probe)";
         check.action = CheckSpec::Action::Grow;
         check.grow_params = {out.capacity_param};
+        check.need_buffer = out.counter_buffer;
         ps.checks.push_back(check);
       }
     } else if (pipeline.sink.kind == ir::SinkKind::Aggregate) {

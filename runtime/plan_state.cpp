@@ -82,6 +82,12 @@ int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, 
   return std::bit_cast<int64_t>(read_floats(b, f.element + 1)[f.element]);
 }
 
+void grow_for_rerun(const CheckSpec& check, const std::map<std::string, AllocatedBuffer>& buffers,
+                    std::map<std::string, int64_t>& params) {
+  const int64_t need = check.need_buffer.empty() ? 0 : read_ints(buffers.at(check.need_buffer), 1)[0];
+  for (const std::string& p : check.grow_params) params[p] = std::max<int64_t>({1, params[p] * 2, need});
+}
+
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers) {
   for (const CheckSpec& check : pipeline.checks) {

@@ -38,6 +38,11 @@ KernelArg scalar_arg(int64_t value, ScalarKind kind);
 // the single-tuple aggregate behind the value saw no rows (the value is SQL NULL).
 int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, const std::map<std::string, AllocatedBuffer>& buffers);
 
+// The values of a Grow check's grow_params for the re-run: doubled, and at least what its
+// need_buffer says the pipeline needed.
+void grow_for_rerun(const CheckSpec& check, const std::map<std::string, AllocatedBuffer>& buffers,
+                    std::map<std::string, int64_t>& params);
+
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers);
 
