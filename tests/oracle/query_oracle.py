@@ -62,10 +62,12 @@ def equal(a, b):
 
 
 def sort_key(row):
-    # Rounded so that float rows sort alike on both sides; equal() decides equality afterwards.
-    return tuple((0, "") if v is None else (3, "") if isinstance(v, float) and math.isnan(v)
-                 else (1, round(float(v), 4)) if isinstance(v, (int, float, decimal.Decimal))
-                 else (2, str(v)) for v in row)
+    # Rounded so that float rows sort alike on both sides (equal() decides equality afterwards), then
+    # by the value itself: rows whose rounded keys tie (0.04965 and 0.04968) keep one order on both
+    # sides instead of their input order.
+    return tuple((0, "", 0.0) if v is None else (3, "", 0.0) if isinstance(v, float) and math.isnan(v)
+                 else (1, round(float(v), 4), float(v)) if isinstance(v, (int, float, decimal.Decimal))
+                 else (2, str(v), 0.0) for v in row)
 
 
 def compare(name, sql, ours, cols, rows):
