@@ -62,12 +62,22 @@ def equal(a, b):
 
 
 def sort_key(row):
-    # Rounded so that float rows sort alike on both sides (equal() decides equality afterwards), then
-    # by the value itself: rows whose rounded keys tie (0.04965 and 0.04968) keep one order on both
-    # sides instead of their input order.
-    return tuple((0, "", 0.0) if v is None else (3, "", 0.0) if isinstance(v, float) and math.isnan(v)
-                 else (1, round(float(v), 4), float(v)) if isinstance(v, (int, float, decimal.Decimal))
-                 else (2, str(v), 0.0) for v in row)
+    # Every column rounded first, so that float rows sort alike on both sides (equal() decides
+    # equality afterwards); then the numbers themselves, so that rows whose rounded keys all tie
+    # (AVGs 0.04965 and 0.04968) keep one order on both sides instead of their input order. The exact
+    # values come last: a float that differs between the engines in its last bit must not reorder
+    # rows that another column tells apart.
+    def coarse(v):
+        if v is None:
+            return (0, "")
+        if isinstance(v, float) and math.isnan(v):
+            return (3, "")
+        if isinstance(v, (int, float, decimal.Decimal)):
+            return (1, round(float(v), 4))
+        return (2, str(v))
+    exact = tuple(float(v) if isinstance(v, (int, float, decimal.Decimal)) and not (isinstance(v, float) and math.isnan(v))
+                  else 0.0 for v in row)
+    return tuple(coarse(v) for v in row) + exact
 
 
 def compare(name, sql, ours, cols, rows):
