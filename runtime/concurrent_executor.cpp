@@ -915,7 +915,9 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           }
           std::vector<std::vector<Event>> consumed(kStagingSlots);
           for (size_t c = 0; c < chunk_ranges.size(); ++c) {
-            const auto [first_row, rows] = chunk_ranges[c];
+            // Named variables, not a structured binding: the lambda below captures `rows`, which
+            // clang before 16 refuses for a binding (the sanitizer and fuzz build use clang 14).
+            const uint64_t first_row = chunk_ranges[c].first, rows = chunk_ranges[c].second;
             const size_t slot = c % kStagingSlots;
             for (const Event& e : consumed[slot]) backend.wait(copy_stream, e);
             consumed[slot].clear();

@@ -1,0 +1,36 @@
+# Sanitizer and fuzzing builds (tests/README.md, "Sanitizers and fuzzing").
+#
+# HORSEQC_SANITIZE=ON: AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer on every
+#   target of the tree (libraries, tools, tests, benchmarks), with frame pointers for readable stacks
+#   and -fno-sanitize-recover so that undefined behaviour aborts the test that reached it.
+#   Use a build directory of its own (scripts/horseqc sanitize uses build-asan/).
+# HORSEQC_FUZZ=ON (clang only): libFuzzer targets of tests/fuzz/; the whole tree is compiled with
+#   coverage instrumentation (-fsanitize=fuzzer-no-link) and both sanitizers, the fuzz targets link
+#   libFuzzer's main. Also a build directory of its own (scripts/horseqc uses build-fuzz/).
+option(HORSEQC_SANITIZE "Build everything with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(HORSEQC_FUZZ "Build the libFuzzer targets of tests/fuzz/ (clang; implies HORSEQC_SANITIZE)" OFF)
+
+if(HORSEQC_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "HORSEQC_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang")
+  endif()
+  set(HORSEQC_SANITIZE ON CACHE BOOL "" FORCE)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
+if(HORSEQC_SANITIZE)
+  set(hqc_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+  # Applied at directory scope before any target is declared, so every target inherits them.
+  add_compile_options(${hqc_sanitizers} -fno-omit-frame-pointer)
+  add_link_options(${hqc_sanitizers})
+  # Debian's gcc links --as-needed by default, clang does not: without it a clang build records
+  # libcuda.so.1 (which FindCUDAToolkit attaches to NVRTC) as needed, and no binary starts on a
+  # machine without a GPU driver. horseqc loads libcuda with dlopen (runtime/cuda_driver.h).
+  add_link_options(-Wl,--as-needed)
+  # The runtime options every test (and every child process an oracle test starts) runs with.
+  set(hqc_lsan_supp ${CMAKE_SOURCE_DIR}/tests/sanitizers/lsan.supp)
+  set(HORSEQC_SANITIZER_ENV
+      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1"
+      "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+      "LSAN_OPTIONS=suppressions=${hqc_lsan_supp}:print_suppressions=0")
+endif()

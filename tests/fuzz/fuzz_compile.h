@@ -1,0 +1,16 @@
+// The horseqc-compile chain for the front-end fuzz targets (fuzz_sql, fuzz_json_plan).
+#pragma once
+
+#include <memory>
+
+#include "frontend/logical_plan.h"
+#include "storage/catalog.h"
+
+namespace hqc::fuzz {
+
+// Compiles a bound plan as horseqc-compile does (tools/driver/query_driver.h: IR building, the
+// default passes, source generation) for both micro execution models and both dialects
+// (resolution → CUDA, pipelined → OpenCL). Needs no device. Refusals go through expect_refusal.
+void compile_everywhere(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog);
+
+}  // namespace hqc::fuzz
