@@ -143,6 +143,15 @@ FieldStatus check_string_field(std::string_view text, uint32_t max_chars) {
   return FieldStatus::Ok;
 }
 
+size_t first_malformed_utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8_sequence(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 std::string describe_expectation(const ColumnDef& c, FieldStatus status) {
   const bool range = status == FieldStatus::OutOfRange;
   switch (c.type.id) {

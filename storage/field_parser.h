@@ -31,6 +31,9 @@ FieldStatus parse_float64_field(std::string_view text, double& out);
 // Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF) with at most
 // max_chars code points (0 = unbounded). Malformed = bad UTF-8, OutOfRange = too long.
 FieldStatus check_string_field(std::string_view text, uint32_t max_chars);
+// The offset of the first byte where `text` stops being well-formed UTF-8 (the rules above);
+// std::string_view::npos when all of it is.
+size_t first_malformed_utf8(std::string_view text);
 
 // The words after "expected" for a column, for both failure kinds, e.g. "integer" and
 // "integer in [-2147483648, 2147483647]".

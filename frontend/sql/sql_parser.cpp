@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/error.h"
+#include "storage/field_parser.h"
 
 namespace hqc::sql {
 
@@ -623,6 +624,10 @@ std::string strip_interval_precision(const SqlSource& source) {
 // is inlined where it is named, exactly like a WITH query of the SELECT (which shadows a view of the
 // same name); nothing is stored between queries.
 std::shared_ptr<SelectStmt> parse_select(const SqlSource& source) {
+  // libpg_query copies such bytes into its JSON parse tree, which is then not JSON.
+  if (const size_t bad = first_malformed_utf8(source.text); bad != std::string_view::npos)
+    source.fail(static_cast<int>(bad), "the query text is not valid UTF-8 (byte " +
+                                           quote_field(std::string_view(source.text).substr(bad, 1)) + ")");
   const std::string text = strip_interval_precision(source);
   PgQueryParseResult result = pg_query_parse(text.c_str());
   if (result.error) {

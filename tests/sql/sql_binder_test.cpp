@@ -34,6 +34,15 @@ TEST_CASE("syntax errors report PostgreSQL's message at the offending token") {
   check_error("select 1 from lineorder; select 2 from lineorder", ssb, ErrorKind::Input, "1:25", "exactly one SELECT");
 }
 
+TEST_CASE("a query that is not UTF-8 is refused at the first bad byte (fuzz_sql's first finding)") {
+  // libpg_query copied the byte into its JSON parse tree, which then failed to parse: an internal error.
+  Catalog ssb = Catalog::ssb();
+  check_error("select count(*) from lineorder\nwhere lo_shipmode = 'AIR\xE9'", ssb, ErrorKind::Input, "2:25",
+              "not valid UTF-8 (byte \"\\xE9\")");
+  check_error("select count(*) from lineorder -- caf\xC3", ssb, ErrorKind::Input, "1:38", "not valid UTF-8");
+  CHECK_FALSE(test::sql_error("select count(*) from lineorder where lo_shipmode = 'caf\xC3\xA9'", ssb).thrown);
+}
+
 TEST_CASE("unknown tables and columns are reported with a close name") {
   Catalog ssb = Catalog::ssb();
   check_error("select count(*) from lineordr", ssb, ErrorKind::Input, "1:22", "table \"lineordr\" does not exist in catalog ssb (did you mean \"lineorder\"?)");

@@ -302,7 +302,9 @@ namespace {
 
 void check_identical(const Database& a, const Database& b) {
   REQUIRE(a.tables.size() == b.tables.size());
-  for (const auto& [name, ta] : a.tables) {
+  for (const auto& named : a.tables) {  // not a structured binding: CAPTURE's lambda cannot take one in clang 14
+    const std::string& name = named.first;
+    const Table& ta = named.second;
     CAPTURE(name);
     const Table& tb = b.table(name);
     REQUIRE(ta.rows == tb.rows);
@@ -357,7 +359,9 @@ TEST_CASE("GenOptions::columns keeps only the named columns, with the values of 
   const Database& all = cached_ssb(0.01);
   REQUIRE(some.tables.size() == all.tables.size());  // every table, with its row count
   std::set<std::string> kept;
-  for (const auto& [name, t] : some.tables) {
+  for (const auto& named : some.tables) {  // not a structured binding, as above
+    const std::string& name = named.first;
+    const Table& t = named.second;
     CAPTURE(name);
     CHECK(t.rows == all.table(name).rows);
     for (const Column& c : t.columns) {

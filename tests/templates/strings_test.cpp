@@ -186,7 +186,8 @@ TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host referenc
     return static_cast<size_t>(start - 1) >= s.size() ? std::string() : s.substr(static_cast<size_t>(start - 1), static_cast<size_t>(length));
   };
   for (const std::string& lit : {std::string(""), std::string("a"), std::string("ab"), std::string("b%"), kUtf8E, std::string("aaaaaaa")}) {
-    for (auto [start, length] : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 3}, std::pair{1, 7}, std::pair{4, 7}}) {
+    for (std::pair<int, int> range_of : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 3}, std::pair{1, 7}, std::pair{4, 7}}) {
+      const int start = range_of.first, length = range_of.second;  // captured below: no structured binding in clang 14
       const std::string range = "hqc_substr_begin(b, e, " + std::to_string(start) + "), hqc_substr_end(b, e, " + std::to_string(start) +
                                 ", " + std::to_string(length) + ")";
       suite.cases.push_back(int_sign("hqc_str_pack(bytes, " + range + ")", packed(lit)));
@@ -196,7 +197,8 @@ TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host referenc
     suite.cases.push_back("hqc_str_cmp_packed(bytes, b, e, " + packed(lit) + ")");
     suite.expected.push_back([lit](const std::string& s) { return reference_compare(s, lit); });
     suite.what.push_back("heap string vs packed '" + lit + "'");
-    for (auto [start, length] : {std::pair{1, 7}, std::pair{2, 1}, std::pair{3, 4}, std::pair{7, 1}, std::pair{8, 2}, std::pair{2, 6}}) {
+    for (std::pair<int, int> range_of : {std::pair{1, 7}, std::pair{2, 1}, std::pair{3, 4}, std::pair{7, 1}, std::pair{8, 2}, std::pair{2, 6}}) {
+      const int start = range_of.first, length = range_of.second;  // as above
       const std::string p = "hqc_packed_substr(hqc_str_pack(bytes, b, hqc_substr_end(b, e, 1, 7)), " + std::to_string(start) + ", " +
                             std::to_string(length) + ")";
       suite.cases.push_back(int_sign(p, packed(lit)));

@@ -441,7 +441,9 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); 
       {"joins_composite_keys", "select count(*) as n, sum(ps_w) as s from f join ps on f_k = ps_a and f_g = ps_b"},
       {"joins_left_outer", "select f_g, count(*) as n, count(d_id) as m from f left outer join d on f_k = d_k and d_w > 1 group by f_g"},
       {"joins_semi_residual", "select count(*) as n from f where exists (select * from d where d_k = f_k and d_w <> f_v)"}};
-  for (const auto& [name, sql] : shapes) {
+  for (const auto& shape : shapes) {  // not a structured binding: CAPTURE's lambda cannot take one in clang 14
+    const char* name = shape.first;
+    const char* sql = shape.second;
     for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
       CAPTURE(name);
       auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, std::string(name) + ".sql", catalog()));
