@@ -25,4 +25,17 @@ void compile_everywhere(std::shared_ptr<const plan::LogicalPlan> plan, const Cat
   }
 }
 
+void bind_and_compile(const std::string& text, const std::vector<Catalog>& catalogs, const Binder& bind) {
+  for (const Catalog& catalog : catalogs) {
+    std::shared_ptr<const plan::LogicalPlan> plan;
+    try {
+      plan = std::make_shared<const plan::LogicalPlan>(bind(text, catalog));
+    } catch (const Error& e) {
+      expect_refusal(e);
+      continue;
+    }
+    compile_everywhere(std::move(plan), catalog);
+  }
+}
+
 }  // namespace hqc::fuzz
