@@ -6,7 +6,8 @@
 #   Use a build directory of its own (scripts/horseqc sanitize uses build-asan/).
 # HORSEQC_FUZZ=ON (clang only): libFuzzer targets of tests/fuzz/; the whole tree is compiled with
 #   coverage instrumentation (-fsanitize=fuzzer-no-link) and both sanitizers, the fuzz targets link
-#   libFuzzer's main. Also a build directory of its own (scripts/horseqc uses build-fuzz/).
+#   libFuzzer's main. scripts/horseqc sanitize turns it on in build-asan/ when clang links libFuzzer,
+#   so one build serves both (the coverage instrumentation costs the tests little).
 option(HORSEQC_SANITIZE "Build everything with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(HORSEQC_FUZZ "Build the libFuzzer targets of tests/fuzz/ (clang; implies HORSEQC_SANITIZE)" OFF)
 
