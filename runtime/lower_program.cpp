@@ -353,7 +353,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           ps.params_from_buffers.push_back({p.name, out.counter_buffer, "", ""});
           continue;
         }
-        ParamFromBuffer f{p.name, "", "", "the value of " + p.comment, p.word};
+        ParamFromBuffer f{p.name, "", "", "the " + p.comment, p.word};
         for (const ir::OutputColumn& c : out.columns) {
           if (c.name == p.column) f.buffer = c.buffer;
         }
