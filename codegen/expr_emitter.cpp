@@ -30,12 +30,6 @@ std::string float_literal(double v) {
   return v < 0 ? "(" + s + ")" : s;
 }
 
-int64_t power_of_ten(int n) {
-  int64_t p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
 // A string operand other than a literal or dictionary code: a heap string or a packed value.
 bool is_heap_string(const plan::Expr& e) {
   return e.type.is_string() && e.dict_table.empty() && e.kind != plan::ExprKind::Literal;

@@ -36,12 +36,6 @@ std::string type_words(const Expr& e) {
   return e.type.to_string();
 }
 
-int64_t pow10(int n) {
-  int64_t p = 1;
-  while (n-- > 0) p *= 10;
-  return p;
-}
-
 int scale_of(const DataType& t) { return t.id == TypeId::Decimal ? t.scale : 0; }
 
 // Converts a numeric expression to `target` (Decimal of a larger or equal scale, Int64, Float64);
@@ -50,7 +44,7 @@ ExprPtr coerce(const ExprPtr& e, const DataType& target, const JsonNode& at) {
   if (e->type == target) return e;
   if (e->kind == ExprKind::Literal) {
     if (target.id == TypeId::Float64) {
-      double v = e->type.id == TypeId::Decimal ? static_cast<double>(e->int_value) / static_cast<double>(pow10(e->type.scale))
+      double v = e->type.id == TypeId::Decimal ? static_cast<double>(e->int_value) / static_cast<double>(power_of_ten(e->type.scale))
                                                : static_cast<double>(e->int_value);
       return make_float_literal(v);
     }
@@ -58,7 +52,7 @@ ExprPtr coerce(const ExprPtr& e, const DataType& target, const JsonNode& at) {
       int shift = target.scale - scale_of(e->type);
       if (shift < 0) at.unsupported("cannot lower the scale of " + e->to_string() + " to " + target.to_string());
       int64_t v = 0;
-      if (__builtin_mul_overflow(e->int_value, pow10(shift), &v)) at.fail("literal " + e->to_string() + " overflows " + target.to_string());
+      if (__builtin_mul_overflow(e->int_value, power_of_ten(shift), &v)) at.fail("literal " + e->to_string() + " overflows " + target.to_string());
       return make_int_literal(v, target);
     }
     if (is_integer(target)) return make_int_literal(e->int_value, target);
@@ -253,7 +247,7 @@ ExprPtr fold_constant(ArithOp op, const ExprPtr& l, const ExprPtr& r, const Json
   }
   auto as_double = [](const Expr& e) {
     if (e.type.id == TypeId::Float64) return e.float_value;
-    return static_cast<double>(e.int_value) / static_cast<double>(pow10(scale_of(e.type)));
+    return static_cast<double>(e.int_value) / static_cast<double>(power_of_ten(scale_of(e.type)));
   };
   if (op == ArithOp::Div || lt.id == TypeId::Float64 || rt.id == TypeId::Float64) {
     const double a = as_double(*l), b = as_double(*r);
@@ -366,9 +360,9 @@ std::optional<ExprPtr> equal_literal_in(const Expr& literal, const DataType& tar
   const int from = scale_of(literal.type), to = scale_of(target);
   int64_t v = literal.int_value;
   if (to >= from) {
-    if (__builtin_mul_overflow(v, pow10(to - from), &v)) return std::nullopt;
+    if (__builtin_mul_overflow(v, power_of_ten(to - from), &v)) return std::nullopt;
   } else {
-    const int64_t unit = pow10(from - to);
+    const int64_t unit = power_of_ten(from - to);
     if (v % unit != 0) return std::nullopt;
     v /= unit;
   }

@@ -414,9 +414,8 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
     DataType unscaled = sum_acc.type.id != TypeId::Decimal ? value_type(sum_acc) : sum_acc.wide ? decimal128(0) : DataType::int64();
     plan::ExprPtr sum = half(rc.index, unscaled);
     plan::ExprPtr count = half(rc.count_index, value_type(agg.accumulators.at(rc.count_index)));
-    double unscale = 1;
-    for (int i = 0; i < scale; ++i) unscale *= 10;
-    if (scale > 0) count = plan::make_arith(plan::ArithOp::Mul, count, plan::make_float_literal(unscale), DataType::float64());
+    if (scale > 0)
+      count = plan::make_arith(plan::ArithOp::Mul, count, plan::make_float_literal(static_cast<double>(power_of_ten(scale))), DataType::float64());
     averages.exprs.push_back({a.name, plan::make_arith(plan::ArithOp::Div, sum, count, DataType::float64())});
     averaged.push_back(a);
   }

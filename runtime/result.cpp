@@ -396,10 +396,7 @@ ResultColumn finalize_average(const std::string& name, const ResultColumn& sum, 
   }
   // As DuckDB finalises AVG of an integer or DECIMAL (its sum is a 128-bit hugeint): the sum as a
   // long double divided by count x 10^scale (a double scale factor), rounded once to double.
-  double unscale = 1;
-  if (sum.type.id == TypeId::Decimal) {
-    for (uint8_t i = 0; i < sum.type.scale; ++i) unscale *= 10;
-  }
+  const double unscale = sum.type.id == TypeId::Decimal ? static_cast<double>(power_of_ten(sum.type.scale)) : 1;
   ResultColumn out;
   out.name = name;
   out.type = DataType::float64();

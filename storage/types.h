@@ -29,6 +29,13 @@ __extension__ typedef __int128 int128;
 // and never INT64_MIN (the empty-slot marker of hash and aggregation tables).
 inline constexpr uint32_t kMaxPackedStringBytes = 7;
 
+// 10^n, the unit of a decimal of scale n (0 <= n <= 18: fits int64).
+inline constexpr int64_t power_of_ten(int n) {
+  int64_t p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
 enum class TypeId : uint8_t { Bool, Int32, Int64, Decimal, Date, String, Float64 };
 
 struct DataType {
