@@ -53,6 +53,18 @@ SqlExprPtr column_expr(const std::string& alias, const std::string& column, int 
   return e;
 }
 
+// The statement's LIMIT (if any) on top of `tree`.
+std::unique_ptr<plan::LogicalOp> with_limit(std::unique_ptr<plan::LogicalOp> tree, const SelectStmt& stmt, const SqlSource& src) {
+  if (!stmt.limit) return tree;
+  auto l = std::make_unique<plan::LogicalOp>();
+  l->kind = plan::OpKind::Limit;
+  l->json_path = src.position(stmt.limit_location);
+  l->limit = *stmt.limit;
+  l->schema = tree->schema;
+  l->children.push_back(std::move(tree));
+  return l;
+}
+
 class SelectBinder {
  public:
   SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats)
@@ -115,16 +127,7 @@ class SelectBinder {
     }
     tree = project(std::move(tree));
     if (!stmt_.order_by.empty()) tree = order_by(std::move(tree));
-    if (stmt_.limit) {
-      auto l = std::make_unique<plan::LogicalOp>();
-      l->kind = plan::OpKind::Limit;
-      l->json_path = src_.position(stmt_.limit_location);
-      l->limit = *stmt_.limit;
-      l->schema = tree->schema;
-      l->children.push_back(std::move(tree));
-      tree = std::move(l);
-    }
-    return tree;
+    return with_limit(std::move(tree), stmt_, src_);
   }
 
  private:
@@ -459,15 +462,7 @@ plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, c
     o->children.push_back(std::move(plan.root));
     plan.root = std::move(o);
   }
-  if (stmt.limit) {
-    auto l = std::make_unique<plan::LogicalOp>();
-    l->kind = plan::OpKind::Limit;
-    l->json_path = source.position(stmt.limit_location);
-    l->limit = *stmt.limit;
-    l->schema = plan.root->schema;
-    l->children.push_back(std::move(plan.root));
-    plan.root = std::move(l);
-  }
+  plan.root = with_limit(std::move(plan.root), stmt, source);
   return plan;
 }
 
