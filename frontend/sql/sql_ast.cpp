@@ -85,6 +85,11 @@ std::string SqlExpr::to_sql() const {
   return "?";
 }
 
+std::string SelectItem::output_name() const {
+  if (!alias.empty()) return alias;
+  return expr->kind == SqlExprKind::Column ? expr->qualifiers.back() : expr->to_sql();
+}
+
 const char* kind_name(SqlExprKind k) {
   switch (k) {
     case SqlExprKind::Column: return "column reference";

@@ -92,6 +92,8 @@ struct SelectItem {
   SqlExprPtr expr;    // nullptr for `*`
   std::string alias;  // "" when none was written
   int location = -1;
+  // The output column's name: the alias, else a column's own name, else the expression's text.
+  std::string output_name() const;
 };
 
 struct OrderItem {

@@ -141,7 +141,7 @@ class SelectBinder {
         }
         continue;
       }
-      std::string name = !s.alias.empty() ? s.alias : s.expr->kind == SqlExprKind::Column ? s.expr->qualifiers.back() : s.expr->to_sql();
+      const std::string name = s.output_name();
       auto value = select_values.find(s.expr.get());
       items_.push_back({value == select_values.end() ? s.expr : value->second, name, s.alias, s.location});
     }

@@ -467,10 +467,7 @@ class Walker {
     SelectItem item;
     item.location = set->location;
     if (!leftmost->items.empty() && leftmost->items.front().expr) {
-      const SelectItem& first = leftmost->items.front();
-      const std::string name = !first.alias.empty() ? first.alias
-                               : first.expr->kind == SqlExprKind::Column ? first.expr->qualifiers.back()
-                                                                        : first.expr->to_sql();
+      const std::string name = leftmost->items.front().output_name();
       auto column = std::make_shared<SqlExpr>();
       column->kind = SqlExprKind::Column;
       column->location = set->location;
