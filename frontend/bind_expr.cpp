@@ -100,11 +100,7 @@ ExprPtr bind_column(const JsonNode& node, const std::vector<Attribute>& scope) {
     for (const Attribute* a : matches) options += (options.empty() ? "" : ", ") + a->source + "." + a->name;
     node.fail("ambiguous column \"" + name + "\": qualify it with its scan alias (" + options + ")");
   }
-  const Attribute& a = *matches[0];
-  ExprPtr e = make_column(a.source, a.name, a.type);
-  e->dict_table = a.dict_table;
-  e->dict_column = a.dict_column;
-  return e;
+  return make_column(*matches[0]);
 }
 
 // A decimal literal: "12.50", "-0.05", ".06". Its value is exact; its scale is that of its last

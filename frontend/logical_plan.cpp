@@ -119,6 +119,13 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
 
 }  // namespace
 
+ExprPtr make_column(const Attribute& a) {
+  ExprPtr e = make_column(a.source, a.name, a.type);
+  e->dict_table = a.dict_table;
+  e->dict_column = a.dict_column;
+  return e;
+}
+
 std::string explain_logical(const LogicalPlan& plan, bool estimates) {
   std::string out = "logical plan " + plan.name + "\n";
   if (plan.root) explain_node(*plan.root, 1, estimates, out);

@@ -42,6 +42,9 @@ struct Attribute {
   std::string dict_column;
 };
 
+// A column expression reading attribute `a`, with its dictionary (string codes stay decodable).
+ExprPtr make_column(const Attribute& a);
+
 struct NamedExpr {
   std::string name;
   ExprPtr expr;

@@ -292,10 +292,7 @@ std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp
     m.id = next_op_id_++;
     for (size_t j = 0; j < columns.size(); ++j) {
       const plan::Attribute& in = *from[j];
-      plan::ExprPtr col = plan::make_column(in.source, in.name, in.type);
-      col->dict_table = in.dict_table;
-      col->dict_column = in.dict_column;
-      plan::ExprPtr e = typed(*col, arm);
+      plan::ExprPtr e = typed(*plan::make_column(in), arm);
       reject_decimal128(*e, child.json_path, "a column of a UNION operand");
       if (arm.null_probe(in.source, in.name) >= 0)
         unsupported(child, "column " + columns[j].name + " of a UNION operand may be NULL (left outer join): not supported yet");

@@ -8,14 +8,6 @@ namespace hqc::sql {
 
 namespace {
 
-// A reference to an attribute of the inner aggregate, keeping its dictionary.
-plan::ExprPtr reference(const plan::Attribute& a) {
-  plan::ExprPtr e = plan::make_column(a.source, a.name, a.type);
-  e->dict_table = a.dict_table;
-  e->dict_column = a.dict_column;
-  return e;
-}
-
 DataType result_type(plan::AggFunc f, const plan::ExprPtr& arg, const SqlSource& src, int location) {
   DataType t;
   std::string why;
@@ -62,7 +54,7 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
   outer->kind = plan::OpKind::Aggregate;
   outer->json_path = agg->json_path;
   outer->schema = agg->schema;
-  for (size_t i = 0; i < agg->group_by.size(); ++i) outer->group_by.push_back({agg->group_by[i].name, reference(agg->schema[i])});
+  for (size_t i = 0; i < agg->group_by.size(); ++i) outer->group_by.push_back({agg->group_by[i].name, plan::make_column(agg->schema[i])});
   for (size_t i = 0; i < agg->aggregates.size(); ++i) {
     const plan::AggregateExpr& a = agg->aggregates[i];
     plan::AggregateExpr o;
@@ -70,7 +62,7 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
     o.type = a.type;
     if (distinct[i]) {
       o.func = a.func;
-      o.arg = reference(xa);
+      o.arg = plan::make_column(xa);
     } else {
       plan::AggregateExpr partial;
       partial.name = "__partial" + std::to_string(i);
@@ -87,7 +79,7 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
       // COUNTs of the pairs add up; SUM/MIN/MAX combine with themselves.
       o.func = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ? plan::AggFunc::Sum : a.func;
       o.zero_without_input = o.func != a.func;
-      o.arg = reference(pa);
+      o.arg = plan::make_column(pa);
     }
     if (result_type(o.func, o.arg, src, location) != o.type)
       throw Error(ErrorKind::Internal, "DISTINCT rewrite: " + o.name + " changes type");

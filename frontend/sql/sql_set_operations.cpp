@@ -80,13 +80,6 @@ plan::Attribute common_attribute(const plan::Attribute& l, const plan::Attribute
   src.fail(stmt.right->location, which + ": types " + a.to_string() + " and " + b.to_string() + " cannot be matched");
 }
 
-plan::ExprPtr reference(const plan::Attribute& a) {
-  plan::ExprPtr e = plan::make_column(a.source, a.name, a.type);
-  e->dict_table = a.dict_table;
-  e->dict_column = a.dict_column;
-  return e;
-}
-
 // Projects an operand onto the result's types (casts where they differ), with `extra` columns
 // (INTERSECT / EXCEPT's side markers) after them.
 std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operand, const std::vector<plan::Attribute>& target,
@@ -95,7 +88,7 @@ std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operan
   std::vector<plan::NamedExpr> exprs;
   for (size_t i = 0; i < target.size(); ++i) {
     const plan::Attribute& in = operand->schema[i];
-    plan::ExprPtr e = reference(in);
+    plan::ExprPtr e = plan::make_column(in);
     if (!(in.type == target[i].type)) {
       e = plan::make_cast(e, target[i].type);
       identity = false;
@@ -207,7 +200,7 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   agg->kind = plan::OpKind::Aggregate;
   agg->json_path = tree->json_path;
   for (const plan::Attribute& c : columns) {
-    agg->group_by.push_back({c.name, reference(c)});
+    agg->group_by.push_back({c.name, plan::make_column(c)});
     plan::Attribute key = c;
     key.source = "";
     agg->schema.push_back(key);
@@ -244,7 +237,7 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   p->json_path = f->json_path;
   for (size_t i = 0; i < columns.size(); ++i) {
     p->schema.push_back(f->schema[i]);
-    p->exprs.push_back({f->schema[i].name, reference(f->schema[i])});
+    p->exprs.push_back({f->schema[i].name, plan::make_column(f->schema[i])});
   }
   p->children.push_back(std::move(f));
   return p;

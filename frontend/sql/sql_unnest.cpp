@@ -313,10 +313,7 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
   AttributeLookup lookup = [&outer_scope](const SqlExpr& x) { return column_attribute(x, outer_scope); };
   for (size_t i = 0; i < keys.size(); ++i) {
     plan::ExprPtr pk = bind_sql_expression(*keys[i].outer, outer->schema, lookup, src);
-    const plan::Attribute& a = build->schema.at(i);
-    plan::ExprPtr bk = plan::make_column(a.source, a.name, a.type);
-    bk->dict_table = a.dict_table;
-    bk->dict_column = a.dict_column;
+    plan::ExprPtr bk = plan::make_column(build->schema.at(i));
     if (!join_keys_comparable(pk->type, bk->type))
       src.unsupported(keys[i].outer->location, join_key_refusal(*keys[i].inner, *bk, *keys[i].outer, *pk));
     j->probe_keys.push_back(pk);
