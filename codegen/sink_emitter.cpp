@@ -506,6 +506,10 @@ class AggregateSink : public SinkEmitter {
         case plan::AggFunc::Avg:
           throw Error(ErrorKind::Internal, ctx.where() + ": AVG must be lowered into SUM and COUNT by the IR");
       }
+      // A filtered aggregate: rows where the filter fails add the identity.
+      // (A 128-bit SUM adds 64-bit inputs: its neutral input is 0, not its 128-bit identity.)
+      if (acc.filter)
+        a.input = "(" + ctx.expr(*acc.filter) + " ? " + a.input + " : " + (a.type == "i128" && a.op == "sum" ? "0" : a.identity) + ")";
       accs_.push_back(a);
     }
     if (!agg_->occupancy_buffer.empty()) {

@@ -49,6 +49,7 @@ std::string named_list(const std::vector<NamedExpr>& list) {
   for (size_t i = 0; i < list.size(); ++i) {
     if (i) s += ", ";
     s += list[i].name + " := " + list[i].expr->to_string();
+    if (!list[i].validity_for.empty()) s += " (validity of " + list[i].validity_for + ")";
   }
   return s;
 }
@@ -81,14 +82,15 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
       out += std::string(" ") + join_type_name(op.join_type) + " probe [" + expr_list(op.probe_keys) + "] = build [" +
              expr_list(op.build_keys) + "]";
       if (op.residual) out += " residual " + op.residual->to_string();
+      if (op.explicit_nulls) out += " explicit_nulls";
       break;
     case OpKind::Aggregate: {
       out += " group [" + named_list(op.group_by) + "] aggregates [";
       for (size_t i = 0; i < op.aggregates.size(); ++i) {
         const AggregateExpr& a = op.aggregates[i];
         if (i) out += ", ";
-        out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") + "): " +
-               a.type.to_string();
+        out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") + ")" +
+               (a.filter ? " filter " + a.filter->to_string() : "") + ": " + a.type.to_string();
       }
       out += "]";
       break;

@@ -6,7 +6,8 @@
 //   - every node's `schema` lists the attributes it outputs, in order; a parent's expressions only
 //     reference attributes of its children's schemas (the binder guarantees it).
 //   - Join: children[0] is the probe side, children[1] the build side; probe_keys[i] = build_keys[i].
-//     The output schema is probe schema ++ build schema (semi/anti: probe schema only).
+//     The output schema is probe schema ++ build schema (semi/anti: probe schema only). A left
+//     outer join's build columns are NULL where a probe row has no match (see explicit_nulls).
 //   - Aggregate: output schema is group keys (in order) ++ aggregates (in order); AVG stays an AVG
 //     here (the IR splits it into SUM and COUNT). It may sit below any operator (HAVING, maps over
 //     aggregates, joins, other aggregates).
@@ -48,6 +49,10 @@ ExprPtr make_column(const Attribute& a);
 struct NamedExpr {
   std::string name;
   ExprPtr expr;
+  // Only in the query's last Project: this (Int32) expression is 1 where output `validity_for` of
+  // the same Project has a value and 0 where it is SQL NULL. It is computed on the device like any
+  // column; the result folds it into that column's NULLs and does not show it.
+  std::string validity_for;
 };
 
 struct AggregateExpr {
@@ -59,6 +64,9 @@ struct AggregateExpr {
   // A SUM that adds up COUNTs (a DISTINCT aggregation's partial counts, frontend/sql/sql_distinct.cpp):
   // 0, not NULL, when it sees no rows, like the COUNT it stands for.
   bool zero_without_input = false;
+  // Only rows where this predicate holds reach the aggregate (nullptr: every row). The SQL binder
+  // uses it to skip NULL arguments: `sum(o.x)` over a left outer join adds the rows where o matched.
+  ExprPtr filter;
 };
 
 struct SortKey {
@@ -86,6 +94,10 @@ struct LogicalOp {
   JoinType join_type = JoinType::Inner;
   std::vector<ExprPtr> probe_keys;
   std::vector<ExprPtr> build_keys;
+  // LeftOuter: the binder tests NULLs itself, through the build side's match indicator
+  // (frontend/sql/sql_nulls.h); a probe row without a match reads every build column as 0.
+  // Without it, build columns are NULL there and may only be output or counted.
+  bool explicit_nulls = false;
   // Semi/anti join: a predicate over probe and build attributes a match must also satisfy (Q21's
   // l2.l_suppkey <> l1.l_suppkey), or nullptr.
   ExprPtr residual;

@@ -137,11 +137,17 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
           if (!computed_here) child_needed.insert(k);
         }
       }
-      for (const plan::NamedExpr& e : op.exprs) collect_refs(*e.expr, child_needed);
-      produce(op.child(0), current, child_needed);
       // An expression that only passes an attribute on under its own (source, name) — a project
-      // keeping a group key — computes nothing: the existing binding serves.
+      // keeping a group key — computes nothing: the existing binding serves, and only where the
+      // parent needs it is it read.
       const size_t first = op.kind == OpKind::Map ? op.child(0).schema.size() : 0;
+      for (size_t i = 0; i < op.exprs.size(); ++i) {
+        const plan::Expr& e = *op.exprs[i].expr;
+        const plan::Attribute& a = op.schema[first + i];
+        const bool passes_on = e.kind == plan::ExprKind::Column && e.source == a.source && e.column == a.name;
+        if (!passes_on || needed.count({a.source, a.name})) collect_refs(e, child_needed);
+      }
+      produce(op.child(0), current, child_needed);
       PipelineOp m;
       m.kind = PipelineOpKind::Map;
       std::vector<plan::Attribute> computed;
@@ -197,6 +203,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       p.id = next_op_id_++;
       p.hash_table = ht_name;
       p.join_type = op.join_type;
+      p.explicit_nulls = op.explicit_nulls;
       for (const auto& k : op.probe_keys) {
         p.probe_keys.push_back(typed(*k, current));
         reject_decimal128(*p.probe_keys.back(), op.json_path, "a join key");
@@ -348,6 +355,7 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
   for (const auto& g : op.group_by) collect_refs(*g.expr, below_needed);
   for (const auto& a : op.aggregates) {
     if (a.arg) collect_refs(*a.arg, below_needed);
+    if (a.filter) collect_refs(*a.filter, below_needed);
   }
   Pipeline below;
   produce(op.child(0), below, below_needed);
@@ -527,10 +535,11 @@ static void mark_null_without_input(const Program& program, const Pipeline& last
       if (std::any_of(refs.begin(), refs.end(), [&](const AttrKey& k) { return nullable.count(k) != 0; })) nullable.insert({"", e.name});
     }
   }
-  for (size_t i = 0; i < out.columns.size() && i < r.columns.size(); ++i) {
+  for (ResultColumn& rc : r.columns) {
+    if (rc.source != ResultColumn::Source::Output || rc.validity_index >= 0) continue;  // explicit validity decides
     AttrSet refs;
-    collect_refs(*out.columns[i].expr, refs);
-    r.columns[i].null_without_input = std::any_of(refs.begin(), refs.end(), [&](const AttrKey& k) { return nullable.count(k) != 0; });
+    collect_refs(*out.columns.at(rc.index).expr, refs);
+    rc.null_without_input = std::any_of(refs.begin(), refs.end(), [&](const AttrKey& k) { return nullable.count(k) != 0; });
   }
 }
 
@@ -559,6 +568,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     for (const auto& g : body->group_by) collect_refs(*g.expr, needed);
     for (const auto& a : body->aggregates) {
       if (a.arg) collect_refs(*a.arg, needed);
+      if (a.filter) collect_refs(*a.filter, needed);
     }
     produce(body->child(0), p, needed);
     const AggregationTable& agg = make_aggregation(*body, p, program_.result.columns);
@@ -613,6 +623,7 @@ void Lowering::set_output_result(const OutputTable& out, const std::vector<plan:
   r.state = out.name;
   for (size_t i = 0; i < out.columns.size(); ++i) {
     const OutputColumn& c = out.columns[i];
+    if (!c.validity_for.empty()) continue;  // folded into its column's NULLs
     ResultColumn rc;
     rc.name = schema[i].name;
     rc.type = schema[i].type;  // as the user sees it; a 128-bit output column's words are read whole
@@ -622,6 +633,8 @@ void Lowering::set_output_result(const OutputTable& out, const std::vector<plan:
     rc.dict_column = c.dict_column;
     rc.heap_table = c.heap_table;
     rc.heap_column = c.heap_column;
+    for (size_t v = 0; v < out.columns.size(); ++v)
+      if (out.columns[v].validity_for == c.name) rc.validity_index = static_cast<int>(v);
     r.columns.push_back(rc);
   }
 }

@@ -717,12 +717,13 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   t.occupancy_buffer = slot_buffer(t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
 
   auto add_accumulator = [&](const std::string& name, plan::AggFunc f, const plan::ExprPtr& arg, DataType type,
-                             bool zero_without_input = false) {
+                             const plan::ExprPtr& filter, bool zero_without_input = false) {
     Accumulator a;
     a.name = name;
     a.func = f;
     a.zero_without_input = zero_without_input;
     a.arg = arg ? typed(*arg, p) : nullptr;
+    a.filter = filter ? typed(*filter, p) : nullptr;
     // MIN/MAX of a 128-bit value keep it whole (ir/decimal128.cpp); SUM/AVG of one is not supported.
     const bool wide_extreme = (f == plan::AggFunc::Min || f == plan::AggFunc::Max) && a.arg && is_decimal128(a.arg->type);
     if (a.arg && f != plan::AggFunc::Count && !wide_extreme)
@@ -771,11 +772,11 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     if (a.func == plan::AggFunc::Avg) {
       DataType sum_type = a.arg->type.id == TypeId::Decimal ? DataType::decimal(18, a.arg->type.scale)
                           : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
-      size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type);
-      size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64());
+      size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type, a.filter);
+      size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64(), a.filter);
       columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
-      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type, a.zero_without_input);
+      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type, a.filter, a.zero_without_input);
       // Only MIN/MAX of a dictionary string yield a code to decode; a COUNT of one is a number.
       const bool code = a.arg && (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max);
       std::string dt = code ? a.arg->dict_table : "", dc = code ? a.arg->dict_column : "";
@@ -870,6 +871,7 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
     c.name = a.name;
     if (exprs != nullptr) {
       c.expr = typed(*exprs->at(i).expr, p);
+      c.validity_for = exprs->at(i).validity_for;
     } else {
       c.expr = typed(*plan::make_column(a.source, a.name, a.type), p);
       c.expr->dict_table = a.dict_table;

@@ -61,7 +61,9 @@ void retype(plan::Expr& e, const Pipeline& p) {
       const size_t pairs = (e.args.size() - 1) / 2;
       for (size_t i = 0; i < pairs; ++i) wide = wide || is_decimal128(e.args[2 * i + 1]->type);
       wide = wide || is_decimal128(e.args.back()->type);
+      // (An integer CASE over a 128-bit integer SUM is a 128-bit decimal of scale 0, as the SUM is.)
       if (wide && e.type.id == TypeId::Decimal) e.type = decimal128(e.type.scale);
+      if (wide && (e.type.id == TypeId::Int64 || e.type.id == TypeId::Int32)) e.type = decimal128(0);
       break;
     }
     default:

@@ -130,8 +130,8 @@ std::string explain_pipelines(const Program& p) {
       s += "\n";
     }
     for (const Accumulator& acc : a.accumulators) {
-      s += "  " + acc.name + " := " + plan::agg_func_name(acc.func) + "(" + (acc.arg ? acc.arg->to_string() : "*") + "): " +
-           acc.type.to_string() + (acc.wide ? " 128-bit" : "") + " -> " + acc.buffer +
+      s += "  " + acc.name + " := " + plan::agg_func_name(acc.func) + "(" + (acc.arg ? acc.arg->to_string() : "*") + ")" +
+           (acc.filter ? " filter " + acc.filter->to_string() : "") + ": " + acc.type.to_string() + (acc.wide ? " 128-bit" : "") + " -> " + acc.buffer +
            (acc.state_buffer.empty() ? "" : " state " + acc.state_buffer) + "\n";
     }
     if (!a.overflow_buffer.empty()) s += "  overflow " + a.overflow_buffer + "\n";

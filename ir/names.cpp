@@ -145,7 +145,7 @@ int Pipeline::null_probe(const std::string& source, const std::string& name) con
   if (b == nullptr) return -1;
   for (const PipelineOp& op : ops) {
     if (op.id != b->op_id) continue;
-    if (b->origin == AttributeBinding::Origin::ProbePayload) return op.join_type == plan::JoinType::LeftOuter ? op.id : -1;
+    if (b->origin == AttributeBinding::Origin::ProbePayload) return op.join_type == plan::JoinType::LeftOuter && !op.explicit_nulls ? op.id : -1;
     if (b->origin == AttributeBinding::Origin::Computed) {
       for (const plan::NamedExpr& e : op.exprs)
         if (e.name == name && e.expr->kind == plan::ExprKind::Column && !(e.expr->source == source && e.expr->column == name))

@@ -40,6 +40,7 @@ struct PipelineOp {
   std::string hash_table;                    // Probe
   std::vector<plan::ExprPtr> probe_keys;     // Probe: parallel to HashTable::build_keys
   plan::JoinType join_type = plan::JoinType::Inner;
+  bool explicit_nulls = false;               // Probe (left outer): plan::LogicalOp::explicit_nulls
   plan::ExprPtr residual;                    // Probe (semi/anti): extra match condition, or nullptr
   std::vector<plan::NamedExpr> exprs;        // Map
 };

@@ -59,6 +59,9 @@ struct ResultColumn {
   // Output columns computed from a single-tuple aggregate's SUM/MIN/MAX/AVG: NULL when no row
   // reached that aggregate (ResultDesc::input_rows_state), as SQL answers.
   bool null_without_input = false;
+  // Output: the column of the same output that holds this one's validity (1 = a value, 0 = NULL),
+  // or -1 (OutputColumn::validity_for). Such a column is never a result column of its own.
+  int validity_index = -1;
 };
 
 struct ResultDesc {

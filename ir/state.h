@@ -204,6 +204,7 @@ struct Accumulator {
   // NULL where a single-tuple aggregate saw no rows (SUM, MIN, MAX); COUNTs are 0 there.
   bool nullable() const { return func != plan::AggFunc::Count && func != plan::AggFunc::CountStar && !zero_without_input; }
   plan::ExprPtr arg;        // nullptr for CountStar
+  plan::ExprPtr filter;     // only rows where it holds are aggregated (plan::AggregateExpr::filter), or nullptr
   DataType type;            // result type
   ScalarType element = ScalarType::I64;  // I64, or F64 for floating point (32-bit values widen)
   // Exact 128-bit SUM (two I64 words per slot: low, high) where 64 bits may overflow: a Decimal
@@ -281,6 +282,9 @@ struct OutputColumn {
   // value, 0 = NULL (empty: never NULL). Only in the query's result output, not across a
   // pipeline break.
   std::string valid_buffer;
+  // This (i32) column is the validity of column `validity_for` of the same output (1 = a value, 0 =
+  // NULL; plan::NamedExpr::validity_for): the result reads it as that column's NULLs.
+  std::string validity_for;
 };
 
 struct OutputTable {

@@ -275,6 +275,7 @@ class Verifier {
         for (const auto& k : a->keys) expr(*k.expr, bound, sw + " key " + k.name);
         for (const auto& acc : a->accumulators) {
           if (acc.arg) expr(*acc.arg, bound, sw + " accumulator " + acc.name);
+          if (acc.filter) expr(*acc.filter, bound, sw + " filter of accumulator " + acc.name);
         }
         break;
       }

@@ -23,7 +23,10 @@ std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipe
     case SinkKind::Aggregate:
       if (const AggregationTable* a = program.find_aggregation(p.sink.state)) {
         for (const auto& k : a->keys) add(k.expr);
-        for (const auto& acc : a->accumulators) add(acc.arg);
+        for (const auto& acc : a->accumulators) {
+          add(acc.arg);
+          add(acc.filter);
+        }
       }
       break;
     case SinkKind::Materialize:

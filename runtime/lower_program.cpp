@@ -93,7 +93,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.null_without_input = rc.null_without_input;
       c.heap_table = oc.heap_table;
       c.heap_column = oc.heap_column;
-      c.valid_buffer = oc.valid_buffer;
+      c.valid_buffer = rc.validity_index >= 0 ? out.columns.at(static_cast<size_t>(rc.validity_index)).buffer : oc.valid_buffer;
       c.wide = ir::is_decimal128(oc.type);  // a 128-bit decimal: two words per row
       r.columns.push_back(c);
     }

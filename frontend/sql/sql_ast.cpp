@@ -71,8 +71,8 @@ std::string SqlExpr::to_sql() const {
       return s + " else " + args.back()->to_sql() + " end";
     }
     case SqlExprKind::Function:
-      if (star) return text + "(*)";
-      return text + "(" + (distinct ? "distinct " : "") + joined(args, 0, ", ") + ")";
+      return text + "(" + (star ? "*" : (distinct ? "distinct " : "") + joined(args, 0, ", ")) + ")" +
+             (filter ? " filter (where " + filter->to_sql() + ")" : "");
     case SqlExprKind::Extract: return "extract(" + text + " from " + args[0]->to_sql() + ")";
     case SqlExprKind::Substring:
       return "substring(" + args[0]->to_sql() + " from " + args[1]->to_sql() +
@@ -81,6 +81,7 @@ std::string SqlExpr::to_sql() const {
     case SqlExprKind::Exists: return std::string(no) + "exists (subquery)";
     case SqlExprKind::InSubquery: return operand(*args[0]) + " " + no + "in (subquery)";
     case SqlExprKind::ScalarSubquery: return "(subquery)";
+    case SqlExprKind::Attribute: return text;
   }
   return "?";
 }
@@ -116,6 +117,7 @@ const char* kind_name(SqlExprKind k) {
     case SqlExprKind::Exists: return "EXISTS subquery";
     case SqlExprKind::InSubquery: return "IN subquery";
     case SqlExprKind::ScalarSubquery: return "scalar subquery";
+    case SqlExprKind::Attribute: return "attribute";
   }
   return "?";
 }

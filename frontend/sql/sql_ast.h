@@ -28,7 +28,8 @@ enum class SqlExprKind : uint8_t {
   DateLiteral,     // text: "1998-12-01" (date '...' or '...'::date)
   IntervalLiteral, // int_value units of `interval_unit` (interval '90' day)
   NullLiteral,
-  Binary,       // text: operator ("+", "=", "<>", "||", ...); args: left, right
+  Binary,       // text: operator ("+", "=", "<>", "||", ..., "is distinct from", "is not distinct
+                // from"); args: left, right
   Negate,       // args: operand
   And,          // args: two or more
   Or,           // args: two or more
@@ -39,13 +40,16 @@ enum class SqlExprKind : uint8_t {
   IsNull,       // args: operand; negated for IS NOT NULL
   Case,         // args: when1, then1, ..., else (NullLiteral when absent); a simple CASE x WHEN v
                 // is rewritten into searched form (x = v) by the parser
-  Function,     // text: lower-case name; args; distinct (COUNT(DISTINCT x)); star (COUNT(*))
+  Function,     // text: lower-case name; args; distinct (COUNT(DISTINCT x)); star (COUNT(*));
+                // filter (an aggregate's FILTER (WHERE ...)); COALESCE and NULLIF are functions too
   Extract,      // text: field ("year"); args: operand
   Substring,    // args: string, start, length (length may be absent)
   Cast,         // text: target type name ("date", "numeric", "integer"); args: operand
   Exists,       // subquery; negated for NOT EXISTS
   InSubquery,   // args: value; subquery; negated for NOT IN (subquery)
   ScalarSubquery,  // subquery
+  Attribute,    // text: a plan attribute reference ("__matched_o"); never parsed, made by rewrites
+                // (frontend/sql/sql_nulls.h) to name hidden attributes
 };
 
 enum class IntervalUnit : uint8_t { Day, Month, Year };
@@ -65,6 +69,7 @@ struct SqlExpr {
   bool star = false;
   std::vector<SqlExprPtr> args;
   std::shared_ptr<SelectStmt> subquery;
+  std::shared_ptr<SqlExpr> filter;  // Function: an aggregate's FILTER (WHERE filter), or nullptr
 
   // SQL text of the expression, normalized (lower-case keywords, single spaces, no redundant
   // parentheses): the output name of an unaliased select item, "sum(lo_revenue)".

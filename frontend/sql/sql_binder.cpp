@@ -9,6 +9,7 @@
 #include "frontend/sql/sql_distinct.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
+#include "frontend/sql/sql_nulls.h"
 #include "frontend/sql/sql_scope.h"
 #include "frontend/sql/sql_set_operations.h"
 #include "frontend/sql/sql_unnest.h"
@@ -29,13 +30,23 @@ struct GroupKey {
   SqlExprPtr expr;
   std::string canonical;
   std::string name;
+  std::string null_key;  // the hidden key that is 1 for the NULL group, "" when never NULL
 };
 
 struct AggregateCall {
   const SqlExpr* call;
   std::string canonical;
   std::string name;
+  std::string non_null;  // the hidden count of non-NULL inputs (0: the aggregate is NULL), or ""
 };
+
+// Whether `e` uses a construct about NULLs (IS NULL, COALESCE, NULLIF, IS DISTINCT FROM, NULL).
+bool mentions_null(const SqlExpr& e) {
+  if (e.kind == SqlExprKind::IsNull || e.kind == SqlExprKind::NullLiteral) return true;
+  if (e.kind == SqlExprKind::Function && (e.text == "coalesce" || e.text == "nullif")) return true;
+  if (e.kind == SqlExprKind::Binary && e.text.ends_with("distinct from")) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return mentions_null(*a); });
+}
 
 void collect_aggregates(const SqlExpr& e, std::vector<const SqlExpr*>& out) {
   if (is_aggregate_call(e)) {
@@ -67,8 +78,8 @@ std::unique_ptr<plan::LogicalOp> with_limit(std::unique_ptr<plan::LogicalOp> tre
 
 class SelectBinder {
  public:
-  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats)
-      : stmt_(stmt), src_(source), scope_(catalog, stats, source) {}
+  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats, bool result)
+      : stmt_(stmt), src_(source), scope_(catalog, stats, source), result_(result) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
     SelectValues select_values;
@@ -115,6 +126,8 @@ class SelectBinder {
       f->json_path = src_.position(stmt_.having->location);
       f->schema = tree->schema;
       AttributeLookup aggregates = output_lookup();
+      NullRewriter nulls(output_null_leaves(), src_);
+      if (nulls.needed(*having)) having = nulls.truth(*having);  // the groups where it is TRUE
       f->predicate = bind_sql_predicate(*having, f->schema, [&](const SqlExpr& e) -> std::optional<std::string> {
         if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) {
           return e.qualifiers[0] + "." + e.qualifiers[1];
@@ -186,6 +199,11 @@ class SelectBinder {
     AttributeLookup base = [this](const SqlExpr& e) { return column_attribute(e, scope_); };
     std::vector<bool> distinct;   // parallel to agg->aggregates
     int distinct_location = -1;   // the first DISTINCT call
+    NullRewriter nulls(column_null_leaves(scope_), src_);
+    // Without GROUP BY, SUM/MIN/MAX/AVG are NULL over no rows: where the query asks (COALESCE, IS
+    // NULL, ...), a hidden count of the rows tells.
+    const bool rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null(*i.expr); });
+    std::string rows_name;
 
     for (const SqlExprPtr& written : group_by_) {
       SqlExprPtr g = group_expression(written);
@@ -201,9 +219,27 @@ class SelectBinder {
           break;
         }
       }
-      plan::ExprPtr bound = bind_sql_expression(*g, in, base, src_);
+      // A NULL-able key groups by its value and a hidden key that is 1 for its NULL group.
+      NullableValue key{g, nullptr};
+      if (nulls.needed(*g)) key = nulls.value(*g);
+      if (!key.value) src_.unsupported(g->location, "GROUP BY NULL is not supported");
+      plan::ExprPtr bound = bind_sql_expression(*key.value, in, base, src_);
+      if (key.null && g->kind != SqlExprKind::Column) {
+        // A computed key reads 0 only for its NULL-able operands: one NULL group needs one value.
+        if (bound->type.is_string())
+          src_.unsupported(g->location, "GROUP BY a computed string that may be NULL (" + g->to_sql() + ") is not supported yet");
+        auto zero = std::make_shared<SqlExpr>();
+        zero->location = g->location;
+        zero->kind = bound->type.id == TypeId::Date ? SqlExprKind::DateLiteral : SqlExprKind::IntLiteral;
+        zero->text = "1970-01-01";
+        auto guarded = std::make_shared<SqlExpr>();
+        guarded->kind = SqlExprKind::Case;
+        guarded->location = g->location;
+        guarded->args = {key.null, zero, key.value};
+        bound = bind_sql_expression(*guarded, in, base, src_);
+      }
       std::string name = attribute_name(preferred, "group" + std::to_string(keys_.size() + 1));
-      keys_.push_back({g, canonical, name});
+      keys_.push_back({g, canonical, name, ""});
       plan::Attribute a{"", name, bound->type, "", ""};
       if (bound->kind == plan::ExprKind::Column) {
         a.dict_table = bound->dict_table;
@@ -211,6 +247,12 @@ class SelectBinder {
       }
       agg->schema.push_back(a);
       agg->group_by.push_back({name, bound});
+      if (key.null) {
+        keys_.back().null_key = attribute_name(name + "__null", name + "__null");
+        plan::ExprPtr flag = bind_sql_expression(*one_where(key.null, g->location), in, base, src_);
+        agg->schema.push_back(plan::Attribute{"", keys_.back().null_key, flag->type, "", ""});
+        agg->group_by.push_back({keys_.back().null_key, flag});
+      }
     }
 
     for (const SqlExpr* call : calls) {
@@ -243,7 +285,23 @@ class SelectBinder {
         for (const auto& [n, f] : funcs) {
           if (call->text == n) a.func = f;
         }
-        a.arg = bind_sql_expression(*call->args[0], in, base, src_);
+      }
+      // NULL arguments are skipped (a filter), as are the rows a FILTER (WHERE ...) clause drops.
+      SqlExprPtr only;
+      if (!a.arg && a.func != plan::AggFunc::CountStar) {
+        NullableValue arg{call->args[0], nullptr};
+        if (nulls.needed(*arg.value)) arg = nulls.value(*arg.value);
+        if (!arg.value) src_.unsupported(call->location, call->text + "(NULL) is not supported");
+        a.arg = bind_sql_expression(*arg.value, in, base, src_);
+        if (arg.null) only = not_of(arg.null);
+      }
+      if (call->filter) {
+        SqlExprPtr where = nulls.needed(*call->filter) ? nulls.truth(*call->filter) : call->filter;
+        only = only ? and_of(only, where) : where;
+      }
+      if (only) {
+        if (call->distinct) src_.unsupported(call->location, "a DISTINCT aggregate over a value that may be NULL, or with FILTER, is not supported yet");
+        a.filter = bind_sql_predicate(*only, in, base, src_);
       }
       std::string why;
       if (!plan::aggregate_type(a.func, a.arg ? &a.arg->type : nullptr, a.type, why)) src_.fail(call->location, why);
@@ -253,8 +311,26 @@ class SelectBinder {
         attr.dict_column = a.arg->dict_column;
       }
       agg->schema.push_back(attr);
-      aggs_.push_back({call, canonical, a.name});
+      const bool counts = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar;
+      aggs_.push_back({call, canonical, a.name, ""});
+      const plan::ExprPtr filter = a.filter;
       agg->aggregates.push_back(std::move(a));
+      if (counts || (!filter && !rows_count)) continue;
+      // SUM/MIN/MAX/AVG over no non-NULL input is NULL: a hidden count of the rows it adds up says.
+      if (!filter && !rows_name.empty()) {
+        aggs_.back().non_null = rows_name;
+        continue;
+      }
+      plan::AggregateExpr n;
+      n.name = attribute_name(aggs_.back().name + "__nonnull", aggs_.back().name + "__nonnull");
+      n.func = plan::AggFunc::CountStar;
+      n.type = DataType::int64();
+      n.filter = filter;
+      aggs_.back().non_null = n.name;
+      if (!filter) rows_name = n.name;
+      agg->schema.push_back(plan::Attribute{"", n.name, n.type, "", ""});
+      agg->aggregates.push_back(std::move(n));
+      distinct.push_back(false);
     }
     agg->children.push_back(std::move(input));
     if (distinct_location >= 0) return split_distinct_aggregate(std::move(agg), distinct, src_, distinct_location);
@@ -330,12 +406,54 @@ class SelectBinder {
     };
   }
 
+  // NULL predicates of what the select list, HAVING and ORDER BY read (sql_nulls.h): before
+  // aggregation the columns; after it the group keys (their hidden NULL key) and the aggregates
+  // (their hidden count of non-NULL inputs).
+  NullLeaves output_null_leaves() const {
+    if (!aggregating_) return column_null_leaves(scope_);
+    return [this](const SqlExpr& e) -> std::optional<SqlExprPtr> {
+      if (e.kind == SqlExprKind::IntLiteral || e.kind == SqlExprKind::StringLiteral || e.kind == SqlExprKind::DecimalLiteral ||
+          e.kind == SqlExprKind::Attribute || e.kind == SqlExprKind::NullLiteral)
+        return std::nullopt;
+      const std::string canonical = scope_.canonical(e);
+      for (const GroupKey& k : keys_) {
+        if (k.canonical == canonical)
+          return k.null_key.empty() ? SqlExprPtr() : equals(attribute_ref(k.null_key, e.location), int_literal(1, e.location), e.location);
+      }
+      for (const AggregateCall& a : aggs_) {
+        if (a.canonical == canonical)
+          return a.non_null.empty() ? SqlExprPtr() : equals(attribute_ref(a.non_null, e.location), int_literal(0, e.location), e.location);
+      }
+      if (e.kind == SqlExprKind::Column || is_aggregate_call(e)) return SqlExprPtr();  // binding reports it
+      return std::nullopt;
+    };
+  }
+
   std::unique_ptr<plan::LogicalOp> project(std::unique_ptr<plan::LogicalOp> input) {
     AttributeLookup lookup = output_lookup();
+    NullRewriter nulls(output_null_leaves(), src_);
     std::vector<plan::NamedExpr> exprs;
+    std::vector<plan::NamedExpr> validity;  // after the items, so ORDER BY positions keep theirs
     bool identity = items_.size() == input->schema.size();
     for (size_t i = 0; i < items_.size(); ++i) {
-      plan::ExprPtr e = bind_sql_expression(*items_[i].expr, input->schema, lookup, src_);
+      SqlExprPtr item = items_[i].expr;
+      if (nulls.needed(*item)) {
+        // Its value, and where it is NULL: the result's NULLs (a validity column).
+        NullableValue v = nulls.value(*item);
+        if (!v.value) src_.unsupported(items_[i].location, "a NULL select item has no type; write CAST(NULL AS type)");
+        if (v.null && !result_)
+          src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a subquery's or a set operation "
+                                               "operand's column that may be NULL is not supported yet (only the query's result)");
+        item = v.value;
+        // (A scalar aggregate's item states its validity even when never NULL: the result would
+        // otherwise make it NULL over no rows, ResultColumn::null_without_input.)
+        if (result_ && (v.null || (aggregating_ && group_by_.empty()))) {
+          SqlExprPtr valid = v.null ? one_where(not_of(v.null), items_[i].location) : int_literal(1, items_[i].location);
+          validity.push_back({"__valid" + std::to_string(i + 1), bind_sql_expression(*valid, input->schema, lookup, src_),
+                              items_[i].name});
+        }
+      }
+      plan::ExprPtr e = bind_sql_expression(*item, input->schema, lookup, src_);
       if (e->kind == plan::ExprKind::Literal && e->type.is_string() && e->string_value.size() <= kMaxPackedStringBytes &&
           e->string_value.find('\0') == std::string::npos) {
         // A short string literal selected as a value ('total' AS kind) is a packed string.
@@ -348,6 +466,8 @@ class SelectBinder {
       }
       exprs.push_back({items_[i].name, e});
     }
+    identity = identity && validity.empty();
+    for (plan::NamedExpr& v : validity) exprs.push_back(std::move(v));
     if (identity) return input;
     auto p = std::make_unique<plan::LogicalOp>();
     p->kind = plan::OpKind::Project;
@@ -414,17 +534,18 @@ class SelectBinder {
   std::vector<GroupKey> keys_;
   std::vector<AggregateCall> aggs_;
   bool aggregating_ = false;
+  bool result_ = false;  // the query's result (bind_select)
   std::set<std::string> having_subqueries_;  // aliases of the scalar subqueries joined for HAVING
 };
 
 }  // namespace
 
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
-                              const std::string& plan_name) {
+                              const std::string& plan_name, bool result) {
   plan::LogicalPlan plan;
   plan.name = plan_name;
   if (stmt.set_op == SetOperation::None) {
-    plan.root = SelectBinder(stmt, source, catalog, stats).bind();
+    plan.root = SelectBinder(stmt, source, catalog, stats, result).bind();
     return plan;
   }
   plan.root = bind_set_operation(stmt, source, [&](const SelectStmt& operand) {

@@ -32,7 +32,10 @@
 namespace hqc::sql {
 
 // `stats` order the joins (frontend/join_order.h): the loaded data's, or catalog estimates.
+// `result`: this SELECT is the query's result, whose NULL-able columns become the result's NULLs
+// (validity columns, plan::NamedExpr::validity_for); a nested SELECT (a subquery, a set
+// operation's operand) refuses a column that may be NULL.
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
-                              const std::string& plan_name);
+                              const std::string& plan_name, bool result = false);
 
 }  // namespace hqc::sql

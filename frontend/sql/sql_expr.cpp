@@ -43,6 +43,7 @@ class Translator {
     switch (e.kind) {
       case SqlExprKind::Column:
         throw Error(ErrorKind::Internal, src_.position(e.location) + ": column " + e.to_sql() + " was not resolved before binding");
+      case SqlExprKind::Attribute: return json{{"column", e.text}};
       case SqlExprKind::IntLiteral: return json{{"int", e.int_value}};
       case SqlExprKind::DecimalLiteral: return json{{"decimal", e.text}};
       case SqlExprKind::StringLiteral: return json{{"string", e.text}};

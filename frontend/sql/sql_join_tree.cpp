@@ -10,6 +10,7 @@
 #include "frontend/join_order.h"
 #include "frontend/sql/sql_binder.h"
 #include "frontend/sql/sql_expr.h"
+#include "frontend/sql/sql_nulls.h"
 #include "frontend/sql/sql_unnest.h"
 #include "storage/error.h"
 
@@ -26,6 +27,9 @@ struct EquiJoin {
   // `f(a) = g(b)` with an expression on either side: a key pair when the bound types can be
   // matched in a hash table, else a filter right above the join (the conjunct it was).
   const SqlExpr* conjunct = nullptr;
+  // The NULL-supplying relation whose LEFT JOIN ON (or select-list subquery) the edge belongs to;
+  // SIZE_MAX for an inner join's.
+  size_t owner = SIZE_MAX;
 };
 
 struct Residual {
@@ -107,6 +111,10 @@ class JoinTreeBuilder {
     if (stmt.where) split_conjuncts(stmt.where, conjuncts);
     filters_.resize(scope_.relations().size());
     conjuncts = factor_disjunctions(conjuncts);
+    for (const SqlExpr* c : conjuncts) note_match_test(*c);
+    for (const auto& entry : outer_on_) {
+      if (!matched_only_.count(entry.first) && !unmatched_only_.count(entry.first)) scope_.mark_null_supplying(entry.first);
+    }
     for (size_t i = 0; i < conjuncts.size(); ++i) classify(*conjuncts[i], i);
     for (const auto& [rel, on] : outer_on_) classify_outer_on(rel, on, conjuncts.size());
     if (select_values != nullptr) {
@@ -116,11 +124,7 @@ class JoinTreeBuilder {
       in_select_list_ = true;
       for (const SelectItem& item : stmt.items) {
         if (!item.expr || !contains_scalar_subquery(*item.expr)) continue;
-        const size_t outer_joins = null_supplying_.size();
         (*select_values)[item.expr.get()] = replace_scalar_subqueries(*item.expr, conjuncts.size());
-        if (null_supplying_.size() != outer_joins && item.expr->kind != SqlExprKind::ScalarSubquery)
-          src_.unsupported(item.location, "an expression over a correlated scalar subquery (NULL where it has no group) "
-                                          "is not supported yet in the select list; the subquery alone is");
       }
       in_select_list_ = false;
     }
@@ -237,7 +241,10 @@ class JoinTreeBuilder {
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
       size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
-      if (in_select_list_ && !sq.outer_keys.empty()) null_supplying_.insert(rel);
+      if (in_select_list_ && !sq.outer_keys.empty()) {
+        null_supplying_.insert(rel);
+        scope_.mark_null_supplying(rel);
+      }
       for (size_t i = 0; i < sq.outer_keys.size(); ++i) {
         const SqlExprPtr& outer = sq.outer_keys[i];
         if (outer->kind != SqlExprKind::Column) {
@@ -245,8 +252,9 @@ class JoinTreeBuilder {
         }
         owned_.push_back(outer);
         size_t outer_rel = scope_.resolve(*outer).relation;
+        reject_null_supplying_key(*outer, "a correlated subquery's key");
         edges_.push_back(EquiJoin{outer_rel, rel, outer.get(), column(sq.alias, sq.column_names[i + 1], outer->location).get(),
-                                  outer->location, order});
+                                  outer->location, order, nullptr, rel});
       }
       return column(sq.alias, "value", e.location);
     }
@@ -322,7 +330,7 @@ class JoinTreeBuilder {
       if (rels.size() == 2 && rels.count(rel) && c->kind == SqlExprKind::Binary && c->text == "=" &&
           c->args[0]->kind == SqlExprKind::Column && c->args[1]->kind == SqlExprKind::Column) {
         size_t a = scope_.resolve(*c->args[0]).relation, b = scope_.resolve(*c->args[1]).relation;
-        edges_.push_back(EquiJoin{a, b, c->args[0].get(), c->args[1].get(), c->location, order});
+        edges_.push_back(EquiJoin{a, b, c->args[0].get(), c->args[1].get(), c->location, order, nullptr, rel});
         continue;
       }
       src_.unsupported(c->location, "condition " + c->to_sql() +
@@ -331,9 +339,44 @@ class JoinTreeBuilder {
     }
   }
 
+  // `t.c IS NULL` on the NULL-supplying side t of a LEFT JOIN, as a top-level WHERE conjunct: t's
+  // columns are never NULL themselves (a subquery's NULL-able output is refused), so it holds
+  // exactly for the probe rows t did not match — an anti join; `IS NOT NULL` keeps exactly the
+  // matched ones — an inner join.
+  const Relation* match_test(const SqlExpr& c) const {
+    if (c.kind != SqlExprKind::IsNull || c.args.at(0)->kind != SqlExprKind::Column) return nullptr;
+    std::optional<ResolvedColumn> col = scope_.try_resolve(*c.args[0]);
+    return col && outer_on_.count(col->relation) ? &scope_.relation(col->relation) : nullptr;
+  }
+
+  void note_match_test(const SqlExpr& c) {
+    if (match_test(c) == nullptr) return;
+    const size_t rel = scope_.resolve(*c.args[0]).relation;
+    (c.negated ? matched_only_ : unmatched_only_).insert(rel);
+    if (matched_only_.count(rel) && unmatched_only_.count(rel))
+      src_.unsupported(c.location, "both IS NULL and IS NOT NULL on \"" + scope_.relation(rel).alias + "\": no row can pass");
+  }
+
+  // A join key (or a subquery's correlation) on a column that may be NULL would match where the
+  // column reads 0: refused.
+  void reject_null_supplying_key(const SqlExpr& key, const std::string& what) const {
+    for (size_t r : scope_.relations_of(key)) {
+      if (scope_.relation(r).null_supplying)
+        src_.unsupported(key.location, what + " " + key.to_sql() + " reads \"" + scope_.relation(r).alias +
+                                           "\", the NULL-supplying side of a LEFT OUTER JOIN: not supported yet");
+    }
+  }
+
+  bool reads_null_supplying(const std::set<size_t>& rels) const {
+    return std::any_of(rels.begin(), rels.end(), [&](size_t r) { return scope_.relation(r).null_supplying; });
+  }
+
   void classify(const SqlExpr& c, size_t order) {
     if (is_unnestable_subquery(c)) {
-      residuals_.push_back(Residual{&c, outer_relations(c, scope_, ctes_), false, true});
+      std::set<size_t> outer = outer_relations(c, scope_, ctes_);
+      if (reads_null_supplying(outer))
+        src_.unsupported(c.location, "a subquery condition that reads the NULL-supplying side of a LEFT OUTER JOIN is not supported yet");
+      residuals_.push_back(Residual{&c, outer, false, true});
       return;
     }
     if (has_only_scalar_subqueries(c)) {
@@ -345,23 +388,25 @@ class JoinTreeBuilder {
     if (const SqlExpr* sub = find_subquery(c)) {
       src_.unsupported(sub->location, std::string(kind_name(sub->kind)) + " (" + sub->to_sql() + ") is not supported yet (no decorrelation or unnesting of subqueries)");
     }
-    // `t.c IS NULL` on the NULL-supplying base table t of a LEFT JOIN: a base table's columns are
-    // never NULL, so it holds exactly for the probe rows t did not match — an anti join; `IS NOT
-    // NULL` keeps exactly the matched ones — an inner join. (A derived table's column may be NULL
-    // itself, so there it stays unsupported.)
-    if (c.kind == SqlExprKind::IsNull && c.args.at(0)->kind == SqlExprKind::Column) {
-      if (auto col = scope_.try_resolve(*c.args[0]); col && outer_on_.count(col->relation) && !scope_.relation(col->relation).derived()) {
-        (c.negated ? matched_only_ : unmatched_only_).insert(col->relation);
-        if (matched_only_.count(col->relation) && unmatched_only_.count(col->relation))
-          src_.unsupported(c.location, "both IS NULL and IS NOT NULL on \"" + scope_.relation(col->relation).alias + "\": no row can pass");
-        return;
-      }
-    }
+    if (match_test(c) != nullptr) return;  // the join's type (note_match_test)
     std::set<size_t> rels = scope_.relations_of(c);
     for (size_t r : rels) {
-      if (outer_on_.count(r))
+      if (unmatched_only_.count(r))
         src_.unsupported(c.location, "WHERE condition " + c.to_sql() + " reads \"" + scope_.relation(r).alias +
-                                         "\", the NULL-supplying side of a LEFT OUTER JOIN: not supported yet");
+                                         "\", which IS NULL keeps only where it did not match (all its columns are NULL)");
+    }
+    NullRewriter nulls(column_null_leaves(scope_), src_);
+    if (nulls.needed(c)) {
+      // Rows where the condition is TRUE (sql_nulls.h). Over the NULL-supplying side of a left
+      // outer join it filters the join's output, never that side's rows before the join.
+      SqlExprPtr rewritten = nulls.truth(c);
+      owned_.push_back(rewritten);
+      if (reads_null_supplying(rels)) {
+        residuals_.push_back(Residual{rewritten.get(), rels});
+        return;
+      }
+      classify(*rewritten, order);
+      return;
     }
     if (rels.size() == 1) {
       filters_[*rels.begin()].push_back(&c);
@@ -504,10 +549,13 @@ class JoinTreeBuilder {
   size_t pick_remaining(const std::vector<bool>& joined) const {
     std::set<size_t> outer = null_supplying_;
     for (const auto& entry : outer_on_) outer.insert(entry.first);
+    // Ready once the relations its own ON names are joined (a chained LEFT JOIN waits for the one
+    // it reads).
     for (size_t rel : outer) {
       if (joined[rel]) continue;
-      bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.left_rel == rel || e.right_rel == rel; });
+      bool ready = std::any_of(edges_.begin(), edges_.end(), [&](const EquiJoin& e) { return e.owner == rel; });
       for (const EquiJoin& e : edges_) {
+        if (e.owner != rel) continue;
         if (e.left_rel == rel && !joined[e.right_rel]) ready = false;
         if (e.right_rel == rel && !joined[e.left_rel]) ready = false;
       }
@@ -533,6 +581,11 @@ class JoinTreeBuilder {
                                                                                                         : plan::JoinType::LeftOuter;
     j->estimated_rows = rows;
     std::unique_ptr<plan::LogicalOp> build = std::move(bases_.at(rel));
+    if (j->join_type == plan::JoinType::LeftOuter) {
+      j->explicit_nulls = true;
+      build = with_match_indicator(std::move(build), scope_.relation(rel).alias);
+    }
+    std::set<size_t> chained;  // NULL-supplying relations a LEFT JOIN's keys read
     int location = -1;
     std::vector<const SqlExpr*> unmatched;  // computed equalities whose types no hash table matches
     for (const EquiJoin& e : edges_) {
@@ -542,6 +595,12 @@ class JoinTreeBuilder {
       else if (e.left_rel == rel && joined[e.right_rel]) probe_side = e.right, build_side = e.left;
       else continue;
       if (location < 0) location = e.location;
+      if (j->join_type == plan::JoinType::LeftOuter && e.owner == rel) {
+        for (size_t r : scope_.relations_of(*probe_side))
+          if (scope_.relation(r).null_supplying) chained.insert(r);
+      } else {
+        reject_null_supplying_key(*probe_side, "join key");
+      }
       plan::ExprPtr pk = bind_sql_expression(*probe_side, probe->schema, lookup(), src_);
       plan::ExprPtr bk = bind_sql_expression(*build_side, build->schema, lookup(), src_);
       if (e.conjunct != nullptr && !join_keys_comparable(pk->type, bk->type)) {
@@ -553,6 +612,13 @@ class JoinTreeBuilder {
       j->probe_keys.push_back(pk);
       j->build_keys.push_back(bk);
     }
+    // A LEFT JOIN whose keys read another's NULL-supplying side (`a LEFT JOIN b ON ... LEFT JOIN c
+    // ON c.k = b.k`) matches nothing where that side is NULL: one more key pair, that side's
+    // indicator = this side's (1 on every build row), fails there.
+    for (size_t r : chained) {
+      j->probe_keys.push_back(plan::make_column("", match_indicator(scope_.relation(r).alias), DataType::int32()));
+      j->build_keys.push_back(plan::make_column("", match_indicator(scope_.relation(rel).alias), DataType::int32()));
+    }
     j->json_path = src_.position(location >= 0 ? location : scope_.relation(rel).location);
     j->schema = probe->schema;
     if (j->join_type != plan::JoinType::Anti) {  // an anti join's rows have no build columns (all NULL)
@@ -562,6 +628,20 @@ class JoinTreeBuilder {
     j->children.push_back(std::move(build));
     if (!unmatched.empty()) return filter(std::move(j), unmatched);
     return j;
+  }
+
+  // The build side of a left outer join with its match indicator (1 on every row; the probe reads 0
+  // where nothing matched).
+  static std::unique_ptr<plan::LogicalOp> with_match_indicator(std::unique_ptr<plan::LogicalOp> build, const std::string& alias) {
+    auto m = std::make_unique<plan::LogicalOp>();
+    m->kind = plan::OpKind::Map;
+    m->json_path = build->json_path;
+    m->estimated_rows = build->estimated_rows;
+    m->schema = build->schema;
+    m->exprs.push_back({match_indicator(alias), plan::make_int_literal(1, DataType::int32())});
+    m->schema.push_back(plan::Attribute{"", match_indicator(alias), DataType::int32(), "", ""});
+    m->children.push_back(std::move(build));
+    return m;
   }
 
   std::unique_ptr<plan::LogicalOp> place_residuals(std::unique_ptr<plan::LogicalOp> tree, const std::vector<bool>& joined) {
@@ -620,6 +700,16 @@ std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const S
     return "join keys are decimals of different scales: " + pair + "; cast one to the other's scale";
   return "join keys of different kinds cannot be matched: " + pair +
          "; join keys may be integers, dates, decimals of the same scale, or strings computed to at most 7 bytes";
+}
+
+NullLeaves column_null_leaves(const FromScope& scope) {
+  return [&scope](const SqlExpr& e) -> std::optional<SqlExprPtr> {
+    if (e.kind != SqlExprKind::Column) return std::nullopt;
+    std::optional<ResolvedColumn> c = scope.try_resolve(e);
+    if (!c || !scope.relation(c->relation).null_supplying) return SqlExprPtr();
+    const Relation& r = scope.relation(c->relation);
+    return equals(attribute_ref(match_indicator(r.alias), e.location), int_literal(0, e.location), e.location);
+  };
 }
 
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope) {

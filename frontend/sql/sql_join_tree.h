@@ -37,6 +37,7 @@
 
 #include "frontend/logical_plan.h"
 #include "frontend/sql/sql_ast.h"
+#include "frontend/sql/sql_nulls.h"
 #include "frontend/sql/sql_scope.h"
 #include "frontend/sql/sql_source.h"
 
@@ -58,6 +59,10 @@ bool join_keys_comparable(const DataType& a, const DataType& b);
 // Why keys `build` (bound: `bk`) and `probe` (`pk`) cannot be matched, in the user's terms (a stored
 // string column, a decimal of another scale, ...), for an Unsupported error at the key's position.
 std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const SqlExpr& probe, const plan::Expr& pk);
+
+// NULL predicates of columns (sql_nulls.h): `__matched_<alias> = 0` for a column of a
+// NULL-supplying relation, nullptr for any other resolvable column.
+NullLeaves column_null_leaves(const FromScope& scope);
 
 // The lookup that names resolved base-table columns "alias.column" (sql_expr.h).
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope);

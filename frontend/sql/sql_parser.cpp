@@ -25,7 +25,7 @@ namespace {
 // What the user wrote, for a parse-tree node horseqc does not bind: COALESCE, not CoalesceExpr.
 std::string sql_name_of_node(const std::string& type) {
   static const std::map<std::string, std::string> names = {
-      {"CoalesceExpr", "COALESCE"},          {"NullIfExpr", "NULLIF"},
+      {"NullIfExpr", "NULLIF"},
       {"MinMaxExpr", "GREATEST / LEAST"},    {"TypeCast", "the cast"},
       {"A_ArrayExpr", "an ARRAY constructor"}, {"RowExpr", "a row constructor"},
       {"BooleanTest", "IS [NOT] TRUE / FALSE / UNKNOWN"}, {"ParamRef", "a parameter ($n)"},
@@ -137,7 +137,7 @@ class Walker {
         if (dir == "SORTBY_USING") src_.unsupported(item.location, "ORDER BY ... USING is not supported");
         item.descending = dir == "SORTBY_DESC";
         if (sb.value("sortby_nulls", std::string("SORTBY_NULLS_DEFAULT")) != "SORTBY_NULLS_DEFAULT") {
-          src_.unsupported(item.location, "NULLS FIRST / NULLS LAST is not supported (horseqc columns have no NULLs)");
+          src_.unsupported(item.location, "NULLS FIRST / NULLS LAST is not supported (NULLs sort last in both directions, as DuckDB's default)");
         }
         out->order_by.push_back(std::move(item));
       }
@@ -393,9 +393,18 @@ class Walker {
     if (kind == "AEXPR_ILIKE") src_.unsupported(loc, "ILIKE is not supported");
     if (kind == "AEXPR_SIMILAR") src_.unsupported(loc, "SIMILAR TO is not supported");
     if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") src_.unsupported(loc, "ANY/ALL over arrays is not supported");
-    if (kind == "AEXPR_NULLIF") src_.unsupported(loc, "NULLIF is not supported");
-    if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT")
-      src_.unsupported(loc, std::string("IS ") + (kind == "AEXPR_NOT_DISTINCT" ? "NOT " : "") + "DISTINCT FROM is not supported");
+    if (kind == "AEXPR_NULLIF") {
+      auto e = node(SqlExprKind::Function, loc);
+      e->text = "nullif";
+      e->args = {expr(a.at("lexpr")), expr(a.at("rexpr"))};
+      return e;
+    }
+    if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
+      auto e = node(SqlExprKind::Binary, loc);
+      e->text = kind == "AEXPR_DISTINCT" ? "is distinct from" : "is not distinct from";
+      e->args = {expr(a.at("lexpr")), expr(a.at("rexpr"))};
+      return e;
+    }
     src_.unsupported(loc, "the operator " + (op.empty() ? kind : op) + " is not supported");
   }
 
@@ -404,7 +413,6 @@ class Walker {
     const json& names = f.at("funcname");
     std::string name = sval(names.back());
     if (f.contains("over")) src_.unsupported(loc, "window functions (" + name + " ... OVER) are not supported");
-    if (f.contains("agg_filter")) src_.unsupported(loc, "aggregate FILTER clauses are not supported");
     if (f.contains("agg_order")) src_.unsupported(loc, "ORDER BY inside an aggregate is not supported");
     std::vector<SqlExprPtr> args;
     if (f.contains("args")) {
@@ -428,6 +436,7 @@ class Walker {
     e->star = f.value("agg_star", false);
     e->distinct = f.value("agg_distinct", false);
     e->args = std::move(args);
+    if (f.contains("agg_filter")) e->filter = expr(f.at("agg_filter"));
     return e;
   }
 
@@ -531,6 +540,12 @@ class Walker {
       return e;
     }
     if (type == "CaseExpr") return case_expr(f);
+    if (type == "CoalesceExpr") {
+      auto e = node(SqlExprKind::Function, location_of(f));
+      e->text = "coalesce";
+      for (const json& a : f.at("args")) e->args.push_back(expr(a));
+      return e;
+    }
     if (type == "FuncCall") return func_call(f);
     if (type == "SubLink") return sublink(f);
     if (type == "String") {  // e.g. the field of EXTRACT in some grammar paths

@@ -116,6 +116,7 @@ SqlExprPtr qualified_copy(const SqlExpr& e, const FromScope& scope) {
     return copy;
   }
   for (SqlExprPtr& a : copy->args) a = qualified_copy(*a, scope);
+  if (copy->filter) copy->filter = qualified_copy(*copy->filter, scope);
   return copy;
 }
 

@@ -35,6 +35,9 @@ struct Relation {
   std::vector<plan::Attribute> derived_output;
   std::shared_ptr<const TableDef> derived_def;
   bool derived() const { return derived_def != nullptr; }
+  // The NULL-supplying side of a left outer join: its columns are NULL where the join found no
+  // match, which `__matched_<alias> = 0` tells (frontend/sql/sql_nulls.h).
+  bool null_supplying = false;
 };
 
 struct ResolvedColumn {
@@ -62,6 +65,7 @@ class FromScope {
   const plan::Statistics& stats() const { return stats_; }
   const SqlSource& source() const { return src_; }
   const Relation& relation(size_t i) const { return relations_.at(i); }
+  void mark_null_supplying(size_t i) { relations_.at(i).null_supplying = true; }
 
   ResolvedColumn resolve(const SqlExpr& column) const;
   std::optional<ResolvedColumn> try_resolve(const SqlExpr& column) const;

@@ -4,7 +4,9 @@ breadth list, growing with it): SELECT DISTINCT over columns and expressions, de
 scale and constant arithmetic, derived tables with column lists, views in a script, `IS [NOT] NULL` on
 the NULL-supplying table of a LEFT JOIN (an anti / inner join), UNION [ALL] / INTERSECT / EXCEPT of
 operands that filter, compute and aggregate, derived tables and set operations inside IN / EXISTS
-subqueries, scalar subqueries in the select list — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
+subqueries, scalar subqueries in the select list, SQL's NULLs over LEFT JOINs (grouped, compared, IS
+[NOT] NULL, COALESCE, NULLIF, IS [NOT] DISTINCT FROM, aggregates skipping NULLs, CASE without ELSE,
+FILTER) — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
 (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
 says; every query must select rows.
 
@@ -136,6 +138,50 @@ QUERIES = [
     ("avg_compared_with_decimal", "select count(*) as n from lineitem l1 where l1.l_discount > (select "
                                   "avg(ls.l_discount) from lineitem ls where ls.l_suppkey = l1.l_suppkey and "
                                   "ls.l_shipmode = 'MAIL')"),
+    # SQL's NULLs (frontend/sql/sql_nulls.h): the NULL-supplying side of a LEFT JOIN grouped,
+    # compared, tested, coalesced and aggregated (NULLs skipped; an aggregate of only NULLs is NULL).
+    ("left_join_group_null_side", "select c_mktsegment, o_orderpriority, count(*) as n, count(o_orderkey) as k "
+                                  "from customer left join orders on c_custkey = o_custkey and o_totalprice > 300000 "
+                                  "group by c_mktsegment, o_orderpriority order by c_mktsegment, o_orderpriority"),
+    ("left_join_coalesce_sum", "select c_custkey, coalesce(sum(o_totalprice), 0) as s, count(o_orderkey) as n, "
+                               "max(o_orderdate) as last from customer left join orders on c_custkey = o_custkey "
+                               "and o_orderstatus = 'F' group by c_custkey order by s desc, c_custkey limit 20"),
+    ("left_join_where_null_side", "select count(*) as n, count(o_orderkey) as k from customer left join orders "
+                                  "on c_custkey = o_custkey and o_totalprice > 300000 "
+                                  "where o_totalprice > 350000 or c_acctbal < 0"),
+    ("left_join_rows_with_nulls", "select c_custkey, o_orderkey, o_totalprice * 2 as t, o_orderkey is null as missing "
+                                  "from customer left join orders on c_custkey = o_custkey and o_totalprice > 350000 "
+                                  "where c_custkey < 100 order by t desc, c_custkey"),
+    ("left_join_having_null", "select c_nationkey, sum(o_totalprice) as s, avg(o_totalprice) as a, "
+                              "min(o_orderpriority) as p, count(*) as n from customer left join orders "
+                              "on c_custkey = o_custkey and o_totalprice > 350000 group by c_nationkey "
+                              "having sum(o_totalprice) > 400000 or sum(o_totalprice) is null order by c_nationkey"),
+    ("left_join_all_null_groups", "select n_name, avg(s_acctbal) as a, min(s_acctbal) as lo, max(s_suppkey) as hi, "
+                                  "count(s_suppkey) as n from nation left join supplier on s_nationkey = n_nationkey "
+                                  "and s_acctbal > 9500 group by n_name order by n_name"),
+    ("left_join_chained", "select c_custkey, count(o_orderkey) as o, count(l_linenumber) as l, sum(l_quantity) as q "
+                          "from customer left join orders on c_custkey = o_custkey and o_totalprice > 300000 "
+                          "left join lineitem on l_orderkey = o_orderkey and l_quantity > 45 where c_custkey < 300 "
+                          "group by c_custkey order by c_custkey"),
+    ("left_join_derived", "select n_name, t.total, t.n from nation left join (select c_nationkey, sum(c_acctbal) as total, "
+                          "count(*) as n from customer where c_mktsegment = 'AUTOMOBILE' and c_acctbal > 9000 "
+                          "group by c_nationkey) t on n_nationkey = t.c_nationkey order by n_name"),
+    ("left_join_distinct_null", "select distinct o_orderpriority from customer left join orders on c_custkey = o_custkey "
+                                "and o_totalprice > 400000 order by o_orderpriority"),
+    ("conditional_aggregates", "select o_orderpriority, sum(case when o_orderstatus = 'F' then o_totalprice end) as f, "
+                               "count(case when o_totalprice > 200000 then 1 end) as big, "
+                               "count(*) filter (where o_shippriority = 0) as z, avg(o_totalprice) filter "
+                               "(where o_orderdate < date '1993-01-01') as a93 from orders group by o_orderpriority "
+                               "order by o_orderpriority"),
+    ("coalesce_no_rows", "select coalesce(sum(l_quantity), 0) as s, sum(l_quantity) is null as z, count(*) as c "
+                         "from lineitem where l_quantity > 100"),
+    ("select_scalar_correlated_expression", "select c_custkey, coalesce((select max(o_totalprice) from orders where "
+                                            "o_custkey = c_custkey), 0) as m, (select max(o_totalprice) from orders "
+                                            "where o_custkey = c_custkey) * 2 as d from customer where c_custkey < 50 "
+                                            "order by c_custkey"),
+    ("nullif_distinct_from", "select c_custkey, nullif(c_nationkey, 3) as k, c_nationkey is distinct from 5 as d, "
+                             "nullif(c_nationkey, 3) is not distinct from null as same from customer "
+                             "where c_custkey < 20 order by c_custkey"),
 ]
 
 if __name__ == "__main__":

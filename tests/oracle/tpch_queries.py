@@ -101,7 +101,7 @@ def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir, 
     for name, sql in queries:
         cols, rows, select = duckdb_answer(con, sql)
         oracle[name] = (select, cols, rows)
-        if not rows or ("n" in cols and sum(r[cols.index("n")] for r in rows) == 0):
+        if not rows or ("n" in cols and sum(r[cols.index("n")] or 0 for r in rows) == 0):
             failures.append(f"{label} {name}: the oracle selects no rows; the query tests nothing")
     con.close()
     os.makedirs(query_dir, exist_ok=True)

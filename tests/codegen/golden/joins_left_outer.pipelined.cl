@@ -49,6 +49,7 @@ HQC_KERNEL void joins_left_outer_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
     HQC_GLOBAL hqc_i32* ht0_keys,
     HQC_GLOBAL hqc_i32* ht0_d_id,
+    HQC_GLOBAL hqc_i32* ht0___matched_d,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_d,
     hqc_i64 ht0_capacity) {
@@ -62,6 +63,9 @@ HQC_KERNEL void joins_left_outer_p0_build(
     // ---- filter (op 0) ----
     flag = flag && (d_w > 1);
 
+    // ---- map (op 1) ----
+    const hqc_i32 m___matched_d = 1;
+
     // ---- scan d (for the sink) ----
     const hqc_i32 d_id = hqc_pred_load_i32(col_d_id, tile, flag);
     const hqc_i32 d_k = hqc_pred_load_i32(col_d_k, tile, flag);
@@ -69,6 +73,7 @@ HQC_KERNEL void joins_left_outer_p0_build(
     // ---- build ht0 (linear_probing, sink) ----
     const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)d_k, ht0_overflow) : -1;
     hqc_ht_put_i32(ht0_d_id, slot_ht0, d_id);
+    hqc_ht_put_i32(ht0___matched_d, slot_ht0, m___matched_d);
   }
 }
 
@@ -79,6 +84,7 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_g,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_id,
+    HQC_GLOBAL const hqc_i32* ht0___matched_d,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
     HQC_GLOBAL hqc_i64* agg0_m,
@@ -92,21 +98,22 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_f);
     hqc_i32 flag = hqc_tile_valid(tile_items);
 
-    // ---- scan f (for op 1) ----
+    // ---- scan f (for op 2) ----
     const hqc_i32 f_k = hqc_load_i32(col_f_k, tile, tile_items);
 
-    // ---- left outer probe ht0: every match (op 1) ----
-    const hqc_i32 pk_op1_0 = (hqc_i32)f_k;
-    const hqc_i64 home_op1 = hqc_oa_home(hqc_key_hash_i32(pk_op1_0), ht0_capacity);
-    hqc_i64 slot_op1 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op1, pk_op1_0) : -1;
+    // ---- left outer probe ht0: every match (op 2) ----
+    const hqc_i32 pk_op2_0 = (hqc_i32)f_k;
+    const hqc_i64 home_op2 = hqc_oa_home(hqc_key_hash_i32(pk_op2_0), ht0_capacity);
+    hqc_i64 slot_op2 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op2, pk_op2_0) : -1;
 
-    // ---- scan f (before the match loop of op 1) ----
+    // ---- scan f (before the match loop of op 2) ----
     const hqc_i32 f_g = hqc_pred_load_i32(col_f_g, tile, flag);
-    const hqc_i32 flag_op1 = flag;
-    hqc_i32 first_op1 = 1;
+    const hqc_i32 flag_op2 = flag;
+    hqc_i32 first_op2 = 1;
     do {
-      flag = flag_op1 && (slot_op1 >= 0 || first_op1);
-      const hqc_i32 d_id = hqc_ht_get_i32(ht0_d_id, slot_op1);
+      flag = flag_op2 && (slot_op2 >= 0 || first_op2);
+      const hqc_i32 d_id = hqc_ht_get_i32(ht0_d_id, slot_op2);
+      const hqc_i32 m___matched_d = hqc_ht_get_i32(ht0___matched_d, slot_op2);
 
       // ---- aggregate agg0 (C2, sink) ----
       const hqc_i64 g_agg0_k0 = (hqc_i64)f_g - agg0_f_g_min;
@@ -114,12 +121,12 @@ HQC_KERNEL void joins_left_outer_p1_aggregate(
       const hqc_i64 g_agg0 = g_agg0_k0;
       if (flag) {
         hqc_gb_global_sum_i64(agg0_n, g_agg0, 1);
-        hqc_gb_global_sum_i64(agg0_m, g_agg0, (slot_op1 >= 0 ? 1 : 0));
+        hqc_gb_global_sum_i64(agg0_m, g_agg0, ((m___matched_d != 0) ? 1 : 0));
         hqc_gb_global_sum_i64(agg0_tuples, g_agg0, 1);
       }
-      first_op1 = 0;
-      slot_op1 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op1, slot_op1, pk_op1_0);
-    } while (slot_op1 >= 0);
+      first_op2 = 0;
+      slot_op2 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op2, slot_op2, pk_op2_0);
+    } while (slot_op2 >= 0);
   }
 }
 
