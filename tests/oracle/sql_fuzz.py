@@ -933,6 +933,8 @@ class Gen:
         for _ in range(rng.choice([0, 1, 1, 2])):
             q.where.append(self.gen_pred(scope, [a], 1))
         other = [c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date")]
+        if rng.random() < 0.5:
+            return self.gen_left_nulls(q, scope, a, b, xc, other)
         counted = self.colref(b, rng.choice(other))
         if rng.random() < 0.6:
             by_key = rng.random() < 0.6
@@ -956,6 +958,60 @@ class Gen:
         # plain rows: X's key and T's columns, NULL where X has no match (compared as a multiset)
         q.select = [(self.colref(a, xc), "a1")] + [(self.colref(b, c), f"a{i + 2}") for i, c in
                                                    enumerate(rng.sample(other, min(len(other), rng.choice([1, 2]))))]
+        return q
+
+    def gen_left_nulls(self, q, scope, a, b, xc, other):
+        """SQL's NULLs over the LEFT JOIN `q` (docs/sql.md "NULLs"): T's columns (NULL without a match)
+        tested in WHERE, grouped, aggregated (NULLs skipped; NULL over none), coalesced, computed
+        with and tested with IS [NOT] NULL in the select list; conditional aggregates (CASE without
+        ELSE, FILTER) over X."""
+        rng = self.rng
+        nums = [c for c in scope.cols[b] if c.kind in ("int", "dec")]
+        col = lambda: self.colref(b, rng.choice(other))  # noqa: E731
+        if rng.random() < 0.3:
+            p = self.gen_pred(scope, [b], 1)
+            q.where.append(E("({0} or {1} is null)", [p, col()]) if rng.random() < 0.6 else p)
+        if rng.random() < 0.6:
+            keys = [self.colref(a, xc) if rng.random() < 0.5 else self.group_key(scope, [a])]
+            if rng.random() < 0.5:
+                kc = [c for c in scope.cols[b] if c.kind in ("dict", "int", "date")]
+                if kc:
+                    keys.append(self.colref(b, rng.choice(kc)))
+            aggs = []
+            for _ in range(rng.choice([1, 2, 3])):
+                r = rng.random()
+                if r < 0.2 or not nums:
+                    aggs.append(E("count({0})", [col()], typ="int", agg=True))
+                elif r < 0.65:
+                    x = self.colref(b, rng.choice(nums))
+                    fn = rng.choice(["sum", "sum", "min", "max", "avg"])
+                    g = E(f"{fn}({{0}})", [x], typ="float" if fn == "avg" else x.typ, agg=True, scale=x.scale)
+                    aggs.append(E("coalesce({0}, 0)", [g], typ=g.typ, agg=True, scale=g.scale) if rng.random() < 0.4 else g)
+                elif r < 0.85:
+                    x = self.gen_num(scope, [a], 0)
+                    aggs.append(E("sum(case when {0} then {1} end)", [self.gen_pred(scope, [a, b], 1), x], typ=x.typ,
+                                  agg=True, scale=x.scale))
+                else:
+                    aggs.append(E("count(*) filter (where {0})", [self.gen_pred(scope, [a, b], 1)], typ="int", agg=True))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(keys + aggs)]
+            q.group, q.group_style = keys, ["expr"] * len(keys)
+        else:
+            items = [self.colref(a, xc)]
+            for _ in range(rng.choice([1, 2, 3])):
+                r = rng.random()
+                if r < 0.3 or not nums:
+                    items.append(col())
+                elif r < 0.55:
+                    x = self.colref(b, rng.choice(nums))
+                    items.append(E("coalesce({0}, 0)", [x], typ=x.typ, scale=x.scale))
+                elif r < 0.8:
+                    x = self.colref(b, rng.choice(nums))
+                    items.append(E("({0} + {1})", [x, small_literal(rng)], typ="dec", scale=max(x.scale, 3)))
+                else:
+                    items.append(E("{0} is " + rng.choice(["", "not "]) + "null", [col()], typ="bool"))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(items)]
+        if rng.random() < 0.5:
+            self.order_all(q)
         return q
 
     def gen_query(self, allow_sub=True, allow_left=True):
