@@ -91,6 +91,18 @@ class JoinTreeBuilder {
           outer_on_[rel] = ref.on;
           return;
         }
+        if (ref.join_type == SqlJoinType::Right) {
+          // `a RIGHT JOIN b ON ...` is `b LEFT JOIN a ON ...`: a (one table or derived table)
+          // supplies the NULLs. (SELECT * would list b's columns first: refused in the binder.)
+          if (ref.left->kind == TableRefKind::Join)
+            src_.unsupported(ref.left->location, "a join as the left side of a RIGHT OUTER JOIN is not supported");
+          if (!ref.on) src_.unsupported(ref.location, "RIGHT OUTER JOIN without ON is not supported");
+          add_from(*ref.right);
+          add_from(*ref.left);
+          outer_on_[scope_.relations().size() - 1] = ref.on;
+          right_join_ = true;
+          return;
+        }
         if (ref.join_type != SqlJoinType::Inner && ref.join_type != SqlJoinType::Cross) {
           static const char* names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER", "CROSS"};
           src_.unsupported(ref.location, std::string(names[static_cast<int>(ref.join_type)]) + " JOIN is not supported from SQL yet");
@@ -106,6 +118,10 @@ class JoinTreeBuilder {
     ctes_ = stmt.with;
     for (const auto& f : stmt.from) add_from(*f);
     if (scope_.relations().empty()) src_.unsupported(stmt.location, "a SELECT without FROM is not supported");
+    if (right_join_) {
+      for (const SelectItem& item : stmt.items)
+        if (!item.expr) src_.unsupported(item.location, "SELECT * with a RIGHT JOIN is not supported yet; list the columns");
+    }
     std::vector<const SqlExpr*> conjuncts;
     for (const SqlExprPtr& on : on_conditions_) split_conjuncts(on, conjuncts);
     if (stmt.where) split_conjuncts(stmt.where, conjuncts);
@@ -676,6 +692,7 @@ class JoinTreeBuilder {
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
   std::set<size_t> null_supplying_;  // correlated scalar subqueries of the select list (left outer joins)
   bool in_select_list_ = false;      // replace_scalar_subqueries is rewriting a select item
+  bool right_join_ = false;          // a RIGHT JOIN swapped its sides: FROM order is not relation order
   std::vector<std::unique_ptr<plan::LogicalOp>> bases_;  // by relation index: its input, until joined
 };
 

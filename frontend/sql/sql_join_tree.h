@@ -5,7 +5,7 @@
 // Contract:
 //   expects: the statement's FROM items are base tables, comma lists or INNER/CROSS JOIN ... ON
 //   (ON conditions are treated as WHERE conjuncts), or `X LEFT OUTER JOIN t ON ...` with one table
-//   (or derived table) t on the right.
+//   (or derived table) t on the right (`t RIGHT OUTER JOIN X ON ...` is the same).
 //   guarantees (the shape ssb/plans/*.json use, so SQL and JSON plans lower identically):
 //     - the probe side starts at the fact table: the relation with the most rows at SF 1
 //       (catalog rows_at_sf1; the first such in FROM order on ties);
@@ -19,17 +19,20 @@
 //     - WHERE conjuncts [NOT] EXISTS / [NOT] IN (subquery) become semi / anti joins on top of the
 //       inner join tree (frontend/sql/sql_unnest.h), in text order.
 //     - the right table of a LEFT OUTER JOIN is never the probe start and joins after the inner
-//       joins as the build side of a left_outer join: its ON equalities with joined relations
-//       are the keys, ON conditions on it alone filter it first (TPC-H Q13's o_comment NOT LIKE).
+//       joins as the build side of a left_outer join with explicit NULLs and a match indicator
+//       (frontend/sql/sql_nulls.h): its ON equalities with joined relations are the keys (plus the
+//       indicators' pair when they read another LEFT JOIN's side), ON conditions on it alone filter
+//       it first (TPC-H Q13's o_comment NOT LIKE); WHERE conditions that read it (rewritten for
+//       NULLs) filter the join's output; a top-level `t.c IS [NOT] NULL` makes it an anti (inner) join.
 //     - a subquery in FROM, or a WITH entry named in FROM, is planned on its own (bind_select) and
 //       joins like a table whose columns are named "<alias>.<column>";
 //     - a scalar subquery in WHERE or in the select list is a derived table "sq<offset>" (value,
 //       keys: frontend/sql/sql_unnest.h) joined on its correlation keys — in the select list as
 //       the build side of a left outer join after the inner joins (no group: NULL) — or, when
 //       uncorrelated, a single-row relation joined last without keys;
-//   throws: Error(Unsupported) for RIGHT / FULL joins, other ON conditions of a LEFT JOIN, WHERE
-//   conditions on its NULL-supplying table, other subqueries in WHERE, and relations that
-//   no equi-join connects (cross products), each named with its position.
+//   throws: Error(Unsupported) for FULL joins, other ON conditions of a LEFT JOIN, join keys and
+//   IN/EXISTS conditions over a NULL-supplying side (but a chained LEFT JOIN's ON), other subqueries
+//   in WHERE, and relations that no equi-join connects (cross products), each named with its position.
 #pragma once
 
 #include <map>

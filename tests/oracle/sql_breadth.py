@@ -166,6 +166,8 @@ QUERIES = [
     ("left_join_derived", "select n_name, t.total, t.n from nation left join (select c_nationkey, sum(c_acctbal) as total, "
                           "count(*) as n from customer where c_mktsegment = 'AUTOMOBILE' and c_acctbal > 9000 "
                           "group by c_nationkey) t on n_nationkey = t.c_nationkey order by n_name"),
+    ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
+                   "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     ("left_join_distinct_null", "select distinct o_orderpriority from customer left join orders on c_custkey = o_custkey "
                                 "and o_totalprice > 400000 order by o_orderpriority"),
     ("conditional_aggregates", "select o_orderpriority, sum(case when o_orderstatus = 'F' then o_totalprice end) as f, "

@@ -101,8 +101,10 @@ TEST_CASE("unsupported constructs are named at their position") {
               "INTERSECT ALL is not supported yet");
   check_error("select c_region from customer union select s_nation from supplier", ssb, ErrorKind::Unsupported, "1:44",
               "strings of different dictionaries (customer.c_region, supplier.s_nation) cannot be combined yet");
-  check_error("select count(*) from lineorder right join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
-              "RIGHT OUTER JOIN is not supported");
+  check_error("select count(*) from lineorder full join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
+              "FULL OUTER JOIN is not supported");
+  check_error("select * from lineorder right join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:8",
+              "SELECT * with a RIGHT JOIN");
   check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey and lo_quantity > 3", ssb,
               ErrorKind::Unsupported, "1:91", "in the ON of a LEFT OUTER JOIN");
   check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey where d_year in "
@@ -126,6 +128,45 @@ TEST_CASE("unsupported constructs are named at their position") {
   check_error("select count(*) from (select lo_quantity from lineorder order by lo_quantity) as x", ssb, ErrorKind::Unsupported, "1:66",
               "ORDER BY / LIMIT inside a subquery in FROM");
   check_error("select lo_revenue from lineorder order by lo_revenue + 1", ssb, ErrorKind::Unsupported, "1:54", "not in the select list");
+}
+
+TEST_CASE("SQL's NULLs over a LEFT JOIN bind to match indicators: WHERE keeps what is TRUE, aggregates skip NULLs, NULL groups and result columns get a hidden key and a validity column") {
+  Catalog ssb = Catalog::ssb();
+  CHECK(explain("select d_year, coalesce(sum(lo_revenue), 0) as r, count(lo_orderkey) as n from date left join lineorder "
+                "on d_datekey = lo_orderdate and lo_quantity < 2 where lo_discount > 3 or lo_discount is null group by d_year",
+                ssb) ==
+        "logical plan q\n"
+        "  project [d_year := d_year, r := (case when (sum(lo_revenue)__nonnull <> 0) then sum(lo_revenue) else 0), n := n]\n"
+        "    aggregate group [d_year := date.d_year] aggregates [sum(lo_revenue) := sum(lineorder.lo_revenue) filter "
+        "(__matched_lineorder <> 0): int64, sum(lo_revenue)__nonnull := count_star(*) filter (__matched_lineorder <> 0): int64, "
+        "n := count(lineorder.lo_orderkey) filter (__matched_lineorder <> 0): int64]\n"
+        "      filter (((__matched_lineorder <> 0) and (lineorder.lo_discount > 3)) or (__matched_lineorder = 0))\n"
+        "        join left_outer probe [date.d_datekey] = build [lineorder.lo_orderdate] explicit_nulls\n"
+        "          scan date\n"
+        "          map [__matched_lineorder := 1]\n"
+        "            filter (lineorder.lo_quantity < 2)\n"
+        "              scan lineorder\n");
+  CHECK(explain("select lo_shipmode, count(*) as n from date left join lineorder on d_datekey = lo_orderdate and lo_quantity < 2 "
+                "group by lo_shipmode", ssb) ==
+        "logical plan q\n"
+        "  project [lo_shipmode := lo_shipmode, n := n, __valid1 := (case when (lo_shipmode__null <> 1) then 1 else 0) "
+        "(validity of lo_shipmode)]\n"
+        "    aggregate group [lo_shipmode := lineorder.lo_shipmode, lo_shipmode__null := (case when (__matched_lineorder = 0) "
+        "then 1 else 0)] aggregates [n := count_star(*): int64]\n"
+        "      join left_outer probe [date.d_datekey] = build [lineorder.lo_orderdate] explicit_nulls\n"
+        "        scan date\n"
+        "        map [__matched_lineorder := 1]\n"
+        "          filter (lineorder.lo_quantity < 2)\n"
+        "            scan lineorder\n");
+  // Without a LEFT JOIN nothing is NULL: IS NULL is FALSE, COALESCE its first argument, NULLIF a CASE-free value.
+  CHECK(explain("select count(*) filter (where lo_tax is distinct from 2) as n, coalesce(max(lo_tax), 1) as m from lineorder "
+                "where lo_tax is null or lo_quantity > 3 group by lo_shipmode", ssb) ==
+        "logical plan q\n"
+        "  project [n := n, m := max(lo_tax)]\n"
+        "    aggregate group [lo_shipmode := lineorder.lo_shipmode] aggregates [n := count_star(*) filter (not (lineorder.lo_tax = 2)): "
+        "int64, max(lo_tax) := max(lineorder.lo_tax): int32]\n"
+        "      filter (lineorder.lo_quantity > 3)\n"
+        "        scan lineorder\n");
 }
 
 TEST_CASE("an equality of expressions over two tables is a computed join key, or a filter where no hash table matches its types") {
