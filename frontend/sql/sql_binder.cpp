@@ -78,8 +78,9 @@ std::unique_ptr<plan::LogicalOp> with_limit(std::unique_ptr<plan::LogicalOp> tre
 
 class SelectBinder {
  public:
-  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats, bool result)
-      : stmt_(stmt), src_(source), scope_(catalog, stats, source), result_(result) {}
+  SelectBinder(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
+               NullableOutput nullable)
+      : stmt_(stmt), src_(source), scope_(catalog, stats, source), nullable_(nullable) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
     SelectValues select_values;
@@ -150,7 +151,9 @@ class SelectBinder {
     for (const SelectItem& s : stmt_.items) {
       if (!s.expr) {
         for (const Relation& r : scope_.relations()) {
-          for (const ColumnDef& c : r.table->columns) items_.push_back({column_expr(r.alias, c.name, s.location), c.name, "", s.location});
+          for (const ColumnDef& c : r.table->columns) {
+            if (!r.hidden(c.name)) items_.push_back({column_expr(r.alias, c.name, s.location), c.name, "", s.location});
+          }
         }
         continue;
       }
@@ -441,13 +444,14 @@ class SelectBinder {
         // Its value, and where it is NULL: the result's NULLs (a validity column).
         NullableValue v = nulls.value(*item);
         if (!v.value) src_.unsupported(items_[i].location, "a NULL select item has no type; write CAST(NULL AS type)");
-        if (v.null && !result_)
-          src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a subquery's or a set operation "
-                                               "operand's column that may be NULL is not supported yet (only the query's result)");
+        if (v.null && nullable_ == NullableOutput::Refused)
+          src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a column that may be NULL in a "
+                                               "set operation's operand or a WHERE subquery is not supported yet");
         item = v.value;
-        // (A scalar aggregate's item states its validity even when never NULL: the result would
-        // otherwise make it NULL over no rows, ResultColumn::null_without_input.)
-        if (result_ && (v.null || (aggregating_ && group_by_.empty()))) {
+        // (A scalar aggregate's result item states its validity even when never NULL: the result
+        // would otherwise make it NULL over no rows, ResultColumn::null_without_input.)
+        const bool result = nullable_ == NullableOutput::Result;
+        if (v.null || (result && aggregating_ && group_by_.empty())) {
           SqlExprPtr valid = v.null ? one_where(not_of(v.null), items_[i].location) : int_literal(1, items_[i].location);
           validity.push_back({"__valid" + std::to_string(i + 1), bind_sql_expression(*valid, input->schema, lookup, src_),
                               items_[i].name});
@@ -534,18 +538,18 @@ class SelectBinder {
   std::vector<GroupKey> keys_;
   std::vector<AggregateCall> aggs_;
   bool aggregating_ = false;
-  bool result_ = false;  // the query's result (bind_select)
+  NullableOutput nullable_ = NullableOutput::Refused;  // bind_select
   std::set<std::string> having_subqueries_;  // aliases of the scalar subqueries joined for HAVING
 };
 
 }  // namespace
 
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
-                              const std::string& plan_name, bool result) {
+                              const std::string& plan_name, NullableOutput nullable) {
   plan::LogicalPlan plan;
   plan.name = plan_name;
   if (stmt.set_op == SetOperation::None) {
-    plan.root = SelectBinder(stmt, source, catalog, stats, result).bind();
+    plan.root = SelectBinder(stmt, source, catalog, stats, nullable).bind();
     return plan;
   }
   plan.root = bind_set_operation(stmt, source, [&](const SelectStmt& operand) {

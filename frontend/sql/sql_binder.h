@@ -32,10 +32,13 @@
 namespace hqc::sql {
 
 // `stats` order the joins (frontend/join_order.h): the loaded data's, or catalog estimates.
-// `result`: this SELECT is the query's result, whose NULL-able columns become the result's NULLs
-// (validity columns, plan::NamedExpr::validity_for); a nested SELECT (a subquery, a set
-// operation's operand) refuses a column that may be NULL.
+// What becomes of a select item that may be NULL (frontend/sql/sql_nulls.h): a validity column
+// (plan::NamedExpr::validity_for) that the query's result folds into its NULLs (Result), or that an
+// enclosing query reads as the column's NULL test (Columns: a subquery in FROM, a WITH query, a
+// view); Refused (a set operation's operand, a subquery in WHERE) makes it an Unsupported error.
+enum class NullableOutput : uint8_t { Result, Columns, Refused };
+
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
-                              const std::string& plan_name, bool result = false);
+                              const std::string& plan_name, NullableOutput nullable = NullableOutput::Refused);
 
 }  // namespace hqc::sql

@@ -25,9 +25,9 @@ plan::LogicalPlan parse_sql(const std::string& sql, const std::string& source_na
                             const plan::Statistics* stats) {
   sql::SqlSource source{sql, source_name};
   std::shared_ptr<sql::SelectStmt> stmt = sql::parse_select(source);
-  if (stats != nullptr) return sql::bind_select(*stmt, source, catalog, *stats, stem_of(source_name), true);
+  if (stats != nullptr) return sql::bind_select(*stmt, source, catalog, *stats, stem_of(source_name), sql::NullableOutput::Result);
   const plan::CatalogStatistics estimates(catalog);
-  return sql::bind_select(*stmt, source, catalog, estimates, stem_of(source_name), true);
+  return sql::bind_select(*stmt, source, catalog, estimates, stem_of(source_name), sql::NullableOutput::Result);
 }
 
 plan::LogicalPlan load_sql(const std::string& path, const Catalog& catalog, const plan::Statistics* stats) {

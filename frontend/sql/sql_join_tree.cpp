@@ -188,7 +188,7 @@ class JoinTreeBuilder {
       for (const CommonTable& own : query.with) shadowed = shadowed || own.name == c.name;
       if (!shadowed) q->with.push_back(c);
     }
-    plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), scope_.stats(), alias);
+    plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), scope_.stats(), alias, NullableOutput::Columns);
     register_derived(std::move(sub.root), alias, location, column_names, false);
   }
 
@@ -196,14 +196,19 @@ class JoinTreeBuilder {
   size_t register_derived(std::unique_ptr<plan::LogicalOp> root, const std::string& alias, int location,
                           const std::vector<std::string>& column_names, bool single_row) {
     const auto rows = static_cast<uint64_t>(std::llround(plan::estimate_rows(*root, scope_.stats())));
-    size_t rel = scope_.add_derived(alias, location, root->schema, column_names, single_row ? 1 : rows);
+    const bool project = root->kind == plan::OpKind::Project;
+    size_t rel = scope_.add_derived(alias, location, root->schema, column_names, single_row ? 1 : rows, project ? &root->exprs : nullptr);
     filters_.resize(scope_.relations().size());
     if (single_row) single_row_.insert(rel);
     derived_.resize(rel + 1);
-    if (root->kind == plan::OpKind::Project) {
-      // The subquery already ends in a projection: it takes the derived table's names itself.
+    if (project) {
+      // The subquery already ends in a projection: it takes the derived table's names itself. Its
+      // validity columns are plain columns here, read through the relation's null_flags.
       root->schema = scope_.scan_schema(rel);
-      for (size_t i = 0; i < root->exprs.size(); ++i) root->exprs[i].name = root->schema[i].name;
+      for (size_t i = 0; i < root->exprs.size(); ++i) {
+        root->exprs[i].name = root->schema[i].name;
+        root->exprs[i].validity_for.clear();
+      }
       derived_[rel] = std::move(root);
       return rel;
     }
@@ -362,7 +367,8 @@ class JoinTreeBuilder {
   const Relation* match_test(const SqlExpr& c) const {
     if (c.kind != SqlExprKind::IsNull || c.args.at(0)->kind != SqlExprKind::Column) return nullptr;
     std::optional<ResolvedColumn> col = scope_.try_resolve(*c.args[0]);
-    return col && outer_on_.count(col->relation) ? &scope_.relation(col->relation) : nullptr;
+    if (!col || !outer_on_.count(col->relation) || scope_.relation(col->relation).null_flags.count(col->column)) return nullptr;
+    return &scope_.relation(col->relation);
   }
 
   void note_match_test(const SqlExpr& c) {
@@ -381,10 +387,25 @@ class JoinTreeBuilder {
         src_.unsupported(key.location, what + " " + key.to_sql() + " reads \"" + scope_.relation(r).alias +
                                            "\", the NULL-supplying side of a LEFT OUTER JOIN: not supported yet");
     }
+    reject_nullable_columns(key, what);
   }
 
+  // A key on a derived table's column that may be NULL (its own NULLs, not a join's) is refused.
+  void reject_nullable_columns(const SqlExpr& key, const std::string& what) const {
+    if (key.kind == SqlExprKind::Column) {
+      if (std::optional<ResolvedColumn> c = scope_.try_resolve(key); c && scope_.relation(c->relation).null_flags.count(c->column))
+        src_.unsupported(key.location, what + " " + key.to_sql() + " may be NULL (a column of \"" + scope_.relation(c->relation).alias +
+                                           "\" that may be NULL): not supported yet");
+    }
+    for (const SqlExprPtr& a : key.args) reject_nullable_columns(*a, what);
+  }
+
+  // Whether any of `rels` has columns that may be NULL (a NULL-supplying side, or a derived table
+  // with NULL-able columns).
   bool reads_null_supplying(const std::set<size_t>& rels) const {
-    return std::any_of(rels.begin(), rels.end(), [&](size_t r) { return scope_.relation(r).null_supplying; });
+    return std::any_of(rels.begin(), rels.end(), [&](size_t r) {
+      return scope_.relation(r).null_supplying || !scope_.relation(r).null_flags.empty();
+    });
   }
 
   void classify(const SqlExpr& c, size_t order) {
@@ -412,6 +433,25 @@ class JoinTreeBuilder {
                                          "\", which IS NULL keeps only where it did not match (all its columns are NULL)");
     }
     NullRewriter nulls(column_null_leaves(scope_), src_);
+    const bool nullable_key = rels.size() == 2 && c.kind == SqlExprKind::Binary && c.text == "=" &&
+                              c.args[0]->kind == SqlExprKind::Column && c.args[1]->kind == SqlExprKind::Column &&
+                              nulls.needed(c) && std::none_of(rels.begin(), rels.end(), [&](size_t r) {
+                                return scope_.relation(r).null_supplying || single_row_.count(r) != 0;
+                              });
+    if (nullable_key) {
+      // An inner equi-join on derived columns that may be NULL: a NULL key matches nothing, so each
+      // such side drops its NULL rows before the join, and the equality stays a key pair.
+      for (const SqlExprPtr& side : c.args) {
+        std::optional<SqlExprPtr> null = column_null_leaves(scope_)(*side);
+        if (!null || !*null) continue;
+        SqlExprPtr keep = not_of(*null);
+        owned_.push_back(keep);
+        filters_[scope_.resolve(*side).relation].push_back(keep.get());
+      }
+      size_t a = scope_.resolve(*c.args[0]).relation, b = scope_.resolve(*c.args[1]).relation;
+      edges_.push_back(EquiJoin{a, b, c.args[0].get(), c.args[1].get(), c.location, order});
+      return;
+    }
     if (nulls.needed(c)) {
       // Rows where the condition is TRUE (sql_nulls.h). Over the NULL-supplying side of a left
       // outer join it filters the join's output, never that side's rows before the join.
@@ -614,7 +654,10 @@ class JoinTreeBuilder {
       if (j->join_type == plan::JoinType::LeftOuter && e.owner == rel) {
         for (size_t r : scope_.relations_of(*probe_side))
           if (scope_.relation(r).null_supplying) chained.insert(r);
-      } else {
+        reject_nullable_columns(*probe_side, "join key");
+        reject_nullable_columns(*build_side, "join key");
+      } else if (e.owner != SIZE_MAX) {  // a correlated scalar subquery's keys
+        reject_nullable_columns(*build_side, "join key");
         reject_null_supplying_key(*probe_side, "join key");
       }
       plan::ExprPtr pk = bind_sql_expression(*probe_side, probe->schema, lookup(), src_);
@@ -723,9 +766,16 @@ NullLeaves column_null_leaves(const FromScope& scope) {
   return [&scope](const SqlExpr& e) -> std::optional<SqlExprPtr> {
     if (e.kind != SqlExprKind::Column) return std::nullopt;
     std::optional<ResolvedColumn> c = scope.try_resolve(e);
-    if (!c || !scope.relation(c->relation).null_supplying) return SqlExprPtr();
+    if (!c) return SqlExprPtr();
     const Relation& r = scope.relation(c->relation);
-    return equals(attribute_ref(match_indicator(r.alias), e.location), int_literal(0, e.location), e.location);
+    SqlExprPtr null;
+    if (r.null_supplying) null = equals(attribute_ref(match_indicator(r.alias), e.location), int_literal(0, e.location), e.location);
+    if (auto flag = r.null_flags.find(c->column); flag != r.null_flags.end()) {
+      // A derived table's own NULLs: its validity column, read through the relation.
+      SqlExprPtr own = equals(attribute_ref(r.alias + "." + flag->second, e.location), int_literal(0, e.location), e.location);
+      null = null ? or_of(null, own) : own;
+    }
+    return null;
   };
 }
 

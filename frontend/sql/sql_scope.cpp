@@ -27,7 +27,8 @@ void FromScope::check_alias(const std::string& alias, int location) const {
 }
 
 size_t FromScope::add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
-                              const std::vector<std::string>& column_names, uint64_t rows_at_sf1) {
+                              const std::vector<std::string>& column_names, uint64_t rows_at_sf1,
+                              const std::vector<plan::NamedExpr>* exprs) {
   check_alias(alias, location);
   // As in PostgreSQL, fewer names than columns rename the first ones; more is an error.
   if (column_names.size() > output.size()) {
@@ -44,6 +45,11 @@ size_t FromScope::add_derived(const std::string& alias, int location, const std:
     // Dictionary codes stay codes: the encoding only tells resolution it is a string.
     def->columns.push_back(ColumnDef{name, output[i].type, output[i].dict_table.empty() ? Encoding::Plain : Encoding::Dictionary, ""});
   }
+  for (size_t i = 0; exprs != nullptr && i < exprs->size() && i < output.size(); ++i) {
+    const std::string& of = (*exprs)[i].validity_for;
+    for (size_t j = 0; !of.empty() && j < exprs->size(); ++j)
+      if ((*exprs)[j].name == of) r.null_flags[def->columns.at(j).name] = def->columns[i].name;
+  }
   relations_.push_back(std::move(r));
   return relations_.size() - 1;
 }
@@ -54,7 +60,7 @@ std::optional<ResolvedColumn> FromScope::try_resolve(const SqlExpr& column) cons
   std::optional<ResolvedColumn> found;
   for (size_t i = 0; i < relations_.size(); ++i) {
     if (column.qualifiers.size() == 2 && relations_[i].alias != column.qualifiers[0]) continue;
-    if (relations_[i].table->find(name)) {
+    if (relations_[i].table->find(name) && !relations_[i].hidden(name)) {
       if (found) return std::nullopt;  // ambiguous
       found = ResolvedColumn{i, name};
     }

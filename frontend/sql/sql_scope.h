@@ -12,6 +12,7 @@
 //     so `d_year` and `date.d_year` compare equal when matching GROUP BY keys and select items.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -38,6 +39,15 @@ struct Relation {
   // The NULL-supplying side of a left outer join: its columns are NULL where the join found no
   // match, which `__matched_<alias> = 0` tells (frontend/sql/sql_nulls.h).
   bool null_supplying = false;
+  // A derived table's columns that may be NULL → the hidden column of its output that is 0 where
+  // they are (its query's validity columns, plan::NamedExpr::validity_for). Hidden columns are not
+  // selected by `*` and cannot be named.
+  std::map<std::string, std::string> null_flags;
+  bool hidden(const std::string& column) const {
+    for (const auto& entry : null_flags)
+      if (entry.second == column) return true;
+    return false;
+  }
 };
 
 struct ResolvedColumn {
@@ -56,8 +66,10 @@ class FromScope {
   // Adds a derived table named `alias` whose columns are `output` (the subquery plan's schema,
   // renamed to `column_names` when given) and whose size estimate is `rows_at_sf1`. Errors:
   // duplicate alias, duplicate column names, a column list of the wrong length.
+  // `exprs`: the subquery's final projection, whose validity columns become null_flags.
   size_t add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
-                     const std::vector<std::string>& column_names, uint64_t rows_at_sf1);
+                     const std::vector<std::string>& column_names, uint64_t rows_at_sf1,
+                     const std::vector<plan::NamedExpr>* exprs = nullptr);
 
   const std::vector<Relation>& relations() const { return relations_; }
   const Catalog& catalog() const { return catalog_; }

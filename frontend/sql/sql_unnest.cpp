@@ -66,14 +66,19 @@ std::vector<CommonTable> visible_ctes(const SelectStmt& sub, const std::vector<C
   return out;
 }
 
+// A planned subquery's final projection (its validity columns: FromScope::add_derived), if it ends in one.
+const std::vector<plan::NamedExpr>* projection(const plan::LogicalOp& root) {
+  return root.kind == plan::OpKind::Project ? &root.exprs : nullptr;
+}
+
 void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonTable>& ctes, const SqlSource& src) {
   if (ref.kind == TableRefKind::Table) {
     for (const CommonTable& c : ctes) {
       if (c.name != ref.name) continue;
       auto q = std::make_shared<SelectStmt>(*c.query);
       q->with = visible_ctes(*q, ctes);
-      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), c.name);
-      scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c.column_names, 0);
+      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), c.name, NullableOutput::Columns);
+      scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c.column_names, 0, projection(*p.root));
       return;
     }
     scope.add_table(ref);
@@ -83,8 +88,8 @@ void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonT
   } else {
     auto q = std::make_shared<SelectStmt>(*ref.subquery);
     q->with = visible_ctes(*q, ctes);
-    plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), ref.alias);
-    scope.add_derived(ref.alias, ref.location, p.root->schema, ref.column_names, 0);
+    plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), ref.alias, NullableOutput::Columns);
+    scope.add_derived(ref.alias, ref.location, p.root->schema, ref.column_names, 0, projection(*p.root));
   }
 }
 

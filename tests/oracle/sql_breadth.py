@@ -166,6 +166,22 @@ QUERIES = [
     ("left_join_derived", "select n_name, t.total, t.n from nation left join (select c_nationkey, sum(c_acctbal) as total, "
                           "count(*) as n from customer where c_mktsegment = 'AUTOMOBILE' and c_acctbal > 9000 "
                           "group by c_nationkey) t on n_nationkey = t.c_nationkey order by n_name"),
+    ("derived_null_columns", "select c_nationkey, count(*) as n, count(s) as k, max(s) as m, min(s) as lo from "
+                             "(select c_custkey, c_nationkey, sum(o_totalprice) as s from customer left join orders "
+                             "on c_custkey = o_custkey and o_totalprice > 300000 group by c_custkey, c_nationkey) t "
+                             "group by c_nationkey order by c_nationkey"),
+    ("cte_null_columns", "with t as (select c_custkey, max(o_orderdate) as last from customer left join orders on "
+                         "c_custkey = o_custkey and o_orderpriority = '1-URGENT' group by c_custkey) select count(*) as n, "
+                         "count(last) as k from t where last is null or last < date '1993-01-01'"),
+    ("derived_star_nulls", "select * from (select n_name, s_suppkey, s_acctbal * 2 as b from nation left join supplier "
+                           "on s_nationkey = n_nationkey and s_acctbal > 9900) t order by n_name, s_suppkey"),
+    ("left_join_derived_with_nulls", "select n_name, x.s from nation left join (select s_nationkey, sum(s_acctbal) as s "
+                                     "from supplier left join partsupp on ps_suppkey = s_suppkey and ps_availqty < 10 "
+                                     "where s_acctbal > 9000 group by s_nationkey) x on x.s_nationkey = n_nationkey "
+                                     "order by n_name"),
+    ("join_on_nullable_derived", "select count(*) as n, sum(c_acctbal) as b from (select n_name, max(s_suppkey) as y "
+                                 "from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 9000 "
+                                 "group by n_name) t join customer on c_custkey = t.y"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     ("left_join_distinct_null", "select distinct o_orderpriority from customer left join orders on c_custkey = o_custkey "
