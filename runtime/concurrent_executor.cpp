@@ -623,6 +623,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
   std::mt19937_64 rng(options.seed);
 
   std::vector<std::map<std::string, AllocatedBuffer>> buffers(plans.size());
+  std::vector<RebuildBudget> budgets(plans.size(), RebuildBudget(options.max_rebuilds));
   for (;;) {  // attempts: restart every plan after a Grow overflow
     const auto setup_start = Clock::now();
     {
@@ -956,10 +957,8 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
       break;
     } catch (const OverflowRestart& restart) {
       backend.synchronize();
-      if (++stats.rebuilds > options.max_rebuilds) {
-        throw Error(ErrorKind::Device, plans[restart.plan]->label + ": " + restart.check->what + " still overflows after " +
-                                           std::to_string(options.max_rebuilds) + " rebuilds with doubled capacity");
-      }
+      ++stats.rebuilds;
+      budgets.at(restart.plan).spend(*restart.check, plans[restart.plan]->label);
       grow_for_rerun(*restart.check, buffers[restart.plan], params[restart.plan]);
     }
   }

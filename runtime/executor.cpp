@@ -380,6 +380,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   std::map<std::string, AllocatedBuffer> buffers;
   const int repeat = std::max(1, options.repeat);
+  RebuildBudget budget(options.max_rebuilds);
   double best = -1;
   for (int rep = 0; rep < repeat; ++rep) {
     std::vector<PipelineTiming> timings;
@@ -398,10 +399,8 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
         break;  // every pipeline ran and no flag was raised
       } catch (const OverflowRestart& restart) {
-        if (++stats.rebuilds > options.max_rebuilds) {
-          throw Error(ErrorKind::Device, plan.label + ": " + restart.check->what + " still overflows after " +
-                                             std::to_string(options.max_rebuilds) + " rebuilds with doubled capacity");
-        }
+        ++stats.rebuilds;
+        budget.spend(*restart.check, plan.label);
         grow_for_rerun(*restart.check, buffers, params);
       }
     }

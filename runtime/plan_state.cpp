@@ -88,6 +88,12 @@ void grow_for_rerun(const CheckSpec& check, const std::map<std::string, Allocate
   for (const std::string& p : check.grow_params) params[p] = std::max<int64_t>({1, params[p] * 2, need});
 }
 
+void RebuildBudget::spend(const CheckSpec& check, const std::string& label) {
+  if (++used_[check.flag_buffer] > max_)
+    throw Error(ErrorKind::Device, label + ": " + check.what + " still overflows after " + std::to_string(max_) +
+                                       " rebuilds with doubled capacity");
+}
+
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers) {
   for (const CheckSpec& check : pipeline.checks) {

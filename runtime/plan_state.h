@@ -43,6 +43,19 @@ int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, 
 void grow_for_rerun(const CheckSpec& check, const std::map<std::string, AllocatedBuffer>& buffers,
                     std::map<std::string, int64_t>& params);
 
+// How often each structure (a Grow check, by its flag buffer) was grown: each may double
+// `max_rebuilds` times — several underestimated structures of one query grow in turn, none of
+// them starved by the others' rebuilds. spend() throws Error(Device) once one has used its share.
+class RebuildBudget {
+ public:
+  explicit RebuildBudget(int max_rebuilds) : max_(max_rebuilds) {}
+  void spend(const CheckSpec& check, const std::string& label);
+
+ private:
+  int max_;
+  std::map<std::string, int> used_;
+};
+
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers);
 

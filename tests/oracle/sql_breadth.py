@@ -138,6 +138,15 @@ QUERIES = [
     ("avg_compared_with_decimal", "select count(*) as n from lineitem l1 where l1.l_discount > (select "
                                   "avg(ls.l_discount) from lineitem ls where ls.l_suppkey = l1.l_suppkey and "
                                   "ls.l_shipmode = 'MAIL')"),
+    # Found by the long fuzz run (seed 1010 TPC-H 1454): three structures estimated far too small
+    # (an IN list of 5 of 10,000 balances) needed more doublings together than one query was given;
+    # each structure now has its own budget of rebuilds (runtime/plan_state.h RebuildBudget).
+    ("rebuild_budget_per_structure", "select sum(distinct s5.s_nationkey) as a2, c3.c_acctbal as a4, max(s5.s_nationkey) as a5, "
+                                     "l2.l_shipdate as a6 from orders o1, lineitem l2, customer c3, nation n4, supplier s5 "
+                                     "where l2.l_orderkey = o1.o_orderkey and o1.o_custkey = c3.c_custkey and "
+                                     "n4.n_nationkey = c3.c_nationkey and n4.n_nationkey = s5.s_nationkey and "
+                                     "s5.s_acctbal in (7040.8, 1309.700, 1467.77, 3556.5, 6565) group by 4, c3.c_acctbal "
+                                     "order by a6, a4"),
     # SQL's NULLs (frontend/sql/sql_nulls.h): the NULL-supplying side of a LEFT JOIN grouped,
     # compared, tested, coalesced and aggregated (NULLs skipped; an aggregate of only NULLs is NULL).
     ("left_join_group_null_side", "select c_mktsegment, o_orderpriority, count(*) as n, count(o_orderkey) as k "

@@ -17,8 +17,7 @@ using namespace hqc;
 
 namespace {
 
-ir::Program compile(const std::string& sql) {
-  Catalog catalog = Catalog::tpch();
+ir::Program compile(const std::string& sql, const Catalog& catalog = Catalog::tpch()) {
   auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "q.sql", catalog));
   ir::Program p = ir::build_program(plan, catalog);
   ir::run_passes(p, ir::default_passes());
@@ -67,6 +66,21 @@ TEST_CASE("a double precision group key is refused, never truncated to an intege
     } catch (const Error& e) {
       CHECK(e.kind() == ErrorKind::Unsupported);
       CHECK(std::string(e.what()).find("is double precision, which is not supported as a group key") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a CASE over a 128-bit integer SUM is 128-bit itself (fuzz seed 1011 SSB 4593: exit 70 before), in both dialects") {
+  // Without statistics SSB's integer SUM(lo_revenue) may leave 64 bits: 128-bit. A scalar COALESCE over one is such a CASE too.
+  for (const char* sql :
+       {"select case when d.c = d.s then d.s else d.k end as a1 from (select lo_suppkey as k, sum(lo_revenue) as s, "
+        "count(*) as c from lineorder group by lo_suppkey) as d",
+        "select coalesce(sum(lo_revenue), 0) as s from lineorder where lo_quantity > 100"}) {
+    CAPTURE(sql);
+    ir::Program p = compile(sql, Catalog::ssb());
+    for (codegen::Dialect d : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
+      codegen::GeneratedProgram g = codegen::generate(p, d);
+      CHECK(g.kernels_source.find("hqc_i128_from_i64") != std::string::npos);  // the 64-bit branch, widened
     }
   }
 }
