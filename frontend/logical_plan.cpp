@@ -89,7 +89,8 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
       for (size_t i = 0; i < op.aggregates.size(); ++i) {
         const AggregateExpr& a = op.aggregates[i];
         if (i) out += ", ";
-        out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") + ")" +
+        out += a.name + " := " + agg_func_name(a.func) + "(" + (a.arg ? a.arg->to_string() : "*") +
+               (a.count_arg ? " over counts " + a.count_arg->to_string() : "") + ")" +
                (a.filter ? " filter " + a.filter->to_string() : "") + ": " + a.type.to_string();
       }
       out += "]";

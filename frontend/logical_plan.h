@@ -67,6 +67,10 @@ struct AggregateExpr {
   // Only rows where this predicate holds reach the aggregate (nullptr: every row). The SQL binder
   // uses it to skip NULL arguments: `sum(o.x)` over a left outer join adds the rows where o matched.
   ExprPtr filter;
+  // AVG only: the rows' counts are the values of this expression (an AVG over a DISTINCT rewrite's
+  // partial SUMs, frontend/sql/sql_distinct.cpp: the sum of `arg` over the sum of `count_arg`);
+  // nullptr: each row counts once.
+  ExprPtr count_arg;
 };
 
 struct SortKey {

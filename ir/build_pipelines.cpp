@@ -354,8 +354,8 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
   AttrSet below_needed;
   for (const auto& g : op.group_by) collect_refs(*g.expr, below_needed);
   for (const auto& a : op.aggregates) {
-    if (a.arg) collect_refs(*a.arg, below_needed);
-    if (a.filter) collect_refs(*a.filter, below_needed);
+    for (const plan::ExprPtr& e : {a.arg, a.filter, a.count_arg})
+      if (e) collect_refs(*e, below_needed);
   }
   Pipeline below;
   produce(op.child(0), below, below_needed);
@@ -567,8 +567,8 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     AttrSet needed;
     for (const auto& g : body->group_by) collect_refs(*g.expr, needed);
     for (const auto& a : body->aggregates) {
-      if (a.arg) collect_refs(*a.arg, needed);
-      if (a.filter) collect_refs(*a.filter, needed);
+      for (const plan::ExprPtr& e : {a.arg, a.filter, a.count_arg})
+        if (e) collect_refs(*e, needed);
     }
     produce(body->child(0), p, needed);
     const AggregationTable& agg = make_aggregation(*body, p, program_.result.columns);

@@ -773,7 +773,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       DataType sum_type = a.arg->type.id == TypeId::Decimal ? DataType::decimal(18, a.arg->type.scale)
                           : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
       size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type, a.filter);
-      size_t c = add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64(), a.filter);
+      // (Over partial SUMs the count is the sum of their partial COUNTs: 0, not NULL, without rows.)
+      size_t c = a.count_arg ? add_accumulator(a.name + "__count", plan::AggFunc::Sum, a.count_arg, DataType::int64(), a.filter, true)
+                             : add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64(), a.filter);
       columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
       size_t idx = add_accumulator(a.name, a.func, a.arg, a.type, a.filter, a.zero_without_input);

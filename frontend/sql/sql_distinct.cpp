@@ -27,8 +27,6 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
         src.unsupported(location, "DISTINCT aggregates over different arguments (" + x->to_string() + ", " + a.arg->to_string() +
                                       ") are not supported yet");
       x = a.arg.get();
-    } else if (a.func == plan::AggFunc::Avg) {
-      src.unsupported(location, "avg(" + a.arg->to_string() + ") next to a DISTINCT aggregate is not supported yet");
     }
   }
   if (x == nullptr) return agg;
@@ -66,20 +64,38 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
     } else {
       plan::AggregateExpr partial;
       partial.name = "__partial" + std::to_string(i);
-      partial.func = a.func;
+      partial.func = a.func == plan::AggFunc::Avg ? plan::AggFunc::Sum : a.func;  // AVG: a SUM and a COUNT
       partial.arg = a.arg ? plan::clone(*a.arg) : nullptr;
-      partial.type = a.type;
+      partial.filter = a.filter ? plan::clone(*a.filter) : nullptr;  // NULLs skipped below, once
+      partial.type = a.func == plan::AggFunc::Avg ? result_type(plan::AggFunc::Sum, partial.arg, src, location) : a.type;
       plan::Attribute pa{"", partial.name, partial.type, "", ""};
       if (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) {
         pa.dict_table = a.arg->dict_table;
         pa.dict_column = a.arg->dict_column;
       }
       inner->schema.push_back(pa);
-      inner->aggregates.push_back(std::move(partial));
-      // COUNTs of the pairs add up; SUM/MIN/MAX combine with themselves.
-      o.func = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ? plan::AggFunc::Sum : a.func;
-      o.zero_without_input = o.func != a.func;
-      o.arg = plan::make_column(pa);
+      if (a.func == plan::AggFunc::Avg) {
+        // AVG: the partial SUMs over the partial COUNTs, divided once (the IR's AVG, exact).
+        plan::AggregateExpr count;
+        count.name = partial.name + "_count";
+        count.func = plan::AggFunc::Count;
+        count.arg = plan::clone(*a.arg);
+        count.filter = partial.filter ? plan::clone(*partial.filter) : nullptr;
+        count.type = DataType::int64();
+        plan::Attribute ca{"", count.name, count.type, "", ""};
+        inner->schema.push_back(ca);
+        inner->aggregates.push_back(std::move(partial));
+        inner->aggregates.push_back(std::move(count));
+        o.func = plan::AggFunc::Avg;
+        o.arg = plan::make_column(pa);
+        o.count_arg = plan::make_column(ca);
+      } else {
+        inner->aggregates.push_back(std::move(partial));
+        // COUNTs of the pairs add up; SUM/MIN/MAX combine with themselves.
+        o.func = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ? plan::AggFunc::Sum : a.func;
+        o.zero_without_input = o.func != a.func;
+        o.arg = plan::make_column(pa);
+      }
     }
     if (result_type(o.func, o.arg, src, location) != o.type)
       throw Error(ErrorKind::Internal, "DISTINCT rewrite: " + o.name + " changes type");

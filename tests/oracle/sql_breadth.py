@@ -131,6 +131,8 @@ QUERIES = [
     ("set_operation_nested", "select n_name from nation where n_regionkey = 1 except (select n_name from nation "
                              "where n_nationkey < 5 intersect select n_name from nation where n_nationkey > 2) "
                              "order by n_name"),
+    ("avg_next_to_distinct", "select l_returnflag, avg(l_extendedprice) as a, count(distinct l_suppkey) as s, "
+                             "avg(l_quantity) as q, count(*) as n from lineitem group by l_returnflag order by l_returnflag"),
     ("count_distinct_no_rows", "select count(*) + 1 as n, count(distinct l_shipmode) + 1 as m, sum(l_quantity) as s "
                                "from lineitem where l_quantity < 0"),
     ("avg_equals_decimal", "select count(*) as n from (select l_orderkey, avg(l_tax) as t from lineitem "
@@ -193,6 +195,11 @@ QUERIES = [
                                  "group by n_name) t join customer on c_custkey = t.y"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
+    # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted
+    # the unmatched customers once).
+    ("left_join_count_next_to_distinct", "select c_nationkey, count(distinct c_mktsegment) as m, count(o_orderkey) as k, "
+                                         "max(o_totalprice) as s from customer left join orders on c_custkey = o_custkey "
+                                         "and o_totalprice > 300000 group by c_nationkey order by c_nationkey"),
     ("left_join_distinct_null", "select distinct o_orderpriority from customer left join orders on c_custkey = o_custkey "
                                 "and o_totalprice > 400000 order by o_orderpriority"),
     ("conditional_aggregates", "select o_orderpriority, sum(case when o_orderstatus = 'F' then o_totalprice end) as f, "
