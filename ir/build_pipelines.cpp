@@ -278,9 +278,12 @@ Pipeline Lowering::scan_output(const std::string& out_name, const std::vector<pl
 // through the output's one write-position counter. What reads the union scans that output.
 // An operand over a single-tuple aggregate whose SUM/MIN/MAX/AVG the union carries checks after
 // its pipeline that the aggregate saw rows (else the value is NULL, which an output row cannot
-// hold yet: Error(Unsupported) at run time).
+// hold yet: Error(Unsupported) at run time). A column that is a 128-bit decimal SUM in one operand
+// is 128-bit in all of them (the others widened), so every operand writes it the same way.
 std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp& op, const std::vector<plan::Attribute>& columns) {
   std::vector<Pipeline> arms(op.children.size());
+  std::vector<std::vector<plan::ExprPtr>> values(op.children.size());  // per operand, per column
+  std::vector<bool> wide(columns.size(), false);
   for (size_t k = 0; k < op.children.size(); ++k) {
     const LogicalOp& child = op.child(k);
     std::vector<const plan::Attribute*> from;
@@ -294,19 +297,35 @@ std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp
     }
     Pipeline& arm = arms[k];
     produce(child, arm, child_needed);
+    for (size_t j = 0; j < columns.size(); ++j) {
+      const plan::Attribute& in = *from[j];
+      values[k].push_back(typed(*plan::make_column(in), arm));
+      wide[j] = wide[j] || is_decimal128(values[k].back()->type);
+      if (arm.null_probe(in.source, in.name) >= 0)
+        unsupported(child, "column " + columns[j].name + " of a UNION operand may be NULL (left outer join): not supported yet");
+    }
+  }
+  for (size_t k = 0; k < op.children.size(); ++k) {
+    Pipeline& arm = arms[k];
     PipelineOp m;
     m.kind = PipelineOpKind::Map;
     m.id = next_op_id_++;
     for (size_t j = 0; j < columns.size(); ++j) {
-      const plan::Attribute& in = *from[j];
-      plan::ExprPtr e = typed(*plan::make_column(in), arm);
-      reject_decimal128(*e, child.json_path, "a column of a UNION operand");
-      if (arm.null_probe(in.source, in.name) >= 0)
-        unsupported(child, "column " + columns[j].name + " of a UNION operand may be NULL (left outer join): not supported yet");
+      plan::ExprPtr e = values[k][j];
+      if (wide[j] && !is_decimal128(e->type)) {
+        if (columns[j].type.id != TypeId::Decimal && columns[j].type.id != TypeId::Int64)
+          unsupported(op.child(k), "column " + columns[j].name + " of a UNION: a 128-bit SUM next to " + e->type.to_string() +
+                                       " has no device form yet");
+        e = plan::make_cast(e, decimal128(columns[j].type.id == TypeId::Decimal ? columns[j].type.scale : 0));
+      }
       m.exprs.push_back({columns[j].name, e});
     }
     arm.ops.push_back(m);
-    for (const plan::Attribute& c : columns) bind(arm, c, AttributeBinding::Origin::Computed, m.id, 0);
+    for (size_t j = 0; j < columns.size(); ++j) {
+      plan::Attribute c = columns[j];
+      if (wide[j]) c.type = m.exprs[j].expr->type;  // the output holds the 128-bit value
+      bind(arm, c, AttributeBinding::Origin::Computed, m.id, 0);
+    }
     if (const AggregationTable* agg = arm.source.aggregation.empty() ? nullptr : program_.find_aggregation(arm.source.aggregation);
         agg != nullptr && agg->layout == AggLayout::Scalar &&
         std::any_of(agg->accumulators.begin(), agg->accumulators.end(), [&](const Accumulator& a) {

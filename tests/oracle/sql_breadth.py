@@ -133,6 +133,10 @@ QUERIES = [
                              "order by n_name"),
     ("avg_next_to_distinct", "select l_returnflag, avg(l_extendedprice) as a, count(distinct l_suppkey) as s, "
                              "avg(l_quantity) as q, count(*) as n from lineitem group by l_returnflag order by l_returnflag"),
+    # A SUM that may leave 64 bits (always without statistics: --no-statistics) is 128-bit in every
+    # operand of a UNION ALL, the others widened (a top refusal of the long fuzz runs).
+    ("union_wide_sum", "select l_linestatus as f, sum(l_extendedprice) as s from lineitem group by l_linestatus "
+                       "union all select l_linestatus, l_extendedprice from lineitem where l_orderkey < 10 order by f, s"),
     ("count_distinct_no_rows", "select count(*) + 1 as n, count(distinct l_shipmode) + 1 as m, sum(l_quantity) as s "
                                "from lineitem where l_quantity < 0"),
     ("avg_equals_decimal", "select count(*) as n from (select l_orderkey, avg(l_tax) as t from lineitem "
