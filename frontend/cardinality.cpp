@@ -142,7 +142,7 @@ double selectivity(const Expr& e, const std::string& table, const Statistics& st
       const Expr& v = *e.args[0];
       if (v.kind == ExprKind::Column && !v.dict_table.empty() && stats.has_dictionaries()) {
         try {
-          std::vector<int32_t> flags = stats.dictionary_like(v.dict_table, v.dict_column, e.string_value);
+          std::vector<int64_t> flags = stats.dictionary_values(v.dict_table, v.dict_column, e);
           if (!flags.empty()) {
             const double matches = static_cast<double>(std::count(flags.begin(), flags.end(), 1));
             return matches / static_cast<double>(flags.size());

@@ -107,6 +107,7 @@ bool reads_string_bytes(const Program& program, const Pipeline& p, const std::st
       switch (e.kind) {
         case plan::ExprKind::Like:
         case plan::ExprKind::Substring:
+        case plan::ExprKind::StringFn:
         case plan::ExprKind::Compare:
         case plan::ExprKind::Between:
         case plan::ExprKind::InList:
@@ -246,13 +247,13 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       break;
     }
   }
-  // Dictionary codes of literals; code sets of LIKE over dictionaries; values of earlier stages
+  // Dictionary codes of literals; per-code tables of dictionary columns; values of earlier stages
   // (scalar subqueries; a 128-bit one is two params, its low and high word).
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
       if (e.kind == plan::ExprKind::Param && is_decimal128(e.type)) b.param(high_word_param(e.param));
-      if ((e.kind == plan::ExprKind::Like || e.kind == plan::ExprKind::Substring) && !e.param.empty()) b.buffer(e.param, false);
+      if (e.kind == plan::ExprKind::CodeTable) b.buffer(e.param, false);
     });
   }
   b.finish_params();
