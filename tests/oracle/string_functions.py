@@ -46,6 +46,11 @@ QUERIES = [
                     "having length(p_brand) = 8 and strpos(p_brand, '#3') > 0 order by p_brand"),
     ("dict_on", "select n_name, count(*) as n from customer join nation on c_nationkey = n_nationkey "
                 "and lower(n_name) like '%an%' group by n_name order by n_name"),
+    ("dict_in_between", "select count(*) as n from part where lower(p_container) in ('sm box', 'lg case') "
+                        "or upper(p_type) between 'PROMO' and 'SMALM'"),
+    ("dict_length_with_column", "select count(*) as n from part where length(p_type) + p_size > 40"),
+    ("dict_derived_table", "select t, count(*) as n from (select p_type as t, p_size as s from part where p_size < 5) as d "
+                           "where lower(t) like '%polished%' group by t order by t"),
     # ---- heap columns: device functions over the byte range
     ("heap_length", "select count(*) as n from customer where length(c_comment) > 100"),
     ("heap_upper_like", "select count(*) as n from part where upper(p_name) like '%GREEN%'"),
@@ -58,6 +63,12 @@ QUERIES = [
     ("heap_folded_pair", "select count(*) as n from customer where upper(c_name) > lower(c_address)"),
     ("heap_case_when", "select sum(case when o_comment ilike '%special%' then 1 else 0 end) as n, count(*) as m from orders"),
     ("heap_substring_of_upper", "select count(*) as n from customer where substring(upper(c_comment) from 2 for 3) = 'LY '"),
+    ("heap_in_between", "select count(*) as n from customer where upper(c_mktsegment) = 'BUILDING' "
+                        "and (lower(c_name) in ('customer#000000013', 'customer#000000041') or trim(c_phone) between '10' and '12')"),
+    ("heap_build_side", "select count(*) as n, sum(l_quantity) as q from lineitem, part where l_partkey = p_partkey "
+                        "and length(p_name) > l_quantity + 20 and upper(p_name) like '%LACE%'"),
+    ("heap_residual_join", "select count(*) as n from customer, nation where c_nationkey = n_nationkey "
+                           "and strpos(lower(c_comment), 'ly') > length(n_name)"),
     # ---- values: length everywhere, short results packed
     ("length_values", "select c_custkey, length(c_comment) as len, char_length(c_name) as l2, length(c_mktsegment) as l3 "
                       "from customer where c_custkey < 20 order by c_custkey"),
@@ -91,6 +102,7 @@ ERRORS = [
     ("trim_characters", "select count(*) as n from part where trim(both 'x' from p_name) = 'y'", "TRIM of characters"),
     ("ilike_packed", "select count(*) as n from customer where substring(c_phone from 1 for 2) ilike '1%'",
      "a computed string held packed"),
+    ("long_heap_group_key", "select upper(c_name) as u, count(*) as n from customer group by u", "has no device value"),
     ("position_column_needle", "select count(*) as n from part where position(p_comment in p_name) > 0",
      "needs its needle as a string literal"),
 ]
