@@ -22,26 +22,12 @@ using namespace hqc;
 
 namespace {
 
-const plan::LogicalOp& first_filter(const plan::LogicalOp& op) {
-  if (op.kind == plan::OpKind::Filter) return op;
-  REQUIRE(!op.children.empty());
-  return first_filter(op.child(0));
-}
-
 plan::ExprPtr where_expr(const std::string& sql) {
   plan::LogicalPlan p = parse_sql(sql, "q.sql", Catalog::tpch());
-  return first_filter(*p.root).predicate;
+  return test::first_filter(*p.root).predicate;
 }
 
 std::string where_of(const std::string& sql) { return where_expr(sql)->to_string(); }
-
-ir::Program compile(const std::string& sql) {
-  Catalog catalog = Catalog::tpch();
-  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "q.sql", catalog));
-  ir::Program p = ir::build_program(plan, catalog);
-  ir::run_passes(p, ir::default_passes());
-  return p;
-}
 
 std::string emit(const plan::Expr& e) {
   auto resolve = [](const std::string&, const std::string& c) { return c; };
@@ -119,7 +105,7 @@ TEST_CASE("string function shapes without a device form are Unsupported at their
 TEST_CASE("what one dictionary column computes is one per-code table the host fills") {
   // The whole predicate over p_type (string functions, a plain code comparison next to them) is one
   // flag per code; p_size stays on the device.
-  ir::Program p = compile("select count(*) as n from part where (upper(trim(p_type)) like '%BRASS' or p_type = 'X') and p_size > 3");
+  ir::Program p = test::compile_tpch_sql("select count(*) as n from part where (upper(trim(p_type)) like '%BRASS' or p_type = 'X') and p_size > 3");
   REQUIRE(p.buffers.size() >= 1);
   const ir::Buffer* table = p.find_buffer("codes_p_type_0");
   REQUIRE(table);
@@ -129,7 +115,7 @@ TEST_CASE("what one dictionary column computes is one per-code table the host fi
         "((upper(trim(part.p_type)) like '%BRASS') or (part.p_type = dict_eq(part.p_type, 'X')))");
   CHECK(ir::explain(p).find("codes_p_type_0: i32[1 + codes_p_type_0_max_code] fill per_code(") != std::string::npos);
   // Values: length is an integer per code, a short computed string a packed one.
-  ir::Program v = compile("select length(p_container) as l, substring(lower(p_brand) from 1 for 5) as b, count(*) as n from part group by l, b");
+  ir::Program v = test::compile_tpch_sql("select length(p_container) as l, substring(lower(p_brand) from 1 for 5) as b, count(*) as n from part group by l, b");
   const ir::Buffer* lengths = v.find_buffer("codes_p_container_0");
   const ir::Buffer* brands = v.find_buffer("codes_p_brand_1");
   REQUIRE(lengths);

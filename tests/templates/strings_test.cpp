@@ -133,6 +133,43 @@ struct Suite {
 
 const std::string kUtf8E = "\xc3\xa9";  // é: two bytes
 
+// Runs every case of `suite` over each of its strings on `d` (built from kernel_source(suite.cases)),
+// `table` the per-code table the cases read as `set`; returns case k of row r at k * rows + r.
+std::vector<int32_t> run_cases(OpenClDevice& d, const Suite& suite, const std::vector<int32_t>& table) {
+  Heap heap;
+  for (const std::string& s : suite.strings) heap.add(s);
+  const int64_t n = static_cast<int64_t>(suite.strings.size());
+  const int32_t cases = static_cast<int32_t>(suite.cases.size());
+  cl_mem offsets = d.buffer(heap.offsets);
+  cl_mem bytes = d.buffer(heap.bytes);
+  cl_mem set_mem = d.buffer(table);
+  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
+  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
+                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
+        5, 64);
+  return d.read<int32_t>(out, static_cast<size_t>(n * cases));
+}
+
+// Compares `got` (run_cases) with the suite's expectations, reporting the first ten differences;
+// returns how many there are.
+int mismatches_of(const Suite& suite, const std::vector<int32_t>& got) {
+  const size_t n = suite.strings.size();
+  int mismatches = 0;
+  for (size_t k = 0; k < suite.cases.size(); ++k) {
+    for (size_t r = 0; r < n; ++r) {
+      const std::string& s = suite.strings[r];
+      const int want = suite.expected[k](s);
+      const int have = got[k * n + r];
+      if (want != have && ++mismatches <= 10) {
+        CAPTURE(suite.what[k]);
+        CAPTURE(s);
+        CHECK(have == want);
+      }
+    }
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host references on PoCL") {
@@ -226,39 +263,20 @@ TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host referenc
   suite.expected.push_back([set](const std::string& s) { return set[s.size() & 15]; });
   suite.what.push_back("code set");
 
-  const std::string source = hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases);
   OpenClDevice d;
-  d.build(source);
+  d.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases));
   const int64_t n = static_cast<int64_t>(suite.strings.size());
-  const int32_t cases = static_cast<int32_t>(suite.cases.size());
-  cl_mem offsets = d.buffer(heap.offsets);
-  cl_mem bytes = d.buffer(heap.bytes);
-  cl_mem set_mem = d.buffer(set);
-  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
-  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
-                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
-        5, 64);
-  std::vector<int32_t> got = d.read<int32_t>(out, static_cast<size_t>(n * cases));
-  int mismatches = 0, matches = 0;
-  for (int32_t k = 0; k < cases; ++k) {
-    for (int64_t r = 0; r < n; ++r) {
-      const std::string& s = suite.strings[static_cast<size_t>(r)];
-      const int want = suite.expected[static_cast<size_t>(k)](s);
-      const int have = got[static_cast<size_t>(k * n + r)];
-      if (k < 160 && want == 1) ++matches;
-      if (want != have && ++mismatches <= 10) {
-        CAPTURE(suite.what[static_cast<size_t>(k)]);
-        CAPTURE(s);
-        CHECK(have == want);
-      }
-    }
-  }
-  CHECK(mismatches == 0);
+  const std::vector<int32_t> got = run_cases(d, suite, set);
+  CHECK(mismatches_of(suite, got) == 0);
   // The random data and patterns must exercise both outcomes substantially.
+  int matches = 0;
+  for (size_t k = 0; k < 160; ++k)
+    for (size_t r = 0; r < suite.strings.size(); ++r) matches += suite.expected[k](suite.strings[r]) == 1;
   CHECK(matches > 2000);
   CHECK(matches < 160 * n - 2000);
 
   SUBCASE("predicated loads read cleared rows as empty strings") {
+    cl_mem offsets = d.buffer(heap.offsets);
     cl_mem lens = d.buffer(std::vector<uint64_t>(static_cast<size_t>(n), 99));
     d.run("pred_loads", {OpenClDevice::mem(offsets), OpenClDevice::i64(n), OpenClDevice::mem(lens)}, 3, 128);
     std::vector<uint64_t> l = d.read<uint64_t>(lens, static_cast<size_t>(n));
@@ -362,43 +380,21 @@ TEST_CASE("device string functions match the host string functions on PoCL") {
   // Per-code tables: a value and a flag of "code" = length of the string (< 16).
   add("hqc_code_value_i32(set, (hqc_i32)((e - b) & 15))", [](const std::string& s) { return static_cast<int>((s.size() & 15) * 3); }, "code table value");
 
-  const std::string source = hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases);
-  OpenClDevice d;
-  d.build(source);
-  Heap heap;
-  for (const std::string& str : suite.strings) heap.add(str);
   std::vector<int32_t> table;
   for (int32_t c = 0; c < 16; ++c) table.push_back(c * 3);
-  const int64_t n = static_cast<int64_t>(suite.strings.size());
-  const int32_t cases = static_cast<int32_t>(suite.cases.size());
-  cl_mem offsets = d.buffer(heap.offsets);
-  cl_mem bytes = d.buffer(heap.bytes);
-  cl_mem set_mem = d.buffer(table);
-  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
-  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
-                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
-        5, 64);
-  std::vector<int32_t> got = d.read<int32_t>(out, static_cast<size_t>(n * cases));
-  int mismatches = 0;
-  std::vector<int> distinct_outcomes(static_cast<size_t>(cases), 0);
-  for (int32_t k = 0; k < cases; ++k) {
+  OpenClDevice d;
+  d.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases));
+  CHECK(mismatches_of(suite, run_cases(d, suite, table)) == 0);
+  for (size_t k = 0; k < suite.cases.size(); ++k) {
     std::vector<int> seen;
-    for (int64_t r = 0; r < n; ++r) {
-      const std::string& str = suite.strings[static_cast<size_t>(r)];
-      const int want = suite.expected[static_cast<size_t>(k)](str);
-      const int have = got[static_cast<size_t>(k * n + r)];
+    for (const std::string& str : suite.strings) {
+      const int want = suite.expected[k](str);
       if (std::find(seen.begin(), seen.end(), want) == seen.end()) seen.push_back(want);
-      if (want != have && ++mismatches <= 10) {
-        CAPTURE(suite.what[static_cast<size_t>(k)]);
-        CAPTURE(str);
-        CHECK(have == want);
-      }
     }
     // Every case must see at least two outcomes on this data, or it tests nothing.
-    CAPTURE(suite.what[static_cast<size_t>(k)]);
+    CAPTURE(suite.what[k]);
     CHECK(seen.size() >= 2);
   }
-  CHECK(mismatches == 0);
 }
 
 TEST_CASE("the host LIKE matcher (frontend/like_pattern.h) agrees with the reference, and classifies shapes") {
