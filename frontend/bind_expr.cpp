@@ -39,21 +39,6 @@ std::string type_words(const Expr& e) {
 
 int scale_of(const DataType& t) { return t.id == TypeId::Decimal ? t.scale : 0; }
 
-// The one dictionary column `e` reads, when every column it reads is that column (and it reads no
-// run-time parameter); nullptr otherwise. Such an expression can be evaluated on the host once per
-// dictionary string (frontend/string_functions.h, ir/pass_dictionary_tables.cpp).
-const Expr* only_dictionary_column(const Expr& e) {
-  const Expr* found = nullptr;
-  bool other = false;
-  visit(e, [&](const Expr& x) {
-    if (x.kind == ExprKind::Param) other = true;
-    if (x.kind != ExprKind::Column) return;
-    if (!is_dict(x) || (found && (found->source != x.source || found->column != x.column))) other = true;
-    found = &x;
-  });
-  return other ? nullptr : found;
-}
-
 bool reads_columns(const Expr& e) {
   bool any = false;
   visit(e, [&](const Expr& x) { any = any || x.kind == ExprKind::Column || x.kind == ExprKind::Param; });
@@ -63,7 +48,7 @@ bool reads_columns(const Expr& e) {
 // A computed string over one dictionary column too long to be packed (upper(p_type)): it has no
 // device value, only its per-code results in a table (ir/pass_dictionary_tables.cpp).
 bool per_code_string(const Expr& e) {
-  return e.type.is_string() && !e.type.packed && e.kind != ExprKind::Column && e.kind != ExprKind::Literal && only_dictionary_column(e);
+  return e.type.is_string() && !e.type.packed && e.kind != ExprKind::Column && e.kind != ExprKind::Literal && per_string_column(e);
 }
 
 // Operands that meet in one expression (a comparison, LIKE, IN, a string function): where one is a
@@ -74,10 +59,10 @@ void check_per_code_operands(const JsonNode& at, const std::vector<ExprPtr>& ope
   for (const ExprPtr& o : operands)
     if (per_code_string(*o)) per_code = o.get();
   if (!per_code) return;
-  const Expr* column = only_dictionary_column(*per_code);
+  const Expr* column = per_string_column(*per_code);
   for (const ExprPtr& o : operands) {
     if (!reads_columns(*o)) continue;
-    const Expr* c = only_dictionary_column(*o);
+    const Expr* c = per_string_column(*o);
     if (c && c->source == column->source && c->column == column->column) continue;
     at.unsupported(per_code->to_string() + " (a computed string of up to " + std::to_string(per_code->type.length) + " bytes over dictionary column " +
                    column->to_string() + ") is computed per dictionary string on the host; it can only meet literals and that same column, not " +
@@ -260,8 +245,8 @@ bool unify(ExprPtr& a, ExprPtr& b, const JsonNode& at, std::string& why) {
     if (!is_dict(*a) && !is_dict(*b) && !(is_string_literal(*a) && is_string_literal(*b))) return true;  // heap strings
     // A dictionary column and a computed string of that column (p_type = upper(p_type)): compared
     // per dictionary string on the host (ir/pass_dictionary_tables.cpp).
-    const Expr* ca = only_dictionary_column(*a);
-    const Expr* cb = only_dictionary_column(*b);
+    const Expr* ca = per_string_column(*a);
+    const Expr* cb = per_string_column(*b);
     if (ca && cb && ca->source == cb->source && ca->column == cb->column) return true;
   }
   why = "cannot compare " + type_words(*a) + " with " + type_words(*b);
@@ -547,7 +532,7 @@ ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope, boo
       case LikeShape::General: break;
     }
   }
-  if (v->type.packed && !only_dictionary_column(*v))
+  if (v->type.packed && !per_string_column(*v))
     node.at("arg").unsupported(std::string(op) + " over " + v->to_string() + " (a computed string held packed, of at most " +
                                std::to_string(kMaxPackedStringBytes) + " bytes) is not supported; compare it with literals instead");
   return make_like(v, std::move(pattern));
@@ -584,8 +569,8 @@ ExprPtr bind_string_fn(const StringFnName& f, const JsonNode& node, const std::v
   }
   if (std::all_of(args.begin(), args.end(), [](const ExprPtr& a) { return is_string_literal(*a); })) return fold_string_fn(f.fn, args);
   check_per_code_operands(node, args);
-  const bool per_code = only_dictionary_column(*args[0]) && std::all_of(args.begin(), args.end(), [](const ExprPtr& a) {
-                          return !reads_columns(*a) || only_dictionary_column(*a);
+  const bool per_code = per_string_column(*args[0]) && std::all_of(args.begin(), args.end(), [](const ExprPtr& a) {
+                          return !reads_columns(*a) || per_string_column(*a);
                         });
   // Next to other columns a dictionary column has no bytes on the device: a short one takes part as
   // its packed self, SUBSTRING(c FROM 1 FOR its length), a per-code table.

@@ -188,6 +188,24 @@ ExprPtr fold_string_fn(StringFn fn, const std::vector<ExprPtr>& literal_args) {
   return make_string_literal(std::move(text), DataType::varchar(n));
 }
 
+const Expr* per_string_column(const Expr& e) {
+  const Expr* found = nullptr;
+  bool other = false;
+  visit(e, [&](const Expr& x) {
+    if (x.kind == ExprKind::Param || x.kind == ExprKind::CodeTable) other = true;
+    if (x.kind != ExprKind::Column) return;
+    if (!x.type.is_string() || x.dict_table.empty() || (found && (found->source != x.source || found->column != x.column))) other = true;
+    found = &x;
+  });
+  return other ? nullptr : found;
+}
+
+bool computes_from_string(const Expr& e) {
+  bool computes = false;
+  visit(e, [&](const Expr& x) { computes = computes || x.kind == ExprKind::Like || x.kind == ExprKind::Substring || x.kind == ExprKind::StringFn; });
+  return computes;
+}
+
 bool per_string_evaluable(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Column: return e.type.is_string() && !e.dict_table.empty();

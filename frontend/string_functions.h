@@ -33,6 +33,15 @@ std::string string_replace(std::string_view s, std::string_view from, std::strin
 // The value of a StringFn whose arguments are all literals (the binder folds such calls).
 ExprPtr fold_string_fn(StringFn fn, const std::vector<ExprPtr>& literal_args);
 
+// The one dictionary column `e` reads when it reads nothing else (no other column, no run-time
+// parameter, no per-code table); nullptr otherwise. Such an expression can be evaluated per
+// dictionary string.
+const Expr* per_string_column(const Expr& e);
+
+// True when `e` computes something from a string (contains a LIKE, SUBSTRING or StringFn), as
+// opposed to comparing dictionary codes.
+bool computes_from_string(const Expr& e);
+
 // True when evaluate_per_string can evaluate `e`: integers, booleans, strings, comparisons, AND/OR/
 // NOT, IN, BETWEEN, CASE, LIKE, SUBSTRING, StringFn, + - * of integers, integer casts, and the
 // dictionary column itself; no other column, no decimal, date or double.

@@ -28,27 +28,6 @@ namespace hqc::ir {
 
 namespace {
 
-// The one dictionary column `e` reads, or nullptr when it reads none, another column or a param.
-const plan::Expr* sole_dictionary_column(const plan::Expr& e) {
-  const plan::Expr* found = nullptr;
-  bool other = false;
-  plan::visit(e, [&](const plan::Expr& x) {
-    if (x.kind == plan::ExprKind::Param || x.kind == plan::ExprKind::CodeTable) other = true;
-    if (x.kind != plan::ExprKind::Column) return;
-    if (x.dict_table.empty() || (found && (found->source != x.source || found->column != x.column))) other = true;
-    found = &x;
-  });
-  return other ? nullptr : found;
-}
-
-bool computes_from_string(const plan::Expr& e) {
-  bool computes = false;
-  plan::visit(e, [&](const plan::Expr& x) {
-    computes = computes || x.kind == plan::ExprKind::Like || x.kind == plan::ExprKind::Substring || x.kind == plan::ExprKind::StringFn;
-  });
-  return computes;
-}
-
 ScalarType table_element(const DataType& t) {
   if (t.id == TypeId::Bool || t.id == TypeId::Int32) return ScalarType::I32;
   if (t.id == TypeId::Int64 || (t.is_string() && t.packed)) return ScalarType::I64;
@@ -56,7 +35,7 @@ ScalarType table_element(const DataType& t) {
 }
 
 bool tabulable(const plan::Expr& e) {
-  return table_element(e.type) != ScalarType::F64 && computes_from_string(e) && sole_dictionary_column(e) && plan::per_string_evaluable(e);
+  return table_element(e.type) != ScalarType::F64 && plan::computes_from_string(e) && plan::per_string_column(e) && plan::per_string_evaluable(e);
 }
 
 class DictionaryTables {
@@ -66,7 +45,7 @@ class DictionaryTables {
   // Replaces `e` when it is tabulable, else its maximal tabulable sub-expressions.
   void rewrite(plan::Expr& e) {
     if (tabulable(e)) {
-      const plan::Expr& column = *sole_dictionary_column(e);
+      const plan::Expr& column = *plan::per_string_column(e);
       plan::ExprPtr node = plan::make_code_table(plan::clone(column), table_for(e, column), e.type);
       e = *node;
       return;
