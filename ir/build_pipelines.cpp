@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "ir/lowering.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::ir {
@@ -124,6 +125,16 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       f.kind = PipelineOpKind::Filter;
       f.id = next_op_id_++;
       f.predicate = typed(*op.predicate, current);
+      // A stage over an aggregation table or an output carries heap strings as row references
+      // without their bytes (HAVING over a free-text group key).
+      if (current.source.table.empty()) {
+        for_each_string_operand(*f.predicate, [&](const plan::Expr& c) {
+          if (c.type.is_string() && c.dict_table.empty() && !c.type.packed)
+            unsupported(op, "free-text column " + c.to_string() + " in " + f.predicate->to_string() +
+                                ": its bytes are read only where its table is scanned, not after an aggregation or a "
+                                "pipeline break");
+        });
+      }
       current.ops.push_back(std::move(f));
       break;
     }

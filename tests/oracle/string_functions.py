@@ -102,6 +102,10 @@ ERRORS = [
     ("ilike_packed", "select count(*) as n from customer where substring(c_phone from 1 for 2) ilike '1%'",
      "a computed string held packed"),
     ("long_heap_group_key", "select upper(c_name) as u, count(*) as n from customer group by u", "has no device value"),
+    # HAVING over a free-text group key: a later stage has the key's row references, not its bytes
+    # (before: an internal error in the code generator, with LIKE too).
+    ("having_heap_key_function", "select c_name, count(*) as n from customer group by c_name, c_custkey "
+                                 "having upper(c_name) like '%99%'", "its bytes are read only where its table is scanned"),
     ("position_column_needle", "select count(*) as n from part where position(p_comment in p_name) > 0",
      "needs its needle as a string literal"),
 ]
