@@ -538,15 +538,15 @@ ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope, boo
   return make_like(v, std::move(pattern));
 }
 
-struct StringFnName {
-  const char* name;
+// The string functions and their arguments, named as the JSON syntax and EXPLAIN name them
+// (string_fn_name).
+struct StringFnArity {
   StringFn fn;
   size_t args;
 };
-constexpr StringFnName kStringFns[] = {
-    {"upper", StringFn::Upper, 1},       {"lower", StringFn::Lower, 1},   {"trim", StringFn::Trim, 1},
-    {"ltrim", StringFn::LTrim, 1},       {"rtrim", StringFn::RTrim, 1},   {"length", StringFn::Length, 1},
-    {"strpos", StringFn::Position, 2},   {"replace", StringFn::Replace, 3}, {"concat", StringFn::Concat, 2},
+constexpr StringFnArity kStringFns[] = {
+    {StringFn::Upper, 1}, {StringFn::Lower, 1},    {StringFn::Trim, 1},    {StringFn::LTrim, 1},  {StringFn::RTrim, 1},
+    {StringFn::Length, 1}, {StringFn::Position, 2}, {StringFn::Replace, 3}, {StringFn::Concat, 2},
 };
 
 // {"op": "<name>", "args": [...]}: a string function (frontend/expr.h StringFn). Calls of literals
@@ -556,16 +556,17 @@ constexpr StringFnName kStringFns[] = {
 // case-mapped) or per dictionary string (any function of one dictionary column); concat and
 // replace of heap strings that long are Unsupported, as is a needle or replacement the device
 // would have to compute per row.
-ExprPtr bind_string_fn(const StringFnName& f, const JsonNode& node, const std::vector<Attribute>& scope) {
+ExprPtr bind_string_fn(const StringFnArity& f, const JsonNode& node, const std::vector<Attribute>& scope) {
+  const std::string name = string_fn_name(f.fn);
   node.expect_object({"op", "args"});
   std::vector<JsonNode> items = node.array("args");
   if (items.size() != f.args)
-    node.at("args").fail(std::string(f.name) + " takes " + std::to_string(f.args) + " argument" + (f.args == 1 ? "" : "s") + ", found " +
+    node.at("args").fail(name + " takes " + std::to_string(f.args) + " argument" + (f.args == 1 ? "" : "s") + ", found " +
                          std::to_string(items.size()));
   std::vector<ExprPtr> args;
   for (size_t i = 0; i < items.size(); ++i) {
     args.push_back(bind_any(items[i], scope));
-    if (!args.back()->type.is_string()) items[i].fail(std::string(f.name) + " needs a string, found " + type_words(*args.back()));
+    if (!args.back()->type.is_string()) items[i].fail(name + " needs a string, found " + type_words(*args.back()));
   }
   if (std::all_of(args.begin(), args.end(), [](const ExprPtr& a) { return is_string_literal(*a); })) return fold_string_fn(f.fn, args);
   check_per_code_operands(node, args);
@@ -607,7 +608,7 @@ ExprPtr bind_string_fn(const StringFnName& f, const JsonNode& node, const std::v
   ExprPtr e = make_string_fn(f.fn, std::move(args), type);
   const bool range = f.fn != StringFn::Replace && f.fn != StringFn::Concat;  // a byte range of its argument, or a number
   if (!e->type.packed && !range && !per_code)
-    node.unsupported(std::string(f.name) + " of heap strings is supported only as a computed string of at most " +
+    node.unsupported(name + " of heap strings is supported only as a computed string of at most " +
                      std::to_string(kMaxPackedStringBytes) + " bytes or over one dictionary column; " + e->to_string() +
                      (e->type.length ? " may have up to " + std::to_string(e->type.length) + " bytes" : " is unbounded"));
   return e;
@@ -704,14 +705,14 @@ ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope)
   if (op == "in") return bind_in(node, scope);
   if (op == "case") return bind_case(node, scope);
   if (op == "like" || op == "ilike") return bind_like(node, scope, op == "ilike");
-  for (const StringFnName& f : kStringFns)
-    if (op == f.name) return bind_string_fn(f, node, scope);
+  for (const StringFnArity& f : kStringFns)
+    if (op == string_fn_name(f.fn)) return bind_string_fn(f, node, scope);
   if (op == "substring") return bind_substring(node, scope);
   if (op == "extract") return bind_extract(node, scope);
   if (op == "cast") return bind_cast(node, scope);
   std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "ilike", "substring", "extract", "cast"};
   for (const OpName& o : kBinaryOps) known.push_back(o.name);
-  for (const StringFnName& f : kStringFns) known.push_back(f.name);
+  for (const StringFnArity& f : kStringFns) known.push_back(string_fn_name(f.fn));
   node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
                      "; expected one of = <> < <= > >= + - * / and or not between in case like ilike substring extract cast"
                      " upper lower trim ltrim rtrim length strpos replace concat");
