@@ -68,6 +68,9 @@ QUERIES = [
                         "and length(p_name) > l_quantity + 20 and upper(p_name) like '%LACE%'"),
     ("heap_residual_join", "select count(*) as n from customer, nation where c_nationkey = n_nationkey "
                            "and strpos(lower(c_comment), 'ly') > length(n_name)"),
+    # A probe pipeline over an aggregation reads the heap strings its probe brings at their rows.
+    ("heap_probe_over_aggregate", "select count(*) as n from (select o_custkey as k, sum(o_totalprice) as s from orders "
+                                  "group by o_custkey) as d, customer where k = c_custkey and length(c_comment) * 10000 < s"),
     # ---- values: length everywhere, short results packed
     ("length_values", "select c_custkey, length(c_comment) as len, char_length(c_name) as l2, length(c_mktsegment) as l3 "
                       "from customer where c_custkey < 20 order by c_custkey"),
