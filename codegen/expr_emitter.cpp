@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "frontend/string_functions.h"
 #include "ir/state.h"
 #include "storage/error.h"
 
@@ -35,26 +36,8 @@ bool is_heap_string(const plan::Expr& e) {
   return e.type.is_string() && e.dict_table.empty() && e.kind != plan::ExprKind::Literal;
 }
 bool is_string_literal(const plan::Expr& e) { return e.type.is_string() && e.kind == plan::ExprKind::Literal; }
-// A string function that is a byte range of its argument, read as it is or case-mapped.
-bool is_range_fn(const plan::Expr& e) {
-  if (e.kind != plan::ExprKind::StringFn) return false;
-  switch (e.string_fn) {
-    case plan::StringFn::Upper:
-    case plan::StringFn::Lower:
-    case plan::StringFn::Trim:
-    case plan::StringFn::LTrim:
-    case plan::StringFn::RTrim: return true;
-    default: return false;
-  }
-}
-
-// A string with a byte range in registers: a heap-string column, or a SUBSTRING, upper, lower or
-// trim of one (also when the result is short enough to be packed).
-bool has_view(const plan::Expr& e) {
-  if (!e.type.is_string() || !e.dict_table.empty()) return false;
-  if (e.kind == plan::ExprKind::Column) return !e.type.packed;
-  return (e.kind == plan::ExprKind::Substring || is_range_fn(e)) && has_view(*e.args.at(0));
-}
+// A string with a byte range in registers (frontend/string_functions.h is_byte_range).
+bool has_view(const plan::Expr& e) { return plan::is_byte_range(e); }
 
 // A packed string constant (storage/types.h pack_string), in hex so its bytes can be read.
 std::string packed_literal(std::string_view bytes) {
@@ -162,7 +145,7 @@ class Emitter {
       return {inner.bytes, "hqc_substr_begin(" + inner.begin + ", " + inner.end + ", " + start + ")",
               "hqc_substr_end(" + inner.begin + ", " + inner.end + ", " + start + ", " + length + ")", inner.fold};
     }
-    if (is_range_fn(e)) {
+    if (e.kind == plan::ExprKind::StringFn) {  // upper, lower, trim, ltrim, rtrim (is_byte_range)
       StringView v = view(*e.args.at(0));
       const std::string range = v.bytes + ", " + v.begin + ", " + v.end;
       switch (e.string_fn) {
@@ -171,7 +154,7 @@ class Emitter {
         case plan::StringFn::Trim: return {v.bytes, "hqc_trim_begin(" + range + ")", "hqc_trim_end(" + v.bytes + ", hqc_trim_begin(" + range + "), " + v.end + ")", v.fold};
         case plan::StringFn::LTrim: v.begin = "hqc_trim_begin(" + range + ")"; break;
         case plan::StringFn::RTrim: v.end = "hqc_trim_end(" + range + ")"; break;
-        default: break;
+        default: throw Error(ErrorKind::Internal, e.to_string() + " is not a byte range of its argument");
       }
       return v;
     }

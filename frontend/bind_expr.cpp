@@ -532,7 +532,7 @@ ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope, boo
       case LikeShape::General: break;
     }
   }
-  if (v->type.packed && !per_string_column(*v))
+  if (v->type.packed && !per_string_column(*v) && !is_byte_range(*v))
     node.at("arg").unsupported(std::string(op) + " over " + v->to_string() + " (a computed string held packed, of at most " +
                                std::to_string(kMaxPackedStringBytes) + " bytes) is not supported; compare it with literals instead");
   return make_like(v, std::move(pattern));

@@ -200,6 +200,15 @@ const Expr* per_string_column(const Expr& e) {
   return other ? nullptr : found;
 }
 
+bool is_byte_range(const Expr& e) {
+  if (!e.type.is_string() || !e.dict_table.empty()) return false;
+  if (e.kind == ExprKind::Column) return !e.type.packed;
+  const bool narrows_or_maps = e.kind == ExprKind::Substring ||
+                               (e.kind == ExprKind::StringFn && e.string_fn != StringFn::Length && e.string_fn != StringFn::Position &&
+                                e.string_fn != StringFn::Replace && e.string_fn != StringFn::Concat);
+  return narrows_or_maps && is_byte_range(*e.args.at(0));
+}
+
 bool computes_from_string(const Expr& e) {
   bool computes = false;
   visit(e, [&](const Expr& x) { computes = computes || x.kind == ExprKind::Like || x.kind == ExprKind::Substring || x.kind == ExprKind::StringFn; });

@@ -38,6 +38,11 @@ ExprPtr fold_string_fn(StringFn fn, const std::vector<ExprPtr>& literal_args);
 // dictionary string.
 const Expr* per_string_column(const Expr& e);
 
+// True when the device holds `e` as a byte range of a heap string (templates/device/strings.h): a
+// heap column, or a SUBSTRING, upper, lower, trim, ltrim or rtrim of such a range (also when the
+// result is short enough to be packed). LIKE and the byte-wise comparisons work on such ranges.
+bool is_byte_range(const Expr& e);
+
 // True when `e` computes something from a string (contains a LIKE, SUBSTRING or StringFn), as
 // opposed to comparing dictionary codes.
 bool computes_from_string(const Expr& e);

@@ -61,6 +61,8 @@ QUERIES = [
     ("heap_lower_compare", "select count(*) as n from supplier where lower(s_name) < 'supplier#000000050'"),
     ("heap_folded_pair", "select count(*) as n from customer where upper(c_name) > lower(c_address)"),
     ("heap_case_when", "select sum(case when o_comment ilike '%special%' then 1 else 0 end) as n, count(*) as m from orders"),
+    ("heap_substring_like", "select count(*) as n from customer where substring(c_phone from 1 for 2) like '1%' "
+                            "and substring(c_name from 1 for 4) ilike 'cust%' and upper(substring(c_address from 2 for 3)) not like '%A%'"),
     ("heap_substring_of_upper", "select count(*) as n from customer where substring(upper(c_comment) from 2 for 3) = 'LY '"),
     ("heap_in_between", "select count(*) as n from customer where upper(c_mktsegment) = 'BUILDING' "
                         "and (lower(c_name) in ('customer#000000013', 'customer#000000041') or trim(c_phone) between '10' and '12')"),
@@ -102,7 +104,7 @@ ERRORS = [
     ("replace_column_search", "select count(*) as n from part where replace(p_name, p_comment, 'x') = 'y'",
      "replace needs its search and replacement strings as literals"),
     ("trim_characters", "select count(*) as n from part where trim(both 'x' from p_name) = 'y'", "TRIM of characters"),
-    ("ilike_packed", "select count(*) as n from customer where substring(c_phone from 1 for 2) ilike '1%'",
+    ("ilike_packed", "select count(*) as n from customer where substring(c_phone from 1 for 2) || 'x' ilike '1%'",
      "a computed string held packed"),
     ("long_heap_group_key", "select upper(c_name) as u, count(*) as n from customer group by u", "has no device value"),
     # HAVING over a free-text group key: a later stage has the key's row references, not its bytes
