@@ -17,6 +17,7 @@
 //   too long to pack that is not inside such an expression (the binder refuses those it can see)
 //   stays and the code generator refuses it.
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "frontend/string_functions.h"
@@ -28,14 +29,15 @@ namespace hqc::ir {
 
 namespace {
 
-ScalarType table_element(const DataType& t) {
+// The element of a per-code table of values of type `t`; nullopt for types a table does not hold.
+std::optional<ScalarType> table_element(const DataType& t) {
   if (t.id == TypeId::Bool || t.id == TypeId::Int32) return ScalarType::I32;
   if (t.id == TypeId::Int64 || (t.is_string() && t.packed)) return ScalarType::I64;
-  return ScalarType::F64;  // no table: see tabulable
+  return std::nullopt;
 }
 
 bool tabulable(const plan::Expr& e) {
-  return table_element(e.type) != ScalarType::F64 && plan::computes_from_string(e) && plan::per_string_column(e) && plan::per_string_evaluable(e);
+  return table_element(e.type) && plan::computes_from_string(e) && plan::per_string_column(e) && plan::per_string_evaluable(e);
 }
 
 class DictionaryTables {
@@ -67,7 +69,7 @@ class DictionaryTables {
     max.column = column.dict_column;
     max.comment = "largest code of " + column.dict_table + "." + column.dict_column;
     program_.params.push_back(max);
-    Buffer b{name, table_element(e.type), 1, max.name, 1, Buffer::Fill::CodeTable, 0, text + " for each code of " + column.dict_table + "." + column.dict_column};
+    Buffer b{name, *table_element(e.type), 1, max.name, 1, Buffer::Fill::CodeTable, 0, text + " for each code of " + column.dict_table + "." + column.dict_column};
     b.set_table = column.dict_table;
     b.set_column = column.dict_column;
     b.per_code = plan::clone(e);
