@@ -73,6 +73,9 @@ QUERIES = [
     # A probe pipeline over an aggregation reads the heap strings its probe brings at their rows.
     ("heap_probe_over_aggregate", "select count(*) as n from (select o_custkey as k, sum(o_totalprice) as s from orders "
                                   "group by o_custkey) as d, customer where k = c_custkey and length(c_comment) * 10000 < s"),
+    ("heap_left_join_on", "select c_mktsegment, count(o_orderkey) as n, count(*) as m from customer left join orders "
+                          "on c_custkey = o_custkey and o_comment ilike '%SPECIAL%' and length(o_clerk) = 15 "
+                          "group by c_mktsegment order by c_mktsegment"),
     # ---- values: length everywhere, short results packed
     ("length_values", "select c_custkey, length(c_comment) as len, char_length(c_name) as l2, length(c_mktsegment) as l3 "
                       "from customer where c_custkey < 20 order by c_custkey"),
