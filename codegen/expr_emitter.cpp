@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "frontend/string_functions.h"
 #include "ir/state.h"
 #include "storage/error.h"
 
@@ -35,13 +36,8 @@ bool is_heap_string(const plan::Expr& e) {
   return e.type.is_string() && e.dict_table.empty() && e.kind != plan::ExprKind::Literal;
 }
 bool is_string_literal(const plan::Expr& e) { return e.type.is_string() && e.kind == plan::ExprKind::Literal; }
-// A string with a byte range in registers: a heap-string column, or a SUBSTRING of one (also when
-// the SUBSTRING is short enough to be packed).
-bool has_view(const plan::Expr& e) {
-  if (!e.type.is_string() || !e.dict_table.empty()) return false;
-  if (e.kind == plan::ExprKind::Column) return !e.type.packed;
-  return e.kind == plan::ExprKind::Substring && has_view(*e.args.at(0));
-}
+// A string with a byte range in registers (frontend/string_functions.h is_byte_range).
+bool has_view(const plan::Expr& e) { return plan::is_byte_range(e); }
 
 // A packed string constant (storage/types.h pack_string), in hex so its bytes can be read.
 std::string packed_literal(std::string_view bytes) {
@@ -121,6 +117,11 @@ class Emitter {
       case plan::ExprKind::Cast: return cast(*e.args.at(0), e.type, e.overflow_check);
       case plan::ExprKind::Like: return like(e);
       case plan::ExprKind::Substring: return substring(e);
+      case plan::ExprKind::StringFn: return string_fn(e);
+      case plan::ExprKind::CodeTable: {
+        const char* fn = e.type.id == TypeId::Bool ? "hqc_code_in_set(" : e.type.id == TypeId::Int32 ? "hqc_code_value_i32(" : "hqc_code_value(";
+        return fn + e.param + ", " + emit(*e.args.at(0)) + ")";
+      }
       case plan::ExprKind::Extract: {
         const char* fn = e.string_value == "year" ? "hqc_year_of_days(" : e.string_value == "month" ? "hqc_month_of_days(" : e.string_value == "day" ? "hqc_day_of_days(" : nullptr;
         if (fn == nullptr) throw Error(ErrorKind::Unsupported, e.to_string() + ": EXTRACT of " + e.string_value + " has no device form");
@@ -142,12 +143,75 @@ class Emitter {
       StringView inner = view(*e.args.at(0));
       std::string start = emit(*e.args.at(1)), length = emit(*e.args.at(2));
       return {inner.bytes, "hqc_substr_begin(" + inner.begin + ", " + inner.end + ", " + start + ")",
-              "hqc_substr_end(" + inner.begin + ", " + inner.end + ", " + start + ", " + length + ")"};
+              "hqc_substr_end(" + inner.begin + ", " + inner.end + ", " + start + ", " + length + ")", inner.fold};
     }
-    throw Error(ErrorKind::Unsupported, e.to_string() + ": only columns and SUBSTRINGs of heap strings have a device form");
+    if (e.kind == plan::ExprKind::StringFn) {  // upper, lower, trim, ltrim, rtrim (is_byte_range)
+      StringView v = view(*e.args.at(0));
+      const std::string range = v.bytes + ", " + v.begin + ", " + v.end;
+      switch (e.string_fn) {
+        case plan::StringFn::Upper: v.fold = "HQC_FOLD_UPPER"; break;
+        case plan::StringFn::Lower: v.fold = "HQC_FOLD_LOWER"; break;
+        case plan::StringFn::Trim: return {v.bytes, "hqc_trim_begin(" + range + ")", "hqc_trim_end(" + v.bytes + ", hqc_trim_begin(" + range + "), " + v.end + ")", v.fold};
+        case plan::StringFn::LTrim: v.begin = "hqc_trim_begin(" + range + ")"; break;
+        case plan::StringFn::RTrim: v.end = "hqc_trim_end(" + range + ")"; break;
+        default: throw Error(ErrorKind::Internal, e.to_string() + " is not a byte range of its argument");
+      }
+      return v;
+    }
+    throw Error(ErrorKind::Unsupported, e.to_string() + ": only columns of heap strings and their SUBSTRING, upper, lower and trim have a device form");
   }
 
-  static std::string args(const StringView& v) { return v.bytes + ", " + v.begin + ", " + v.end; }
+  // `name(bytes, begin, end, rest)` over a view read as it is, `name_fold(bytes, begin, end, fold,
+  // rest)` over a case-mapped one.
+  static std::string view_call(const std::string& name, const StringView& v, const std::string& rest) {
+    const std::string range = v.bytes + ", " + v.begin + ", " + v.end;
+    if (v.fold.empty()) return name + "(" + range + (rest.empty() ? "" : ", " + rest) + ")";
+    return name + "_fold(" + range + ", " + v.fold + (rest.empty() ? "" : ", " + rest) + ")";
+  }
+
+  // The packed value of a string operand of at most kMaxPackedStringBytes bytes.
+  std::string packed_of(const plan::Expr& e) {
+    if (is_string_literal(e)) return packed_literal(e.string_value);
+    if (has_view(e)) return view_call("hqc_str_pack", view(e), "");
+    if (!e.type.packed) throw Error(ErrorKind::Internal, e.to_string() + " is not a packed string");
+    return emit(e);
+  }
+
+  // A StringFn: a number (length, strpos) or a packed string; a longer string result has a device
+  // form only as a view (has_view), inside a comparison or LIKE.
+  std::string string_fn(const plan::Expr& e) {
+    const plan::Expr& s = *e.args.at(0);
+    if (e.string_fn == plan::StringFn::Length) {
+      if (has_view(s)) {
+        const StringView v = view(s);
+        return "((hqc_i64)(" + v.end + " - " + v.begin + "))";
+      }
+      return "hqc_packed_length(" + packed_of(s) + ")";
+    }
+    if (e.string_fn == plan::StringFn::Position) {
+      const plan::Expr& needle = *e.args.at(1);
+      if (!is_string_literal(needle)) throw Error(ErrorKind::Unsupported, e.to_string() + ": strpos needs its needle as a string literal");
+      if (has_view(s)) return view_call("hqc_str_position", view(s), literal_args(needle));
+      return "hqc_packed_position(" + packed_of(s) + ", " + literal_args(needle) + ")";
+    }
+    if (!e.type.packed)
+      throw Error(ErrorKind::Unsupported, e.to_string() + ": a computed string " +
+                                              (e.type.length ? "of up to " + std::to_string(e.type.length) + " bytes" : "of unbounded length") +
+                                              " has no device value; it is only supported inside a comparison or LIKE");
+    if (has_view(e)) return view_call("hqc_str_pack", view(e), "");
+    switch (e.string_fn) {
+      case plan::StringFn::Upper: return "hqc_packed_fold(" + packed_of(s) + ", HQC_FOLD_UPPER)";
+      case plan::StringFn::Lower: return "hqc_packed_fold(" + packed_of(s) + ", HQC_FOLD_LOWER)";
+      case plan::StringFn::Trim: return "hqc_packed_trim(" + packed_of(s) + ", 1, 1)";
+      case plan::StringFn::LTrim: return "hqc_packed_trim(" + packed_of(s) + ", 1, 0)";
+      case plan::StringFn::RTrim: return "hqc_packed_trim(" + packed_of(s) + ", 0, 1)";
+      case plan::StringFn::Concat: return "hqc_packed_concat(" + packed_of(s) + ", " + packed_of(*e.args.at(1)) + ")";
+      case plan::StringFn::Replace:
+        return "hqc_packed_replace(" + packed_of(s) + ", " + literal_args(*e.args.at(1)) + ", " + literal_args(*e.args.at(2)) + ")";
+      default: break;
+    }
+    throw Error(ErrorKind::Internal, e.to_string() + ": unknown string function");
+  }
 
   // The packed value of a short SUBSTRING: of a byte range, of another packed value, or read from
   // a dictionary column's per-code table.
@@ -156,11 +220,9 @@ class Emitter {
       throw Error(ErrorKind::Unsupported, e.to_string() + ": a SUBSTRING longer than " + std::to_string(kMaxPackedStringBytes) +
                                               " bytes has no device value; it is only supported inside a comparison, IN list or LIKE");
     const plan::Expr& inner = *e.args.at(0);
-    if (!inner.dict_table.empty()) {
-      if (e.param.empty()) throw Error(ErrorKind::Internal, e.to_string() + ": SUBSTRING of a dictionary column has no per-code table");
-      return "hqc_code_string(" + e.param + ", " + emit(inner) + ")";
-    }
-    if (has_view(e)) return "hqc_str_pack(" + args(view(e)) + ")";
+    if (!inner.dict_table.empty())
+      throw Error(ErrorKind::Internal, e.to_string() + ": a SUBSTRING of a dictionary column is a per-code table (ir/pass_dictionary_tables.cpp)");
+    if (has_view(e)) return view_call("hqc_str_pack", view(e), "");
     return "hqc_packed_substr(" + emit(inner) + ", " + emit(*e.args.at(1)) + ", " + emit(*e.args.at(2)) + ")";
   }
 
@@ -186,7 +248,7 @@ class Emitter {
     }
     if (r.type.packed) return "(" + a + " " + c_compare(op) + " " + emit(r) + ")";
     // A heap string against a packed value, mirrored back to `r op l`.
-    return "(hqc_str_cmp_packed(" + args(view(r)) + ", " + a + ") " + c_compare(mirror(op)) + " 0)";
+    return "(" + view_call("hqc_str_cmp_packed", view(r), a) + " " + c_compare(mirror(op)) + " 0)";
   }
 
   static std::string literal_args(const plan::Expr& lit) {
@@ -207,25 +269,25 @@ class Emitter {
                                               ": a heap string compares only with a string literal or another heap string");
     StringView a = view(l);
     if (is_string_literal(r)) {
-      if (op == plan::CompareOp::Eq) return "hqc_str_eq_lit(" + args(a) + ", " + literal_args(r) + ")";
-      if (op == plan::CompareOp::Ne) return "(!hqc_str_eq_lit(" + args(a) + ", " + literal_args(r) + "))";
-      return "(hqc_str_cmp_lit(" + args(a) + ", " + literal_args(r) + ") " + c_compare(op) + " 0)";
+      if (op == plan::CompareOp::Eq) return view_call("hqc_str_eq_lit", a, literal_args(r));
+      if (op == plan::CompareOp::Ne) return "(!" + view_call("hqc_str_eq_lit", a, literal_args(r)) + ")";
+      return "(" + view_call("hqc_str_cmp_lit", a, literal_args(r)) + " " + c_compare(op) + " 0)";
     }
-    return "(hqc_str_cmp(" + args(a) + ", " + args(view(r)) + ") " + c_compare(op) + " 0)";
+    StringView b = view(r);
+    const auto range = [](const StringView& v) { return v.bytes + ", " + v.begin + ", " + v.end; };
+    if (a.fold.empty() && b.fold.empty()) return "(hqc_str_cmp(" + range(a) + ", " + range(b) + ") " + c_compare(op) + " 0)";
+    const auto fold = [](const StringView& v) { return v.fold.empty() ? std::string("HQC_FOLD_NONE") : v.fold; };
+    return "(hqc_str_cmp_fold(" + range(a) + ", " + fold(a) + ", " + range(b) + ", " + fold(b) + ") " + c_compare(op) + " 0)";
   }
 
   std::string like(const plan::Expr& e) {
     const plan::Expr& value = *e.args.at(0);
-    if (value.type.is_string() && !value.dict_table.empty()) {
-      if (e.param.empty())
-        throw Error(ErrorKind::Internal, e.to_string() + ": LIKE over a dictionary column has no code-set buffer");
-      return "hqc_code_in_set(" + e.param + ", " + emit(value) + ")";
-    }
+    if (value.type.is_string() && !value.dict_table.empty())
+      throw Error(ErrorKind::Internal, e.to_string() + ": LIKE over a dictionary column is a per-code table (ir/pass_dictionary_tables.cpp)");
     if (!has_view(value))
       throw Error(ErrorKind::Unsupported, e.to_string() + ": LIKE over a computed string (a packed value) is not supported;"
-                                                          " LIKE works on string columns and SUBSTRINGs of them");
-    return "hqc_like(" + args(view(value)) + ", " + c_string_literal(e.string_value) + ", " +
-           std::to_string(e.string_value.size()) + ")";
+                                                          " LIKE works on string columns and their SUBSTRING, upper, lower and trim");
+    return view_call("hqc_like", view(value), c_string_literal(e.string_value) + ", " + std::to_string(e.string_value.size()));
   }
 
   static plan::CompareOp mirror(plan::CompareOp op) {

@@ -21,9 +21,14 @@
 //     string literals become packed constants. Comparisons and IN lists use the byte ranges where
 //     every string operand has one (as before), else the packed integers (a literal packed by the
 //     compiler; a heap string against a packed value through hqc_str_cmp_packed).
-//   - LIKE over a dictionary column reads the row's flag in its code set (Expr::param, a buffer the
-//     IR filled on the host; Prefix and Exact patterns never get here, the binder made them code
-//     ranges). EXTRACT calls the civil-date functions of templates/device/strings.h.
+//   - String functions (ExprKind::StringFn): over a heap string, upper/lower read its range through
+//     a case mapping, trim narrows it, length is the range's size, strpos searches it for a literal;
+//     over packed values (and a heap string short enough to pack) hqc_packed_* compute the packed
+//     result. A string result too long to pack has no device value (Unsupported).
+//   - A CodeTable node (what the IR computed from one dictionary column on the host: LIKE, SUBSTRING,
+//     string functions, predicates over them) reads the entry of the row's code in its table
+//     (hqc_code_in_set / hqc_code_value). EXTRACT calls the civil-date functions of
+//     templates/device/strings.h.
 //   - Decimal(38, s) values (128-bit decimal sums and what later stages compute from them, typed by
 //     ir/decimal128.cpp) are hqc_i128 (templates/device/base.h): + and - through hqc_i128_add/sub,
 //     * by a 64-bit value through hqc_i128_mul_i64, comparisons through hqc_i128_cmp (the 64-bit
@@ -57,6 +62,9 @@ struct StringView {
   std::string bytes;
   std::string begin;
   std::string end;
+  // Case mapping the bytes are read through: "" (none), or "HQC_FOLD_UPPER" / "HQC_FOLD_LOWER" for
+  // upper(s) / lower(s) of a heap string (templates/device/strings.h "Case-mapped views").
+  std::string fold;
 };
 // Returns the view of heap string column (source, column); throws if it has none in this kernel.
 using StringResolver = std::function<StringView(const std::string& source, const std::string& column)>;

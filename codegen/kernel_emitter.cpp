@@ -84,10 +84,11 @@ StringView KernelContext::string_view(const std::string& source, const std::stri
               "hqc_row_str_end(" + offsets + ", " + b.variable + ", " + valid + ")"};
     }
   }
-  if (b.origin != ir::AttributeBinding::Origin::SourceColumn || !pipeline.source.output.empty())
+  // A later stage (over an aggregation table or an output) carries row references without the bytes.
+  if (b.origin != ir::AttributeBinding::Origin::SourceColumn || pipeline.source.table.empty())
     throw Error(ErrorKind::Unsupported, where() + ": heap string " + what +
-                                            " is not a column of the table this pipeline scans; LIKE, SUBSTRING and string"
-                                            " comparisons read heap strings only there");
+                                            " is not a column of the table this pipeline scans; LIKE, SUBSTRING, string"
+                                            " functions and string comparisons read heap strings only there");
   for (const ir::KernelArg& a : kernel.args) {
     if (a.kind == ir::KernelArg::Kind::ColumnHeap && a.table == pipeline.source.table && a.column == name)
       return {a.name, names::string_begin(b.variable), names::string_end(b.variable)};

@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "frontend/like_pattern.h"
+#include "frontend/string_functions.h"
 #include "storage/date.h"
 #include "storage/error.h"
 
@@ -37,6 +38,37 @@ std::string type_words(const Expr& e) {
 }
 
 int scale_of(const DataType& t) { return t.id == TypeId::Decimal ? t.scale : 0; }
+
+bool reads_columns(const Expr& e) {
+  bool any = false;
+  visit(e, [&](const Expr& x) { any = any || x.kind == ExprKind::Column || x.kind == ExprKind::Param; });
+  return any;
+}
+
+// A computed string over one dictionary column too long to be packed (upper(p_type)): it has no
+// device value, only its per-code results in a table (ir/pass_dictionary_tables.cpp).
+bool per_code_string(const Expr& e) {
+  return e.type.is_string() && !e.type.packed && e.kind != ExprKind::Column && e.kind != ExprKind::Literal && per_string_column(e);
+}
+
+// Operands that meet in one expression (a comparison, LIKE, IN, a string function): where one is a
+// per-code string, everything else must read the same dictionary column or nothing, so the whole
+// expression can be evaluated per dictionary string.
+void check_per_code_operands(const JsonNode& at, const std::vector<ExprPtr>& operands) {
+  const Expr* per_code = nullptr;
+  for (const ExprPtr& o : operands)
+    if (per_code_string(*o)) per_code = o.get();
+  if (!per_code) return;
+  const Expr* column = per_string_column(*per_code);
+  for (const ExprPtr& o : operands) {
+    if (!reads_columns(*o)) continue;
+    const Expr* c = per_string_column(*o);
+    if (c && c->source == column->source && c->column == column->column) continue;
+    at.unsupported(per_code->to_string() + " (a computed string of up to " + std::to_string(per_code->type.length) + " bytes over dictionary column " +
+                   column->to_string() + ") is computed per dictionary string on the host; it can only meet literals and that same column, not " +
+                   o->to_string());
+  }
+}
 
 // Converts a numeric expression to `target` (Decimal of a larger or equal scale, Int64, Float64);
 // literals are folded so kernels compare against plain constants.
@@ -211,6 +243,11 @@ bool unify(ExprPtr& a, ExprPtr& b, const JsonNode& at, std::string& why) {
       return false;
     }
     if (!is_dict(*a) && !is_dict(*b) && !(is_string_literal(*a) && is_string_literal(*b))) return true;  // heap strings
+    // A dictionary column and a computed string of that column (p_type = upper(p_type)): compared
+    // per dictionary string on the host (ir/pass_dictionary_tables.cpp).
+    const Expr* ca = per_string_column(*a);
+    const Expr* cb = per_string_column(*b);
+    if (ca && cb && ca->source == cb->source && ca->column == cb->column) return true;
   }
   why = "cannot compare " + type_words(*a) + " with " + type_words(*b);
   return false;
@@ -224,6 +261,7 @@ ExprPtr bind_compare(CompareOp op, const JsonNode& node, const std::vector<Attri
   if (is_dict(*r) && is_string_literal(*l)) return dict_compare(mirror(op), r, l->string_value);
   std::string why;
   if (!unify(l, r, node, why)) node.fail(why);
+  check_per_code_operands(node, {l, r});
   return make_compare(op, l, r);
 }
 
@@ -346,6 +384,7 @@ ExprPtr bind_between(const JsonNode& node, const std::vector<Attribute>& scope) 
     hi = coerce(hi, v->type, node.at("high"));
   }
   e->args = {v, lo, hi};
+  check_per_code_operands(node, e->args);
   return e;
 }
 
@@ -397,6 +436,7 @@ ExprPtr bind_in(const JsonNode& node, const std::vector<Attribute>& scope) {
     e->args.push_back(x);
   }
   if (e->args.size() == 1) return make_int_literal(0, DataType::boolean());  // no value can match
+  check_per_code_operands(node, e->args);
   return e;
 }
 
@@ -457,14 +497,30 @@ ExprPtr bind_case(const JsonNode& node, const std::vector<Attribute>& scope) {
   return e;
 }
 
+// The byte length a string operand is bounded by: a literal's own, else its type's (0: unbounded).
+uint32_t length_bound(const Expr& e) { return is_string_literal(e) ? static_cast<uint32_t>(e.string_value.size()) : e.type.length; }
+
+// A computed string of at most `bound` bytes: packed when that fits (ir/state.h "Packed strings").
+DataType computed_string(uint64_t bound) {
+  if (bound >= 1 && bound <= kMaxPackedStringBytes) return DataType::packed_string(static_cast<uint32_t>(bound));
+  return DataType::varchar(bound > UINT32_MAX ? 0 : static_cast<uint32_t>(bound));
+}
+
 // Over a dictionary column, patterns without wildcards are equality and prefix patterns a range of
-// codes (the dictionary is order-preserving); other patterns stay LIKE, evaluated on the host into a
-// code set per dictionary (ir assign_parameters). Over heap strings every pattern runs on the device.
-ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope) {
+// codes (the dictionary is order-preserving); other patterns stay LIKE, evaluated on the host once
+// per dictionary string (ir/pass_dictionary_tables.cpp), as is LIKE over any computed string of one
+// dictionary column. Over heap strings every pattern runs on the device. ILIKE (`op` "ilike") is
+// LIKE of lower(value) with the pattern lowered: byte-wise, ASCII letters only (string_functions.h).
+ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope, bool case_insensitive) {
   node.expect_object({"op", "arg", "pattern"});
   ExprPtr v = bind_any(node.at("arg"), scope);
-  if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail("LIKE needs a string column or expression, found " + type_words(*v));
+  const char* op = case_insensitive ? "ILIKE" : "LIKE";
+  if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail(std::string(op) + " needs a string column or expression, found " + type_words(*v));
   std::string pattern = node.at("pattern").as_string();
+  if (case_insensitive) {
+    v = make_string_fn(StringFn::Lower, {v}, computed_string(length_bound(*v)));
+    pattern = string_lower(pattern);
+  }
   if (is_dict(*v)) {
     std::string literal;
     switch (classify_like(pattern, &literal)) {
@@ -476,7 +532,86 @@ ExprPtr bind_like(const JsonNode& node, const std::vector<Attribute>& scope) {
       case LikeShape::General: break;
     }
   }
+  if (v->type.packed && !per_string_column(*v) && !is_byte_range(*v))
+    node.at("arg").unsupported(std::string(op) + " over " + v->to_string() + " (a computed string held packed, of at most " +
+                               std::to_string(kMaxPackedStringBytes) + " bytes) is not supported; compare it with literals instead");
   return make_like(v, std::move(pattern));
+}
+
+// The string functions and their arguments, named as the JSON syntax and EXPLAIN name them
+// (string_fn_name).
+struct StringFnArity {
+  StringFn fn;
+  size_t args;
+};
+constexpr StringFnArity kStringFns[] = {
+    {StringFn::Upper, 1}, {StringFn::Lower, 1},    {StringFn::Trim, 1},    {StringFn::LTrim, 1},  {StringFn::RTrim, 1},
+    {StringFn::Length, 1}, {StringFn::Position, 2}, {StringFn::Replace, 3}, {StringFn::Concat, 2},
+};
+
+// {"op": "<name>", "args": [...]}: a string function (frontend/expr.h StringFn). Calls of literals
+// fold to a literal. The result type bounds the result's bytes by the arguments' (unbounded when
+// one is); at most kMaxPackedStringBytes is a packed value. A result too long to pack has a device
+// form only as a byte range of a heap string (upper, lower, trim: the range, narrowed or read
+// case-mapped) or per dictionary string (any function of one dictionary column); concat and
+// replace of heap strings that long are Unsupported, as is a needle or replacement the device
+// would have to compute per row.
+ExprPtr bind_string_fn(const StringFnArity& f, const JsonNode& node, const std::vector<Attribute>& scope) {
+  const std::string name = string_fn_name(f.fn);
+  node.expect_object({"op", "args"});
+  std::vector<JsonNode> items = node.array("args");
+  if (items.size() != f.args)
+    node.at("args").fail(name + " takes " + std::to_string(f.args) + " argument" + (f.args == 1 ? "" : "s") + ", found " +
+                         std::to_string(items.size()));
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < items.size(); ++i) {
+    args.push_back(bind_any(items[i], scope));
+    if (!args.back()->type.is_string()) items[i].fail(name + " needs a string, found " + type_words(*args.back()));
+  }
+  if (std::all_of(args.begin(), args.end(), [](const ExprPtr& a) { return is_string_literal(*a); })) return fold_string_fn(f.fn, args);
+  check_per_code_operands(node, args);
+  const bool per_code = per_string_column(*args[0]) && std::all_of(args.begin(), args.end(), [](const ExprPtr& a) {
+                          return !reads_columns(*a) || per_string_column(*a);
+                        });
+  // Next to other columns a dictionary column has no bytes on the device: a short one takes part as
+  // its packed self, SUBSTRING(c FROM 1 FOR its length), a per-code table.
+  for (ExprPtr& a : args)
+    if (!per_code && is_dict(*a) && a->type.length >= 1 && a->type.length <= kMaxPackedStringBytes) a = make_substring(a, 1, static_cast<int32_t>(a->type.length));
+  DataType type;
+  const uint64_t n = length_bound(*args[0]);
+  switch (f.fn) {
+    case StringFn::Upper:
+    case StringFn::Lower:
+    case StringFn::Trim:
+    case StringFn::LTrim:
+    case StringFn::RTrim: type = computed_string(n); break;
+    case StringFn::Length: type = DataType::int64(); break;
+    case StringFn::Position:
+      type = DataType::int64();
+      if (!per_code && !is_string_literal(*args[1]))
+        items[1].unsupported("strpos/position needs its needle as a string literal (or both strings of one dictionary column), found " +
+                             args[1]->to_string());
+      break;
+    case StringFn::Replace: {
+      for (size_t i = 1; i < 3; ++i)
+        if (!is_string_literal(*args[i])) items[i].unsupported("replace needs its search and replacement strings as literals, found " + args[i]->to_string());
+      const uint64_t from = args[1]->string_value.size(), to = args[2]->string_value.size();
+      type = computed_string(n == 0 ? 0 : from == 0 || to <= from ? n : n + (n / from) * (to - from));
+      break;
+    }
+    case StringFn::Concat: {
+      const uint64_t m = length_bound(*args[1]);
+      type = computed_string(n == 0 || m == 0 ? 0 : n + m);
+      break;
+    }
+  }
+  ExprPtr e = make_string_fn(f.fn, std::move(args), type);
+  const bool range = f.fn != StringFn::Replace && f.fn != StringFn::Concat;  // a byte range of its argument, or a number
+  if (!e->type.packed && !range && !per_code)
+    node.unsupported(name + " of heap strings is supported only as a computed string of at most " +
+                     std::to_string(kMaxPackedStringBytes) + " bytes or over one dictionary column; " + e->to_string() +
+                     (e->type.length ? " may have up to " + std::to_string(e->type.length) + " bytes" : " is unbounded"));
+  return e;
 }
 
 // SQL positions: 1-based start; a start below 1 shortens the length as in PostgreSQL, which only
@@ -569,14 +704,18 @@ ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope)
   if (op == "between") return bind_between(node, scope);
   if (op == "in") return bind_in(node, scope);
   if (op == "case") return bind_case(node, scope);
-  if (op == "like") return bind_like(node, scope);
+  if (op == "like" || op == "ilike") return bind_like(node, scope, op == "ilike");
+  for (const StringFnArity& f : kStringFns)
+    if (op == string_fn_name(f.fn)) return bind_string_fn(f, node, scope);
   if (op == "substring") return bind_substring(node, scope);
   if (op == "extract") return bind_extract(node, scope);
   if (op == "cast") return bind_cast(node, scope);
-  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "substring", "extract", "cast"};
+  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "ilike", "substring", "extract", "cast"};
   for (const OpName& o : kBinaryOps) known.push_back(o.name);
+  for (const StringFnArity& f : kStringFns) known.push_back(string_fn_name(f.fn));
   node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
-                     "; expected one of = <> < <= > >= + - * / and or not between in case like substring extract cast");
+                     "; expected one of = <> < <= > >= + - * / and or not between in case like ilike substring extract cast"
+                     " upper lower trim ltrim rtrim length strpos replace concat");
 }
 
 ExprPtr bind_any(const JsonNode& node, const std::vector<Attribute>& scope) {

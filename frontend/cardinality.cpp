@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "frontend/string_functions.h"
 #include "storage/error.h"
 
 namespace hqc::plan {
@@ -107,7 +108,25 @@ double conjunction(const std::vector<ExprPtr>& parts, const std::string& table, 
   return s;
 }
 
+// The fraction of its dictionary's strings for which a predicate computed from one dictionary column
+// holds (LIKE, string functions: evaluated per string as the IR's per-code tables are), when the
+// statistics have the dictionary.
+std::optional<double> dictionary_fraction(const Expr& e, const Statistics& stats) {
+  const Expr* column = per_string_column(e);
+  if (!column || !computes_from_string(e) || !per_string_evaluable(e) || !stats.has_dictionaries()) return std::nullopt;
+  try {
+    std::vector<int64_t> flags = stats.dictionary_values(column->dict_table, column->dict_column, e);
+    if (flags.empty()) return std::nullopt;
+    return static_cast<double>(std::count(flags.begin(), flags.end(), 1)) / static_cast<double>(flags.size());
+  } catch (const Error&) {
+    return std::nullopt;  // no dictionaries: the defaults
+  }
+}
+
 double selectivity(const Expr& e, const std::string& table, const Statistics& stats) {
+  if (e.kind != ExprKind::And && e.kind != ExprKind::Or && e.kind != ExprKind::Not) {
+    if (std::optional<double> fraction = dictionary_fraction(e, stats)) return *fraction;
+  }
   switch (e.kind) {
     case ExprKind::And: return conjunction(e.args, table, stats);
     case ExprKind::Or: {
@@ -138,21 +157,7 @@ double selectivity(const Expr& e, const std::string& table, const Statistics& st
       const double items = static_cast<double>(e.args.size() - 1);
       return std::min(1.0, items * equality(*e.args[0], *e.args[1], table, stats));
     }
-    case ExprKind::Like: {
-      const Expr& v = *e.args[0];
-      if (v.kind == ExprKind::Column && !v.dict_table.empty() && stats.has_dictionaries()) {
-        try {
-          std::vector<int32_t> flags = stats.dictionary_like(v.dict_table, v.dict_column, e.string_value);
-          if (!flags.empty()) {
-            const double matches = static_cast<double>(std::count(flags.begin(), flags.end(), 1));
-            return matches / static_cast<double>(flags.size());
-          }
-        } catch (const Error&) {
-          // no dictionaries: the default below
-        }
-      }
-      return kDefaultEquality;
-    }
+    case ExprKind::Like: return kDefaultEquality;  // over heap strings
     default:
       return kDefaultOther;
   }

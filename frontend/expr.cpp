@@ -37,6 +37,21 @@ const char* dict_match_name(DictMatch m) {
   return "?";
 }
 
+const char* string_fn_name(StringFn f) {
+  switch (f) {
+    case StringFn::Upper: return "upper";
+    case StringFn::Lower: return "lower";
+    case StringFn::Trim: return "trim";
+    case StringFn::LTrim: return "ltrim";
+    case StringFn::RTrim: return "rtrim";
+    case StringFn::Length: return "length";
+    case StringFn::Position: return "strpos";
+    case StringFn::Replace: return "replace";
+    case StringFn::Concat: return "concat";
+  }
+  return "?";
+}
+
 namespace {
 
 std::string quoted(const std::string& s) {
@@ -112,6 +127,10 @@ std::string Expr::to_string() const {
       return "extract(" + string_value + ", " + args[0]->to_string() + ")";
     case ExprKind::Param:
       return "$" + param;
+    case ExprKind::StringFn:
+      return std::string(string_fn_name(string_fn)) + "(" + join_args(*this, ", ") + ")";
+    case ExprKind::CodeTable:
+      return param + "[" + args[0]->to_string() + "]";
   }
   return "?";
 }
@@ -226,6 +245,24 @@ ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length) {
   const auto n = static_cast<uint32_t>(length);
   e->type = n <= kMaxPackedStringBytes ? DataType::packed_string(n) : DataType::varchar(n);
   e->args = {std::move(value), make_int_literal(start, DataType::int32()), make_int_literal(length, DataType::int32())};
+  return e;
+}
+
+ExprPtr make_string_fn(StringFn fn, std::vector<ExprPtr> args, DataType type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::StringFn;
+  e->string_fn = fn;
+  e->type = type;
+  e->args = std::move(args);
+  return e;
+}
+
+ExprPtr make_code_table(ExprPtr dictionary_column, std::string buffer, DataType type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::CodeTable;
+  e->param = std::move(buffer);
+  e->type = type;
+  e->args = {std::move(dictionary_column)};
   return e;
 }
 

@@ -39,18 +39,34 @@ enum class ExprKind : uint8_t {
              // the result packed)
   Cast,      // args: operand; converts to `type` (integer widening, decimal rescale, to Float64)
   Like,      // args: value (a string); string_value: the pattern ('%' any run, '_' one byte, no
-             // escape character; frontend/like_pattern.h); Bool. NOT LIKE is Not(Like). Over a
-             // dictionary column only General patterns remain (the binder turns the others into code
-             // comparisons); the IR names their code-set buffer in `param`.
+             // escape character; frontend/like_pattern.h); Bool. NOT LIKE is Not(Like); ILIKE is
+             // LIKE of lower(value) with the pattern lowered. Over a dictionary column only General
+             // patterns remain (the binder turns the others into code comparisons); the IR reads
+             // them from a per-code table (CodeTable).
   Substring, // args: value (a string), start, length (Int32 literals, start 1-based as in SQL);
              // result: varchar(length), packed (DataType::packed, ir/state.h "Packed strings")
              // when length <= kMaxPackedStringBytes. Over a dictionary column (packed only) the IR
-             // names its per-code table of substrings in `param`.
+             // reads it from a per-code table (CodeTable).
   Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
   Param,     // run-time parameter `param` of `type`: a value an earlier stage of the same query
              // computed (the value of an uncorrelated scalar subquery). Never written by users:
              // the IR creates it (ir/build_pipelines.cpp) and the executor supplies the value.
+  StringFn,  // string function `string_fn` (StringFn below documents each one's args and type);
+             // byte-wise, as LIKE and SUBSTRING (frontend/string_functions.h)
+  CodeTable, // args: a dictionary column; `param`: a per-code table buffer whose element c is the
+             // value, for the column's string of code c, of an expression whose only column is that
+             // one (ir/pass_dictionary_tables.cpp). Never written by users: the IR creates it.
 };
+
+// ExprKind::StringFn. Strings are bytes; upper/lower map ASCII letters only; trim removes spaces.
+//   Upper, Lower, Trim, LTrim, RTrim  args: s                      result: a string of at most s's length
+//   Length                            args: s                      result: Int64 (bytes)
+//   Position                          args: s, needle              result: Int64, 1-based first
+//                                                                  occurrence, 0 when absent (strpos)
+//   Replace                           args: s, from, to (literals) result: every `from` in s replaced
+//   Concat                            args: a, b                   result: a followed by b
+// A string result of at most kMaxPackedStringBytes bytes (bounded by its arguments' lengths) is packed.
+enum class StringFn : uint8_t { Upper, Lower, Trim, LTrim, RTrim, Length, Position, Replace, Concat };
 
 enum class ArithOp : uint8_t { Add, Sub, Mul, Div };
 enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
@@ -83,9 +99,9 @@ struct Expr {
   double float_value = 0.0;
   std::string string_value;
   DictMatch match = DictMatch::Equal;
-  std::string param;  // DictCode: name of the run-time parameter; Like over a dictionary column: its
-                      // code-set buffer; Substring of a dictionary column: its per-code table (all
-                      // assigned by the IR); Param: the parameter's name
+  std::string param;  // DictCode: name of the run-time parameter; CodeTable: its per-code buffer
+                      // (both assigned by the IR); Param: the parameter's name
+  StringFn string_fn = StringFn::Upper;
 
   ArithOp arith = ArithOp::Add;
   // Arith (+ - *) or Cast raising a scale, computed in 64 bits: the device checks it for overflow
@@ -114,6 +130,9 @@ ExprPtr make_like(ExprPtr value, std::string pattern);
 ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
 ExprPtr make_extract(std::string field, ExprPtr date);
 ExprPtr make_param(std::string name, DataType type);
+// `type` is the result type (frontend/bind_expr.cpp string_fn_type computes it from the arguments).
+ExprPtr make_string_fn(StringFn fn, std::vector<ExprPtr> args, DataType type);
+ExprPtr make_code_table(ExprPtr dictionary_column, std::string buffer, DataType type);
 
 // Deep copy (the IR rewrites DictCode::param on its own copy, never on the logical plan's).
 ExprPtr clone(const Expr& e);
@@ -132,5 +151,6 @@ void visit_mutable(Expr& e, F&& f) {
 const char* arith_symbol(ArithOp op);      // "+", "-", "*", "/"
 const char* compare_symbol(CompareOp op);  // "=", "<>", "<", "<=", ">", ">="
 const char* dict_match_name(DictMatch m);  // "eq", "lower_bound", "upper_bound", "prefix_end"
+const char* string_fn_name(StringFn f);    // "upper", "lower", "trim", "ltrim", "rtrim", "length", "strpos", "replace", "concat"
 
 }  // namespace hqc::plan

@@ -7,16 +7,9 @@
 
 namespace hqc::plan {
 
-std::vector<int32_t> Statistics::dictionary_like(const std::string& table, const std::string& column,
-                                                 const std::string& pattern) const {
-  throw Error(ErrorKind::Unsupported, "statistics: LIKE '" + pattern + "' over " + table + "." + column +
+std::vector<int64_t> Statistics::dictionary_values(const std::string& table, const std::string& column, const Expr& per_code) const {
+  throw Error(ErrorKind::Unsupported, "statistics: " + per_code.to_string() + " over " + table + "." + column +
                                           " needs the column's dictionary, which these statistics do not have");
-}
-
-std::vector<int64_t> Statistics::dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
-                                                       int32_t length) const {
-  throw Error(ErrorKind::Unsupported, "statistics: SUBSTRING(" + table + "." + column + " FROM " + std::to_string(start) + " FOR " +
-                                          std::to_string(length) + ") needs the column's dictionary, which these statistics do not have");
 }
 
 const TableDef& CatalogStatistics::find(const std::string& table) const {

@@ -5,12 +5,12 @@
 //
 // Contract:
 //   - Statistics answers for one database; rows() / column() throw Error(Input) naming the table
-//     or column the database lacks; dictionary_code() / dictionary_like() need dictionaries.
+//     or column the database lacks; dictionary_code() / dictionary_values() need dictionaries.
 //   - CatalogStatistics estimates without data, from the catalog alone: rows_at_sf1 x SF for
 //     tables that scale (the others as declared), a column's distinct count from the key
 //     declarations (a single-column primary key: the table's rows; a single-column foreign key:
 //     the referenced table's rows; any other column: 0 = unknown), no min/max (valid = false) and
-//     no dictionaries (dictionary_code / dictionary_like throw Error(Unsupported)).
+//     no dictionaries (dictionary_code / dictionary_values throw Error(Unsupported)).
 #pragma once
 
 #include <cstdint>
@@ -32,15 +32,11 @@ class Statistics {
   // (see plan::DictMatch); Equal yields -1 when the literal is absent.
   virtual int64_t dictionary_code(const std::string& table, const std::string& column,
                                   const std::string& literal, DictMatch match) const = 0;
-  // One flag per code of table.column's dictionary: 1 where its string matches LIKE `pattern`
-  // (frontend/like_pattern.h). Statistics without dictionaries throw Error(Unsupported).
-  virtual std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
-                                               const std::string& pattern) const;
-  // One value per code of table.column's dictionary: SUBSTRING(its string FROM start FOR length),
-  // packed (storage/types.h pack_string; length <= kMaxPackedStringBytes). Statistics without
-  // dictionaries throw Error(Unsupported).
-  virtual std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
-                                                     int32_t length) const;
+  // One value per code of table.column's dictionary: `per_code` (whose only column is that one;
+  // frontend/string_functions.h per_string_evaluable) evaluated for the code's string — a flag, an
+  // integer or a packed string (evaluate_per_string). Statistics without dictionaries throw
+  // Error(Unsupported).
+  virtual std::vector<int64_t> dictionary_values(const std::string& table, const std::string& column, const Expr& per_code) const;
   // False when the dictionary lookups above always throw (estimates skip them without the cost
   // of an exception per string comparison).
   virtual bool has_dictionaries() const { return true; }

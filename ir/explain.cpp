@@ -70,9 +70,7 @@ std::string buffer_text(const Buffer& b) {
   }
   std::string fill = b.fill == Buffer::Fill::Zero      ? "zero"
                      : b.fill == Buffer::Fill::None    ? "none"
-                     : b.fill == Buffer::Fill::CodeSet ? "like(" + b.set_table + "." + b.set_column + ", '" + b.set_pattern + "')"
-                     : b.fill == Buffer::Fill::CodeStrings
-                         ? "substring(" + b.set_table + "." + b.set_column + ", " + std::to_string(b.set_start) + ", " + std::to_string(b.set_length) + ")"
+                     : b.fill == Buffer::Fill::CodeTable ? "per_code(" + b.per_code->to_string() + ")"
                                                        : hex(b.pattern);
   return b.name + ": " + scalar_type_name(b.element) + "[" + size + "] fill " + fill;
 }

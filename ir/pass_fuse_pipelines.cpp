@@ -96,26 +96,12 @@ const char* sink_suffix(SinkKind k) {
   return "sink";
 }
 
-// Whether an expression of pipeline `p` reads the bytes of heap string (source, column): as the
-// operand of LIKE, SUBSTRING, a comparison, BETWEEN or an IN list. A heap string only carried along
-// (a payload, a group key, an output column) is its row reference and needs no device copy.
+// Whether an expression of pipeline `p` reads the bytes of heap string (source, column)
+// (for_each_string_operand).
 bool reads_string_bytes(const Program& program, const Pipeline& p, const std::string& source, const std::string& column) {
   bool reads = false;
-  auto is_it = [&](const plan::Expr& e) { return e.kind == plan::ExprKind::Column && e.source == source && e.column == column; };
-  for (const plan::Expr* root : pipeline_exprs(program, p)) {
-    plan::visit(*root, [&](const plan::Expr& e) {
-      switch (e.kind) {
-        case plan::ExprKind::Like:
-        case plan::ExprKind::Substring:
-        case plan::ExprKind::Compare:
-        case plan::ExprKind::Between:
-        case plan::ExprKind::InList:
-          for (const plan::ExprPtr& a : e.args) reads = reads || is_it(*a);
-          break;
-        default: break;
-      }
-    });
-  }
+  for (const plan::Expr* root : pipeline_exprs(program, p))
+    for_each_string_operand(*root, [&](const plan::Expr& c) { reads = reads || (c.source == source && c.column == column); });
   return reads;
 }
 
@@ -246,13 +232,13 @@ Kernel fuse(const Program& program, const Pipeline& p) {
       break;
     }
   }
-  // Dictionary codes of literals; code sets of LIKE over dictionaries; values of earlier stages
+  // Dictionary codes of literals; per-code tables of dictionary columns; values of earlier stages
   // (scalar subqueries; a 128-bit one is two params, its low and high word).
   for (const plan::Expr* root : pipeline_exprs(program, p)) {
     plan::visit(*root, [&](const plan::Expr& e) {
       if (e.kind == plan::ExprKind::DictCode || e.kind == plan::ExprKind::Param) b.param(e.param);
       if (e.kind == plan::ExprKind::Param && is_decimal128(e.type)) b.param(high_word_param(e.param));
-      if ((e.kind == plan::ExprKind::Like || e.kind == plan::ExprKind::Substring) && !e.param.empty()) b.buffer(e.param, false);
+      if (e.kind == plan::ExprKind::CodeTable) b.buffer(e.param, false);
     });
   }
   b.finish_params();

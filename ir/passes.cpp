@@ -15,6 +15,7 @@ namespace hqc::ir {
 
 std::vector<Pass> default_passes() {
   return {
+      {"dictionary_tables", dictionary_tables},
       {"assign_parameters", assign_parameters},
       {"flag_arithmetic", flag_arithmetic},
       {"fuse_pipelines", fuse_pipelines},

@@ -30,8 +30,10 @@ struct PassOptions {
 };
 
 // The passes, in order (default_passes() returns exactly this list):
-//   assign_parameters  DictCode literals → named run-time params; LIKE over a dictionary → a
-//                      code-set buffer (ir/pass_assign_parameters.cpp)
+//   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
+//                      functions, and the predicates over them) → a per-code table the host fills
+//                      (ir/pass_dictionary_tables.cpp)
+//   assign_parameters  DictCode literals → named run-time params (ir/pass_assign_parameters.cpp)
 //   flag_arithmetic    a flag word for each pipeline with overflow-checked 64-bit arithmetic
 //                      (ir/pass_flag_arithmetic.cpp)
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
@@ -40,6 +42,7 @@ struct PassOptions {
 //   plan_launch        block size, tuples per thread, scratchpad bytes (ir/pass_plan_launch.cpp)
 std::vector<Pass> default_passes();
 
+void dictionary_tables(Program& program);
 void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);
 void fuse_pipelines(Program& program);

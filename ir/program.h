@@ -101,7 +101,7 @@ struct Program {
 // The values of every Param of a program for one database.
 struct ParamValues {
   std::map<std::string, int64_t> values;
-  // Initial contents of Fill::CodeSet / Fill::CodeStrings buffers, by buffer name: one value per
+  // Initial contents of Fill::CodeTable buffers, by buffer name: one value per
   // dictionary code (a flag, a packed string), at least as many as the buffer's elements; stored
   // at the buffer's element width.
   std::map<std::string, std::vector<int64_t>> contents;

@@ -98,14 +98,8 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
     }
   }
   for (const Buffer& b : program.buffers) {
-    if (b.fill != Buffer::Fill::CodeSet && b.fill != Buffer::Fill::CodeStrings) continue;
-    std::vector<int64_t> values;
-    if (b.fill == Buffer::Fill::CodeSet) {
-      std::vector<int32_t> flags = stats.dictionary_like(b.set_table, b.set_column, b.set_pattern);
-      values.assign(flags.begin(), flags.end());
-    } else {
-      values = stats.dictionary_substrings(b.set_table, b.set_column, b.set_start, b.set_length);
-    }
+    if (b.fill != Buffer::Fill::CodeTable) continue;
+    std::vector<int64_t> values = stats.dictionary_values(b.set_table, b.set_column, *b.per_code);
     if (values.size() < buffer_elements(b, v)) {
       throw Error(ErrorKind::Input, "buffer " + b.name + ": the dictionary of " + b.set_table + "." + b.set_column + " has " +
                                         std::to_string(values.size()) + " strings but codes up to " +

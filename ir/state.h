@@ -37,8 +37,8 @@ namespace hqc::ir {
 // DataType::packed and a value of its own: its bytes big-endian in an I64, zero-padded (pack_string).
 // Integer order is byte order for strings without NUL bytes, so comparisons, IN lists, MIN/MAX, join
 // keys and group keys work on the integer, as for any I64, and the host unpacks the text when it
-// assembles the result. A SUBSTRING of a dictionary column is a per-code table (Fill::CodeStrings)
-// the host fills from the dictionary. Longer or unbounded computed strings have no device value
+// assembles the result. A packed string computed from one dictionary column (its SUBSTRING, upper,
+// ...) is a per-code table (Fill::CodeTable) the host fills from the dictionary. Longer or unbounded computed strings have no device value
 // (Unsupported wherever one is needed).
 
 // ---------------------------------------------------------------- parameters and buffers
@@ -101,19 +101,17 @@ struct Buffer {
   uint64_t fixed_elements = 0;
   std::string elements_param;
   uint64_t multiplier = 1;
-  // CodeSet: I32 flags, element c = 1 when code c of dictionary set_table.set_column matches LIKE
-  // set_pattern (contents resolve_parameters computes on the host; ParamValues::contents).
-  // CodeStrings: I64, element c = SUBSTRING(string c of set_table.set_column FROM set_start FOR
-  // set_length), packed ("Packed strings" above; also ParamValues::contents).
-  enum class Fill : uint8_t { Zero, Pattern, None, CodeSet, CodeStrings };
+  // CodeTable: element c = `per_code` (an expression whose only column is dictionary column
+  // set_table.set_column) for the string of code c: a flag or integer (I32 or I64) or a packed
+  // string (I64, "Packed strings" above). resolve_parameters computes the contents on the host
+  // (ParamValues::contents); ir/pass_dictionary_tables.cpp creates these buffers.
+  enum class Fill : uint8_t { Zero, Pattern, None, CodeTable };
   Fill fill = Fill::Zero;
   uint64_t pattern = 0;  // Fill::Pattern: the element's bit pattern (e.g. empty-slot markers)
   std::string comment;
-  std::string set_table;    // Fill::CodeSet
+  std::string set_table;    // Fill::CodeTable
   std::string set_column;
-  std::string set_pattern;
-  int32_t set_start = 0;   // CodeStrings
-  int32_t set_length = 0;
+  plan::ExprPtr per_code;
 };
 
 // ---------------------------------------------------------------- 128-bit decimals

@@ -144,13 +144,14 @@ class Verifier {
         if (is_decimal128(e.type) && !p_.find_param(high_word_param(e.param)))
           fail(who + ": 128-bit " + e.to_string() + " has no high-word param " + high_word_param(e.param));
         break;
+      case ExprKind::CodeTable: {
+        const Buffer* b = p_.find_buffer(e.param);
+        if (!b || b->fill != Buffer::Fill::CodeTable || e.args.size() != 1 || b->set_table != e.args[0]->dict_table ||
+            b->set_column != e.args[0]->dict_column || !(b->per_code->type == e.type))
+          fail(who + ": " + e.to_string() + " does not match its per-code table " + e.param);
+        break;
+      }
       case ExprKind::Substring:
-        if (!e.param.empty()) {  // of a dictionary column: its per-code table
-          const Buffer* b = p_.find_buffer(e.param);
-          if (!b || b->fill != Buffer::Fill::CodeStrings || b->set_table != e.args.at(0)->dict_table ||
-              b->set_column != e.args.at(0)->dict_column)
-            fail(who + ": " + e.to_string() + " does not match its per-code table " + e.param);
-        }
         if (e.type.packed && e.args.at(2)->int_value > static_cast<int64_t>(kMaxPackedStringBytes))
           fail(who + ": " + e.to_string() + " is packed but longer than " + std::to_string(kMaxPackedStringBytes) + " bytes");
         break;

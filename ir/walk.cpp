@@ -38,6 +38,23 @@ std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipe
   return out;
 }
 
+void for_each_string_operand(const plan::Expr& e, const std::function<void(const plan::Expr& column)>& f) {
+  plan::visit(e, [&](const plan::Expr& x) {
+    switch (x.kind) {
+      case plan::ExprKind::Like:
+      case plan::ExprKind::Substring:
+      case plan::ExprKind::StringFn:
+      case plan::ExprKind::Compare:
+      case plan::ExprKind::Between:
+      case plan::ExprKind::InList:
+        for (const plan::ExprPtr& a : x.args)
+          if (a->kind == plan::ExprKind::Column) f(*a);
+        break;
+      default: break;
+    }
+  });
+}
+
 std::vector<plan::Expr*> pipeline_exprs(Program& program, const Pipeline& p) {
   std::vector<plan::Expr*> out;
   for (const plan::Expr* e : pipeline_exprs(static_cast<const Program&>(program), p)) out.push_back(const_cast<plan::Expr*>(e));

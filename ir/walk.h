@@ -3,6 +3,7 @@
 // output columns). Passes and the verifier walk expressions through this one place.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "ir/program.h"
@@ -12,5 +13,10 @@ namespace hqc::ir {
 // Roots in evaluation order; the pointers stay valid while the program is not restructured.
 std::vector<plan::Expr*> pipeline_exprs(Program& program, const Pipeline& p);
 std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipeline& p);
+
+// Calls f on every column of `e` whose string bytes `e` reads: the direct operand of a LIKE,
+// SUBSTRING, string function, comparison, BETWEEN or IN list. A heap string only carried along (a
+// payload, a group key, an output column) is its row reference and needs no bytes.
+void for_each_string_operand(const plan::Expr& e, const std::function<void(const plan::Expr& column)>& f);
 
 }  // namespace hqc::ir

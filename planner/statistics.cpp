@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "frontend/like_pattern.h"
+#include "frontend/string_functions.h"
 #include "storage/date.h"
 #include "storage/error.h"
 
@@ -73,30 +73,16 @@ int64_t DatabaseStatistics::dictionary_code(const std::string& table, const std:
   return -1;
 }
 
-std::vector<int32_t> DatabaseStatistics::dictionary_like(const std::string& table, const std::string& column,
-                                                         const std::string& pattern) const {
+std::vector<int64_t> DatabaseStatistics::dictionary_values(const std::string& table, const std::string& column,
+                                                            const plan::Expr& per_code) const {
   const Column& c = find_column(table, column);
   if (c.encoding != Encoding::Dictionary) {
     throw Error(ErrorKind::Input, "statistics: column " + table + "." + column + " is not dictionary-encoded in the loaded data");
   }
-  std::vector<int32_t> flags;
-  flags.reserve(c.dictionary.size());
-  for (const std::string& s : c.dictionary) flags.push_back(plan::like_match(s, pattern) ? 1 : 0);
-  return flags;
-}
-
-std::vector<int64_t> DatabaseStatistics::dictionary_substrings(const std::string& table, const std::string& column,
-                                                               int32_t start, int32_t length) const {
-  const Column& c = find_column(table, column);
-  if (c.encoding != Encoding::Dictionary) {
-    throw Error(ErrorKind::Input, "statistics: column " + table + "." + column + " is not dictionary-encoded in the loaded data");
-  }
-  // SQL SUBSTRING on bytes, start >= 1: empty past the end (templates/device/strings.h hqc_substr_*).
-  const auto skip = static_cast<size_t>(start - 1), count = static_cast<size_t>(length);
-  std::vector<int64_t> packed;
-  packed.reserve(c.dictionary.size());
-  for (const std::string& s : c.dictionary) packed.push_back(pack_string(skip < s.size() ? std::string_view(s).substr(skip, count) : ""));
-  return packed;
+  std::vector<int64_t> values;
+  values.reserve(c.dictionary.size());
+  for (const std::string& s : c.dictionary) values.push_back(plan::evaluate_per_string(per_code, s));
+  return values;
 }
 
 }  // namespace hqc::planner

@@ -34,10 +34,7 @@ class DatabaseStatistics final : public Statistics {
   ColumnStats column(const std::string& table, const std::string& column) const override;
   int64_t dictionary_code(const std::string& table, const std::string& column,
                           const std::string& literal, plan::DictMatch match) const override;
-  std::vector<int32_t> dictionary_like(const std::string& table, const std::string& column,
-                                       const std::string& pattern) const override;
-  std::vector<int64_t> dictionary_substrings(const std::string& table, const std::string& column, int32_t start,
-                                             int32_t length) const override;
+  std::vector<int64_t> dictionary_values(const std::string& table, const std::string& column, const plan::Expr& per_code) const override;
 
  private:
   const Column& find_column(const std::string& table, const std::string& column) const;

@@ -306,10 +306,10 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     spec.multiplier = b.multiplier;
     spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
                 : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
-                : b.fill == ir::Buffer::Fill::CodeSet || b.fill == ir::Buffer::Fill::CodeStrings ? BufferSpec::Init::Contents
+                : b.fill == ir::Buffer::Fill::CodeTable ? BufferSpec::Init::Contents
                                                       : BufferSpec::Init::None;
     spec.pattern = b.pattern;
-    if (b.fill == ir::Buffer::Fill::CodeSet || b.fill == ir::Buffer::Fill::CodeStrings) {
+    if (b.fill == ir::Buffer::Fill::CodeTable) {
       auto it = values.contents.find(b.name);
       if (it == values.contents.end()) fail(program, "per-code buffer " + b.name + " has no resolved contents");
       // At the buffer's element width (I32 flags, I64 packed strings), host byte order.

@@ -63,7 +63,7 @@ std::string SqlExpr::to_sql() const {
     case SqlExprKind::Between:
       return operand(*args[0]) + " " + no + "between " + operand(*args[1]) + " and " + operand(*args[2]);
     case SqlExprKind::InList: return operand(*args[0]) + " " + no + "in (" + joined(args, 1, ", ") + ")";
-    case SqlExprKind::Like: return operand(*args[0]) + " " + no + "like " + operand(*args[1]);
+    case SqlExprKind::Like: return operand(*args[0]) + " " + no + (text == "ilike" ? "ilike " : "like ") + operand(*args[1]);
     case SqlExprKind::IsNull: return operand(*args[0]) + (negated ? " is not null" : " is null");
     case SqlExprKind::Case: {
       std::string s = "case";

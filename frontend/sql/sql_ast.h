@@ -36,7 +36,7 @@ enum class SqlExprKind : uint8_t {
   Not,          // args: operand
   Between,      // args: value, low, high; negated for NOT BETWEEN
   InList,       // args: value, items...; negated for NOT IN
-  Like,         // args: value, pattern; negated for NOT LIKE
+  Like,         // args: value, pattern; negated for NOT LIKE; text "ilike" for ILIKE, else "like"
   IsNull,       // args: operand; negated for IS NOT NULL
   Case,         // args: when1, then1, ..., else (NullLiteral when absent); a simple CASE x WHEN v
                 // is rewritten into searched form (x = v) by the parser

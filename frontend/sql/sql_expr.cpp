@@ -2,6 +2,7 @@
 #include "frontend/sql/sql_expr.h"
 
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -96,7 +97,7 @@ class Translator {
         locations_[p] = e.location;
         const SqlExpr& pattern = *e.args[1];
         if (pattern.kind != SqlExprKind::StringLiteral) src_.unsupported(pattern.location, "LIKE needs its pattern as a string literal");
-        json like = {{"op", "like"}, {"arg", translate(*e.args[0], p + ".arg")}, {"pattern", pattern.text}};
+        json like = {{"op", e.text == "ilike" ? "ilike" : "like"}, {"arg", translate(*e.args[0], p + ".arg")}, {"pattern", pattern.text}};
         return e.negated ? json{{"op", "not"}, {"arg", like}} : like;
       }
       case SqlExprKind::Substring: {
@@ -113,6 +114,7 @@ class Translator {
         return json{{"op", "extract"}, {"field", e.text}, {"arg", translate(*e.args[0], path + ".arg")}};
       case SqlExprKind::Function:
         if (is_aggregate_call(e)) src_.fail(e.location, "aggregate function " + e.text + " is not allowed here (only in the select list, HAVING and ORDER BY)");
+        if (std::optional<json> call = string_function(e, path)) return *call;
         src_.unsupported(e.location, "function " + e.text + "() is not supported");
       case SqlExprKind::IntervalLiteral:
         src_.unsupported(e.location, "an interval is only supported added to or subtracted from a date");
@@ -137,6 +139,46 @@ class Translator {
   }
 
  private:
+  // {"op": name, "args": [...]} at `location`, each argument's path mapped to its own position.
+  json call(const std::string& name, const std::vector<const SqlExpr*>& args, const std::string& path, int location) {
+    locations_[path] = location;
+    json out = json::array();
+    for (size_t i = 0; i < args.size(); ++i) out.push_back(translate(*args[i], path + ".args[" + std::to_string(i) + "]"));
+    return json{{"op", name}, {"args", out}};
+  }
+
+  // The string functions (frontend/expr.h StringFn) under their SQL names: PostgreSQL's grammar
+  // makes TRIM([BOTH|LEADING|TRAILING] FROM x) btrim/ltrim/rtrim and POSITION(n IN s) position(s, n);
+  // concat(a, b, c, ...) nests as concat(concat(a, b), c).
+  std::optional<json> string_function(const SqlExpr& e, const std::string& path) {
+    static const std::map<std::string, std::pair<std::string, size_t>> names = {
+        {"upper", {"upper", 1}},   {"lower", {"lower", 1}},   {"btrim", {"trim", 1}},       {"trim", {"trim", 1}},
+        {"ltrim", {"ltrim", 1}},   {"rtrim", {"rtrim", 1}},   {"length", {"length", 1}},    {"char_length", {"length", 1}},
+        {"character_length", {"length", 1}}, {"strpos", {"strpos", 2}}, {"position", {"strpos", 2}}, {"replace", {"replace", 3}},
+    };
+    std::vector<const SqlExpr*> args;
+    for (const SqlExprPtr& a : e.args) args.push_back(a.get());
+    if (e.text == "concat") {
+      if (args.size() < 2) src_.unsupported(e.location, "concat needs at least two arguments");
+      std::vector<const SqlExpr*> first(args.begin(), args.begin() + 2);
+      json out = call("concat", first, path, e.location);
+      for (size_t i = 2; i < args.size(); ++i) {
+        const std::string p = path + ".concat" + std::to_string(i);
+        locations_[p + ".args[1]"] = args[i]->location;
+        out = json{{"op", "concat"}, {"args", json::array({out, translate(*args[i], p + ".args[1]")})}};
+      }
+      return out;
+    }
+    auto it = names.find(e.text);
+    if (it == names.end()) return std::nullopt;
+    const auto& [op, arity] = it->second;
+    if ((e.text == "btrim" || e.text == "ltrim" || e.text == "rtrim") && args.size() == 2)
+      src_.unsupported(args[1]->location, "TRIM of characters other than spaces is not supported");
+    if (args.size() != arity)
+      src_.fail(e.location, e.text + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", found " + std::to_string(args.size()));
+    return call(op, args, path, e.location);
+  }
+
   json binary(const SqlExpr& e, const std::string& path) {
     const SqlExpr& l = *e.args[0];
     const SqlExpr& r = *e.args[1];
@@ -154,7 +196,7 @@ class Translator {
       locations_[path + ".right"] = r.location;
       return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", json{{"int", r.int_value}}}};
     }
-    if (e.text == "||") src_.unsupported(e.location, "string concatenation (||) is not supported");
+    if (e.text == "||") return call("concat", {&l, &r}, path, e.location);
     if (e.text == "%") src_.unsupported(e.location, "the modulo operator (%) is not supported");
     return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", translate(r, path + ".right")}};
   }

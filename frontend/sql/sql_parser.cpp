@@ -384,13 +384,13 @@ class Walker {
       for (SqlExprPtr& b : list_items(a.at("rexpr"))) e->args.push_back(b);
       return e;
     }
-    if (kind == "AEXPR_LIKE") {
+    if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE") {
       auto e = node(SqlExprKind::Like, loc);
-      e->negated = op == "!~~";
+      e->negated = op == "!~~" || op == "!~~*";
+      e->text = kind == "AEXPR_ILIKE" ? "ilike" : "like";
       e->args = {expr(a.at("lexpr")), expr(a.at("rexpr"))};
       return e;
     }
-    if (kind == "AEXPR_ILIKE") src_.unsupported(loc, "ILIKE is not supported");
     if (kind == "AEXPR_SIMILAR") src_.unsupported(loc, "SIMILAR TO is not supported");
     if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") src_.unsupported(loc, "ANY/ALL over arrays is not supported");
     if (kind == "AEXPR_NULLIF") {

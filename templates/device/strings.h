@@ -22,8 +22,17 @@
 // packing as storage/types.h pack_string, so literals packed by the compiler compare with it. Integer
 // order is byte order (no string has NUL bytes), and a packed value is never negative.
 //
-// Dictionary code sets: LIKE over a dictionary-encoded column is evaluated on the host into one flag
-// per code (ir::Buffer::Fill::CodeSet); the kernel reads the flag of the row's code.
+// Case-mapped views: upper(s) / lower(s) of a heap string is the same byte range read through
+// hqc_fold (ASCII letters only, as frontend/string_functions.h); the *_fold variants take the mode
+// (HQC_FOLD_NONE/UPPER/LOWER) of each view, the plain functions read bytes as they are. TRIM narrows
+// the range (hqc_trim_begin/end), as SUBSTRING does.
+//
+// String functions of packed values (upper, lower, trim, length, concat, strpos, replace) compute
+// on the 64-bit value; their results are packed too (the binder bounds them by 7 bytes).
+//
+// Per-code tables: whatever a query computes from one dictionary column's string (LIKE, SUBSTRING,
+// string functions, predicates over them) is evaluated on the host once per dictionary code
+// (ir::Buffer::Fill::CodeTable); the kernel reads the entry of the row's code.
 //
 // Dates: day numbers (days since 1970-01-01) to civil year / month / day (proleptic Gregorian, valid
 // for every int32 day number), the inverse of storage/date.h's days_from_civil.
@@ -55,6 +64,28 @@ HQC_FN hqc_u64 hqc_row_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, h
   return valid ? offsets[row + 1] : 0u;
 }
 
+// ---- case mapping
+
+#define HQC_FOLD_NONE 0
+#define HQC_FOLD_UPPER 1
+#define HQC_FOLD_LOWER 2
+
+HQC_FN hqc_i32 hqc_fold(hqc_i32 c, hqc_i32 fold) {
+  if (fold == HQC_FOLD_UPPER && c >= 'a' && c <= 'z') return c - ('a' - 'A');
+  if (fold == HQC_FOLD_LOWER && c >= 'A' && c <= 'Z') return c + ('a' - 'A');
+  return c;
+}
+
+// ---- TRIM: the range without leading / trailing spaces
+HQC_FN hqc_u64 hqc_trim_begin(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
+  while (begin < end && bytes[begin] == ' ') ++begin;
+  return begin;
+}
+HQC_FN hqc_u64 hqc_trim_end(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
+  while (end > begin && bytes[end - 1] == ' ') --end;
+  return end;
+}
+
 // ---- SUBSTRING(s FROM start FOR length), start >= 1 and length >= 1 (the binder guarantees both):
 // the range clipped to the string, empty when start lies past its end.
 HQC_FN hqc_u64 hqc_substr_begin(hqc_u64 begin, hqc_u64 end, hqc_i64 start) {
@@ -68,37 +99,64 @@ HQC_FN hqc_u64 hqc_substr_end(hqc_u64 begin, hqc_u64 end, hqc_i64 start, hqc_i64
 
 // ---- comparisons: <0, 0, >0 as memcmp, a proper prefix sorting first
 
-HQC_FN hqc_i32 hqc_str_cmp_lit(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR lit,
-                               hqc_i32 lit_len) {
+HQC_FN hqc_i32 hqc_str_cmp_lit_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold,
+                                    HQC_CONST_STR lit, hqc_i32 lit_len) {
   hqc_u64 n = end - begin;
   hqc_u64 common = n < (hqc_u64)lit_len ? n : (hqc_u64)lit_len;
   for (hqc_u64 i = 0; i < common; ++i) {
-    hqc_i32 a = bytes[begin + i];
+    hqc_i32 a = hqc_fold(bytes[begin + i], fold);
     hqc_i32 b = (hqc_u8)lit[i];
     if (a != b) return a < b ? -1 : 1;
   }
   return n == (hqc_u64)lit_len ? 0 : (n < (hqc_u64)lit_len ? -1 : 1);
 }
+HQC_FN hqc_i32 hqc_str_cmp_lit(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR lit,
+                               hqc_i32 lit_len) {
+  return hqc_str_cmp_lit_fold(bytes, begin, end, HQC_FOLD_NONE, lit, lit_len);
+}
 
-HQC_FN hqc_i32 hqc_str_eq_lit(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR lit,
-                              hqc_i32 lit_len) {
+HQC_FN hqc_i32 hqc_str_eq_lit_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold,
+                                   HQC_CONST_STR lit, hqc_i32 lit_len) {
   if (end - begin != (hqc_u64)lit_len) return 0;
   for (hqc_i32 i = 0; i < lit_len; ++i)
-    if (bytes[begin + (hqc_u64)i] != (hqc_u8)lit[i]) return 0;
+    if (hqc_fold(bytes[begin + (hqc_u64)i], fold) != (hqc_u8)lit[i]) return 0;
   return 1;
+}
+HQC_FN hqc_i32 hqc_str_eq_lit(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR lit,
+                              hqc_i32 lit_len) {
+  return hqc_str_eq_lit_fold(bytes, begin, end, HQC_FOLD_NONE, lit, lit_len);
 }
 
 // Two heap strings (of the same or different columns).
-HQC_FN hqc_i32 hqc_str_cmp(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 a_end, HQC_GLOBAL const hqc_u8* b,
-                           hqc_u64 b_begin, hqc_u64 b_end) {
+HQC_FN hqc_i32 hqc_str_cmp_fold(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 a_end, hqc_i32 a_fold,
+                                HQC_GLOBAL const hqc_u8* b, hqc_u64 b_begin, hqc_u64 b_end, hqc_i32 b_fold) {
   hqc_u64 na = a_end - a_begin, nb = b_end - b_begin;
   hqc_u64 common = na < nb ? na : nb;
   for (hqc_u64 i = 0; i < common; ++i) {
-    hqc_i32 x = a[a_begin + i];
-    hqc_i32 y = b[b_begin + i];
+    hqc_i32 x = hqc_fold(a[a_begin + i], a_fold);
+    hqc_i32 y = hqc_fold(b[b_begin + i], b_fold);
     if (x != y) return x < y ? -1 : 1;
   }
   return na == nb ? 0 : (na < nb ? -1 : 1);
+}
+HQC_FN hqc_i32 hqc_str_cmp(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 a_end, HQC_GLOBAL const hqc_u8* b,
+                           hqc_u64 b_begin, hqc_u64 b_end) {
+  return hqc_str_cmp_fold(a, a_begin, a_end, HQC_FOLD_NONE, b, b_begin, b_end, HQC_FOLD_NONE);
+}
+
+// strpos(s, needle): the 1-based position of needle's first occurrence in s read through `fold`, 0
+// when absent, 1 for an empty needle.
+HQC_FN hqc_i64 hqc_str_position_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold,
+                                     HQC_CONST_STR needle, hqc_i32 needle_len) {
+  for (hqc_u64 at = begin; at + (hqc_u64)needle_len <= end; ++at) {
+    hqc_i32 i = 0;
+    while (i < needle_len && hqc_fold(bytes[at + (hqc_u64)i], fold) == (hqc_u8)needle[i]) ++i;
+    if (i == needle_len) return (hqc_i64)(at - begin) + 1;
+  }
+  return 0;
+}
+HQC_FN hqc_i64 hqc_str_position(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR needle, hqc_i32 needle_len) {
+  return hqc_str_position_fold(bytes, begin, end, HQC_FOLD_NONE, needle, needle_len);
 }
 
 // ---- packed strings (at most HQC_PACKED_BYTES bytes)
@@ -108,11 +166,14 @@ HQC_FN hqc_i32 hqc_str_cmp(HQC_GLOBAL const hqc_u8* a, hqc_u64 a_begin, hqc_u64 
 // The bytes [begin, end) packed; the caller guarantees end - begin <= HQC_PACKED_BYTES.
 // The loop stops at the string's end, not after a fixed HQC_PACKED_BYTES steps: see base.h's rule on
 // counted loops (a fixed count here packed one match in four in a multi-match probe on PoCL).
-HQC_FN hqc_i64 hqc_str_pack(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
+HQC_FN hqc_i64 hqc_str_pack_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold) {
   hqc_u64 v = 0;
   hqc_i32 n = 0;
-  for (hqc_u64 at = begin; at < end && n < HQC_PACKED_BYTES; ++at, ++n) v = (v << 8) | (hqc_u64)bytes[at];
+  for (hqc_u64 at = begin; at < end && n < HQC_PACKED_BYTES; ++at, ++n) v = (v << 8) | (hqc_u64)hqc_fold(bytes[at], fold);
   return (hqc_i64)(v << (8 * (HQC_PACKED_BYTES - n)));  // left-aligned: n <= 7, so the shift is < 64
+}
+HQC_FN hqc_i64 hqc_str_pack(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end) {
+  return hqc_str_pack_fold(bytes, begin, end, HQC_FOLD_NONE);
 }
 
 // SUBSTRING(packed FROM start FOR length), start >= 1 and length >= 1: drop start - 1 leading bytes,
@@ -126,25 +187,100 @@ HQC_FN hqc_i64 hqc_packed_substr(hqc_i64 packed, hqc_i64 start, hqc_i64 length) 
 }
 
 // A heap string against a packed value: <0, 0, >0 as hqc_str_cmp.
-HQC_FN hqc_i32 hqc_str_cmp_packed(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i64 packed) {
+HQC_FN hqc_i32 hqc_str_cmp_packed_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold, hqc_i64 packed) {
   const hqc_u64 n = end - begin;
-  const hqc_i64 head = hqc_str_pack(bytes, begin, n < HQC_PACKED_BYTES ? end : begin + HQC_PACKED_BYTES);
+  const hqc_i64 head = hqc_str_pack_fold(bytes, begin, n < HQC_PACKED_BYTES ? end : begin + HQC_PACKED_BYTES, fold);
   if (head != packed) return head < packed ? -1 : 1;
   return n > HQC_PACKED_BYTES ? 1 : 0;  // equal first bytes: a longer heap string sorts after
 }
+HQC_FN hqc_i32 hqc_str_cmp_packed(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i64 packed) {
+  return hqc_str_cmp_packed_fold(bytes, begin, end, HQC_FOLD_NONE, packed);
+}
 
-// SUBSTRING of a dictionary column: the packed substring of each code, computed on the host.
-HQC_FN hqc_i64 hqc_code_string(HQC_GLOBAL const hqc_i64* table, hqc_i32 code) { return table[code]; }
+// ---- string functions of packed values. Byte i (0-based) of a packed value sits in bits
+// 8 * (6 - i) .. 8 * (6 - i) + 7; the bytes after its length are zero.
+
+HQC_FN hqc_i32 hqc_packed_byte(hqc_i64 packed, hqc_i32 i) { return (hqc_i32)(((hqc_u64)packed >> (8 * (HQC_PACKED_BYTES - 1 - i))) & 0xff); }
+
+HQC_FN hqc_i64 hqc_packed_length(hqc_i64 packed) {
+  hqc_i64 n = 0;
+  while (n < HQC_PACKED_BYTES && hqc_packed_byte(packed, (hqc_i32)n) != 0) ++n;
+  return n;
+}
+
+// Appends byte c at position n (< HQC_PACKED_BYTES) of a packed value whose bytes from n on are zero.
+HQC_FN hqc_i64 hqc_packed_put(hqc_i64 packed, hqc_i32 n, hqc_i32 c) {
+  return (hqc_i64)((hqc_u64)packed | ((hqc_u64)(c & 0xff) << (8 * (HQC_PACKED_BYTES - 1 - n))));
+}
+
+// upper / lower: HQC_FOLD_UPPER or HQC_FOLD_LOWER.
+HQC_FN hqc_i64 hqc_packed_fold(hqc_i64 packed, hqc_i32 fold) {
+  hqc_i64 out = 0;
+  for (hqc_i32 i = 0; i < HQC_PACKED_BYTES && hqc_packed_byte(packed, i) != 0; ++i) out = hqc_packed_put(out, i, hqc_fold(hqc_packed_byte(packed, i), fold));
+  return out;
+}
+
+HQC_FN hqc_i64 hqc_packed_trim(hqc_i64 packed, hqc_i32 leading, hqc_i32 trailing) {
+  hqc_i32 begin = 0, end = (hqc_i32)hqc_packed_length(packed);
+  while (leading && begin < end && hqc_packed_byte(packed, begin) == ' ') ++begin;
+  while (trailing && end > begin && hqc_packed_byte(packed, end - 1) == ' ') --end;
+  hqc_i64 out = 0;
+  for (hqc_i32 i = begin; i < end; ++i) out = hqc_packed_put(out, i - begin, hqc_packed_byte(packed, i));
+  return out;
+}
+
+// a followed by b; the binder guarantees the two lengths sum to at most HQC_PACKED_BYTES.
+HQC_FN hqc_i64 hqc_packed_concat(hqc_i64 a, hqc_i64 b) {
+  const hqc_i64 n = hqc_packed_length(a);
+  return n >= HQC_PACKED_BYTES ? a : (hqc_i64)((hqc_u64)a | ((hqc_u64)b >> (8 * n)));
+}
+
+HQC_FN hqc_i64 hqc_packed_position(hqc_i64 packed, HQC_CONST_STR needle, hqc_i32 needle_len) {
+  const hqc_i32 n = (hqc_i32)hqc_packed_length(packed);
+  for (hqc_i32 at = 0; at + needle_len <= n; ++at) {
+    hqc_i32 i = 0;
+    while (i < needle_len && hqc_packed_byte(packed, at + i) == (hqc_u8)needle[i]) ++i;
+    if (i == needle_len) return at + 1;
+  }
+  return 0;
+}
+
+// Every `from` (from_len >= 1; an empty one leaves the value as it is) replaced by `to`, left to
+// right without overlaps; the binder guarantees the result fits HQC_PACKED_BYTES.
+HQC_FN hqc_i64 hqc_packed_replace(hqc_i64 packed, HQC_CONST_STR from, hqc_i32 from_len, HQC_CONST_STR to, hqc_i32 to_len) {
+  if (from_len == 0) return packed;
+  const hqc_i32 n = (hqc_i32)hqc_packed_length(packed);
+  hqc_i64 out = 0;
+  hqc_i32 m = 0, at = 0;
+  while (at < n) {
+    hqc_i32 i = 0;
+    while (i < from_len && at + i < n && hqc_packed_byte(packed, at + i) == (hqc_u8)from[i]) ++i;
+    if (i == from_len) {
+      for (hqc_i32 j = 0; j < to_len && m < HQC_PACKED_BYTES; ++j) out = hqc_packed_put(out, m++, (hqc_u8)to[j]);
+      at += from_len;
+    } else {
+      if (m < HQC_PACKED_BYTES) out = hqc_packed_put(out, m++, hqc_packed_byte(packed, at));
+      ++at;
+    }
+  }
+  return out;
+}
+
+// ---- per-code tables of dictionary columns (flags, integers, packed strings), computed on the host
+
+HQC_FN hqc_i32 hqc_code_in_set(HQC_GLOBAL const hqc_i32* set, hqc_i32 code) { return set[code] != 0; }
+HQC_FN hqc_i32 hqc_code_value_i32(HQC_GLOBAL const hqc_i32* table, hqc_i32 code) { return table[code]; }
+HQC_FN hqc_i64 hqc_code_value(HQC_GLOBAL const hqc_i64* table, hqc_i32 code) { return table[code]; }
 
 // ---- LIKE
 
 // 1 when pattern bytes [p, p + len) match the string at `at` (`_` matches any byte); the caller
 // guarantees at + len <= end.
-HQC_FN hqc_i32 hqc_like_segment_at(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 at, HQC_CONST_STR pattern, hqc_i32 p,
+HQC_FN hqc_i32 hqc_like_segment_at(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 at, hqc_i32 fold, HQC_CONST_STR pattern, hqc_i32 p,
                                    hqc_i32 len) {
   for (hqc_i32 i = 0; i < len; ++i) {
     hqc_u8 c = (hqc_u8)pattern[p + i];
-    if (c != (hqc_u8)'_' && bytes[at + (hqc_u64)i] != c) return 0;
+    if (c != (hqc_u8)'_' && hqc_fold(bytes[at + (hqc_u64)i], fold) != c) return 0;
   }
   return 1;
 }
@@ -155,13 +291,13 @@ HQC_FN hqc_i32 hqc_like_segment_end(HQC_CONST_STR pattern, hqc_i32 p, hqc_i32 pa
   return p;
 }
 
-HQC_FN hqc_i32 hqc_like(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR pattern,
-                        hqc_i32 pattern_len) {
+HQC_FN hqc_i32 hqc_like_fold(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, hqc_i32 fold, HQC_CONST_STR pattern,
+                             hqc_i32 pattern_len) {
   // First segment: anchored at the start (the whole pattern when it has no '%').
   hqc_i32 seg_end = hqc_like_segment_end(pattern, 0, pattern_len);
   hqc_u64 n = end - begin;
-  if (seg_end == pattern_len) return n == (hqc_u64)pattern_len && hqc_like_segment_at(bytes, begin, pattern, 0, pattern_len);
-  if ((hqc_u64)seg_end > n || !hqc_like_segment_at(bytes, begin, pattern, 0, seg_end)) return 0;
+  if (seg_end == pattern_len) return n == (hqc_u64)pattern_len && hqc_like_segment_at(bytes, begin, fold, pattern, 0, pattern_len);
+  if ((hqc_u64)seg_end > n || !hqc_like_segment_at(bytes, begin, fold, pattern, 0, seg_end)) return 0;
   hqc_u64 pos = begin + (hqc_u64)seg_end;
   hqc_i32 p = seg_end + 1;  // after the '%'
   // Middle segments: each at its leftmost position from `pos` on.
@@ -171,7 +307,7 @@ HQC_FN hqc_i32 hqc_like(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 e
     hqc_i32 len = seg_end - p;
     hqc_i32 found = len == 0;
     while (!found && pos + (hqc_u64)len <= end) {
-      if (hqc_like_segment_at(bytes, pos, pattern, p, len)) found = 1;
+      if (hqc_like_segment_at(bytes, pos, fold, pattern, p, len)) found = 1;
       else ++pos;
     }
     if (!found) return 0;
@@ -181,12 +317,12 @@ HQC_FN hqc_i32 hqc_like(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 e
   // Last segment: anchored at the end, not overlapping what the earlier segments consumed.
   hqc_i32 len = pattern_len - p;
   if ((hqc_u64)len > end - pos) return 0;
-  return hqc_like_segment_at(bytes, end - (hqc_u64)len, pattern, p, len);
+  return hqc_like_segment_at(bytes, end - (hqc_u64)len, fold, pattern, p, len);
 }
-
-// ---- dictionary code sets
-
-HQC_FN hqc_i32 hqc_code_in_set(HQC_GLOBAL const hqc_i32* set, hqc_i32 code) { return set[code] != 0; }
+HQC_FN hqc_i32 hqc_like(HQC_GLOBAL const hqc_u8* bytes, hqc_u64 begin, hqc_u64 end, HQC_CONST_STR pattern,
+                        hqc_i32 pattern_len) {
+  return hqc_like_fold(bytes, begin, end, HQC_FOLD_NONE, pattern, pattern_len);
+}
 
 // ---- dates
 

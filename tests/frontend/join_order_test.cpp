@@ -216,7 +216,7 @@ class FixedStats final : public Statistics {
     if (match == DictMatch::Equal) return it == codes.end() ? -1 : it->second;
     return it->second + (match == DictMatch::UpperBound ? 1 : 0);
   }
-  std::vector<int32_t> dictionary_like(const std::string&, const std::string&, const std::string&) const override {
+  std::vector<int64_t> dictionary_values(const std::string&, const std::string&, const Expr&) const override {
     return {1, 0, 0, 1, 0};
   }
 };

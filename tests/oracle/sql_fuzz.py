@@ -7,7 +7,8 @@ tests/oracle/query_oracle.py's compare() (rows as a multiset, then the ORDER BY 
 The generator uses only what docs/sql.md says horseqc supports: joins along primary / foreign keys
 (comma joins with equalities, JOIN ... ON, CROSS JOIN with the keys in WHERE, self joins, a few
 many-to-many key joins), filters (comparisons with literals sampled from the data, BETWEEN, IN lists,
-LIKE / NOT LIKE with literal patterns, SUBSTRING, AND / OR / NOT, date literals and
+LIKE / NOT LIKE with literal patterns, SUBSTRING, the string functions upper / lower / trim / length /
+position / replace / || and ILIKE in the shapes docs/sql.md supports, AND / OR / NOT, date literals and
 `date 'x' + interval 'n' day|month|year`, `date_column + interval 'n' day`), arithmetic (+ - * with
 integer and decimal literals of random scales), CASE WHEN, EXTRACT, aggregates (sum, count, count(*),
 min, max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
@@ -406,8 +407,11 @@ class Scope:
 
 
 class Gen:
-    def __init__(self, con, prof, rows, rng):
+    def __init__(self, con, prof, rows, rng, string_rng):
         self.con, self.prof, self.base_rows, self.rng = con, prof, rows, rng
+        # String functions come from a stream of their own (as set operations do): a predicate that
+        # draws none leaves the main stream, and so every other query of a seed, as it was.
+        self.string_rng = string_rng
         self.n = 0
         self.distinct = None  # the argument of this query level's DISTINCT aggregates
 
@@ -611,6 +615,15 @@ class Gen:
         return r[0] if r else None
 
     def col_pred(self, scope, a, c):
+        """A predicate on one column with literals from its values; on a string column now and then
+        one through string functions instead. The literal predicate is drawn either way, so the main
+        stream advances exactly as it did before string functions were generated."""
+        p = self.literal_pred(scope, a, c)
+        if c.kind in ("heap", "dict") and c.prof.get("vals") and self.string_rng.random() < STRING_FUNCTION_SHARE:
+            return self.string_fn_pred(self.colref(a, c), c)
+        return p
+
+    def literal_pred(self, scope, a, c):
         """A predicate on one column with literals from its values."""
         rng = self.rng
         x = self.colref(a, c)
@@ -698,6 +711,51 @@ class Gen:
             lits = [value_literal(rng, c, pick()) for _ in range(rng.randint(1, 5))]
         neg = " not" if rng.random() < 0.2 else ""
         return E("{0}" + neg + " in (" + ", ".join("{%d}" % (i + 1) for i in range(len(lits))) + ")", [x] + lits)
+
+    def string_fn_pred(self, x, c):
+        """A predicate on string column `x` through the string functions, in the shapes docs/sql.md
+        supports for its representation (a dictionary column: any; a heap column: upper / lower / trim
+        keep its byte range, length, strpos of a literal, ILIKE; packed SUBSTRINGs: every function);
+        literals from its values, drawn from the string stream alone."""
+        rng = self.string_rng
+        vals = c.prof.get("strs") or c.prof.get("vals") or ["a"]
+        v = rng.choice(vals)
+        words = c.prof.get("words") or re.findall(r"[A-Za-z0-9#]{2,}", v) or [v or "a"]
+        w = rng.choice(words)
+        case = rng.choice([str.upper, str.lower])
+        fold = "upper" if case is str.upper else "lower"
+        wrap = rng.choice(["{0}", "trim({0})", "rtrim({0})", "ltrim({0})"])
+        r = rng.random()
+        if r < 0.2:
+            pat = rng.choice([f"%{w}%", f"{v[:rng.randint(1, max(1, len(v)))]}%", f"%{w}", f"%{w[:2]}_%"])
+            return E(f"{fold}({wrap}) " + rng.choice(["like", "not like"]) + " {1}", [x, leaf(sql_str(case(pat)), "str")])
+        if r < 0.35:
+            pat = rng.choice([f"%{w}%", f"{v[:3]}%", f"%{w.swapcase()}%"])
+            return E(f"{wrap} " + rng.choice(["ilike", "ilike", "not ilike"]) + " {1}", [x, leaf(sql_str(pat), "str")])
+        if r < 0.5:
+            n = len(v) + rng.choice([-3, -1, 0, 1, 2])
+            return E(rng.choice(["length", "char_length"]) + f"({wrap}) " + rng.choice(CMP) + " {1}", [x, leaf(str(max(n, 0)), "int")])
+        if r < 0.62:
+            needle = case(w) if rng.random() < 0.5 else w
+            f = f"position({{1}} in {fold}({{0}}))" if needle != w else "strpos({0}, {1})"
+            return E(f + " " + rng.choice([">", "=", ">="]) + " " + str(rng.choice([0, 1, 3])), [x, leaf(sql_str(needle), "str")])
+        if r < 0.72:
+            return E(f"{fold}({wrap}) " + rng.choice(["=", "<>", "<", ">="]) + " {1}", [x, leaf(sql_str(case(v.strip())), "str")])
+        if r < 0.8:
+            lits = sorted({case(rng.choice(vals)) for _ in range(rng.randint(1, 3))})
+            return E(f"{fold}({{0}}) in (" + ", ".join(sql_str(s) for s in lits) + ")", [x])
+        # Packed SUBSTRINGs (heap or dictionary): every function, results of at most 7 bytes.
+        start, n = rng.randint(1, 4), rng.randint(1, 3)
+        sub = f"substring({{0}} from {start} for {n})"
+        frag = v[start - 1:start - 1 + n]
+        if c.kind == "dict" and r < 0.9:  # one dictionary column: concat and replace at any length
+            return E("replace({0}, {1}, {2}) || '|' || {0} like {3}",
+                     [x, leaf(sql_str(w), "str"), leaf(sql_str(rng.choice(["", "x", "YY"])), "str"), leaf(sql_str(f"%{w[:1]}%|%"), "str")])
+        shape = rng.choice([f"{fold}({sub}) = {{1}}", f"{sub} || '-' = {{1}}", f"replace({sub}, {{2}}, '') = {{1}}",
+                            f"length(trim({sub})) = {{3}}", f"strpos({fold}({sub}), {{2}}) > 0"])
+        want = {f"{fold}({sub}) = {{1}}": case(frag), f"{sub} || '-' = {{1}}": frag + "-",
+                f"replace({sub}, {{2}}, '') = {{1}}": frag.replace(frag[:1], "")}.get(shape, frag)
+        return E(shape, [x, leaf(sql_str(want), "str"), leaf(sql_str(case(frag[:1] or "a")), "str"), leaf(str(len(frag.strip())), "int")])
 
     def gen_pred(self, scope, aliases, depth=2, allow_sub=False):
         """A boolean expression over `aliases`."""
@@ -1145,6 +1203,7 @@ def scope_cols_nonkey(scope, a):
 # ---------------------------------------------------------------------------------------------------
 MAX_ROWS = 5000
 SET_OPERATION_SHARE = 0.1  # of the queries: UNION [ALL] / INTERSECT / EXCEPT (gen_set_operation)
+STRING_FUNCTION_SHARE = 0.2  # of the predicates on a string column: through string functions (string_fn_pred)
 
 
 def oracle(con, sql):
@@ -1160,9 +1219,10 @@ def generate(con, prof, rows, seed, index):
     # Whether a query is a set operation comes from a stream of its own, so that the other queries
     # of a seed stay what they were before set operations were generated.
     set_rng = random.Random(f"{seed}:{index}:set")
+    string_rng = random.Random(f"{seed}:{index}:strings")
     last = None
     for attempt in range(30):
-        g = Gen(con, prof, rows, rng)
+        g = Gen(con, prof, rows, rng, string_rng)
         sql = "?"
         try:
             q = g.gen_set_operation() if set_rng.random() < SET_OPERATION_SHARE else g.gen_query()

@@ -121,6 +121,26 @@ def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir, 
     return failures
 
 
+def check_sql_refusals(bin_dir, errors, data, device, query_dir):
+    """Runs each (name, sql, expected text) of `errors` through horseqc-run --plan on `data`; each must
+    fail with exit code 4 (unsupported) and a message that contains the text and names a position in
+    the query file. Returns the failures."""
+    failures = []
+    os.makedirs(query_dir, exist_ok=True)
+    for name, sql, expected in errors:
+        path = os.path.join(query_dir, name + ".sql")
+        with open(path, "w") as f:
+            f.write(sql + "\n")
+        run = subprocess.run([os.path.join(bin_dir, "horseqc-run"), "tpch", "--plan", path, "--data", data, "--quiet",
+                              "--device", device], capture_output=True, text=True)
+        where = f"{path}:1:"
+        if run.returncode != 4 or expected not in run.stderr or where not in run.stderr:
+            failures.append(f"{name}: expected exit 4 with '{expected}' at {where}, got {run.returncode}: {run.stderr.strip()}")
+        else:
+            print(f"{name}: unsupported as expected: {run.stderr.strip()}")
+    return failures
+
+
 def sql_queries_main(queries, work_name, description):
     """The command line of a test that checks a list of (name, sql) on dbgen data (tpch_strings.py,
     tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]…; returns

@@ -15,19 +15,8 @@
 
 using namespace hqc;
 
-namespace {
-
-ir::Program compile(const std::string& sql, const Catalog& catalog = Catalog::tpch()) {
-  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "q.sql", catalog));
-  ir::Program p = ir::build_program(plan, catalog);
-  ir::run_passes(p, ir::default_passes());
-  return p;
-}
-
-}  // namespace
-
 TEST_CASE("GROUP BY over a subquery in FROM: the derived table's computed columns are the keys") {
-  ir::Program p = compile(
+  ir::Program p = test::compile_tpch_sql(
       "select supp_nation, cust_nation, sum(volume) as revenue from (select n1.n_name as supp_nation, "
       "n2.n_name as cust_nation, l_extendedprice * (1 - l_discount) as volume from supplier, lineitem, orders, customer, "
       "nation n1, nation n2 where s_suppkey = l_suppkey and o_orderkey = l_orderkey and c_custkey = o_custkey "
@@ -42,7 +31,7 @@ TEST_CASE("GROUP BY over a subquery in FROM: the derived table's computed column
 }
 
 TEST_CASE("TPC-H Q10's GROUP BY: seven hashed keys, heap strings as row references decoded on the host") {
-  ir::Program p = compile(test::read_text(test::repo_dir() + "/tpch/queries/10.sql"));
+  ir::Program p = test::compile_tpch_sql(test::read_text(test::repo_dir() + "/tpch/queries/10.sql"));
   const ir::AggregationTable& agg = p.aggregations.at(0);
   CHECK(agg.layout == ir::AggLayout::GlobalHash);
   CHECK(agg.key_lanes == 7);
@@ -61,7 +50,7 @@ TEST_CASE("a double precision group key is refused, never truncated to an intege
                           "select l_tax / 2 from lineitem union select l_discount / 2 from lineitem"}) {
     CAPTURE(sql);
     try {
-      compile(sql);
+      test::compile_tpch_sql(sql);
       FAIL("compiled");
     } catch (const Error& e) {
       CHECK(e.kind() == ErrorKind::Unsupported);
@@ -77,7 +66,7 @@ TEST_CASE("a CASE over a 128-bit integer SUM is 128-bit itself (fuzz seed 1011 S
         "count(*) as c from lineorder group by lo_suppkey) as d",
         "select coalesce(sum(lo_revenue), 0) as s from lineorder where lo_quantity > 100"}) {
     CAPTURE(sql);
-    ir::Program p = compile(sql, Catalog::ssb());
+    ir::Program p = test::compile_sql(sql, Catalog::ssb());
     for (codegen::Dialect d : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
       codegen::GeneratedProgram g = codegen::generate(p, d);
       CHECK(g.kernels_source.find("hqc_i128_from_i64") != std::string::npos);  // the 64-bit branch, widened

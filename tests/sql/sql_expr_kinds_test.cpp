@@ -16,15 +16,9 @@ using namespace hqc;
 
 namespace {
 
-const plan::LogicalOp& first_filter(const plan::LogicalOp& op) {
-  if (op.kind == plan::OpKind::Filter) return op;
-  REQUIRE(!op.children.empty());
-  return first_filter(op.child(0));
-}
-
 std::string where_of(const std::string& sql, const Catalog& catalog) {
   plan::LogicalPlan p = parse_sql(sql, "q.sql", catalog);
-  return first_filter(*p.root).predicate->to_string();
+  return test::first_filter(*p.root).predicate->to_string();
 }
 
 std::vector<plan::Attribute> part_scope() {

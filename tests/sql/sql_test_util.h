@@ -3,10 +3,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
 #include "frontend/sql/sql_frontend.h"
+#include "ir/build_pipelines.h"
+#include "ir/passes.h"
 #include "storage/error.h"
 
 namespace hqc::test {
@@ -41,5 +44,22 @@ inline Failure sql_error(const std::string& sql, const Catalog& catalog) {
   }
   return f;
 }
+
+// The first Filter on the way down from `op` (through first children); fails the test when none.
+inline const plan::LogicalOp& first_filter(const plan::LogicalOp& op) {
+  if (op.kind == plan::OpKind::Filter) return op;
+  if (op.children.empty()) throw Error(ErrorKind::Internal, "test: the plan has no filter");
+  return first_filter(op.child(0));
+}
+
+// `sql` bound against TPC-H's catalog, built into a program and through the default passes.
+inline ir::Program compile_sql(const std::string& sql, const Catalog& catalog) {
+  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "q.sql", catalog));
+  ir::Program p = ir::build_program(plan, catalog);
+  ir::run_passes(p, ir::default_passes());
+  return p;
+}
+
+inline ir::Program compile_tpch_sql(const std::string& sql) { return compile_sql(sql, Catalog::tpch()); }
 
 }  // namespace hqc::test

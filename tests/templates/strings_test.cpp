@@ -4,11 +4,14 @@
 // ends, bytes >= 0x80 of multi-byte UTF-8 counted as bytes, pattern characters in the data);
 // SUBSTRING ranges, comparisons with literals and between heap strings; packed strings (packing a
 // range, narrowing, against heap strings); day number → civil year,
-// month, day against storage/date.h; dictionary code sets. The test kernel is generated the way codegen
+// month, day against storage/date.h; dictionary code sets; the string functions (case-mapped views,
+// trim, strpos, and upper/lower/trim/length/concat/strpos/replace of packed values) against the host
+// functions of frontend/string_functions.h, their reference semantics. The test kernel is generated the way codegen
 // writes LIKE: every pattern and literal a C string literal (codegen::c_string_literal) in the source.
 // The same source compiles with NVRTC.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 #include <string>
@@ -17,6 +20,7 @@
 #include "codegen/dialect.h"
 #include "codegen/expr_emitter.h"
 #include "frontend/like_pattern.h"
+#include "frontend/string_functions.h"
 #include "storage/date.h"
 #include "tests/templates/device_harness.h"
 
@@ -129,6 +133,43 @@ struct Suite {
 
 const std::string kUtf8E = "\xc3\xa9";  // é: two bytes
 
+// Runs every case of `suite` over each of its strings on `d` (built from kernel_source(suite.cases)),
+// `table` the per-code table the cases read as `set`; returns case k of row r at k * rows + r.
+std::vector<int32_t> run_cases(OpenClDevice& d, const Suite& suite, const std::vector<int32_t>& table) {
+  Heap heap;
+  for (const std::string& s : suite.strings) heap.add(s);
+  const int64_t n = static_cast<int64_t>(suite.strings.size());
+  const int32_t cases = static_cast<int32_t>(suite.cases.size());
+  cl_mem offsets = d.buffer(heap.offsets);
+  cl_mem bytes = d.buffer(heap.bytes);
+  cl_mem set_mem = d.buffer(table);
+  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
+  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
+                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
+        5, 64);
+  return d.read<int32_t>(out, static_cast<size_t>(n * cases));
+}
+
+// Compares `got` (run_cases) with the suite's expectations, reporting the first ten differences;
+// returns how many there are.
+int mismatches_of(const Suite& suite, const std::vector<int32_t>& got) {
+  const size_t n = suite.strings.size();
+  int mismatches = 0;
+  for (size_t k = 0; k < suite.cases.size(); ++k) {
+    for (size_t r = 0; r < n; ++r) {
+      const std::string& s = suite.strings[r];
+      const int want = suite.expected[k](s);
+      const int have = got[k * n + r];
+      if (want != have && ++mismatches <= 10) {
+        CAPTURE(suite.what[k]);
+        CAPTURE(s);
+        CHECK(have == want);
+      }
+    }
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host references on PoCL") {
@@ -222,43 +263,137 @@ TEST_CASE("device LIKE, SUBSTRING, comparisons and code sets match host referenc
   suite.expected.push_back([set](const std::string& s) { return set[s.size() & 15]; });
   suite.what.push_back("code set");
 
-  const std::string source = hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases);
   OpenClDevice d;
-  d.build(source);
+  d.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases));
   const int64_t n = static_cast<int64_t>(suite.strings.size());
-  const int32_t cases = static_cast<int32_t>(suite.cases.size());
-  cl_mem offsets = d.buffer(heap.offsets);
-  cl_mem bytes = d.buffer(heap.bytes);
-  cl_mem set_mem = d.buffer(set);
-  cl_mem out = d.buffer(std::vector<int32_t>(static_cast<size_t>(n * cases), -77));
-  d.run("eval", {OpenClDevice::mem(offsets), OpenClDevice::mem(bytes), OpenClDevice::i64(n), OpenClDevice::i32(cases),
-                 OpenClDevice::mem(set_mem), OpenClDevice::mem(out)},
-        5, 64);
-  std::vector<int32_t> got = d.read<int32_t>(out, static_cast<size_t>(n * cases));
-  int mismatches = 0, matches = 0;
-  for (int32_t k = 0; k < cases; ++k) {
-    for (int64_t r = 0; r < n; ++r) {
-      const std::string& s = suite.strings[static_cast<size_t>(r)];
-      const int want = suite.expected[static_cast<size_t>(k)](s);
-      const int have = got[static_cast<size_t>(k * n + r)];
-      if (k < 160 && want == 1) ++matches;
-      if (want != have && ++mismatches <= 10) {
-        CAPTURE(suite.what[static_cast<size_t>(k)]);
-        CAPTURE(s);
-        CHECK(have == want);
-      }
-    }
-  }
-  CHECK(mismatches == 0);
+  const std::vector<int32_t> got = run_cases(d, suite, set);
+  CHECK(mismatches_of(suite, got) == 0);
   // The random data and patterns must exercise both outcomes substantially.
+  int matches = 0;
+  for (size_t k = 0; k < 160; ++k)
+    for (size_t r = 0; r < suite.strings.size(); ++r) matches += suite.expected[k](suite.strings[r]) == 1;
   CHECK(matches > 2000);
   CHECK(matches < 160 * n - 2000);
 
   SUBCASE("predicated loads read cleared rows as empty strings") {
+    cl_mem offsets = d.buffer(heap.offsets);
     cl_mem lens = d.buffer(std::vector<uint64_t>(static_cast<size_t>(n), 99));
     d.run("pred_loads", {OpenClDevice::mem(offsets), OpenClDevice::i64(n), OpenClDevice::mem(lens)}, 3, 128);
     std::vector<uint64_t> l = d.read<uint64_t>(lens, static_cast<size_t>(n));
     for (int64_t r = 0; r < n; ++r) CHECK(l[static_cast<size_t>(r)] == (r % 3 == 0 ? 0 : suite.strings[static_cast<size_t>(r)].size()));
+  }
+}
+
+TEST_CASE("the host string functions (frontend/string_functions.h) are byte-wise and ASCII-only") {
+  using namespace hqc::plan;
+  CHECK(string_upper("aB z" + kUtf8E) == "AB Z" + kUtf8E);
+  CHECK(string_lower("aB Z%_") == "ab z%_");
+  CHECK(string_trim("  a b  ", true, true) == "a b");
+  CHECK(string_trim("  a b  ", true, false) == "a b  ");
+  CHECK(string_trim("  a b  ", false, true) == "  a b");
+  CHECK(string_trim("   ", true, true).empty());
+  CHECK(string_position("abcabc", "ca") == 3);
+  CHECK(string_position("abc", "") == 1);
+  CHECK(string_position("abc", "x") == 0);
+  CHECK(string_position("", "") == 1);
+  CHECK(string_replace("aaa", "aa", "b") == "ba");
+  CHECK(string_replace("abc", "", "x") == "abc");
+  CHECK(string_replace("a-b-c", "-", "") == "abc");
+}
+
+TEST_CASE("device string functions match the host string functions on PoCL") {
+  using namespace hqc::plan;
+  std::mt19937 rng(20261126);
+  Suite suite;
+  suite.strings = {"", " ", "  ", "a", " a", "a ", "  aB  ", "Ab", "ab", "AB", "abab", "aAbB", "Customer#1", "special REQUESTS",
+                   kUtf8E, " " + kUtf8E + "a ", "abcdefghij", "aaaaaaa"};
+  const std::string alphabet = std::string(" aAbBz%_") + kUtf8E;
+  while (suite.strings.size() < 600) suite.strings.push_back(random_string(rng, alphabet, 10));
+  auto add = [&](const std::string& c, std::function<int(const std::string&)> want, const std::string& what) {
+    suite.cases.push_back(c);
+    suite.expected.push_back(std::move(want));
+    suite.what.push_back(what);
+  };
+  const std::string lit_args_ab = hqc::codegen::c_string_literal("ab") + ", 2";
+  // Case-mapped views.
+  for (const char* fold : {"HQC_FOLD_UPPER", "HQC_FOLD_LOWER"}) {
+    const bool up = std::string(fold) == "HQC_FOLD_UPPER";
+    auto mapped = [up](const std::string& s) { return up ? string_upper(s) : string_lower(s); };
+    // Patterns, literals and needles in the mapped case, so each case matches some strings.
+    for (const std::string& pattern : up ? std::vector<std::string>{"%AB%", "A%", "_B%", "%Z"} : std::vector<std::string>{"%ab%", "a%", "_b%", "%z"}) {
+      add("hqc_like_fold(bytes, b, e, " + std::string(fold) + ", " + hqc::codegen::c_string_literal(pattern) + ", " + std::to_string(pattern.size()) + ")",
+          [=](const std::string& s) { return like_match(mapped(s), pattern) ? 1 : 0; }, std::string(fold) + " like " + pattern);
+    }
+    for (const std::string& lit : up ? std::vector<std::string>{"AB", " A", "B"} : std::vector<std::string>{"ab", " a", "b"}) {
+      const std::string l = hqc::codegen::c_string_literal(lit) + ", " + std::to_string(lit.size());
+      add("hqc_str_cmp_lit_fold(bytes, b, e, " + std::string(fold) + ", " + l + ")", [=](const std::string& s) { return reference_compare(mapped(s), lit); },
+          std::string(fold) + " compare " + lit);
+      add("hqc_str_eq_lit_fold(bytes, b, e, " + std::string(fold) + ", " + l + ")", [=](const std::string& s) { return mapped(s) == lit ? 1 : 0; },
+          std::string(fold) + " equal " + lit);
+      add("hqc_str_cmp_packed_fold(bytes, b, e, " + std::string(fold) + ", ((hqc_i64)" + std::to_string(hqc::pack_string(lit)) + "))",
+          [=](const std::string& s) { return reference_compare(mapped(s), lit); }, std::string(fold) + " against packed " + lit);
+    }
+    const std::string needle = up ? "AB" : "ab";
+    add("(hqc_i32)hqc_str_position_fold(bytes, b, e, " + std::string(fold) + ", " + hqc::codegen::c_string_literal(needle) + ", 2)",
+        [=](const std::string& s) { return static_cast<int>(string_position(mapped(s), needle)); }, std::string(fold) + " strpos " + needle);
+  }
+  add("hqc_str_cmp_fold(bytes, b, e, HQC_FOLD_UPPER, bytes, b, e, HQC_FOLD_LOWER)",
+      [](const std::string& s) { return reference_compare(string_upper(s), string_lower(s)); }, "upper(s) vs lower(s)");
+  add("(hqc_i32)hqc_str_position(bytes, b, e, " + lit_args_ab + ")", [](const std::string& s) { return static_cast<int>(string_position(s, "ab")); },
+      "strpos ab");
+  // TRIM narrows the range: its length and its comparison with "a".
+  const std::string tb = "hqc_trim_begin(bytes, b, e)", te = "hqc_trim_end(bytes, " + tb + ", e)";
+  add("(hqc_i32)(" + te + " - " + tb + ")", [](const std::string& s) { return static_cast<int>(string_trim(s, true, true).size()); }, "length of trim");
+  add("hqc_str_cmp_lit(bytes, " + tb + ", " + te + ", \"a\", 1)", [](const std::string& s) { return reference_compare(string_trim(s, true, true), "a"); },
+      "trim vs 'a'");
+  add("hqc_str_cmp_lit(bytes, b, hqc_trim_end(bytes, b, e), \"a\", 1)",
+      [](const std::string& s) { return reference_compare(string_trim(s, false, true), "a"); }, "rtrim vs 'a'");
+  // Packed values: p = the first 7 bytes; each packed result checked as two 28-bit halves.
+  auto first = [](const std::string& s, size_t n) { return s.substr(0, std::min(n, s.size())); };
+  auto sub = [](const std::string& s, size_t start, size_t n) { return start - 1 >= s.size() ? std::string() : s.substr(start - 1, n); };
+  const std::string p7 = "hqc_str_pack(bytes, b, hqc_substr_end(b, e, 1, 7))";
+  const std::string p3 = "hqc_str_pack(bytes, b, hqc_substr_end(b, e, 1, 3))";
+  const std::string p_4_4 = "hqc_str_pack(bytes, hqc_substr_begin(b, e, 4), hqc_substr_end(b, e, 4, 4))";
+  auto packed_case = [&](const std::string& value, std::function<std::string(const std::string&)> want, const std::string& what) {
+    add("(hqc_i32)((hqc_u64)(" + value + ") >> 28)", [want](const std::string& s) { return static_cast<int>(static_cast<uint64_t>(hqc::pack_string(want(s))) >> 28); },
+        what + " (high half)");
+    add("(hqc_i32)((" + value + ") & 0xfffffff)", [want](const std::string& s) { return static_cast<int>(hqc::pack_string(want(s)) & 0xfffffff); },
+        what + " (low half)");
+  };
+  packed_case("hqc_packed_fold(" + p7 + ", HQC_FOLD_UPPER)", [=](const std::string& s) { return string_upper(first(s, 7)); }, "packed upper");
+  packed_case("hqc_packed_fold(" + p7 + ", HQC_FOLD_LOWER)", [=](const std::string& s) { return string_lower(first(s, 7)); }, "packed lower");
+  packed_case("hqc_packed_trim(" + p7 + ", 1, 1)", [=](const std::string& s) { return string_trim(first(s, 7), true, true); }, "packed trim");
+  packed_case("hqc_packed_trim(" + p7 + ", 1, 0)", [=](const std::string& s) { return string_trim(first(s, 7), true, false); }, "packed ltrim");
+  packed_case("hqc_packed_trim(" + p7 + ", 0, 1)", [=](const std::string& s) { return string_trim(first(s, 7), false, true); }, "packed rtrim");
+  packed_case("hqc_packed_concat(" + p3 + ", " + p_4_4 + ")", [=](const std::string& s) { return first(s, 3) + sub(s, 4, 4); }, "packed concat");
+  packed_case("hqc_packed_concat(" + p_4_4 + ", " + p3 + ")", [=](const std::string& s) { return sub(s, 4, 4) + first(s, 3); }, "packed concat swapped");
+  packed_case("hqc_packed_replace(" + p7 + ", \"a\", 1, \"\", 0)", [=](const std::string& s) { return string_replace(first(s, 7), "a", ""); },
+              "packed replace a by nothing");
+  packed_case("hqc_packed_replace(" + p7 + ", " + lit_args_ab + ", \"z\", 1)", [=](const std::string& s) { return string_replace(first(s, 7), "ab", "z"); },
+              "packed replace ab by z");
+  packed_case("hqc_packed_replace(" + p3 + ", \"a\", 1, \"BB\", 2)", [=](const std::string& s) { return string_replace(first(s, 3), "a", "BB"); },
+              "packed replace a by BB");
+  packed_case("hqc_packed_replace(" + p7 + ", \"\", 0, \"x\", 1)", [=](const std::string& s) { return first(s, 7); }, "packed replace of ''");
+  add("(hqc_i32)hqc_packed_length(" + p7 + ")", [=](const std::string& s) { return static_cast<int>(first(s, 7).size()); }, "packed length");
+  add("(hqc_i32)hqc_packed_position(" + p7 + ", " + lit_args_ab + ")", [=](const std::string& s) { return static_cast<int>(string_position(first(s, 7), "ab")); },
+      "packed strpos ab");
+  // Per-code tables: a value and a flag of "code" = length of the string (< 16).
+  add("hqc_code_value_i32(set, (hqc_i32)((e - b) & 15))", [](const std::string& s) { return static_cast<int>((s.size() & 15) * 3); }, "code table value");
+
+  std::vector<int32_t> table;
+  for (int32_t c = 0; c < 16; ++c) table.push_back(c * 3);
+  OpenClDevice d;
+  d.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source(suite.cases));
+  CHECK(mismatches_of(suite, run_cases(d, suite, table)) == 0);
+  for (size_t k = 0; k < suite.cases.size(); ++k) {
+    std::vector<int> seen;
+    for (const std::string& str : suite.strings) {
+      const int want = suite.expected[k](str);
+      if (std::find(seen.begin(), seen.end(), want) == seen.end()) seen.push_back(want);
+    }
+    // Every case must see at least two outcomes on this data, or it tests nothing.
+    CAPTURE(suite.what[k]);
+    CHECK(seen.size() >= 2);
   }
 }
 
@@ -311,7 +446,12 @@ TEST_CASE("day numbers to civil year, month, day on PoCL equal storage/date.h") 
 
 TEST_CASE("the string test kernels compile with NVRTC") {
   std::vector<std::string> cases = {call("hqc_like", "b, e", "%a_b%"), call("hqc_str_cmp_lit", "b, e", "x\"y"),
-                                    "hqc_str_cmp(bytes, b, e, bytes, 0, 1)", "hqc_code_in_set(set, 1)"};
+                                    "hqc_str_cmp(bytes, b, e, bytes, 0, 1)", "hqc_code_in_set(set, 1)",
+                                    "hqc_like_fold(bytes, b, e, HQC_FOLD_LOWER, \"%a%\", 3)",
+                                    "(hqc_i32)hqc_str_position_fold(bytes, b, e, HQC_FOLD_UPPER, \"A\", 1)",
+                                    "(hqc_i32)hqc_packed_replace(hqc_packed_trim(hqc_str_pack(bytes, b, e), 1, 1), \"a\", 1, \"b\", 1)",
+                                    "(hqc_i32)hqc_packed_position(hqc_packed_concat(hqc_packed_fold(hqc_str_pack(bytes, b, e), HQC_FOLD_UPPER), 0), \"A\", 1)",
+                                    "(hqc_i32)hqc_code_value_i32(set, 1)"};
   const std::string cuda = hqc::codegen::device_library_source(hqc::codegen::Dialect::Cuda) + kernel_source(cases);
   CHECK(hqc::test::nvrtc_compile_log(cuda, "sm_90") == "");
 }

@@ -59,7 +59,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_promo,
     HQC_GLOBAL hqc_i64* agg0_n,
-    HQC_GLOBAL const hqc_i32* like_p_type_0,
+    HQC_GLOBAL const hqc_i32* codes_p_type_0,
     hqc_i64 rows_part,
     hqc_i32 dict_p_container_eq_0,
     hqc_i32 dict_p_container_eq_1,
@@ -74,7 +74,7 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
     const hqc_i32 p_container = hqc_load_i32(col_p_container, tile, tile_items);
 
     // ---- filter (op 0) ----
-    flag = flag && (hqc_code_in_set(like_p_type_0, p_type) && (!((p_container == dict_p_container_eq_0) || (p_container == dict_p_container_eq_1))));
+    flag = flag && (hqc_code_in_set(codes_p_type_0, p_type) && (!((p_container == dict_p_container_eq_0) || (p_container == dict_p_container_eq_1))));
 
     // ---- scan part (for the sink) ----
     const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
