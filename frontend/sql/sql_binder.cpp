@@ -83,8 +83,22 @@ class SelectBinder {
       : stmt_(stmt), src_(source), scope_(catalog, stats, source), nullable_(nullable) {}
 
   std::unique_ptr<plan::LogicalOp> bind() {
+    // Scalar subqueries of the select list join the FROM tables (build_join_tree), unless the query
+    // aggregates: then they join the aggregate's output, as in HAVING (project()).
+    bool aggregates = !stmt_.group_by.empty();
+    for (const SelectItem& s : stmt_.items) {
+      std::vector<const SqlExpr*> calls;
+      if (s.expr) collect_aggregates(*s.expr, calls);
+      aggregates = aggregates || !calls.empty();
+    }
+    for (const OrderItem& o : stmt_.order_by) {
+      std::vector<const SqlExpr*> calls;
+      collect_aggregates(*o.expr, calls);
+      aggregates = aggregates || !calls.empty();
+    }
+    if (stmt_.having) aggregates = true;
     SelectValues select_values;
-    std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_, &select_values);
+    std::unique_ptr<plan::LogicalOp> tree = build_join_tree(stmt_, scope_, src_, aggregates ? nullptr : &select_values);
     expand_select_list(select_values);
 
     std::vector<const SqlExpr*> aggregate_calls;
@@ -106,12 +120,6 @@ class SelectBinder {
       }
     }
     aggregating_ = !group_by_.empty() || !aggregate_calls.empty();
-    if (aggregating_) {
-      for (const SelectItem& s : stmt_.items) {
-        if (s.expr && select_values.count(s.expr.get()))
-          src_.unsupported(s.location, "a scalar subquery in the select list of a query that aggregates is not supported yet");
-      }
-    }
 
     if (aggregating_) {
       tree = aggregate(std::move(tree), aggregate_calls);
@@ -121,7 +129,7 @@ class SelectBinder {
     if (stmt_.having) {
       // Uncorrelated scalar subqueries in HAVING (TPC-H Q11) join the aggregate's output as
       // single-row relations without keys, as they do in WHERE (frontend/sql/sql_join_tree.cpp).
-      SqlExprPtr having = join_having_subqueries(*stmt_.having, tree);
+      SqlExprPtr having = join_having_subqueries(*stmt_.having, tree, "HAVING");
       auto f = std::make_unique<plan::LogicalOp>();
       f->kind = plan::OpKind::Filter;
       f->json_path = src_.position(stmt_.having->location);
@@ -129,13 +137,7 @@ class SelectBinder {
       AttributeLookup aggregates = output_lookup();
       NullRewriter nulls(output_null_leaves(), src_);
       if (nulls.needed(*having)) having = nulls.truth(*having);  // the groups where it is TRUE
-      f->predicate = bind_sql_predicate(*having, f->schema, [&](const SqlExpr& e) -> std::optional<std::string> {
-        if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) {
-          return e.qualifiers[0] + "." + e.qualifiers[1];
-        }
-        if (mentions_having_subquery(e)) return std::nullopt;  // no group key or aggregate holds a subquery's value
-        return aggregates(e);
-      }, src_);
+      f->predicate = bind_sql_predicate(*having, f->schema, aggregates, src_);
       f->children.push_back(std::move(tree));
       tree = std::move(f);
     }
@@ -343,10 +345,10 @@ class SelectBinder {
   // Copy of `e` with each scalar subquery replaced by the column "<alias>.<alias>_value" of a single-row
   // relation that `tree` is joined with (an inner join without keys: the value reaches the HAVING
   // filter's kernel as a run-time parameter, ir/build_pipelines.cpp).
-  SqlExprPtr join_having_subqueries(const SqlExpr& e, std::unique_ptr<plan::LogicalOp>& tree) {
+  SqlExprPtr join_having_subqueries(const SqlExpr& e, std::unique_ptr<plan::LogicalOp>& tree, const char* where) {
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, stmt_.with, src_);
-      if (!sq.outer_keys.empty()) src_.unsupported(e.location, "a correlated scalar subquery in HAVING is not supported");
+      if (!sq.outer_keys.empty()) src_.unsupported(e.location, std::string("a correlated scalar subquery in ") + where + " is not supported");
       const plan::Attribute& value = sq.plan->schema.at(0);
       auto project = std::make_unique<plan::LogicalOp>();
       project->kind = plan::OpKind::Project;
@@ -377,8 +379,13 @@ class SelectBinder {
       return c;
     }
     auto copy = std::make_shared<SqlExpr>(e);
-    for (SqlExprPtr& a : copy->args) a = join_having_subqueries(*a, tree);
+    for (SqlExprPtr& a : copy->args) a = join_having_subqueries(*a, tree, where);
     return copy;
+  }
+
+  static bool contains_subquery(const SqlExpr& e) {
+    if (e.kind == SqlExprKind::ScalarSubquery) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return contains_subquery(*a); });
   }
 
   bool mentions_having_subquery(const SqlExpr& e) const {
@@ -394,6 +401,10 @@ class SelectBinder {
       if (e.kind == SqlExprKind::IntLiteral || e.kind == SqlExprKind::StringLiteral || e.kind == SqlExprKind::DecimalLiteral) {
         return std::nullopt;
       }
+      // The value of a scalar subquery joined to the aggregate's output (join_having_subqueries).
+      if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0]))
+        return e.qualifiers[0] + "." + e.qualifiers[1];
+      if (mentions_having_subquery(e)) return std::nullopt;  // no group key or aggregate holds a subquery's value
       std::string canonical = scope_.canonical(e);
       for (const GroupKey& k : keys_) {
         if (k.canonical == canonical) return k.name;
@@ -440,6 +451,7 @@ class SelectBinder {
     bool identity = items_.size() == input->schema.size();
     for (size_t i = 0; i < items_.size(); ++i) {
       SqlExprPtr item = items_[i].expr;
+      if (aggregating_ && contains_subquery(*item)) item = join_having_subqueries(*item, input, "the select list of a query that aggregates");
       if (nulls.needed(*item)) {
         // Its value, and where it is NULL: the result's NULLs (a validity column).
         NullableValue v = nulls.value(*item);

@@ -125,6 +125,11 @@ QUERIES = [
     ("select_scalar_uncorrelated", "select o_orderkey, o_totalprice - (select avg(o_totalprice) from orders) as d, "
                                    "(select count(*) from region) as r from orders where o_orderkey < 100 "
                                    "order by o_orderkey"),
+    ("select_scalar_in_aggregating_query", "select n_regionkey, count(*) as n, (select count(*) from region) as r, "
+                                           "count(*) * 100.0 / (select count(*) from nation) as pct from nation "
+                                           "group by n_regionkey order by n_regionkey"),
+    ("select_scalar_in_scalar_aggregate_no_rows", "select count(*) as c, (select max(r_regionkey) from region) as m "
+                                                  "from nation where n_nationkey > 100"),
     # Found by the long fuzz run (bench/results/2026-11-26-h200-sql-fuzz): a set operation nested in
     # another's operand (their side markers once shared a name); COUNTs of a DISTINCT aggregation
     # over no rows (0, not NULL); AVG of decimals rounded once as DuckDB does, compared exactly.
