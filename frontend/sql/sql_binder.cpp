@@ -196,150 +196,156 @@ class SelectBinder {
     return n;
   }
 
+  // What aggregate() builds up while it adds the calls.
+  struct AggregateBuild {
+    plan::LogicalOp& agg;
+    const std::vector<plan::Attribute>& in;
+    AttributeLookup base;
+    NullRewriter nulls;
+    std::vector<bool> distinct;  // parallel to agg.aggregates
+    int distinct_location = -1;  // the first DISTINCT call
+    // Without GROUP BY, SUM/MIN/MAX/AVG are NULL over no rows: where the query asks (COALESCE, IS
+    // NULL, ...), a hidden count of the rows (rows_name, once made) tells.
+    bool rows_count = false;
+    std::string rows_name;
+  };
+
   std::unique_ptr<plan::LogicalOp> aggregate(std::unique_ptr<plan::LogicalOp> input, const std::vector<const SqlExpr*>& calls) {
     auto agg = std::make_unique<plan::LogicalOp>();
     agg->kind = plan::OpKind::Aggregate;
     agg->json_path = src_.position(group_by_.empty() ? calls.front()->location : group_by_.front()->location);
-    const std::vector<plan::Attribute>& in = input->schema;
-    AttributeLookup base = [this](const SqlExpr& e) { return column_attribute(e, scope_); };
-    std::vector<bool> distinct;   // parallel to agg->aggregates
-    int distinct_location = -1;   // the first DISTINCT call
-    NullRewriter nulls(column_null_leaves(scope_), src_);
-    // Without GROUP BY, SUM/MIN/MAX/AVG are NULL over no rows: where the query asks (COALESCE, IS
-    // NULL, ...), a hidden count of the rows tells.
-    const bool rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null(*i.expr); });
-    std::string rows_name;
-
-    for (const SqlExprPtr& written : group_by_) {
-      SqlExprPtr g = group_expression(written);
-      std::string canonical = scope_.canonical(*g);
-      if (std::any_of(keys_.begin(), keys_.end(), [&](const GroupKey& k) { return k.canonical == canonical; })) continue;
-      std::vector<const SqlExpr*> nested;
-      collect_aggregates(*g, nested);
-      if (!nested.empty()) src_.fail(nested[0]->location, "aggregate functions are not allowed in GROUP BY");
-      std::string preferred = g->kind == SqlExprKind::Column ? g->qualifiers.back() : g->to_sql();
-      for (const OutputItem& i : items_) {
-        if (!i.alias.empty() && scope_.canonical(*i.expr) == canonical) {
-          preferred = i.alias;
-          break;
-        }
-      }
-      // A NULL-able key groups by its value and a hidden key that is 1 for its NULL group.
-      NullableValue key{g, nullptr};
-      if (nulls.needed(*g)) key = nulls.value(*g);
-      if (!key.value) src_.unsupported(g->location, "GROUP BY NULL is not supported");
-      plan::ExprPtr bound = bind_sql_expression(*key.value, in, base, src_);
-      if (key.null && g->kind != SqlExprKind::Column) {
-        // A computed key reads 0 only for its NULL-able operands: one NULL group needs one value.
-        if (bound->type.is_string())
-          src_.unsupported(g->location, "GROUP BY a computed string that may be NULL (" + g->to_sql() + ") is not supported yet");
-        auto zero = std::make_shared<SqlExpr>();
-        zero->location = g->location;
-        zero->kind = bound->type.id == TypeId::Date ? SqlExprKind::DateLiteral : SqlExprKind::IntLiteral;
-        zero->text = "1970-01-01";
-        auto guarded = std::make_shared<SqlExpr>();
-        guarded->kind = SqlExprKind::Case;
-        guarded->location = g->location;
-        guarded->args = {key.null, zero, key.value};
-        bound = bind_sql_expression(*guarded, in, base, src_);
-      }
-      std::string name = attribute_name(preferred, "group" + std::to_string(keys_.size() + 1));
-      keys_.push_back({g, canonical, name, ""});
-      plan::Attribute a{"", name, bound->type, "", ""};
-      if (bound->kind == plan::ExprKind::Column) {
-        a.dict_table = bound->dict_table;
-        a.dict_column = bound->dict_column;
-      }
-      agg->schema.push_back(a);
-      agg->group_by.push_back({name, bound});
-      if (key.null) {
-        keys_.back().null_key = attribute_name(name + "__null", name + "__null");
-        plan::ExprPtr flag = bind_sql_expression(*one_where(key.null, g->location), in, base, src_);
-        agg->schema.push_back(plan::Attribute{"", keys_.back().null_key, flag->type, "", ""});
-        agg->group_by.push_back({keys_.back().null_key, flag});
-      }
-    }
-
-    for (const SqlExpr* call : calls) {
-      std::string canonical = scope_.canonical(*call);
-      if (std::any_of(aggs_.begin(), aggs_.end(), [&](const AggregateCall& a) { return a.canonical == canonical; })) continue;
-      std::string preferred = call->to_sql();
-      for (const OutputItem& i : items_) {
-        if (!i.alias.empty() && scope_.canonical(*i.expr) == canonical) {
-          preferred = i.alias;
-          break;
-        }
-      }
-      plan::AggregateExpr a;
-      a.name = attribute_name(preferred, "agg" + std::to_string(aggs_.size() + 1));
-      if (call->distinct) {
-        if (call->star) src_.fail(call->location, call->text + "(DISTINCT *) is not valid");
-        if (distinct_location < 0) distinct_location = call->location;
-      }
-      distinct.push_back(call->distinct);
-      if (call->text == "count" && call->star) {
-        a.func = plan::AggFunc::CountStar;
-      } else {
-        if (call->star) src_.fail(call->location, call->text + "(*) is not valid; only count(*)");
-        if (call->args.size() != 1) src_.fail(call->location, call->text + " takes exactly one argument");
-        static const std::pair<const char*, plan::AggFunc> funcs[] = {{"sum", plan::AggFunc::Sum},
-                                                                       {"count", plan::AggFunc::Count},
-                                                                       {"min", plan::AggFunc::Min},
-                                                                       {"max", plan::AggFunc::Max},
-                                                                       {"avg", plan::AggFunc::Avg}};
-        for (const auto& [n, f] : funcs) {
-          if (call->text == n) a.func = f;
-        }
-      }
-      // NULL arguments are skipped (a filter), as are the rows a FILTER (WHERE ...) clause drops.
-      SqlExprPtr only;
-      if (!a.arg && a.func != plan::AggFunc::CountStar) {
-        NullableValue arg{call->args[0], nullptr};
-        if (nulls.needed(*arg.value)) arg = nulls.value(*arg.value);
-        if (!arg.value) src_.unsupported(call->location, call->text + "(NULL) is not supported");
-        a.arg = bind_sql_expression(*arg.value, in, base, src_);
-        if (arg.null) only = not_of(arg.null);
-      }
-      if (call->filter) {
-        SqlExprPtr where = nulls.needed(*call->filter) ? nulls.truth(*call->filter) : call->filter;
-        only = only ? and_of(only, where) : where;
-      }
-      if (only) {
-        if (call->distinct) src_.unsupported(call->location, "a DISTINCT aggregate over a value that may be NULL, or with FILTER, is not supported yet");
-        a.filter = bind_sql_predicate(*only, in, base, src_);
-      }
-      std::string why;
-      if (!plan::aggregate_type(a.func, a.arg ? &a.arg->type : nullptr, a.type, why)) src_.fail(call->location, why);
-      plan::Attribute attr{"", a.name, a.type, "", ""};
-      if (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) {
-        attr.dict_table = a.arg->dict_table;
-        attr.dict_column = a.arg->dict_column;
-      }
-      agg->schema.push_back(attr);
-      const bool counts = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar;
-      aggs_.push_back({call, canonical, a.name, ""});
-      const plan::ExprPtr filter = a.filter;
-      agg->aggregates.push_back(std::move(a));
-      if (counts || (!filter && !rows_count)) continue;
-      // SUM/MIN/MAX/AVG over no non-NULL input is NULL: a hidden count of the rows it adds up says.
-      if (!filter && !rows_name.empty()) {
-        aggs_.back().non_null = rows_name;
-        continue;
-      }
-      plan::AggregateExpr n;
-      n.name = attribute_name(aggs_.back().name + "__nonnull", aggs_.back().name + "__nonnull");
-      n.func = plan::AggFunc::CountStar;
-      n.type = DataType::int64();
-      n.filter = filter;
-      aggs_.back().non_null = n.name;
-      if (!filter) rows_name = n.name;
-      agg->schema.push_back(plan::Attribute{"", n.name, n.type, "", ""});
-      agg->aggregates.push_back(std::move(n));
-      distinct.push_back(false);
-    }
+    AggregateBuild b{*agg, input->schema, [this](const SqlExpr& e) { return column_attribute(e, scope_); },
+                     NullRewriter(column_null_leaves(scope_), src_)};
+    b.rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null(*i.expr); });
+    for (const SqlExprPtr& written : group_by_) add_group_key(b, group_expression(written));
+    for (const SqlExpr* call : calls) add_aggregate(b, *call);
     agg->children.push_back(std::move(input));
-    if (distinct_location >= 0) return split_distinct_aggregate(std::move(agg), distinct, src_, distinct_location);
+    if (b.distinct_location >= 0) return split_distinct_aggregate(std::move(agg), b.distinct, src_, b.distinct_location);
     return agg;
+  }
+
+  // The alias of the select item that is `canonical`, else `fallback`.
+  std::string preferred_name(const std::string& canonical, std::string fallback) const {
+    for (const OutputItem& i : items_) {
+      if (!i.alias.empty() && scope_.canonical(*i.expr) == canonical) return i.alias;
+    }
+    return fallback;
+  }
+
+  // One GROUP BY key (once per distinct expression). A NULL-able key groups by its value and a
+  // hidden key that is 1 for its NULL group.
+  void add_group_key(AggregateBuild& b, const SqlExprPtr& g) {
+    std::string canonical = scope_.canonical(*g);
+    if (std::any_of(keys_.begin(), keys_.end(), [&](const GroupKey& k) { return k.canonical == canonical; })) return;
+    std::vector<const SqlExpr*> nested;
+    collect_aggregates(*g, nested);
+    if (!nested.empty()) src_.fail(nested[0]->location, "aggregate functions are not allowed in GROUP BY");
+    const std::string preferred = preferred_name(canonical, g->kind == SqlExprKind::Column ? g->qualifiers.back() : g->to_sql());
+    NullableValue key{g, nullptr};
+    if (b.nulls.needed(*g)) key = b.nulls.value(*g);
+    if (!key.value) src_.unsupported(g->location, "GROUP BY NULL is not supported");
+    plan::ExprPtr bound = bind_sql_expression(*key.value, b.in, b.base, src_);
+    if (key.null && g->kind != SqlExprKind::Column) {
+      // A computed key reads 0 only for its NULL-able operands: one NULL group needs one value.
+      if (bound->type.is_string())
+        src_.unsupported(g->location, "GROUP BY a computed string that may be NULL (" + g->to_sql() + ") is not supported yet");
+      auto zero = std::make_shared<SqlExpr>();
+      zero->location = g->location;
+      zero->kind = bound->type.id == TypeId::Date ? SqlExprKind::DateLiteral : SqlExprKind::IntLiteral;
+      zero->text = "1970-01-01";
+      auto guarded = std::make_shared<SqlExpr>();
+      guarded->kind = SqlExprKind::Case;
+      guarded->location = g->location;
+      guarded->args = {key.null, zero, key.value};
+      bound = bind_sql_expression(*guarded, b.in, b.base, src_);
+    }
+    std::string name = attribute_name(preferred, "group" + std::to_string(keys_.size() + 1));
+    keys_.push_back({g, canonical, name, ""});
+    plan::Attribute a{"", name, bound->type, "", ""};
+    if (bound->kind == plan::ExprKind::Column) {
+      a.dict_table = bound->dict_table;
+      a.dict_column = bound->dict_column;
+    }
+    b.agg.schema.push_back(a);
+    b.agg.group_by.push_back({name, bound});
+    if (key.null) {
+      keys_.back().null_key = attribute_name(name + "__null", name + "__null");
+      plan::ExprPtr flag = bind_sql_expression(*one_where(key.null, g->location), b.in, b.base, src_);
+      b.agg.schema.push_back(plan::Attribute{"", keys_.back().null_key, flag->type, "", ""});
+      b.agg.group_by.push_back({keys_.back().null_key, flag});
+    }
+  }
+
+  // One aggregate call (once per distinct call). NULL arguments are skipped (a filter), as are the
+  // rows a FILTER (WHERE ...) clause drops; SUM/MIN/MAX/AVG get a hidden count of what they add up.
+  void add_aggregate(AggregateBuild& b, const SqlExpr& call) {
+    std::string canonical = scope_.canonical(call);
+    if (std::any_of(aggs_.begin(), aggs_.end(), [&](const AggregateCall& a) { return a.canonical == canonical; })) return;
+    plan::AggregateExpr a;
+    a.name = attribute_name(preferred_name(canonical, call.to_sql()), "agg" + std::to_string(aggs_.size() + 1));
+    if (call.distinct) {
+      if (call.star) src_.fail(call.location, call.text + "(DISTINCT *) is not valid");
+      if (b.distinct_location < 0) b.distinct_location = call.location;
+    }
+    b.distinct.push_back(call.distinct);
+    if (call.text == "count" && call.star) {
+      a.func = plan::AggFunc::CountStar;
+    } else {
+      if (call.star) src_.fail(call.location, call.text + "(*) is not valid; only count(*)");
+      if (call.args.size() != 1) src_.fail(call.location, call.text + " takes exactly one argument");
+      static const std::pair<const char*, plan::AggFunc> funcs[] = {{"sum", plan::AggFunc::Sum},
+                                                                     {"count", plan::AggFunc::Count},
+                                                                     {"min", plan::AggFunc::Min},
+                                                                     {"max", plan::AggFunc::Max},
+                                                                     {"avg", plan::AggFunc::Avg}};
+      for (const auto& [n, f] : funcs) {
+        if (call.text == n) a.func = f;
+      }
+    }
+    SqlExprPtr only;
+    if (a.func != plan::AggFunc::CountStar) {
+      NullableValue arg{call.args[0], nullptr};
+      if (b.nulls.needed(*arg.value)) arg = b.nulls.value(*arg.value);
+      if (!arg.value) src_.unsupported(call.location, call.text + "(NULL) is not supported");
+      a.arg = bind_sql_expression(*arg.value, b.in, b.base, src_);
+      if (arg.null) only = not_of(arg.null);
+    }
+    if (call.filter) {
+      SqlExprPtr where = b.nulls.needed(*call.filter) ? b.nulls.truth(*call.filter) : call.filter;
+      only = only ? and_of(only, where) : where;
+    }
+    if (only) {
+      if (call.distinct) src_.unsupported(call.location, "a DISTINCT aggregate over a value that may be NULL, or with FILTER, is not supported yet");
+      a.filter = bind_sql_predicate(*only, b.in, b.base, src_);
+    }
+    std::string why;
+    if (!plan::aggregate_type(a.func, a.arg ? &a.arg->type : nullptr, a.type, why)) src_.fail(call.location, why);
+    plan::Attribute attr{"", a.name, a.type, "", ""};
+    if (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max) {
+      attr.dict_table = a.arg->dict_table;
+      attr.dict_column = a.arg->dict_column;
+    }
+    b.agg.schema.push_back(attr);
+    const bool counts = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar;
+    aggs_.push_back({&call, canonical, a.name, ""});
+    const plan::ExprPtr filter = a.filter;
+    b.agg.aggregates.push_back(std::move(a));
+    if (counts || (!filter && !b.rows_count)) return;
+    // SUM/MIN/MAX/AVG over no non-NULL input is NULL: a hidden count of the rows it adds up says.
+    if (!filter && !b.rows_name.empty()) {
+      aggs_.back().non_null = b.rows_name;
+      return;
+    }
+    plan::AggregateExpr n;
+    n.name = attribute_name(aggs_.back().name + "__nonnull", aggs_.back().name + "__nonnull");
+    n.func = plan::AggFunc::CountStar;
+    n.type = DataType::int64();
+    n.filter = filter;
+    aggs_.back().non_null = n.name;
+    if (!filter) b.rows_name = n.name;
+    b.agg.schema.push_back(plan::Attribute{"", n.name, n.type, "", ""});
+    b.agg.aggregates.push_back(std::move(n));
+    b.distinct.push_back(false);
   }
 
   // Copy of `e` with each scalar subquery replaced by the column "<alias>.<alias>_value" of a single-row

@@ -345,6 +345,13 @@ class JoinTreeBuilder {
       if (find_subquery(*c)) src_.unsupported(c->location, "a subquery in the ON condition of a LEFT OUTER JOIN is not supported");
       std::set<size_t> rels = scope_.relations_of(*c);
       if (rels.size() == 1 && *rels.begin() == rel) {
+        // Below the join: the derived table's own NULLs only (its rows exist there).
+        NullRewriter own(column_null_leaves(scope_, false), src_);
+        if (own.needed(*c)) {
+          SqlExprPtr rewritten = own.truth(*c);
+          owned_.push_back(rewritten);
+          c = rewritten.get();
+        }
         filters_[rel].push_back(c);
         continue;
       }
@@ -762,14 +769,14 @@ std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const S
          "; join keys may be integers, dates, decimals of the same scale, or strings computed to at most 7 bytes";
 }
 
-NullLeaves column_null_leaves(const FromScope& scope) {
-  return [&scope](const SqlExpr& e) -> std::optional<SqlExprPtr> {
+NullLeaves column_null_leaves(const FromScope& scope, bool joins) {
+  return [&scope, joins](const SqlExpr& e) -> std::optional<SqlExprPtr> {
     if (e.kind != SqlExprKind::Column) return std::nullopt;
     std::optional<ResolvedColumn> c = scope.try_resolve(e);
     if (!c) return SqlExprPtr();
     const Relation& r = scope.relation(c->relation);
     SqlExprPtr null;
-    if (r.null_supplying) null = equals(attribute_ref(match_indicator(r.alias), e.location), int_literal(0, e.location), e.location);
+    if (joins && r.null_supplying) null = equals(attribute_ref(match_indicator(r.alias), e.location), int_literal(0, e.location), e.location);
     if (auto flag = r.null_flags.find(c->column); flag != r.null_flags.end()) {
       // A derived table's own NULLs: its validity column, read through the relation.
       SqlExprPtr own = equals(attribute_ref(r.alias + "." + flag->second, e.location), int_literal(0, e.location), e.location);

@@ -64,8 +64,9 @@ bool join_keys_comparable(const DataType& a, const DataType& b);
 std::string join_key_refusal(const SqlExpr& build, const plan::Expr& bk, const SqlExpr& probe, const plan::Expr& pk);
 
 // NULL predicates of columns (sql_nulls.h): `__matched_<alias> = 0` for a column of a
-// NULL-supplying relation, nullptr for any other resolvable column.
-NullLeaves column_null_leaves(const FromScope& scope);
+// NULL-supplying relation (unless `joins` is false: below its join, where its rows exist), a
+// derived table's validity column for one that may be NULL itself, nullptr for any other.
+NullLeaves column_null_leaves(const FromScope& scope, bool joins = true);
 
 // The lookup that names resolved base-table columns "alias.column" (sql_expr.h).
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope);

@@ -199,6 +199,10 @@ QUERIES = [
                                      "from supplier left join partsupp on ps_suppkey = s_suppkey and ps_availqty < 10 "
                                      "where s_acctbal > 9000 group by s_nationkey) x on x.s_nationkey = n_nationkey "
                                      "order by n_name"),
+    ("left_join_on_nullable_derived_filter", "select n_name, count(t.s_nationkey) as k, count(t.m) as km from nation left join "
+                                             "(select s_nationkey, max(ps_availqty) as m from supplier left join partsupp "
+                                             "on ps_suppkey = s_suppkey and ps_availqty < 30 group by s_nationkey) t "
+                                             "on t.s_nationkey = n_nationkey and t.m < 100 group by n_name order by n_name"),
     ("join_on_nullable_derived", "select count(*) as n, sum(c_acctbal) as b from (select n_name, max(s_suppkey) as y "
                                  "from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 9000 "
                                  "group by n_name) t join customer on c_custkey = t.y"),
