@@ -122,4 +122,11 @@ const char* kind_name(SqlExprKind k) {
   return "?";
 }
 
+bool contains_scalar_subquery(const SqlExpr& e) {
+  if (e.kind == SqlExprKind::ScalarSubquery) return true;
+  for (const SqlExprPtr& a : e.args)
+    if (contains_scalar_subquery(*a)) return true;
+  return false;
+}
+
 }  // namespace hqc::sql

@@ -135,6 +135,8 @@ struct SelectStmt {
   int limit_location = -1;
 };
 
-const char* kind_name(SqlExprKind k);  // "column", "between", "scalar subquery", ... for messages
+const char* kind_name(SqlExprKind k);
+// Whether `e` or any operand is a scalar subquery.
+bool contains_scalar_subquery(const SqlExpr& e);  // "column", "between", "scalar subquery", ... for messages
 
 }  // namespace hqc::sql

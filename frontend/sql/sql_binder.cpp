@@ -40,14 +40,6 @@ struct AggregateCall {
   std::string non_null;  // the hidden count of non-NULL inputs (0: the aggregate is NULL), or ""
 };
 
-// Whether `e` uses a construct about NULLs (IS NULL, COALESCE, NULLIF, IS DISTINCT FROM, NULL).
-bool mentions_null(const SqlExpr& e) {
-  if (e.kind == SqlExprKind::IsNull || e.kind == SqlExprKind::NullLiteral) return true;
-  if (e.kind == SqlExprKind::Function && (e.text == "coalesce" || e.text == "nullif")) return true;
-  if (e.kind == SqlExprKind::Binary && e.text.ends_with("distinct from")) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return mentions_null(*a); });
-}
-
 void collect_aggregates(const SqlExpr& e, std::vector<const SqlExpr*>& out) {
   if (is_aggregate_call(e)) {
     out.push_back(&e);
@@ -216,7 +208,7 @@ class SelectBinder {
     agg->json_path = src_.position(group_by_.empty() ? calls.front()->location : group_by_.front()->location);
     AggregateBuild b{*agg, input->schema, [this](const SqlExpr& e) { return column_attribute(e, scope_); },
                      NullRewriter(column_null_leaves(scope_), src_)};
-    b.rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null(*i.expr); });
+    b.rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null_construct(*i.expr); });
     for (const SqlExprPtr& written : group_by_) add_group_key(b, group_expression(written));
     for (const SqlExpr* call : calls) add_aggregate(b, *call);
     agg->children.push_back(std::move(input));
@@ -389,11 +381,6 @@ class SelectBinder {
     return copy;
   }
 
-  static bool contains_subquery(const SqlExpr& e) {
-    if (e.kind == SqlExprKind::ScalarSubquery) return true;
-    return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return contains_subquery(*a); });
-  }
-
   bool mentions_having_subquery(const SqlExpr& e) const {
     if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) return true;
     return std::any_of(e.args.begin(), e.args.end(), [&](const SqlExprPtr& a) { return mentions_having_subquery(*a); });
@@ -457,7 +444,7 @@ class SelectBinder {
     bool identity = items_.size() == input->schema.size();
     for (size_t i = 0; i < items_.size(); ++i) {
       SqlExprPtr item = items_[i].expr;
-      if (aggregating_ && contains_subquery(*item)) item = join_having_subqueries(*item, input, "the select list of a query that aggregates");
+      if (aggregating_ && contains_scalar_subquery(*item)) item = join_having_subqueries(*item, input, "the select list of a query that aggregates");
       if (nulls.needed(*item)) {
         // Its value, and where it is NULL: the result's NULLs (a validity column).
         NullableValue v = nulls.value(*item);

@@ -228,11 +228,6 @@ class JoinTreeBuilder {
     return rel;
   }
 
-  static bool contains_scalar_subquery(const SqlExpr& e) {
-    if (e.kind == SqlExprKind::ScalarSubquery) return true;
-    return std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return contains_scalar_subquery(*a); });
-  }
-
   // True when `e` holds scalar subqueries and no EXISTS / IN (subquery).
   static bool has_only_scalar_subqueries(const SqlExpr& e) {
     bool scalar = false, other = false;

@@ -1,6 +1,8 @@
 // SQL NULL semantics as rewrites (frontend/sql/sql_nulls.h).
 #include "frontend/sql/sql_nulls.h"
 
+#include <algorithm>
+
 namespace hqc::sql {
 
 namespace {
@@ -80,22 +82,20 @@ SqlExprPtr not_of(SqlExprPtr a) {
   return make(SqlExprKind::Not, location, "", {std::move(a)});
 }
 
+bool is_null_construct(const SqlExpr& e) {
+  return e.kind == SqlExprKind::IsNull || e.kind == SqlExprKind::NullLiteral || is_distinct_from(e) ||
+         (e.kind == SqlExprKind::Function && (e.text == "coalesce" || e.text == "nullif"));
+}
+
+bool mentions_null_construct(const SqlExpr& e) {
+  return is_null_construct(e) || std::any_of(e.args.begin(), e.args.end(), [](const SqlExprPtr& a) { return mentions_null_construct(*a); });
+}
+
 bool NullRewriter::needed(const SqlExpr& e) const {
   if (std::optional<SqlExprPtr> leaf = leaves_(e)) return *leaf != nullptr;
-  switch (e.kind) {
-    case SqlExprKind::IsNull:
-    case SqlExprKind::NullLiteral: return true;
-    case SqlExprKind::Function:
-      if (e.text == "coalesce" || e.text == "nullif") return true;
-      break;
-    case SqlExprKind::Binary:
-      if (is_distinct_from(e)) return true;
-      break;
-    case SqlExprKind::Exists:
-    case SqlExprKind::InSubquery:
-    case SqlExprKind::ScalarSubquery: return false;  // their own query binds its own NULLs
-    default: break;
-  }
+  if (is_null_construct(e)) return true;
+  if (e.kind == SqlExprKind::Exists || e.kind == SqlExprKind::InSubquery || e.kind == SqlExprKind::ScalarSubquery)
+    return false;  // their own query binds its own NULLs
   for (const SqlExprPtr& a : e.args)
     if (needed(*a)) return true;
   return false;

@@ -53,6 +53,12 @@ struct NullableValue {
 
 using NullLeaves = std::function<std::optional<SqlExprPtr>(const SqlExpr&)>;
 
+// Whether node `e` itself is a construct about NULLs: IS [NOT] NULL, NULL, COALESCE, NULLIF,
+// IS [NOT] DISTINCT FROM.
+bool is_null_construct(const SqlExpr& e);
+// Whether `e` or any operand is one (not looking into subqueries).
+bool mentions_null_construct(const SqlExpr& e);
+
 class NullRewriter {
  public:
   NullRewriter(NullLeaves leaves, const SqlSource& source) : leaves_(std::move(leaves)), src_(source) {}
