@@ -314,6 +314,7 @@ std::vector<std::vector<std::string>> unique_column_sets(const LogicalOp& op, co
       return {};
     case OpKind::Filter:
     case OpKind::Map:
+    case OpKind::Window:
     case OpKind::OrderBy:
     case OpKind::Limit:
       return unique_column_sets(op.child(0), catalog);

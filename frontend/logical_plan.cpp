@@ -14,6 +14,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Join: return "join";
     case OpKind::Aggregate: return "aggregate";
     case OpKind::Union: return "union_all";
+    case OpKind::Window: return "window";
     case OpKind::OrderBy: return "order_by";
     case OpKind::Limit: return "limit";
   }
@@ -28,6 +29,38 @@ const char* join_type_name(JoinType t) {
     case JoinType::LeftOuter: return "left_outer";
   }
   return "?";
+}
+
+const char* window_func_name(WindowFunc f) {
+  switch (f) {
+    case WindowFunc::RowNumber: return "row_number";
+    case WindowFunc::Rank: return "rank";
+    case WindowFunc::DenseRank: return "dense_rank";
+    case WindowFunc::Sum: return "sum";
+    case WindowFunc::Count: return "count";
+    case WindowFunc::CountStar: return "count_star";
+    case WindowFunc::Min: return "min";
+    case WindowFunc::Max: return "max";
+    case WindowFunc::Avg: return "avg";
+  }
+  return "?";
+}
+
+std::string explain_window(const WindowExpr& w) {
+  std::string s = w.name + " := " + window_func_name(w.func) + "(" + w.arg + ") over (";
+  std::string inside;
+  if (!w.partition_by.empty()) {
+    inside = "partition by";
+    for (size_t i = 0; i < w.partition_by.size(); ++i) inside += (i ? ", " : " ") + w.partition_by[i];
+  }
+  if (!w.order_by.empty()) {
+    inside += inside.empty() ? "order by" : " order by";
+    for (size_t i = 0; i < w.order_by.size(); ++i) inside += (i ? ", " : " ") + w.order_by[i].name + (w.order_by[i].descending ? " desc" : " asc");
+  }
+  const char* frame = w.frame == WindowFrame::RangeToCurrentRow ? "range to current row"
+                      : w.frame == WindowFrame::RowsToCurrentRow ? "rows to current row" : "whole partition";
+  inside += std::string(inside.empty() ? "" : ", ") + frame;
+  return s + inside + "): " + w.type.to_string();
 }
 
 const char* agg_func_name(AggFunc f) {
@@ -102,6 +135,16 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
       out += "]";
       break;
     }
+    case OpKind::Window:
+      out += " [";
+      for (size_t i = 0; i < op.windows.size(); ++i) out += (i ? "; " : "") + explain_window(op.windows[i]);
+      out += "]";
+      if (!op.hidden.empty()) {
+        out += " hidden [";
+        for (size_t i = 0; i < op.hidden.size(); ++i) out += (i ? ", " : "") + op.hidden[i];
+        out += "]";
+      }
+      break;
     case OpKind::OrderBy:
       out += " [";
       for (size_t i = 0; i < op.sort_keys.size(); ++i) {

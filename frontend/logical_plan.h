@@ -17,6 +17,10 @@
 //     position (the binder casts); the output is every child's rows, its attributes the Union's own
 //     (their `source` names the Union, so they never collide with a child's). UNION, INTERSECT and
 //     EXCEPT are an Aggregate (and a Filter) over a Union (frontend/sql/sql_set_operations.cpp).
+//   - Window: only directly below OrderBy/Limit (or at the root): SQL window functions over the
+//     query's result rows (frontend/sql/sql_windows.h). Its schema is its child's, where each
+//     window's placeholder attribute gets the window's type; the runtime computes the windows on
+//     the device from the assembled result's columns and drops the `hidden` ones after ORDER BY.
 //   - OrderBy/Limit sit above everything else (the binder rejects them elsewhere), so the host can
 //     apply them to the assembled result.
 //   - `json_path` is where the node came from ("$.plan.input"), for later error messages.
@@ -31,7 +35,7 @@
 
 namespace hqc::plan {
 
-enum class OpKind : uint8_t { Scan, Filter, Map, Project, Join, Aggregate, Union, OrderBy, Limit };
+enum class OpKind : uint8_t { Scan, Filter, Map, Project, Join, Aggregate, Union, Window, OrderBy, Limit };
 enum class JoinType : uint8_t { Inner, Semi, Anti, LeftOuter };
 enum class AggFunc : uint8_t { Sum, Count, CountStar, Min, Max, Avg };
 
@@ -78,6 +82,24 @@ struct SortKey {
   bool descending = false;
 };
 
+enum class WindowFunc : uint8_t { RowNumber, Rank, DenseRank, Sum, Count, CountStar, Min, Max, Avg };
+// Which rows of its partition a window aggregate sees (in the partition's ORDER BY order): up to
+// the current row and its peers (equal ORDER BY keys; SQL's default RANGE frame), up to the
+// current row (ROWS), or all of them (also what a window without ORDER BY sees).
+enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition };
+
+// One window function. Every attribute it names is an output attribute of the Window's input.
+struct WindowExpr {
+  std::string name;  // the attribute it fills: a placeholder of the input (a constant column)
+  WindowFunc func = WindowFunc::RowNumber;
+  DataType type;     // result type: BIGINT ranks and counts, SUM keeps the scale (Int64/Decimal(18,s)),
+                     // MIN/MAX keep the argument's, AVG is Float64
+  std::string arg;   // the aggregated attribute (Sum, Count, Min, Max, Avg), else ""
+  std::vector<std::string> partition_by;
+  std::vector<SortKey> order_by;  // NULLs last in both directions
+  WindowFrame frame = WindowFrame::RangeToCurrentRow;
+};
+
 struct LogicalOp {
   OpKind kind = OpKind::Scan;
   std::string json_path;
@@ -108,6 +130,9 @@ struct LogicalOp {
   // Aggregate
   std::vector<NamedExpr> group_by;
   std::vector<AggregateExpr> aggregates;
+  // Window: the functions, and the input attributes computed only for them (dropped after ORDER BY)
+  std::vector<WindowExpr> windows;
+  std::vector<std::string> hidden;
   // OrderBy
   std::vector<SortKey> sort_keys;
   // Limit
@@ -129,6 +154,9 @@ struct LogicalPlan {
 const char* op_kind_name(OpKind k);          // "scan", "filter", ...
 const char* join_type_name(JoinType t);      // "inner", "semi", "anti", "left_outer"
 const char* agg_func_name(AggFunc f);        // "sum", "count", "count_star", "min", "max", "avg"
+const char* window_func_name(WindowFunc f);
+// "rnk := rank() over (partition by a order by b desc, range to current row): int64" (EXPLAIN).
+std::string explain_window(const WindowExpr& w);  // "row_number", "rank", "dense_rank", "sum", ..., "count_star"
 
 // Stable indented text form (EXPLAIN LOGICAL), one node per line, children indented by two spaces;
 // with `estimates`, operators that carry a row estimate end in "~N rows".

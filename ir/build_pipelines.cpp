@@ -242,6 +242,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       current = scan_output(out_name, columns, writers);
       break;
     }
+    case OpKind::Window:
     case OpKind::OrderBy:
     case OpKind::Limit:
       throw Error(ErrorKind::Internal, op.json_path + ": " + plan::op_kind_name(op.kind) + " below the top reached the pipeline builder");
@@ -585,6 +586,12 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
   }
   if (body->kind == OpKind::OrderBy) {
     program_.result.order_by = body->sort_keys;
+    body = &body->child(0);
+  }
+  if (body->kind == OpKind::Window) {
+    // Window functions run after the result is assembled (runtime/window_stage.h), before ORDER BY.
+    program_.result.windows = body->windows;
+    program_.result.hidden = body->hidden;
     body = &body->child(0);
   }
   // A project of plain columns directly above the aggregate only reorders and renames result

@@ -195,6 +195,12 @@ std::string explain_pipelines(const Program& p) {
     s += "\n";
   }
   if (!r.input_rows_state.empty()) s += "  input rows of " + r.input_rows_state + "\n";
+  for (const plan::WindowExpr& w : r.windows) s += "  window " + plan::explain_window(w) + " (on the device, after the result)\n";
+  if (!r.hidden.empty()) {
+    s += "  hidden";
+    for (size_t i = 0; i < r.hidden.size(); ++i) s += std::string(i ? ", " : " ") + r.hidden[i];
+    s += "\n";
+  }
   if (!r.order_by.empty()) {
     s += "  order by";
     for (size_t i = 0; i < r.order_by.size(); ++i) s += std::string(i ? ", " : " ") + r.order_by[i].name + (r.order_by[i].descending ? " desc" : " asc");

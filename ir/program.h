@@ -72,6 +72,11 @@ struct ResultDesc {
   // Kind::Output whose rows derive from one single-tuple aggregate (a Map over it, e.g. TPC-H Q14):
   // that AggregationTable; its tuple count 0 makes the columns marked null_without_input NULL.
   std::string input_rows_state;
+  // Window functions over the assembled result (their placeholder columns are result columns),
+  // computed on the device by the runtime before ORDER BY (runtime/window_stage.h); `hidden`
+  // result columns feed them only and are dropped after ORDER BY and LIMIT.
+  std::vector<plan::WindowExpr> windows;
+  std::vector<std::string> hidden;
   std::vector<plan::SortKey> order_by;  // by result column name, applied on the host
   int64_t limit = -1;                   // -1: none
 };

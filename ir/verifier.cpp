@@ -360,11 +360,22 @@ class Verifier {
         if (c.source != ResultColumn::Source::Output || c.index >= o->columns.size()) fail("result column " + c.name + " does not name an output column");
       }
     }
+    auto is_column = [&](const std::string& name) {
+      return std::any_of(r.columns.begin(), r.columns.end(), [&](const ResultColumn& c) { return c.name == name; });
+    };
     for (const plan::SortKey& k : r.order_by) {
-      if (!std::any_of(r.columns.begin(), r.columns.end(), [&](const ResultColumn& c) { return c.name == k.name; })) {
-        fail("ORDER BY names " + k.name + ", which is not a result column");
-      }
+      if (!is_column(k.name)) fail("ORDER BY names " + k.name + ", which is not a result column");
     }
+    for (const plan::WindowExpr& w : r.windows) {
+      std::vector<std::string> names = w.partition_by;
+      names.push_back(w.name);
+      if (!w.arg.empty()) names.push_back(w.arg);
+      for (const plan::SortKey& k : w.order_by) names.push_back(k.name);
+      for (const std::string& n : names)
+        if (!is_column(n)) fail("window " + w.name + " names " + n + ", which is not a result column");
+    }
+    for (const std::string& n : r.hidden)
+      if (!is_column(n)) fail("hidden column " + n + " is not a result column");
   }
 
   const Program& p_;

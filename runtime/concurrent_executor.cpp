@@ -969,7 +969,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
     Execution& e = out.executions[q];
     Watchdog::Phase phase(plans[q]->label, "finalize");
     const auto start = Clock::now();
-    e.result = assemble_result(*plans[q], buffers[q], params[q], database);
+    e.result = assemble_result(*plans[q], buffers[q], params[q], database, backend, executor_.kernel_cache());
     e.stats.finalize_ms = ms_since(start);
     e.stats.transfer_ms = stats.transfer_ms;
     e.stats.transfer_bytes = stats.transfer_bytes;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/logical_plan.h"
 #include "runtime/backend.h"
 #include "runtime/result.h"
 #include "storage/error.h"
@@ -215,6 +216,9 @@ struct ResultSpec {
   int64_t empty_value = 0;
   uint64_t slots = 0;            // Slots: number of slots; 0 = the occupancy (or first column) buffer's length
   std::vector<ResultColumnSpec> columns;
+  // SQL window functions over the assembled rows (runtime/window_stage.h), before ORDER BY: each
+  // fills its placeholder column `name`; the columns they read are usually hidden.
+  std::vector<plan::WindowExpr> windows;
   std::vector<std::pair<std::string, bool>> order_by;  // (column name, descending)
   int64_t limit = -1;                                  // -1: no LIMIT
   // Single-tuple aggregate: element 0 counts the rows that reached it; 0 → the columns marked

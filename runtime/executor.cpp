@@ -415,7 +415,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   const auto finalize_start = Clock::now();
   Watchdog::Phase phase(plan.label, "finalize");
-  execution.result = assemble_result(plan, buffers, params, database);
+  execution.result = assemble_result(plan, buffers, params, database, backend_, cache_);
   stats.finalize_ms = ms_since(finalize_start);
   return execution;
 }

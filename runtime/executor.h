@@ -123,6 +123,7 @@ class Executor {
 
   DeviceColumnCache& device_columns() { return columns_; }
   Backend& backend() { return backend_; }
+  KernelCache* kernel_cache() { return cache_; }
   // The loaded module of `source`: from memory, else the disk cache, else the compiler; records
   // compile_ms / compile_cache_hit in `stats` (the concurrent executor loads its plans' modules here).
   std::shared_ptr<Module> module_for(const ModuleSource& source, ExecutionStats& stats);

@@ -234,6 +234,9 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       r.columns.push_back(c);
     }
   }
+  for (ResultColumnSpec& c : r.columns)
+    if (std::find(desc.hidden.begin(), desc.hidden.end(), c.name) != desc.hidden.end()) c.hidden = true;
+  r.windows = desc.windows;
   for (const plan::SortKey& key : desc.order_by) r.order_by.emplace_back(key.name, key.descending);
   r.limit = desc.limit;
 }

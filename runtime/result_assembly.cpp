@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "runtime/database_lookup.h"
+#include "runtime/window_stage.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -276,7 +277,8 @@ Result read_columns(const ResultSpec& spec, const std::vector<size_t>& which, co
 }  // namespace
 
 Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
-                       const std::map<std::string, int64_t>& params, const Database& database) {
+                       const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
+                       KernelCache* cache) {
   const ResultSpec& spec = plan.result;
   const std::string context = plan.label + ": result";
 
@@ -327,7 +329,9 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   // Dictionary strings compare as their codes (the dictionaries preserve order).
   ColumnReader reader{buffers, params, database, context, extent, no_input};
   // (Not when the host merges groups of equal texts: rows are final only after the merge.)
-  if (spec.limit >= 0 && !spec.order_by.empty() && !spec.merge_groups && selected.size() > static_cast<uint64_t>(spec.limit)) {
+  // (Nor under window functions: they see every row.)
+  if (spec.limit >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
+      selected.size() > static_cast<uint64_t>(spec.limit)) {
     std::vector<size_t> needed;
     auto need = [&](size_t i) {
       if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
@@ -360,7 +364,8 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   Result result = read_columns(spec, all, selected, reader, /*codes=*/false);
   result.validate();
 
-  // ---- ORDER BY, LIMIT, then drop hidden columns ----
+  // ---- window functions, ORDER BY, LIMIT, then drop hidden columns ----
+  apply_windows(backend, cache, spec.windows, result);
   std::vector<SortKey> keys;
   for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
   result.sort(keys);

@@ -1,6 +1,7 @@
 // Device buffers → Result, as a plan's ResultSpec describes: row selection (output counter or
 // occupied slots), key decoding from slots / packed keys, SQL NULLs of a single-tuple aggregate over
-// no rows, dictionary decoding (64-bit codes of MIN/MAX included), AVG, ORDER BY, LIMIT.
+// no rows, dictionary decoding (64-bit codes of MIN/MAX included), AVG, window functions (on the
+// device, runtime/window_stage.h), ORDER BY, LIMIT.
 //
 // Contract: reads only buffers named by the spec; a row count above a buffer's capacity, a
 // dictionary code outside its dictionary, or a type/element mismatch throws Error(Internal) —
@@ -28,7 +29,11 @@ struct AllocatedBuffer {
 std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count);
 std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count);
 
+class KernelCache;
+
+// `backend` (and `cache`, which may be null) run the plan's window functions (runtime/window_stage.h).
 Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
-                       const std::map<std::string, int64_t>& params, const Database& database);
+                       const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
+                       KernelCache* cache);
 
 }  // namespace hqc::runtime

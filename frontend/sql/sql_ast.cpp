@@ -72,7 +72,7 @@ std::string SqlExpr::to_sql() const {
     }
     case SqlExprKind::Function:
       return text + "(" + (star ? "*" : (distinct ? "distinct " : "") + joined(args, 0, ", ")) + ")" +
-             (filter ? " filter (where " + filter->to_sql() + ")" : "");
+             (filter ? " filter (where " + filter->to_sql() + ")" : "") + (over ? " over (" + over->to_sql() + ")" : "");
     case SqlExprKind::Extract: return "extract(" + text + " from " + args[0]->to_sql() + ")";
     case SqlExprKind::Substring:
       return "substring(" + args[0]->to_sql() + " from " + args[1]->to_sql() +
@@ -120,6 +120,28 @@ const char* kind_name(SqlExprKind k) {
     case SqlExprKind::Attribute: return "attribute";
   }
   return "?";
+}
+
+std::string WindowOver::to_sql() const {
+  std::string s;
+  if (!partition_by.empty()) s = "partition by " + joined(partition_by, 0, ", ");
+  if (!order_by.empty()) {
+    s += s.empty() ? "order by " : " order by ";
+    for (size_t i = 0; i < order_by.size(); ++i)
+      s += (i ? ", " : "") + order_by[i].expr->to_sql() + (order_by[i].descending ? " desc" : "");
+  }
+  if (frame == WindowFrame::RowsToCurrentRow) s += " rows between unbounded preceding and current row";
+  if (frame == WindowFrame::WholePartition && !order_by.empty()) s += " rows between unbounded preceding and unbounded following";
+  return s;
+}
+
+const SqlExpr* find_window_call(const SqlExpr& e) {
+  if (e.over) return &e;
+  for (const SqlExprPtr& a : e.args)
+    if (const SqlExpr* w = find_window_call(*a)) return w;
+  if (e.filter)
+    if (const SqlExpr* w = find_window_call(*e.filter)) return w;
+  return nullptr;
 }
 
 bool contains_scalar_subquery(const SqlExpr& e) {

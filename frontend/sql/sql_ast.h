@@ -56,6 +56,7 @@ enum class IntervalUnit : uint8_t { Day, Month, Year };
 
 struct SqlExpr;
 using SqlExprPtr = std::shared_ptr<SqlExpr>;
+struct WindowOver;
 
 struct SqlExpr {
   SqlExprKind kind = SqlExprKind::NullLiteral;
@@ -70,6 +71,7 @@ struct SqlExpr {
   std::vector<SqlExprPtr> args;
   std::shared_ptr<SelectStmt> subquery;
   std::shared_ptr<SqlExpr> filter;  // Function: an aggregate's FILTER (WHERE filter), or nullptr
+  std::shared_ptr<WindowOver> over;  // Function: a window function's OVER (...), or nullptr
 
   // SQL text of the expression, normalized (lower-case keywords, single spaces, no redundant
   // parentheses): the output name of an unaliased select item, "sum(lo_revenue)".
@@ -107,6 +109,19 @@ struct OrderItem {
   int location = -1;
 };
 
+// The frames horseqc evaluates: from the partition's first row to the current row and its peers
+// (RANGE, the default with ORDER BY), to the current row (ROWS), or the whole partition.
+enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition };
+
+struct WindowOver {
+  std::vector<SqlExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  WindowFrame frame = WindowFrame::RangeToCurrentRow;
+  int location = -1;
+  // "partition by a order by b desc" (what SqlExpr::to_sql prints inside OVER (...)).
+  std::string to_sql() const;
+};
+
 struct CommonTable {
   std::string name;
   std::vector<std::string> column_names;
@@ -136,6 +151,8 @@ struct SelectStmt {
 };
 
 const char* kind_name(SqlExprKind k);
+// The first window function call (a Function with OVER) in `e`, or nullptr.
+const SqlExpr* find_window_call(const SqlExpr& e);
 // Whether `e` or any operand is a scalar subquery.
 bool contains_scalar_subquery(const SqlExpr& e);  // "column", "between", "scalar subquery", ... for messages
 

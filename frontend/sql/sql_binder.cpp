@@ -12,6 +12,7 @@
 #include "frontend/sql/sql_nulls.h"
 #include "frontend/sql/sql_scope.h"
 #include "frontend/sql/sql_set_operations.h"
+#include "frontend/sql/sql_windows.h"
 #include "frontend/sql/sql_unnest.h"
 #include "storage/error.h"
 
@@ -554,6 +555,16 @@ plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, c
   plan::LogicalPlan plan;
   plan.name = plan_name;
   if (stmt.set_op == SetOperation::None) {
+    if (const SqlExpr* w = first_window_call(stmt)) {
+      if (nullable != NullableOutput::Result)
+        source.unsupported(w->location, "window functions are only supported in the outermost SELECT (not in a subquery, a WITH query, a view "
+                                        "or an operand of UNION/INTERSECT/EXCEPT)");
+      plan.root = bind_windowed_select(stmt, source, [&](const SelectStmt& inner) {
+        return SelectBinder(inner, source, catalog, stats, nullable).bind();
+      });
+      plan.root = with_limit(std::move(plan.root), stmt, source);
+      return plan;
+    }
     plan.root = SelectBinder(stmt, source, catalog, stats, nullable).bind();
     return plan;
   }

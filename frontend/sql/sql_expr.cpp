@@ -113,6 +113,9 @@ class Translator {
         locations_[path + ".field"] = e.location;
         return json{{"op", "extract"}, {"field", e.text}, {"arg", translate(*e.args[0], path + ".arg")}};
       case SqlExprKind::Function:
+        if (e.over)
+          src_.unsupported(e.location, "window function " + e.text + "() OVER (...) is only supported as a whole item of the outermost "
+                                       "select list (optionally aliased), not inside an expression or another clause");
         if (is_aggregate_call(e)) src_.fail(e.location, "aggregate function " + e.text + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         if (std::optional<json> call = string_function(e, path)) return *call;
         src_.unsupported(e.location, "function " + e.text + "() is not supported");
@@ -244,7 +247,7 @@ plan::ExprPtr bind(const SqlExpr& e, const std::vector<plan::Attribute>& scope, 
 }  // namespace
 
 bool is_aggregate_call(const SqlExpr& e) {
-  if (e.kind != SqlExprKind::Function) return false;
+  if (e.kind != SqlExprKind::Function || e.over) return false;
   return e.text == "sum" || e.text == "count" || e.text == "min" || e.text == "max" || e.text == "avg";
 }
 

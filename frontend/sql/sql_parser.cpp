@@ -129,17 +129,7 @@ class Walker {
     if (s.contains("havingClause")) out->having = expr(s.at("havingClause"));
     if (s.contains("sortClause")) {
       for (const json& o : s.at("sortClause")) {
-        const json& sb = o.at("SortBy");
-        OrderItem item;
-        item.expr = expr(sb.at("node"));
-        item.location = item.expr->location;
-        std::string dir = sb.value("sortby_dir", std::string("SORTBY_DEFAULT"));
-        if (dir == "SORTBY_USING") src_.unsupported(item.location, "ORDER BY ... USING is not supported");
-        item.descending = dir == "SORTBY_DESC";
-        if (sb.value("sortby_nulls", std::string("SORTBY_NULLS_DEFAULT")) != "SORTBY_NULLS_DEFAULT") {
-          src_.unsupported(item.location, "NULLS FIRST / NULLS LAST is not supported (NULLs sort last in both directions, as DuckDB's default)");
-        }
-        out->order_by.push_back(std::move(item));
+        out->order_by.push_back(order_item(o));
       }
     }
     if (s.contains("limitCount")) {
@@ -408,11 +398,57 @@ class Walker {
     src_.unsupported(loc, "the operator " + (op.empty() ? kind : op) + " is not supported");
   }
 
+  OrderItem order_item(const json& o) {
+    const json& sb = o.at("SortBy");
+    OrderItem item;
+    item.expr = expr(sb.at("node"));
+    item.location = item.expr->location;
+    std::string dir = sb.value("sortby_dir", std::string("SORTBY_DEFAULT"));
+    if (dir == "SORTBY_USING") src_.unsupported(item.location, "ORDER BY ... USING is not supported");
+    item.descending = dir == "SORTBY_DESC";
+    if (sb.value("sortby_nulls", std::string("SORTBY_NULLS_DEFAULT")) != "SORTBY_NULLS_DEFAULT") {
+      src_.unsupported(item.location, "NULLS FIRST / NULLS LAST is not supported (NULLs sort last in both directions, as DuckDB's default)");
+    }
+    return item;
+  }
+
+  // OVER (PARTITION BY ... ORDER BY ... [frame]). PostgreSQL's frameOptions bits (parsenodes.h
+  // FRAMEOPTION_*): 0x1 non-default, 0x2 RANGE, 0x4 ROWS, 0x8 GROUPS, 0x10 BETWEEN, 0x20 start
+  // UNBOUNDED PRECEDING, 0x100 end UNBOUNDED FOLLOWING, 0x400 end CURRENT ROW; anything else
+  // (offsets, EXCLUDE, GROUPS, a start other than UNBOUNDED PRECEDING) is refused.
+  std::shared_ptr<WindowOver> window_over(const json& w, int call_location) {
+    auto over = std::make_shared<WindowOver>();
+    over->location = w.contains("location") ? w.at("location").get<int>() : call_location;
+    if (w.contains("name") || w.contains("refname")) src_.unsupported(over->location, "named windows (OVER w, WINDOW w AS ...) are not supported");
+    if (w.contains("partitionClause")) {
+      for (const json& p : w.at("partitionClause")) over->partition_by.push_back(expr(p));
+    }
+    if (w.contains("orderClause")) {
+      for (const json& o : w.at("orderClause")) over->order_by.push_back(order_item(o));
+    }
+    const int options = w.value("frameOptions", 0) & ~(0x1 | 0x10);
+    const int range = 0x2, rows = 0x4, start_unbounded = 0x20, end_unbounded = 0x100, end_current = 0x400;
+    if (options == (range | start_unbounded | end_current)) {
+      over->frame = WindowFrame::RangeToCurrentRow;
+    } else if (options == (rows | start_unbounded | end_current)) {
+      over->frame = WindowFrame::RowsToCurrentRow;
+    } else if (options == (range | start_unbounded | end_unbounded) || options == (rows | start_unbounded | end_unbounded)) {
+      over->frame = WindowFrame::WholePartition;
+    } else {
+      src_.unsupported(over->location, "this window frame is not supported (supported: the default, and ROWS/RANGE BETWEEN UNBOUNDED "
+                                       "PRECEDING AND CURRENT ROW or UNBOUNDED FOLLOWING)");
+    }
+    if (over->order_by.empty() && over->frame != WindowFrame::WholePartition) {
+      // Without ORDER BY every row of a partition is a peer of every other: the frame is the partition.
+      over->frame = over->frame == WindowFrame::RowsToCurrentRow ? WindowFrame::RowsToCurrentRow : WindowFrame::WholePartition;
+    }
+    return over;
+  }
+
   SqlExprPtr func_call(const json& f) {
     int loc = location_of(f);
     const json& names = f.at("funcname");
     std::string name = sval(names.back());
-    if (f.contains("over")) src_.unsupported(loc, "window functions (" + name + " ... OVER) are not supported");
     if (f.contains("agg_order")) src_.unsupported(loc, "ORDER BY inside an aggregate is not supported");
     std::vector<SqlExprPtr> args;
     if (f.contains("args")) {
@@ -437,6 +473,7 @@ class Walker {
     e->distinct = f.value("agg_distinct", false);
     e->args = std::move(args);
     if (f.contains("agg_filter")) e->filter = expr(f.at("agg_filter"));
+    if (f.contains("over")) e->over = window_over(f.at("over"), loc);
     return e;
   }
 

@@ -18,10 +18,16 @@ import sys
 
 
 def order_by_keys(sql):
-    """[(output column, descending)] of the outermost ORDER BY."""
-    m = re.search(r"order\s+by\s+(.*?)(?:\blimit\b.*)?;?\s*$", sql, re.S | re.I)
-    if not m:
+    """[(output column, descending)] of the outermost ORDER BY (the last one outside parentheses:
+    not a window's OVER (ORDER BY ...) nor a subquery's)."""
+    outer = None
+    for m in re.finditer(r"\border\s+by\s+", sql, re.I):
+        depth = sql[:m.start()].count("(") - sql[:m.start()].count(")")
+        if depth == 0:
+            outer = m
+    if outer is None:
         return []
+    m = re.match(r"(.*?)(?:\blimit\b.*)?;?\s*$", sql[outer.end():], re.S | re.I)
     keys = []
     for k in m.group(1).split(","):
         k = k.strip()

@@ -6,7 +6,7 @@ the NULL-supplying table of a LEFT JOIN (an anti / inner join), UNION [ALL] / IN
 operands that filter, compute and aggregate, derived tables and set operations inside IN / EXISTS
 subqueries, scalar subqueries in the select list, SQL's NULLs over LEFT JOINs (grouped, compared, IS
 [NOT] NULL, COALESCE, NULLIF, IS [NOT] DISTINCT FROM, aggregates skipping NULLs, CASE without ELSE,
-FILTER) — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
+FILTER), window functions (ranks, running and partition aggregates, frames) — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
 (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
 says; every query must select rows.
 
@@ -21,6 +21,45 @@ from tpch_queries import sql_queries_main  # noqa: E402
 
 # (name, SQL). ORDER BY keys are output columns.
 QUERIES = [
+    # Window functions (computed on the device over the query's result, runtime/window_stage.h).
+    ("window_rank_over_aggregate", "select n_name, sum(o_totalprice) as total, rank() over (order by sum(o_totalprice) desc) as r "
+                                   "from orders, customer, nation where o_custkey = c_custkey and c_nationkey = n_nationkey "
+                                   "group by n_name order by r, n_name"),
+    ("window_row_number_partition", "select o_orderkey, o_custkey, row_number() over (partition by o_custkey order by o_orderdate, "
+                                    "o_orderkey) as rn from orders where o_custkey < 60 order by o_custkey, rn"),
+    ("window_rank_dense_rank_ties", "select l_orderkey, l_linenumber, l_quantity, rank() over (partition by l_orderkey order by "
+                                    "l_quantity) as r, dense_rank() over (partition by l_orderkey order by l_quantity) as d, "
+                                    "row_number() over (partition by l_orderkey order by l_quantity desc, l_linenumber) as rn "
+                                    "from lineitem where l_orderkey < 400 and l_linenumber < 6 "
+                                    "order by l_orderkey, l_linenumber"),
+    ("window_running_sum_peers", "select l_orderkey, l_linenumber, sum(l_quantity) over (partition by l_orderkey order by "
+                                 "l_quantity) as s, count(*) over (partition by l_orderkey order by l_quantity) as c, "
+                                 "max(l_discount) over (partition by l_orderkey order by l_quantity) as m from lineitem "
+                                 "where l_orderkey < 500 order by l_orderkey, l_linenumber"),
+    ("window_running_sum_rows", "select l_orderkey, l_linenumber, sum(l_extendedprice) over (partition by l_orderkey order by "
+                                "l_linenumber rows between unbounded preceding and current row) as s, min(l_shipdate) over "
+                                "(partition by l_orderkey order by l_linenumber rows unbounded preceding) as first_ship "
+                                "from lineitem where l_orderkey < 500 order by l_orderkey, l_linenumber"),
+    ("window_partition_totals", "select c_custkey, c_nationkey, c_acctbal, sum(c_acctbal) over (partition by c_nationkey) as nat, "
+                                "avg(c_acctbal) over (partition by c_nationkey) as a, min(c_acctbal) over (partition by "
+                                "c_mktsegment, c_nationkey) as lo, max(c_name) over (partition by c_nationkey) as last_name, "
+                                "count(*) over () as everyone from customer where c_custkey < 300 order by c_custkey"),
+    ("window_whole_partition_frame", "select o_orderkey, sum(o_totalprice) over (partition by o_orderpriority order by o_orderdate "
+                                     "rows between unbounded preceding and unbounded following) as s, o_orderpriority from orders "
+                                     "where o_orderkey < 2000 order by o_orderkey"),
+    ("window_strings_desc_limit", "select s_name, n_name, s_acctbal, rank() over (partition by n_name order by s_acctbal desc) as r "
+                                  "from supplier, nation where s_nationkey = n_nationkey order by n_name, r, s_name limit 40"),
+    ("window_left_join_nulls", "select c_custkey, o_totalprice, count(o_totalprice) over (partition by c_nationkey) as n, "
+                               "sum(o_totalprice) over (partition by c_nationkey order by o_totalprice) as s, "
+                               "rank() over (partition by c_nationkey order by o_totalprice desc) as r from customer left join "
+                               "orders on c_custkey = o_custkey and o_totalprice > 250000 where c_custkey < 400 "
+                               "order by c_custkey, o_totalprice"),
+    ("window_expression_keys", "select extract(year from o_orderdate) as y, o_orderstatus, count(*) as n, rank() over (partition "
+                               "by extract(year from o_orderdate) order by count(*) desc, o_orderstatus) as r, sum(count(*)) over "
+                               "(partition by extract(year from o_orderdate)) as per_year from orders group by "
+                               "extract(year from o_orderdate), o_orderstatus order by y, r"),
+    ("window_order_by_window", "select p_partkey, p_retailprice, row_number() over (order by p_retailprice desc, p_partkey) as rn "
+                                "from part where p_size = 7 order by rn desc"),
     ("distinct_columns", "select distinct l_returnflag, l_linestatus from lineitem order by l_returnflag, l_linestatus"),
     ("distinct_expression", "select distinct extract(year from o_orderdate) as y, o_orderpriority from orders "
                             "where o_totalprice > 100000.00 order by y, o_orderpriority"),

@@ -124,7 +124,19 @@ TEST_CASE("unsupported constructs are named at their position") {
               "group by c_custkey", ssb, ErrorKind::Unsupported, "1:29", "a correlated scalar subquery in the select list of a query that aggregates");
   check_error("select count(*) from date d1 where d_holidayfl > (select 0.5 * count(*) from date d2 where d2.d_datekey = d1.d_datekey)",
               ssb, ErrorKind::Unsupported, "1:50", "a correlated COUNT subquery is not supported");
-  check_error("select rank() over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:8", "window functions");
+  check_error("select lag(lo_revenue) over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:8",
+              "window function lag() is not supported");
+  check_error("select 1 + rank() over (order by lo_revenue) from lineorder", ssb, ErrorKind::Unsupported, "1:12",
+              "only supported as a whole select item");
+  check_error("select count(*) from (select rank() over (order by lo_revenue) as r from lineorder) as t", ssb, ErrorKind::Unsupported,
+              "1:30", "window functions are only supported in the outermost SELECT");
+  check_error("select lo_revenue from lineorder where rank() over (order by lo_revenue) < 3", ssb, ErrorKind::Input, "1:40",
+              "not allowed in WHERE");
+  check_error("select sum(lo_revenue) over (order by lo_revenue rows between 2 preceding and current row) from lineorder", ssb,
+              ErrorKind::Unsupported, "1:29", "this window frame is not supported");
+  check_error("select sum(lo_revenue) over w from lineorder window w as (order by lo_revenue)", ssb, ErrorKind::Unsupported, "1:1",
+              "WINDOW clauses");
+  check_error("select count(distinct lo_revenue) over () from lineorder", ssb, ErrorKind::Unsupported, "1:8", "DISTINCT in a window aggregate");
   check_error("select count(*) from (select lo_quantity from lineorder order by lo_quantity) as x", ssb, ErrorKind::Unsupported, "1:66",
               "ORDER BY / LIMIT inside a subquery in FROM");
   check_error("select lo_revenue from lineorder order by lo_revenue + 1", ssb, ErrorKind::Unsupported, "1:54", "not in the select list");
@@ -219,6 +231,23 @@ TEST_CASE("select list order, positions and aliases in GROUP BY / ORDER BY, LIMI
         "          join inner probe [lineorder.lo_orderdate] = build [date.d_datekey]\n"
         "            scan lineorder\n"
         "            scan date\n");
+}
+
+TEST_CASE("window functions: the query without them computes placeholders and hidden operands, a Window operator names the functions, ORDER BY and LIMIT follow") {
+  Catalog ssb = Catalog::ssb();
+  std::string e = explain(
+      "select d_year, sum(lo_revenue) as r, rank() over (partition by d_yearmonthnum order by sum(lo_revenue) desc) as k, "
+      "count(*) over () from lineorder join date on lo_orderdate = d_datekey group by d_year, d_yearmonthnum "
+      "order by k, d_year + 1 limit 3", ssb);
+  CAPTURE(e);
+  CHECK(e.find("  limit 3\n"
+               "    order_by [k asc, __o2 asc]\n"
+               "      window [k := rank() over (partition by __w1_p1 order by __w1_o1 desc, range to current row): int64; "
+               "count(*) over () := count_star() over (whole partition): int64] hidden [__w1_p1, __w1_o1, __o2]\n"
+               "        project [d_year := d_year, r := r, k := 0, count(*) over () := 0, __w1_p1 := __w1_p1, __w1_o1 := r, "
+               "__o2 := (d_year + 1)]\n"
+               "          aggregate group [d_year := date.d_year, __w1_p1 := date.d_yearmonthnum] aggregates [r := "
+               "sum(lineorder.lo_revenue): int64]\n") != std::string::npos);
 }
 
 TEST_CASE("date literals with intervals fold to constants (months clamp to the month's end)") {

@@ -1,0 +1,64 @@
+// The element-wise kernels of SQL window functions (runtime/window_stage.h), between the device
+// library's sorts and scans (runtime/device_primitives.h). Not part of the query device library
+// (library_files()); needs only the dialect prelude. Every kernel strides over its n rows, so any
+// grid and block size is correct; rows are in window order (sorted by partition keys, then ORDER BY
+// keys) unless a kernel says otherwise.
+//
+// The stage marks segment heads (hqc_window_mark_changes: a partition starts where a partition key
+// changes, a peer group where any key changes), turns them into values the scans combine
+// (hqc_window_head_positions, hqc_window_select, hqc_window_flags), finds where every row's
+// segment ends (hqc_window_record_ends, hqc_window_read_ends: the frame's last row for RANGE frames
+// and whole partitions), and puts the answers back into result-row order (hqc_window_scatter).
+
+#define HQC_WINDOW_ROWS(i, n) \
+  for (hqc_i64 i = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); i < (n); i += HQC_GDIM() * (hqc_i64)HQC_BDIM())
+
+// flags[i] = 1 where row i differs from row i - 1 in `key` (flags accumulate over several keys;
+// row 0 is left as it is: the caller marks it).
+HQC_KERNEL void hqc_window_mark_changes(HQC_GLOBAL const hqc_u64* HQC_RESTRICT key, hqc_i64 n, HQC_GLOBAL hqc_u32* HQC_RESTRICT flags) {
+  HQC_WINDOW_ROWS(i, n) {
+    if (i > 0 && key[i] != key[i - 1]) flags[i] = 1u;
+  }
+}
+
+// out[i] = i at a head, 0 elsewhere: an inclusive max-scan then gives every row its segment's first row.
+HQC_KERNEL void hqc_window_head_positions(HQC_GLOBAL const hqc_u32* HQC_RESTRICT flags, hqc_i64 n, HQC_GLOBAL hqc_i64* HQC_RESTRICT out) {
+  HQC_WINDOW_ROWS(i, n) { out[i] = flags[i] != 0u ? i : 0; }
+}
+
+// out[i] = values[i] at a head, 0 elsewhere (RANK: the row number where the peer group starts).
+HQC_KERNEL void hqc_window_select(HQC_GLOBAL const hqc_u32* HQC_RESTRICT flags, HQC_GLOBAL const hqc_i64* HQC_RESTRICT values, hqc_i64 n,
+                                  HQC_GLOBAL hqc_i64* HQC_RESTRICT out) {
+  HQC_WINDOW_ROWS(i, n) { out[i] = flags[i] != 0u ? values[i] : 0; }
+}
+
+// out[i] = flags[i] as a 64-bit integer (DENSE_RANK counts peer-group heads).
+HQC_KERNEL void hqc_window_flags(HQC_GLOBAL const hqc_u32* HQC_RESTRICT flags, hqc_i64 n, HQC_GLOBAL hqc_i64* HQC_RESTRICT out) {
+  HQC_WINDOW_ROWS(i, n) { out[i] = (hqc_i64)flags[i]; }
+}
+
+// The last row of every segment records itself at its segment's first row (`starts`: every row's
+// segment start, from hqc_window_head_positions and a max-scan).
+HQC_KERNEL void hqc_window_record_ends(HQC_GLOBAL const hqc_i64* HQC_RESTRICT starts, HQC_GLOBAL const hqc_u32* HQC_RESTRICT flags, hqc_i64 n,
+                                       HQC_GLOBAL hqc_u32* HQC_RESTRICT end_at_start) {
+  HQC_WINDOW_ROWS(i, n) {
+    if (i == n - 1 || flags[i + 1] != 0u) end_at_start[starts[i]] = (hqc_u32)i;
+  }
+}
+
+// ends[i] = the last row of row i's segment.
+HQC_KERNEL void hqc_window_read_ends(HQC_GLOBAL const hqc_i64* HQC_RESTRICT starts, HQC_GLOBAL const hqc_u32* HQC_RESTRICT end_at_start, hqc_i64 n,
+                                     HQC_GLOBAL hqc_u32* HQC_RESTRICT ends) {
+  HQC_WINDOW_ROWS(i, n) { ends[i] = end_at_start[starts[i]]; }
+}
+
+// out[order[i]] = in[i]: from window order back to result-row order (`order` is the sort's permutation).
+HQC_KERNEL void hqc_window_scatter(HQC_GLOBAL const hqc_u32* HQC_RESTRICT order, HQC_GLOBAL const hqc_i64* HQC_RESTRICT in, hqc_i64 n,
+                                   HQC_GLOBAL hqc_i64* HQC_RESTRICT out) {
+  HQC_WINDOW_ROWS(i, n) { out[order[i]] = in[i]; }
+}
+
+// out[i] = i (the identity permutation the sort starts from).
+HQC_KERNEL void hqc_window_iota(hqc_i64 n, HQC_GLOBAL hqc_u32* HQC_RESTRICT out) {
+  HQC_WINDOW_ROWS(i, n) { out[i] = (hqc_u32)i; }
+}
