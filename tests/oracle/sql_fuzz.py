@@ -1140,6 +1140,74 @@ class Gen:
         self.rng.shuffle(names)
         q.order = [(a, self.rng.random() < 0.35) for a in names]
 
+    # -- window functions -----------------------------------------------------------------------
+    def gen_window_query(self):
+        """A query of gen_query's shapes with one to three window functions added to its select list
+        (docs/sql.md "Window functions"): PARTITION BY and ORDER BY over its select items (group keys
+        and aggregates of a grouping query), ranks, counts and aggregates, the three frames. Only
+        deterministic answers: ROW_NUMBER and ROWS frames (which depend on the order of peers) only
+        under an ORDER BY of every other select item, and at most one of them per query (rows tied on
+        every item are then equal everywhere, so either order gives the same multiset of rows)."""
+        rng = self.rng
+        q = self.gen_query(allow_sub=True, allow_left=rng.random() < 0.5)
+        q.order, q.limit = [], None
+        base = list(q.select)
+        if not base:
+            return q
+        order_sensitive = False
+        for w in range(rng.choice([1, 1, 2, 3])):
+            parts = rng.sample(base, min(len(base), rng.choice([0, 0, 1, 1, 2])))
+            fn = rng.choices(["row_number", "rank", "dense_rank", "sum", "count", "count*", "min", "max", "avg"],
+                             weights=[12, 14, 10, 18, 8, 8, 10, 10, 10])[0]
+            frame = ""
+            r = rng.random()
+            if fn not in ("row_number", "rank", "dense_rank") and r < 0.15:
+                frame = " rows between unbounded preceding and current row"
+            elif fn not in ("row_number", "rank", "dense_rank") and r < 0.25:
+                frame = " rows between unbounded preceding and unbounded following"
+            sensitive = fn == "row_number" or frame.endswith("current row")
+            if sensitive and order_sensitive:
+                fn, frame, sensitive = "rank", "", False
+            if sensitive:
+                order_sensitive = True
+                orders = [(e, rng.random() < 0.35) for e, _ in base if e not in [p for p, _ in parts]]
+                rng.shuffle(orders)
+                if not orders:
+                    fn, frame = "count*", ""
+            else:
+                orders = [(e, rng.random() < 0.35) for e, _ in rng.sample(base, min(len(base), rng.choice([0, 1, 1, 2, 3])))]
+            if fn in ("rank", "dense_rank") and not orders and rng.random() < 0.8:
+                orders = [(rng.choice(base)[0], rng.random() < 0.5)]
+            kids = [e for e, _ in parts] + [e for e, _ in orders]
+            over = []
+            if parts:
+                over.append("partition by " + ", ".join("{%d}" % i for i in range(len(parts))))
+            if orders:
+                over.append("order by " + ", ".join("{%d}%s" % (len(parts) + i, " desc" if d else "") for i, (_, d) in enumerate(orders)))
+            over_sql = " ".join(over) + frame
+            if fn in ("row_number", "rank", "dense_rank"):
+                e = E(f"{fn}() over ({over_sql})", kids, typ="int")
+            elif fn == "count*":
+                e = E(f"count(*) over ({over_sql})", kids, typ="int")
+            else:
+                allowed = ("int", "dec") if fn in ("sum", "avg") else ("int", "dec", "date", "str") if fn != "count" else \
+                    ("int", "dec", "date", "str", "float")
+                args = [x for x, _ in base if x.typ in allowed]
+                if not args:
+                    e = E(f"count(*) over ({over_sql})", kids, typ="int")
+                else:
+                    x = rng.choice(args)
+                    shift = len(kids)
+                    typ = "int" if fn == "count" else "float" if fn == "avg" else x.typ
+                    e = E(f"{fn}({{{shift}}}) over ({over_sql})", kids + [x], typ=typ, scale=x.scale)
+            q.select.append((e, f"w{w + 1}"))
+        floats = any(e.typ == "float" for e, _ in q.select)
+        if rng.random() < 0.6:
+            self.order_all(q)
+            if not floats and rng.random() < 0.3:
+                q.limit = rng.choice([1, 3, 10, 25, 100])
+        return q
+
     # -- set operations -------------------------------------------------------------------------
     def set_operand(self):
         """A query usable as a set operand (no LEFT JOIN's NULLs, no ORDER BY / LIMIT) and its scope."""
@@ -1203,6 +1271,7 @@ def scope_cols_nonkey(scope, a):
 # ---------------------------------------------------------------------------------------------------
 MAX_ROWS = 5000
 SET_OPERATION_SHARE = 0.1  # of the queries: UNION [ALL] / INTERSECT / EXCEPT (gen_set_operation)
+WINDOW_SHARE = 0.08  # of the other queries: with window functions (gen_window_query)
 STRING_FUNCTION_SHARE = 0.2  # of the predicates on a string column: through string functions (string_fn_pred)
 
 
@@ -1219,13 +1288,19 @@ def generate(con, prof, rows, seed, index):
     # Whether a query is a set operation comes from a stream of its own, so that the other queries
     # of a seed stay what they were before set operations were generated.
     set_rng = random.Random(f"{seed}:{index}:set")
+    window_rng = random.Random(f"{seed}:{index}:window")  # likewise for window functions
     string_rng = random.Random(f"{seed}:{index}:strings")
     last = None
     for attempt in range(30):
         g = Gen(con, prof, rows, rng, string_rng)
         sql = "?"
         try:
-            q = g.gen_set_operation() if set_rng.random() < SET_OPERATION_SHARE else g.gen_query()
+            if set_rng.random() < SET_OPERATION_SHARE:
+                q = g.gen_set_operation()
+            elif window_rng.random() < WINDOW_SHARE:
+                q = g.gen_window_query()
+            else:
+                q = g.gen_query()
             sql = q.sql()
             cols, res = oracle(con, sql)
         except duckdb_error() as e:
