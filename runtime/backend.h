@@ -18,6 +18,8 @@
 //   - A timed launch on a stream (launch_on_timed) keeps its device start and end: once the stream
 //     has passed it, launch_interval_ms() gives both on one device clock, so launches on different
 //     streams can be compared (CUDA: timing events around it; OpenCL: the kernel's profiling info).
+//   - primitives() offers device-wide sort, gather and scans from libraries, ordered after the
+//     default queue's work and complete on return (device_primitives.h).
 //   - Device constants (SM count, scratchpad sizes, ...) come from the device, never hard-coded.
 #pragma once
 
@@ -32,6 +34,7 @@
 namespace hqc::runtime {
 
 class KernelCache;
+class DevicePrimitives;
 
 enum class DeviceChoice { Auto, Cuda, OpenCL };
 
@@ -330,6 +333,10 @@ class Backend {
     (void)dynamic_shared_bytes;
     return -1;
   }
+
+  // Device-wide sort, gather and scans from a library (device_primitives.h: Boost.Compute on
+  // OpenCL, CUB on CUDA), created on first use; valid while the backend lives.
+  virtual DevicePrimitives& primitives() = 0;
 
   // The part of the cache key that identifies device + compiler: the same source compiled by a
   // different driver/compiler/architecture must not hit.

@@ -1,0 +1,74 @@
+// Device-wide primitives — sort, gather, scans — taken from libraries, not written here:
+// Boost.Compute on the OpenCL backend (opencl_primitives.cpp), CUB/Thrust from CCCL on the CUDA
+// backend (cuda_primitives.cu, built by nvcc into hqc_cuda_primitives). First users: SQL window
+// functions; later the operator-at-a-time execution model.
+//
+// Contract (both implementations):
+//   - Obtained from Backend::primitives() (created on first use, lives as long as the backend); the
+//     buffers are the backend's DeviceBuffers (cl_mem / CUdeviceptr), read as the element types below.
+//   - Ordering: a call starts after all work issued before it on the backend's default queue/stream
+//     and has completed when it returns (OpenCL: the backend's own in-order queue, clFinish at the
+//     end; CUDA: the device is synchronised before and after). Work on other streams is not waited
+//     for before the call: synchronise them first.
+//   - n == 0 does nothing. n larger than a buffer holds throws Error(Internal) naming the operation,
+//     the buffer, its size and the bytes needed; n above kMaxPrimitiveElements throws
+//     Error(Unsupported) (rows are addressed by uint32 values and maps, and Boost.Compute indexes
+//     with 32-bit integers). Library failures (OpenCL build errors, cudaError_t, thrust/Boost
+//     exceptions) throw Error(Device) carrying the library's message.
+//   - Sum of int64 wraps modulo 2^64 (computed on the unsigned bit pattern); Min/Max are signed.
+//   - Temporary device memory the libraries need is allocated per call and freed before it returns
+//     (OpenCL: Boost.Compute's own temporaries; CUDA: Backend::allocate, so it counts in
+//     allocated_bytes() while the call runs); nothing is cached between calls but compiled
+//     programs (Boost.Compute's per-context program cache; CUB's kernels are compiled ahead).
+//   - Not thread-safe: one host thread per backend, as for launches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace hqc::runtime {
+
+class DeviceBuffer;
+
+enum class ScanOp { Sum, Min, Max };
+
+// "sum", "min", "max" (for messages).
+const char* scan_op_name(ScanOp op);
+
+// The most elements one call may process.
+inline constexpr uint64_t kMaxPrimitiveElements = (uint64_t{1} << 31) - 1;
+
+class DevicePrimitives {
+ public:
+  virtual ~DevicePrimitives() = default;
+
+  // The library and its version from its headers, e.g. "Boost.Compute 1.74" / "CUB 3.0.1 (CCCL)".
+  virtual std::string library() const = 0;
+
+  // Sorts n (uint64 key, uint32 value) pairs by key ascending, in place; stable (equal keys keep
+  // their order).
+  virtual void stable_sort_by_key(DeviceBuffer& keys, DeviceBuffer& values, uint64_t n) = 0;
+
+  // out[i] = in[map[i]] for i < n; map uint32 (each < in's element count, not checked), in and out
+  // 64-bit elements; out must not overlap in or map.
+  virtual void gather(const DeviceBuffer& map, const DeviceBuffer& in, DeviceBuffer& out, uint64_t n) = 0;
+
+  // out[i] = in[0] op ... op in[i] over int64 elements; out may be the same buffer as in.
+  virtual void inclusive_scan(const DeviceBuffer& in, DeviceBuffer& out, uint64_t n, ScanOp op) = 0;
+
+  // Like inclusive_scan but restarting at every i where heads[i] != 0 (heads uint32; row 0 always
+  // starts a segment, whatever heads[0] says); out may be the same buffer as in.
+  virtual void segmented_inclusive_scan(const DeviceBuffer& heads, const DeviceBuffer& in, DeviceBuffer& out,
+                                        uint64_t n, ScanOp op) = 0;
+};
+
+// The argument checks of each operation, shared by the implementations (see the contract on top):
+// they throw for a count above kMaxPrimitiveElements or a buffer too small, and return false when
+// n == 0 (nothing to do).
+bool check_sort_arguments(const DeviceBuffer& keys, const DeviceBuffer& values, uint64_t n);
+bool check_gather_arguments(const DeviceBuffer& map, const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n);
+bool check_scan_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n);
+bool check_segmented_scan_arguments(const DeviceBuffer& heads, const DeviceBuffer& in, const DeviceBuffer& out,
+                                    uint64_t n);
+
+}  // namespace hqc::runtime
