@@ -16,13 +16,15 @@ if(HORSEQC_FUZZ)
     message(FATAL_ERROR "HORSEQC_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang")
   endif()
   set(HORSEQC_SANITIZE ON CACHE BOOL "" FORCE)
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>)
 endif()
 
 if(HORSEQC_SANITIZE)
   set(hqc_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=undefined)
-  # Applied at directory scope before any target is declared, so every target inherits them.
-  add_compile_options(${hqc_sanitizers} -fno-omit-frame-pointer)
+  # Applied at directory scope before any target is declared, so every target inherits them; C and
+  # C++ only: nvcc (runtime/cuda_primitives.cu, compiled with g++ as host compiler) knows neither
+  # option, and its CUB code is the library's, not ours.
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${hqc_sanitizers};-fno-omit-frame-pointer>")
   add_link_options(${hqc_sanitizers})
   # Debian's gcc links --as-needed by default, clang does not: without it a clang build records
   # libcuda.so.1 (which FindCUDAToolkit attaches to NVRTC) as needed, and no binary starts on a

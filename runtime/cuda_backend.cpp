@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/cuda_device_primitives.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compiler.h"
 #include "storage/error.h"
@@ -19,7 +20,7 @@ namespace {
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int ordinal) : driver_(cuda_driver()) {
+  explicit CudaBackend(int ordinal) : driver_(cuda_driver()), ordinal_(ordinal) {
     int count = 0;
     driver_.check(driver_.device_get_count(&count), "cuDeviceGetCount");
     if (count == 0) throw Error(ErrorKind::Device, "CUDA is not available: the driver reports no CUDA device");
@@ -34,6 +35,7 @@ class CudaBackend final : public Backend {
   }
 
   ~CudaBackend() override {
+    primitives_.reset();
     driver_.ctx_synchronize();
     driver_.primary_ctx_release(device_);
   }
@@ -152,6 +154,11 @@ class CudaBackend final : public Backend {
     driver_.check(driver_.event_elapsed_time(&end, o, reinterpret_cast<CUevent>(launch.end.handle())),
                   "cuEventElapsedTime");
     return {start, end};
+  }
+
+  DevicePrimitives& primitives() override {
+    if (!primitives_) primitives_ = make_cub_primitives(*this, ordinal_);
+    return *primitives_;
   }
 
   uint64_t free_memory() override {
@@ -381,9 +388,11 @@ class CudaBackend final : public Backend {
   }
 
   const CudaDriver& driver_;
+  int ordinal_ = 0;
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   DeviceProperties props_;
+  std::unique_ptr<DevicePrimitives> primitives_;  // CUB on the primary context, made by primitives()
 };
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/device_primitives.h"
+#include "runtime/opencl_primitives.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -127,6 +129,7 @@ class OpenClBackend final : public Backend {
   }
 
   ~OpenClBackend() override {
+    primitives_.reset();  // releases its references to the context and queue first
     for (cl_command_queue q : streams_) {
       clFinish(q);
       clReleaseCommandQueue(q);
@@ -281,6 +284,11 @@ class OpenClBackend final : public Backend {
   void synchronize() override {
     check(clFinish(queue_), "clFinish (kernel execution)");
     for (cl_command_queue q : streams_) check(clFinish(q), "clFinish (stream)");
+  }
+
+  DevicePrimitives& primitives() override {
+    if (!primitives_) primitives_ = make_boost_compute_primitives(context_, device_, queue_);
+    return *primitives_;
   }
 
   uint64_t free_memory() override {
@@ -507,6 +515,7 @@ class OpenClBackend final : public Backend {
   std::vector<cl_command_queue> streams_;  // live streams, finished by synchronize()
   DeviceProperties props_;
   std::vector<std::pair<cl_program, std::vector<Kernel>>> module_kernels_;
+  std::unique_ptr<DevicePrimitives> primitives_;  // Boost.Compute on queue_, made by primitives()
 };
 
 }  // namespace

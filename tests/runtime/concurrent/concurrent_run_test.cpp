@@ -91,6 +91,7 @@ class RecordingBackend final : public Backend {
   void wait(const Stream& s, const Event& e) override { inner_->wait(s, e); }
   void synchronize(const Stream& s) override { inner_->synchronize(s); }
   void copy_device(const DeviceBuffer& t, const DeviceBuffer& s, uint64_t bytes) override { inner_->copy_device(t, s, bytes); }
+  DevicePrimitives& primitives() override { return inner_->primitives(); }
   std::string cache_identity() const override { return inner_->cache_identity(); }
   uint64_t raw_allocate(uint64_t bytes) override { return inner_->raw_allocate(bytes); }
   void raw_free(uint64_t h) noexcept override { inner_->raw_free(h); }
