@@ -106,6 +106,10 @@ Argument encode_argument(const ResultColumn& c, const plan::WindowExpr& w) {
   Argument a;
   a.values.resize(n);
   a.valid.resize(n);
+  if (w.func == plan::WindowFunc::Count) {  // only whether each value is there
+    for (uint64_t r = 0; r < n; ++r) a.valid[r] = c.is_null(r) ? 0 : 1;
+    return a;
+  }
   if (c.type.id == TypeId::Float64)
     throw Error(ErrorKind::Unsupported, "window " + w.name + ": " + plan::window_func_name(w.func) + " over a floating-point value is not supported");
   if (c.type.is_string()) a.dictionary = sorted_distinct(c);

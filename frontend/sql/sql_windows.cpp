@@ -2,6 +2,7 @@
 #include "frontend/sql/sql_windows.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,24 @@ SelectItem hidden_item(const SqlExprPtr& e, const std::string& name) {
   return s;
 }
 
+// The output name of the (non-window) select item whose expression is `e` (by its text; an alias is
+// not a column of the window's input, so `e` naming one means a FROM column) when exactly one item
+// has that name; else nothing.
+std::optional<std::string> select_item_named(const SelectStmt& stmt, const SqlExpr& e) {
+  if (std::any_of(stmt.items.begin(), stmt.items.end(), [](const SelectItem& s) { return !s.expr; })) return std::nullopt;
+  std::optional<std::string> found;
+  for (const SelectItem& s : stmt.items) {
+    if (s.expr->over) continue;
+    if (s.expr->to_sql() == e.to_sql()) {
+      found = s.output_name();
+      break;
+    }
+  }
+  if (!found) return std::nullopt;
+  const size_t same = static_cast<size_t>(std::count_if(stmt.items.begin(), stmt.items.end(), [&](const SelectItem& s) { return s.output_name() == *found; }));
+  return same == 1 ? found : std::nullopt;
+}
+
 }  // namespace
 
 const SqlExpr* first_window_call(const SelectStmt& stmt) {
@@ -135,6 +154,9 @@ std::unique_ptr<plan::LogicalOp> bind_windowed_select(const SelectStmt& stmt, co
     }
     const std::string prefix = "__w" + std::to_string(windows.size() + 1) + "_";
     auto add_hidden = [&](const SqlExprPtr& e, const std::string& name) {
+      // An operand the select list computes already is read from there: no second column (and a
+      // plain reordering projection stays one).
+      if (std::optional<std::string> existing = select_item_named(stmt, *e)) return *existing;
       hidden_items.push_back(hidden_item(e, name));
       hidden.push_back(name);
       return name;

@@ -1627,6 +1627,7 @@ def reduce_failure(con, runner, q, outcome, detail, jobs, deadline):
 # Main
 # ---------------------------------------------------------------------------------------------------
 def main():
+    global WINDOW_SHARE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="directory with horseqc-run")
     ap.add_argument("--work", required=True, help="data cache: tpch-dbgen-sf<X>/ (ssb-sf<X>/) is made there once")
@@ -1653,7 +1654,12 @@ def main():
                          "but blind to failures only optimized kernels show")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every query and its outcome")
     ap.add_argument("--dry-run", action="store_true", help="print the generated queries and DuckDB's row counts only")
+    ap.add_argument("--window-share", type=float, default=None,
+                    help=f"share of the (non-set-operation) queries with window functions (default {WINDOW_SHARE}); other values "
+                         "generate other queries")
     args = ap.parse_args()
+    if args.window_share is not None:
+        WINDOW_SHARE = args.window_share
 
     start = time.time()
     os.makedirs(args.work, exist_ok=True)
