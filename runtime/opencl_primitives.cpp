@@ -148,15 +148,14 @@ class BoostComputePrimitives final : public DevicePrimitives {
     if (!check_segmented_scan_arguments(heads, in, out, n)) return;
     run("segmented_inclusive_scan", [&] {
       const compute::buffer h = wrap(heads);
-      const compute::context& context = queue_.get_context();
-      compute::vector<compute::ulong_> ids(n, context);
+      compute::vector<compute::ulong_> ids(n, context_);
       auto heads_first = begin_of<compute::uint_>(h);
       compute::transform(heads_first, heads_first + n, compute::make_counting_iterator<compute::uint_>(0), ids.begin(),
                          hqc_segment_start, queue_);
       scan(ids.begin(), ids.end(), ids.begin(), compute::plus<compute::ulong_>());
 
-      compute::vector<compute::long2_> pairs(n, context);
-      compute::vector<compute::long2_> scanned(n, context);
+      compute::vector<compute::long2_> pairs(n, context_);
+      compute::vector<compute::long2_> scanned(n, context_);
       compute::transform(ids.begin(), ids.end(), begin_of<compute::long_>(wrap(in)), pairs.begin(), hqc_make_pair,
                          queue_);
       switch (op) {
