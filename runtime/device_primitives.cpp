@@ -1,6 +1,8 @@
 // Argument checks shared by the Boost.Compute and CUB implementations of DevicePrimitives.
 #include "runtime/device_primitives.h"
 
+#include <initializer_list>
+
 #include "runtime/backend.h"
 #include "storage/error.h"
 
@@ -8,23 +10,30 @@ namespace hqc::runtime {
 
 namespace {
 
-void require_supported_count(const char* operation, uint64_t n) {
+// One buffer an operation reads or writes: `count` elements of `element_bytes`, named `role`.
+struct Operand {
+  const char* role;
+  const DeviceBuffer& buffer;
+  uint64_t count;
+  uint64_t element_bytes;
+};
+
+bool check_arguments(const char* operation, uint64_t n, std::initializer_list<Operand> operands) {
   if (n > kMaxPrimitiveElements) {
     throw Error(ErrorKind::Unsupported, std::string(operation) + " of " + std::to_string(n) +
                                             " elements: device primitives handle at most " +
                                             std::to_string(kMaxPrimitiveElements));
   }
-}
-
-void require_elements(const char* operation, const char* role, const DeviceBuffer& buffer, uint64_t n,
-                      uint64_t element_bytes) {
-  const uint64_t needed = n * element_bytes;  // n <= kMaxPrimitiveElements: no overflow
-  if (!buffer.valid() || buffer.bytes() < needed) {
-    throw Error(ErrorKind::Internal, std::string(operation) + ": the " + role + " buffer holds " +
-                                         std::to_string(buffer.bytes()) + " bytes, but " + std::to_string(n) +
-                                         " elements of " + std::to_string(element_bytes) + " bytes need " +
-                                         std::to_string(needed));
+  for (const Operand& o : operands) {
+    const uint64_t needed = o.count * o.element_bytes;  // count <= kMaxPrimitiveElements: no overflow
+    if (!o.buffer.valid() || o.buffer.bytes() < needed) {
+      throw Error(ErrorKind::Internal, std::string(operation) + ": the " + o.role + " buffer holds " +
+                                           std::to_string(o.buffer.bytes()) + " bytes, but " +
+                                           std::to_string(o.count) + " elements of " +
+                                           std::to_string(o.element_bytes) + " bytes need " + std::to_string(needed));
+    }
   }
+  return n > 0;
 }
 
 }  // namespace
@@ -39,39 +48,22 @@ const char* scan_op_name(ScanOp op) {
 }
 
 bool check_sort_arguments(const DeviceBuffer& keys, const DeviceBuffer& values, uint64_t n) {
-  constexpr const char* op = "stable_sort_by_key";
-  require_supported_count(op, n);
-  require_elements(op, "keys", keys, n, 8);
-  require_elements(op, "values", values, n, 4);
-  return n > 0;
+  return check_arguments("stable_sort_by_key", n, {{"keys", keys, n, 8}, {"values", values, n, 4}});
 }
 
 bool check_gather_arguments(const DeviceBuffer& map, const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n) {
-  constexpr const char* op = "gather";
-  require_supported_count(op, n);
-  require_elements(op, "map", map, n, 4);
-  require_elements(op, "output", out, n, 8);
-  // `in` is read at the positions map names, which the host does not know; it must hold something.
-  require_elements(op, "input", in, n > 0 ? 1 : 0, 8);
-  return n > 0;
+  // `in` is read where map points, which the host does not know; it must hold one element at least.
+  return check_arguments("gather", n, {{"map", map, n, 4}, {"output", out, n, 8}, {"input", in, n > 0 ? 1u : 0u, 8}});
 }
 
 bool check_scan_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n) {
-  constexpr const char* op = "inclusive_scan";
-  require_supported_count(op, n);
-  require_elements(op, "input", in, n, 8);
-  require_elements(op, "output", out, n, 8);
-  return n > 0;
+  return check_arguments("inclusive_scan", n, {{"input", in, n, 8}, {"output", out, n, 8}});
 }
 
 bool check_segmented_scan_arguments(const DeviceBuffer& heads, const DeviceBuffer& in, const DeviceBuffer& out,
                                     uint64_t n) {
-  constexpr const char* op = "segmented_inclusive_scan";
-  require_supported_count(op, n);
-  require_elements(op, "heads", heads, n, 4);
-  require_elements(op, "input", in, n, 8);
-  require_elements(op, "output", out, n, 8);
-  return n > 0;
+  return check_arguments("segmented_inclusive_scan", n,
+                         {{"heads", heads, n, 4}, {"input", in, n, 8}, {"output", out, n, 8}});
 }
 
 }  // namespace hqc::runtime

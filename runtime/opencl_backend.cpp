@@ -287,7 +287,9 @@ class OpenClBackend final : public Backend {
   }
 
   DevicePrimitives& primitives() override {
-    if (!primitives_) primitives_ = make_boost_compute_primitives(context_, device_, queue_);
+    if (!primitives_) {
+      primitives_ = make_boost_compute_primitives(context_, device_, queue_, boost_compute_variants_from_environment());
+    }
     return *primitives_;
   }
 

@@ -3,6 +3,8 @@
 //   - stable_sort_by_key: boost::compute::stable_sort_by_key on (ulong, uint). Boost.Compute picks
 //     the algorithm by device type: a radix sort on GPUs (stable), a merge sort of insertion-sorted
 //     blocks on CPUs such as PoCL (stable; its last merge passes run on few work-items).
+//     GpuVariants calls the GPU dispatch (detail::dispatch_gpu_ssort_by_key) on any device; likewise
+//     detail::scan_on_gpu for the scans below (Boost.Compute's internals of Boost 1.74).
 //   - gather: boost::compute::gather (out[i] = in[map[i]]).
 //   - inclusive_scan: boost::compute::inclusive_scan with plus<ulong> for Sum (unsigned, so that it
 //     wraps modulo 2^64 without signed overflow in OpenCL C) and BOOST_COMPUTE_FUNCTION min/max on
@@ -24,6 +26,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/opencl_primitives.h"
 
+#include <boost/compute/algorithm/detail/scan_on_gpu.hpp>
 #include <boost/compute/algorithm/gather.hpp>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
 #include <boost/compute/algorithm/stable_sort_by_key.hpp>
@@ -38,6 +41,9 @@
 #include <boost/compute/iterator/counting_iterator.hpp>
 #include <boost/compute/utility/program_cache.hpp>
 #include <boost/version.hpp>
+
+#include <cstdlib>
+#include <iterator>
 
 #include "runtime/backend.h"
 #include "storage/error.h"
@@ -79,14 +85,18 @@ compute::buffer_iterator<T> begin_of(const compute::buffer& buffer) {
 
 class BoostComputePrimitives final : public DevicePrimitives {
  public:
-  BoostComputePrimitives(cl_context context, cl_device_id device, cl_command_queue queue)
-      : context_(context, /*retain=*/true), device_(device, /*retain=*/true), queue_(queue, /*retain=*/true) {}
+  BoostComputePrimitives(cl_context context, cl_device_id device, cl_command_queue queue,
+                         BoostComputeVariants variants)
+      : context_(context, /*retain=*/true),
+        device_(device, /*retain=*/true),
+        queue_(queue, /*retain=*/true),
+        gpu_variants_(variants == BoostComputeVariants::GpuVariants) {}
 
   std::string library() const override {
     return "Boost.Compute " + std::to_string(BOOST_COMPUTE_VERSION_MAJOR) + "." +
            std::to_string(BOOST_COMPUTE_VERSION_MINOR) + "." + std::to_string(BOOST_COMPUTE_VERSION_PATCH) +
            " (Boost " + std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) +
-           ")";
+           ")" + (gpu_variants_ ? ", GPU algorithms on any device" : "");
   }
 
   void stable_sort_by_key(DeviceBuffer& keys, DeviceBuffer& values, uint64_t n) override {
@@ -95,7 +105,12 @@ class BoostComputePrimitives final : public DevicePrimitives {
       const compute::buffer k = wrap(keys);
       const compute::buffer v = wrap(values);
       auto first = begin_of<compute::ulong_>(k);
-      compute::stable_sort_by_key(first, first + n, begin_of<compute::uint_>(v), queue_);
+      if (gpu_variants_) {
+        compute::detail::dispatch_gpu_ssort_by_key(first, first + n, begin_of<compute::uint_>(v),
+                                                   compute::less<compute::ulong_>(), queue_);
+      } else {
+        compute::stable_sort_by_key(first, first + n, begin_of<compute::uint_>(v), queue_);
+      }
     });
   }
 
@@ -116,15 +131,14 @@ class BoostComputePrimitives final : public DevicePrimitives {
       const compute::buffer o = wrap(out);
       if (op == ScanOp::Sum) {
         auto first = begin_of<compute::ulong_>(i);
-        compute::inclusive_scan(first, first + n, begin_of<compute::ulong_>(o), compute::plus<compute::ulong_>(),
-                                queue_);
+        scan(first, first + n, begin_of<compute::ulong_>(o), compute::plus<compute::ulong_>());
         return;
       }
       auto first = begin_of<compute::long_>(i);
       if (op == ScanOp::Min) {
-        compute::inclusive_scan(first, first + n, begin_of<compute::long_>(o), hqc_min_long, queue_);
+        scan(first, first + n, begin_of<compute::long_>(o), hqc_min_long);
       } else {
-        compute::inclusive_scan(first, first + n, begin_of<compute::long_>(o), hqc_max_long, queue_);
+        scan(first, first + n, begin_of<compute::long_>(o), hqc_max_long);
       }
     });
   }
@@ -134,26 +148,25 @@ class BoostComputePrimitives final : public DevicePrimitives {
     if (!check_segmented_scan_arguments(heads, in, out, n)) return;
     run("segmented_inclusive_scan", [&] {
       const compute::buffer h = wrap(heads);
-      const compute::context& context = queue_.get_context();
-      compute::vector<compute::ulong_> ids(n, context);
+      compute::vector<compute::ulong_> ids(n, context_);
       auto heads_first = begin_of<compute::uint_>(h);
       compute::transform(heads_first, heads_first + n, compute::make_counting_iterator<compute::uint_>(0), ids.begin(),
                          hqc_segment_start, queue_);
-      compute::inclusive_scan(ids.begin(), ids.end(), ids.begin(), compute::plus<compute::ulong_>(), queue_);
+      scan(ids.begin(), ids.end(), ids.begin(), compute::plus<compute::ulong_>());
 
-      compute::vector<compute::long2_> pairs(n, context);
-      compute::vector<compute::long2_> scanned(n, context);
+      compute::vector<compute::long2_> pairs(n, context_);
+      compute::vector<compute::long2_> scanned(n, context_);
       compute::transform(ids.begin(), ids.end(), begin_of<compute::long_>(wrap(in)), pairs.begin(), hqc_make_pair,
                          queue_);
       switch (op) {
         case ScanOp::Sum:
-          compute::inclusive_scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_sum, queue_);
+          scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_sum);
           break;
         case ScanOp::Min:
-          compute::inclusive_scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_min, queue_);
+          scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_min);
           break;
         case ScanOp::Max:
-          compute::inclusive_scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_max, queue_);
+          scan(pairs.begin(), pairs.end(), scanned.begin(), hqc_segmented_max);
           break;
       }
       compute::transform(scanned.begin(), scanned.end(), begin_of<compute::long_>(wrap(out)), hqc_pair_value, queue_);
@@ -161,6 +174,17 @@ class BoostComputePrimitives final : public DevicePrimitives {
   }
 
  private:
+  // An inclusive scan, by device type or (gpu_variants_) with the GPU algorithm.
+  template <typename In, typename Out, typename Op>
+  void scan(In first, In last, Out result, Op op) {
+    using T = typename std::iterator_traits<Out>::value_type;
+    if (gpu_variants_) {
+      compute::detail::scan_on_gpu(first, last, result, /*exclusive=*/false, T(0), op, queue_);
+    } else {
+      compute::inclusive_scan(first, last, result, op, queue_);
+    }
+  }
+
   // A Boost.Compute view of a backend buffer (retains the cl_mem for the view's lifetime).
   static compute::buffer wrap(const DeviceBuffer& buffer) {
     return compute::buffer(reinterpret_cast<cl_mem>(buffer.handle()), /*retain=*/true);
@@ -192,13 +216,23 @@ class BoostComputePrimitives final : public DevicePrimitives {
   compute::context context_;
   compute::device device_;
   compute::command_queue queue_;
+  bool gpu_variants_;
 };
 
 }  // namespace
 
 std::unique_ptr<DevicePrimitives> make_boost_compute_primitives(_cl_context* context, _cl_device_id* device,
-                                                                _cl_command_queue* queue) {
-  return std::make_unique<BoostComputePrimitives>(context, device, queue);
+                                                                _cl_command_queue* queue,
+                                                                BoostComputeVariants variants) {
+  return std::make_unique<BoostComputePrimitives>(context, device, queue, variants);
+}
+
+BoostComputeVariants boost_compute_variants_from_environment() {
+  const char* env = std::getenv("HORSEQC_BOOST_COMPUTE_VARIANTS");
+  const std::string value = env != nullptr ? env : "";
+  if (value.empty()) return BoostComputeVariants::ByDeviceType;
+  if (value == "gpu") return BoostComputeVariants::GpuVariants;
+  throw Error(ErrorKind::Usage, "HORSEQC_BOOST_COMPUTE_VARIANTS must be \"gpu\" or empty, not \"" + value + "\"");
 }
 
 }  // namespace hqc::runtime
