@@ -3,7 +3,8 @@
 # tests (tests/runtime/device_primitives_test.cpp) on CUDA (CUB) and on NVIDIA's OpenCL
 # (Boost.Compute's GPU algorithms), the window cases of tests/oracle/sql_breadth.py on both, then
 # random queries with window functions (tests/oracle/sql_fuzz.py --window-share 1) on CUDA against
-# DuckDB for the rest of SECONDS. Everything it prints goes to $OUT (or ./gpu-out).
+# DuckDB for the rest of SECONDS (every query's outcome in fuzz-windows-SEED.txt; the run's summary
+# here). Everything it prints goes to $OUT (or ./gpu-out).
 #
 #   bench/gpu_windows.sh BUILD_BIN_DIR TEST_RUNTIME_BINARY SEED SECONDS [JOBS]
 #
@@ -32,7 +33,9 @@ done
 left=$((seconds - ($(date +%s) - start)))
 echo "== sql_fuzz, window functions only, tpch seed $seed, $left s"
 PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/sql_fuzz.py" --bin "$bin" --work $w --benchmark tpch --seed "$seed" \
-  --queries 1000000 --time-budget "$left" --jobs "$jobs" --device cuda --window-share 1 --batch 10 --reduce-total 30 \
-  --report "$out/report-windows-$seed.json" || status=1
+  --queries 1000000 --time-budget "$left" --jobs "$jobs" --device cuda --window-share 1 --batch 10 --timeout 30 \
+  --reduce-total 30 --verbose --report "$out/report-windows-$seed.json" > "$out/fuzz-windows-$seed.txt" 2>&1 || status=1
+grep -v '^\[' "$out/fuzz-windows-$seed.txt" | grep -v '^    '
+echo "queries run: $(grep -c '^\[' "$out/fuzz-windows-$seed.txt")"
 echo "== exit $status"
 exit $status
