@@ -368,8 +368,14 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   apply_windows(backend, cache, spec.windows, result);
   std::vector<SortKey> keys;
   for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
-  result.sort(keys);
-  if (spec.limit >= 0) result.limit(static_cast<uint64_t>(spec.limit));
+  if (spec.limit >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(spec.limit)) {
+    // ORDER BY ... LIMIT k over rows read whole (window functions see every row): the first k in
+    // O(n log k), exactly the rows and order the stable sort would give.
+    result.select_rows(result.top_k(keys, static_cast<uint64_t>(spec.limit)));
+  } else {
+    result.sort(keys);
+    if (spec.limit >= 0) result.limit(static_cast<uint64_t>(spec.limit));
+  }
   std::vector<size_t> visible;
   for (size_t i = 0; i < spec.columns.size(); ++i) {
     if (!spec.columns[i].hidden) visible.push_back(i);
