@@ -46,6 +46,14 @@ const char* window_func_name(WindowFunc f) {
   return "?";
 }
 
+std::vector<std::string> window_attributes(const WindowExpr& w) {
+  std::vector<std::string> names = w.partition_by;
+  names.push_back(w.name);
+  if (!w.arg.empty()) names.push_back(w.arg);
+  for (const SortKey& k : w.order_by) names.push_back(k.name);
+  return names;
+}
+
 std::string explain_window(const WindowExpr& w) {
   std::string s = w.name + " := " + window_func_name(w.func) + "(" + w.arg + ") over (";
   std::string inside;

@@ -155,6 +155,8 @@ const char* op_kind_name(OpKind k);          // "scan", "filter", ...
 const char* join_type_name(JoinType t);      // "inner", "semi", "anti", "left_outer"
 const char* agg_func_name(AggFunc f);        // "sum", "count", "count_star", "min", "max", "avg"
 const char* window_func_name(WindowFunc f);
+// Every attribute `w` names: what it fills, its argument, its PARTITION BY and ORDER BY keys.
+std::vector<std::string> window_attributes(const WindowExpr& w);
 // "rnk := rank() over (partition by a order by b desc, range to current row): int64" (EXPLAIN).
 std::string explain_window(const WindowExpr& w);  // "row_number", "rank", "dense_rank", "sum", ..., "count_star"
 

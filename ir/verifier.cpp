@@ -367,11 +367,7 @@ class Verifier {
       if (!is_column(k.name)) fail("ORDER BY names " + k.name + ", which is not a result column");
     }
     for (const plan::WindowExpr& w : r.windows) {
-      std::vector<std::string> names = w.partition_by;
-      names.push_back(w.name);
-      if (!w.arg.empty()) names.push_back(w.arg);
-      for (const plan::SortKey& k : w.order_by) names.push_back(k.name);
-      for (const std::string& n : names)
+      for (const std::string& n : plan::window_attributes(w))
         if (!is_column(n)) fail("window " + w.name + " names " + n + ", which is not a result column");
     }
     for (const std::string& n : r.hidden)

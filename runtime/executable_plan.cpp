@@ -111,11 +111,7 @@ void validate_plan(const ExecutablePlan& plan) {
     if (!columns.count(name)) fail("result", "ORDER BY column \"" + name + "\" is not a result column");
   }
   for (const plan::WindowExpr& w : r.windows) {
-    std::vector<std::string> names = w.partition_by;
-    names.push_back(w.name);
-    if (!w.arg.empty()) names.push_back(w.arg);
-    for (const plan::SortKey& k : w.order_by) names.push_back(k.name);
-    for (const std::string& n : names)
+    for (const std::string& n : plan::window_attributes(w))
       if (!columns.count(n)) fail("window " + w.name, "column \"" + n + "\" is not a result column");
   }
 }
