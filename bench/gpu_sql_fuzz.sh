@@ -5,7 +5,8 @@
 # benchmark runs at a time, all in parallel: a fuzzer generates its queries (DuckDB) on one thread,
 # which bounds it at ~20 queries/s, so several at once use the host's cores (NVRTC compiles there;
 # the GPU is shared). Everything it prints goes to $OUT (or ./gpu-out), with one JSON report per
-# seed and benchmark (--report) and every query's outcome in fuzz-BENCHMARK-SEED.txt.gz.
+# seed and benchmark (--report) and every query's outcome (fuzz-BENCHMARK-SEED.txt), archived in
+# sql-fuzz-SEEDS.tar.gz at the end.
 #
 #   bench/gpu_sql_fuzz.sh BUILD_BIN_DIR SEEDS SECONDS [JOBS [QUERIES]]
 #
@@ -44,6 +45,7 @@ for seed in "${seed_list[@]}"; do
     grep -v '^\[' "$out/fuzz-$benchmark-$seed.txt" | grep -v '^    ' | grep -v '^$'
   done
 done
-gzip -f "$out"/fuzz-*.txt
+# One archive of every fuzzer's report and outcome log (the device tool returns few files).
+(cd "$out" && tar czf "sql-fuzz-${seeds//,/-}.tar.gz" fuzz-*.txt report-*.json && rm -f fuzz-*.txt report-*.json)
 echo "== exit $status"
 exit $status
