@@ -42,6 +42,8 @@ const char* window_func_name(WindowFunc f) {
     case WindowFunc::Min: return "min";
     case WindowFunc::Max: return "max";
     case WindowFunc::Avg: return "avg";
+    case WindowFunc::Lag: return "lag";
+    case WindowFunc::Lead: return "lead";
   }
   return "?";
 }
@@ -55,7 +57,8 @@ std::vector<std::string> window_attributes(const WindowExpr& w) {
 }
 
 std::string explain_window(const WindowExpr& w) {
-  std::string s = w.name + " := " + window_func_name(w.func) + "(" + w.arg + ") over (";
+  const bool shift = w.func == WindowFunc::Lag || w.func == WindowFunc::Lead;
+  std::string s = w.name + " := " + window_func_name(w.func) + "(" + w.arg + (shift ? ", " + std::to_string(w.offset) : "") + ") over (";
   std::string inside;
   if (!w.partition_by.empty()) {
     inside = "partition by";
@@ -65,7 +68,8 @@ std::string explain_window(const WindowExpr& w) {
     inside += inside.empty() ? "order by" : " order by";
     for (size_t i = 0; i < w.order_by.size(); ++i) inside += (i ? ", " : " ") + w.order_by[i].name + (w.order_by[i].descending ? " desc" : " asc");
   }
-  const char* frame = w.frame == WindowFrame::RangeToCurrentRow ? "range to current row"
+  const char* frame = shift ? "rows of the partition"
+                      : w.frame == WindowFrame::RangeToCurrentRow ? "range to current row"
                       : w.frame == WindowFrame::RowsToCurrentRow ? "rows to current row" : "whole partition";
   inside += std::string(inside.empty() ? "" : ", ") + frame;
   return s + inside + "): " + w.type.to_string();

@@ -82,7 +82,7 @@ struct SortKey {
   bool descending = false;
 };
 
-enum class WindowFunc : uint8_t { RowNumber, Rank, DenseRank, Sum, Count, CountStar, Min, Max, Avg };
+enum class WindowFunc : uint8_t { RowNumber, Rank, DenseRank, Sum, Count, CountStar, Min, Max, Avg, Lag, Lead };
 // Which rows of its partition a window aggregate sees (in the partition's ORDER BY order): up to
 // the current row and its peers (equal ORDER BY keys; SQL's default RANGE frame), up to the
 // current row (ROWS), or all of them (also what a window without ORDER BY sees).
@@ -93,8 +93,9 @@ struct WindowExpr {
   std::string name;  // the attribute it fills: a placeholder of the input (a constant column)
   WindowFunc func = WindowFunc::RowNumber;
   DataType type;     // result type: BIGINT ranks and counts, SUM keeps the scale (Int64/Decimal(18,s)),
-                     // MIN/MAX keep the argument's, AVG is Float64
-  std::string arg;   // the aggregated attribute (Sum, Count, Min, Max, Avg), else ""
+                     // MIN/MAX/LAG/LEAD keep the argument's, AVG is Float64
+  std::string arg;   // the aggregated (Sum, Count, Min, Max, Avg) or shifted (Lag, Lead) attribute, else ""
+  int64_t offset = 1;  // Lag/Lead: how many rows back / ahead in the partition (NULL past its ends)
   std::vector<std::string> partition_by;
   std::vector<SortKey> order_by;  // NULLs last in both directions
   WindowFrame frame = WindowFrame::RangeToCurrentRow;

@@ -110,6 +110,14 @@ Argument encode_argument(const ResultColumn& c, const plan::WindowExpr& w) {
     for (uint64_t r = 0; r < n; ++r) a.valid[r] = c.is_null(r) ? 0 : 1;
     return a;
   }
+  const bool shift = w.func == plan::WindowFunc::Lag || w.func == plan::WindowFunc::Lead;
+  if (c.type.id == TypeId::Float64 && shift) {  // moved, never compared or added: the bits will do
+    for (uint64_t r = 0; r < n; ++r) {
+      a.valid[r] = c.is_null(r) ? 0 : 1;
+      std::memcpy(&a.values[r], &c.floats[r], sizeof(double));
+    }
+    return a;
+  }
   if (c.type.id == TypeId::Float64)
     throw Error(ErrorKind::Unsupported, "window " + w.name + ": " + plan::window_func_name(w.func) + " over a floating-point value is not supported");
   if (c.type.is_string()) a.dictionary = sorted_distinct(c);
@@ -194,6 +202,14 @@ class WindowOrder {
       prims_.gather(order_, v, values, n_);
       prims_.gather(order_, ok, valid, n_);
     }
+    if (w.func == F::Lag || w.func == F::Lead) {
+      const Segments& p = segments(partition_heads_, partitions_);
+      DeviceBuffer shifted = alloc(n_ * 8), shifted_valid = alloc(n_ * 8);
+      launch("hqc_window_shift", {KernelArg::buf(values), KernelArg::buf(valid), KernelArg::buf(p.starts), KernelArg::buf(p.ends),
+                                  KernelArg::int64(w.func == F::Lag ? -w.offset : w.offset), KernelArg::int64(static_cast<int64_t>(n_)),
+                                  KernelArg::buf(shifted), KernelArg::buf(shifted_valid)});
+      return {to_rows(shifted), to_rows(shifted_valid)};
+    }
     const ScanOp op = w.func == F::Min ? ScanOp::Min : w.func == F::Max ? ScanOp::Max : ScanOp::Sum;
     DeviceBuffer scanned = alloc(n_ * 8), counted = alloc(n_ * 8);
     prims_.segmented_inclusive_scan(partition_heads_, w.func == F::Count ? valid : values, scanned, n_, op);
@@ -202,9 +218,9 @@ class WindowOrder {
     // or UNBOUNDED FOLLOWING), the row itself (ROWS).
     const DeviceBuffer* ends = nullptr;
     if (w.frame == plan::WindowFrame::WholePartition || (w.frame == plan::WindowFrame::RangeToCurrentRow && !has_order(w)))
-      ends = &segment_ends(partition_heads_, partition_ends_);
+      ends = &segments(partition_heads_, partitions_).ends;
     else if (w.frame == plan::WindowFrame::RangeToCurrentRow)
-      ends = &segment_ends(peer_heads_, peer_ends_);
+      ends = &segments(peer_heads_, peer_groups_).ends;
     if (ends != nullptr) {
       DeviceBuffer framed = alloc(n_ * 8), framed_count = alloc(n_ * 8);
       prims_.gather(*ends, scanned, framed, n_);
@@ -236,8 +252,12 @@ class WindowOrder {
     return *row_numbers_;
   }
 
-  // Every row's segment's last row (uint32), computed once per kind of segment.
-  const DeviceBuffer& segment_ends(const DeviceBuffer& heads, std::optional<DeviceBuffer>& cached) {
+  // Every row's segment's first row (int64) and last row (uint32), computed once per kind of segment.
+  struct Segments {
+    DeviceBuffer starts;
+    DeviceBuffer ends;
+  };
+  const Segments& segments(const DeviceBuffer& heads, std::optional<Segments>& cached) {
     if (cached) return *cached;
     DeviceBuffer starts = alloc(n_ * 8);
     launch("hqc_window_head_positions", {KernelArg::buf(heads), KernelArg::int64(static_cast<int64_t>(n_)), KernelArg::buf(starts)});
@@ -245,9 +265,10 @@ class WindowOrder {
     DeviceBuffer end_at_start = alloc(n_ * 4);
     launch("hqc_window_record_ends",
            {KernelArg::buf(starts), KernelArg::buf(heads), KernelArg::int64(static_cast<int64_t>(n_)), KernelArg::buf(end_at_start)});
-    cached = alloc(n_ * 4);
+    DeviceBuffer ends = alloc(n_ * 4);
     launch("hqc_window_read_ends",
-           {KernelArg::buf(starts), KernelArg::buf(end_at_start), KernelArg::int64(static_cast<int64_t>(n_)), KernelArg::buf(*cached)});
+           {KernelArg::buf(starts), KernelArg::buf(end_at_start), KernelArg::int64(static_cast<int64_t>(n_)), KernelArg::buf(ends)});
+    cached = Segments{std::move(starts), std::move(ends)};
     return *cached;
   }
 
@@ -264,10 +285,12 @@ class WindowOrder {
   uint64_t n_;
   LaunchConfig config_;
   DeviceBuffer order_, partition_heads_, peer_heads_;
-  std::optional<DeviceBuffer> row_numbers_, partition_ends_, peer_ends_;
+  std::optional<DeviceBuffer> row_numbers_;
+  std::optional<Segments> partitions_, peer_groups_;
 };
 
-// The window's column: its values, NULL where an aggregate's frame had no non-NULL value.
+// The window's column: its values, NULL where an aggregate's frame had no non-NULL value or LAG /
+// LEAD fell outside the partition or on a NULL.
 ResultColumn window_column(const plan::WindowExpr& w, const ResultColumn* arg_column, const Argument* arg,
                            std::pair<std::vector<int64_t>, std::vector<int64_t>> computed) {
   using F = plan::WindowFunc;
@@ -287,14 +310,17 @@ ResultColumn window_column(const plan::WindowExpr& w, const ResultColumn* arg_co
       if (counts[r] == 0) sum.set_null(r);
     return finalize_average(w.name, sum, count);
   }
-  if (w.type.is_string()) {
+  if (w.type.id == TypeId::Float64) {  // LAG / LEAD of a double: its bits
+    out.floats.resize(n);
+    for (uint64_t r = 0; r < n; ++r) std::memcpy(&out.floats[r], &values[r], sizeof(double));
+  } else if (w.type.is_string()) {
     out.strings.resize(n);
     for (uint64_t r = 0; r < n; ++r)
       if (counts[r] != 0) out.strings[r] = arg->dictionary.at(static_cast<size_t>(values[r]));
   } else {
     out.ints = values;
   }
-  if (w.func == F::Sum || w.func == F::Min || w.func == F::Max) {
+  if (w.func == F::Sum || w.func == F::Min || w.func == F::Max || w.func == F::Lag || w.func == F::Lead) {
     for (uint64_t r = 0; r < n; ++r)
       if (counts[r] == 0) out.set_null(r);
   }
@@ -316,7 +342,8 @@ ModuleSource window_module(const Backend& backend) {
   m.source = codegen::dialect_prelude(dialect) + templates::template_source("window/window.h");
   m.options = codegen::compile_options(dialect);
   m.kernel_names = {"hqc_window_mark_changes", "hqc_window_head_positions", "hqc_window_select", "hqc_window_flags",
-                    "hqc_window_record_ends",  "hqc_window_read_ends",      "hqc_window_scatter", "hqc_window_iota"};
+                    "hqc_window_record_ends",  "hqc_window_read_ends",      "hqc_window_scatter", "hqc_window_iota",
+                    "hqc_window_shift"};
   m.label = "window functions (templates/window/window.h)";
   return m;
 }

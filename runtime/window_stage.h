@@ -11,7 +11,8 @@
 //      a permutation, with gathers between), gives the window order.
 //   3. device: heads of partitions and of peer groups (templates/window/window.h), then segmented
 //      scans (DevicePrimitives): ROW_NUMBER counts rows, RANK takes the row number at the peer
-//      group's head, DENSE_RANK counts peer-group heads, aggregates scan their values and read the
+//      group's head, DENSE_RANK counts peer-group heads, LAG / LEAD shift values within the partition
+//      (hqc_window_shift), aggregates scan their values and read the
 //      scan at the frame's last row (the peer group's last row for the default RANGE frame, the
 //      row itself for ROWS, the partition's last row without ORDER BY or for UNBOUNDED FOLLOWING).
 //   4. device → host: the answers scattered back into result-row order and downloaded; AVG divides

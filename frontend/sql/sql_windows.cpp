@@ -36,14 +36,21 @@ plan::WindowFunc window_func(const SqlExpr& call, const SqlSource& src) {
     if (!call.args.empty() || call.star) src.fail(call.location, f + "() takes no arguments");
     return f == "row_number" ? plan::WindowFunc::RowNumber : f == "rank" ? plan::WindowFunc::Rank : plan::WindowFunc::DenseRank;
   }
+  if (f == "lag" || f == "lead") {
+    if (call.args.empty() || call.args.size() > 2 || call.star)
+      src.unsupported(call.location, f + "() takes a value and an optional offset (a default value is not supported)");
+    if (call.args.size() == 2 && (call.args[1]->kind != SqlExprKind::IntLiteral || call.args[1]->int_value < 0))
+      src.unsupported(call.args[1]->location, f + "()'s offset must be a non-negative integer literal");
+    return f == "lag" ? plan::WindowFunc::Lag : plan::WindowFunc::Lead;
+  }
   if (f == "count" && call.star) return plan::WindowFunc::CountStar;
   if (f == "sum" || f == "count" || f == "min" || f == "max" || f == "avg") {
     if (call.args.size() != 1) src.fail(call.location, f + "() OVER takes one argument");
     return f == "sum" ? plan::WindowFunc::Sum : f == "count" ? plan::WindowFunc::Count : f == "min" ? plan::WindowFunc::Min
            : f == "max" ? plan::WindowFunc::Max : plan::WindowFunc::Avg;
   }
-  src.unsupported(call.location, "window function " + f + "() is not supported (supported: row_number, rank, dense_rank, sum, count, min, "
-                                 "max, avg)");
+  src.unsupported(call.location, "window function " + f + "() is not supported (supported: row_number, rank, dense_rank, lag, lead, "
+                                 "sum, count, min, max, avg)");
 }
 
 DataType window_type(plan::WindowFunc f, const DataType& arg, int location, const SqlSource& src) {
@@ -62,6 +69,10 @@ DataType window_type(plan::WindowFunc f, const DataType& arg, int location, cons
         return f == plan::WindowFunc::Sum ? DataType::decimal(18, arg.scale) : DataType::float64();
       src.unsupported(location, std::string(f == plan::WindowFunc::Sum ? "SUM" : "AVG") + " OVER a " + arg.to_string() +
                                     " value is not supported (integers and decimals are)");
+    case plan::WindowFunc::Lag:
+    case plan::WindowFunc::Lead:
+      if (arg.id == TypeId::Bool) src.unsupported(location, "LAG/LEAD of a boolean value is not supported");
+      return arg;
     case plan::WindowFunc::Min:
     case plan::WindowFunc::Max:
       if (arg.id == TypeId::Float64 || arg.id == TypeId::Bool)
@@ -162,6 +173,7 @@ std::unique_ptr<plan::LogicalOp> bind_windowed_select(const SelectStmt& stmt, co
       return name;
     };
     if (!call.args.empty()) w.arg = add_hidden(call.args[0], prefix + "arg");
+    if ((w.func == plan::WindowFunc::Lag || w.func == plan::WindowFunc::Lead) && call.args.size() == 2) w.offset = call.args[1]->int_value;
     for (size_t i = 0; i < call.over->partition_by.size(); ++i)
       w.partition_by.push_back(add_hidden(call.over->partition_by[i], prefix + "p" + std::to_string(i + 1)));
     for (size_t i = 0; i < call.over->order_by.size(); ++i) {

@@ -11,7 +11,8 @@
 //     operand) and only as a whole select item, optionally aliased; elsewhere, a window call is
 //     an Unsupported error at its position (the runtime evaluates windows over the assembled
 //     result, runtime/window_stage.h).
-//   - Functions: row_number(), rank(), dense_rank(), and sum/count/min/max/avg(x), count(*), over
+//   - Functions: row_number(), rank(), dense_rank(), lag/lead(x [, offset]), and
+//     sum/count/min/max/avg(x), count(*), over
 //     PARTITION BY any expressions and ORDER BY any expressions (ASC/DESC, NULLs last); frames:
 //     the default (RANGE to the current row's last peer), ROWS BETWEEN UNBOUNDED PRECEDING AND
 //     CURRENT ROW, and ... AND UNBOUNDED FOLLOWING (the whole partition). Anything else — other

@@ -8,7 +8,8 @@
 // changes, a peer group where any key changes), turns them into values the scans combine
 // (hqc_window_head_positions, hqc_window_select, hqc_window_flags), finds where every row's
 // segment ends (hqc_window_record_ends, hqc_window_read_ends: the frame's last row for RANGE frames
-// and whole partitions), and puts the answers back into result-row order (hqc_window_scatter).
+// and whole partitions), shifts values within partitions (hqc_window_shift: LAG, LEAD), and puts the
+// answers back into result-row order (hqc_window_scatter).
 
 #define HQC_WINDOW_ROWS(i, n) \
   for (hqc_i64 i = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); i < (n); i += HQC_GDIM() * (hqc_i64)HQC_BDIM())
@@ -50,6 +51,20 @@ HQC_KERNEL void hqc_window_record_ends(HQC_GLOBAL const hqc_i64* HQC_RESTRICT st
 HQC_KERNEL void hqc_window_read_ends(HQC_GLOBAL const hqc_i64* HQC_RESTRICT starts, HQC_GLOBAL const hqc_u32* HQC_RESTRICT end_at_start, hqc_i64 n,
                                      HQC_GLOBAL hqc_u32* HQC_RESTRICT ends) {
   HQC_WINDOW_ROWS(i, n) { ends[i] = end_at_start[starts[i]]; }
+}
+
+// LAG / LEAD: out[i] = values[i + offset] and out_valid[i] = valid[i + offset] where row i + offset is
+// in row i's partition (starts[i] <= i + offset <= ends[i]), else 0 and 0 (NULL); offset < 0 looks back.
+HQC_KERNEL void hqc_window_shift(HQC_GLOBAL const hqc_i64* HQC_RESTRICT values, HQC_GLOBAL const hqc_i64* HQC_RESTRICT valid,
+                                 HQC_GLOBAL const hqc_i64* HQC_RESTRICT starts, HQC_GLOBAL const hqc_u32* HQC_RESTRICT ends,
+                                 hqc_i64 offset, hqc_i64 n, HQC_GLOBAL hqc_i64* HQC_RESTRICT out,
+                                 HQC_GLOBAL hqc_i64* HQC_RESTRICT out_valid) {
+  HQC_WINDOW_ROWS(i, n) {
+    const hqc_i64 j = i + offset;
+    const int inside = j >= starts[i] && j <= (hqc_i64)ends[i];
+    out[i] = inside ? values[j] : 0;
+    out_valid[i] = inside ? valid[j] : 0;
+  }
 }
 
 // out[order[i]] = in[i]: from window order back to result-row order (`order` is the sort's permutation).

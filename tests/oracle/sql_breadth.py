@@ -58,6 +58,12 @@ QUERIES = [
                                "by extract(year from o_orderdate) order by count(*) desc, o_orderstatus) as r, sum(count(*)) over "
                                "(partition by extract(year from o_orderdate)) as per_year from orders group by "
                                "extract(year from o_orderdate), o_orderstatus order by y, r"),
+    ("window_lag_lead", "select o_custkey, o_orderkey, o_orderdate, lag(o_totalprice) over (partition by o_custkey order by "
+                        "o_orderdate, o_orderkey) as prev, lead(o_orderdate, 2) over (partition by o_custkey order by o_orderdate, "
+                        "o_orderkey) as next2, lag(o_orderpriority, 0) over (order by o_orderkey) as same, lead(o_clerk) over "
+                        "(order by o_orderkey) as next_clerk from orders where o_custkey < 40 order by o_custkey, o_orderdate, o_orderkey"),
+    ("window_lag_double", "select l_returnflag, l_linestatus, avg(l_quantity) as a, lag(avg(l_quantity)) over (order by l_returnflag, "
+                          "l_linestatus) as prev_a from lineitem group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus"),
     ("window_order_by_window", "select p_partkey, p_retailprice, row_number() over (order by p_retailprice desc, p_partkey) as rn "
                                 "from part where p_size = 7 order by rn desc"),
     ("distinct_columns", "select distinct l_returnflag, l_linestatus from lineitem order by l_returnflag, l_linestatus"),

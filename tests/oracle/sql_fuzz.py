@@ -1144,8 +1144,9 @@ class Gen:
     def gen_window_query(self):
         """A query of gen_query's shapes with one to three window functions added to its select list
         (docs/sql.md "Window functions"): PARTITION BY and ORDER BY over its select items (group keys
-        and aggregates of a grouping query), ranks, counts and aggregates, the three frames. Only
-        deterministic answers: ROW_NUMBER and ROWS frames (which depend on the order of peers) only
+        and aggregates of a grouping query), ranks, LAG/LEAD, counts and aggregates, the three frames.
+        Only deterministic answers: ROW_NUMBER, LAG/LEAD and ROWS frames (which depend on the order of
+        peers) only
         under an ORDER BY of every other select item, and at most one of them per query (rows tied on
         every item are then equal everywhere, so either order gives the same multiset of rows)."""
         rng = self.rng
@@ -1157,15 +1158,16 @@ class Gen:
         order_sensitive = False
         for w in range(rng.choice([1, 1, 2, 3])):
             parts = rng.sample(base, min(len(base), rng.choice([0, 0, 1, 1, 2])))
-            fn = rng.choices(["row_number", "rank", "dense_rank", "sum", "count", "count*", "min", "max", "avg"],
-                             weights=[12, 14, 10, 18, 8, 8, 10, 10, 10])[0]
+            fn = rng.choices(["row_number", "rank", "dense_rank", "sum", "count", "count*", "min", "max", "avg", "lag", "lead"],
+                             weights=[12, 14, 10, 18, 8, 8, 10, 10, 10, 6, 6])[0]
             frame = ""
             r = rng.random()
-            if fn not in ("row_number", "rank", "dense_rank") and r < 0.15:
+            ranking = ("row_number", "rank", "dense_rank", "lag", "lead")
+            if fn not in ranking and r < 0.15:
                 frame = " rows between unbounded preceding and current row"
-            elif fn not in ("row_number", "rank", "dense_rank") and r < 0.25:
+            elif fn not in ranking and r < 0.25:
                 frame = " rows between unbounded preceding and unbounded following"
-            sensitive = fn == "row_number" or frame.endswith("current row")
+            sensitive = fn in ("row_number", "lag", "lead") or frame.endswith("current row")
             if sensitive and order_sensitive:
                 fn, frame, sensitive = "rank", "", False
             if sensitive:
@@ -1187,6 +1189,10 @@ class Gen:
             over_sql = " ".join(over) + frame
             if fn in ("row_number", "rank", "dense_rank"):
                 e = E(f"{fn}() over ({over_sql})", kids, typ="int")
+            elif fn in ("lag", "lead"):
+                x = rng.choice([x for x, _ in base if x.typ != "bool"] or [base[0][0]])
+                offset = rng.choice(["", "", ", 0", ", 2"])
+                e = E(f"{fn}({{{len(kids)}}}{offset}) over ({over_sql})", kids + [x], typ=x.typ, scale=x.scale)
             elif fn == "count*":
                 e = E(f"count(*) over ({over_sql})", kids, typ="int")
             else:
