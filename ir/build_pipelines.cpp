@@ -595,10 +595,12 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     body = &body->child(0);
   }
   // A project of plain columns directly above the aggregate only reorders and renames result
-  // columns (SSB Q2.x select the sum first): the host does that, no pipeline needed.
+  // columns (SSB Q2.x select the sum first): the host does that, no pipeline needed. (Validity
+  // columns are folded by an output's columns: a project with them stays a pipeline.)
   const LogicalOp* result_project = nullptr;
   if (body->kind == OpKind::Project && body->child(0).kind == OpKind::Aggregate &&
-      std::all_of(body->exprs.begin(), body->exprs.end(), [](const plan::NamedExpr& e) { return e.expr->kind == plan::ExprKind::Column; })) {
+      std::all_of(body->exprs.begin(), body->exprs.end(),
+                  [](const plan::NamedExpr& e) { return e.expr->kind == plan::ExprKind::Column && e.validity_for.empty(); })) {
     result_project = body;
     body = &body->child(0);
   }

@@ -238,19 +238,11 @@ class SelectBinder {
     if (b.nulls.needed(*g)) key = b.nulls.value(*g);
     if (!key.value) src_.unsupported(g->location, "GROUP BY NULL is not supported");
     plan::ExprPtr bound = bind_sql_expression(*key.value, b.in, b.base, src_);
-    if (key.null && g->kind != SqlExprKind::Column) {
+    if (key.null && (g->kind != SqlExprKind::Column || scope_.varying_null_string(*g))) {
       // A computed key reads 0 only for its NULL-able operands: one NULL group needs one value.
       if (bound->type.is_string())
         src_.unsupported(g->location, "GROUP BY a computed string that may be NULL (" + g->to_sql() + ") is not supported yet");
-      auto zero = std::make_shared<SqlExpr>();
-      zero->location = g->location;
-      zero->kind = bound->type.id == TypeId::Date ? SqlExprKind::DateLiteral : SqlExprKind::IntLiteral;
-      zero->text = "1970-01-01";
-      auto guarded = std::make_shared<SqlExpr>();
-      guarded->kind = SqlExprKind::Case;
-      guarded->location = g->location;
-      guarded->args = {key.null, zero, key.value};
-      bound = bind_sql_expression(*guarded, b.in, b.base, src_);
+      bound = bind_sql_expression(*zero_where_null(key, bound->type, g->location), b.in, b.base, src_);
     }
     std::string name = attribute_name(preferred, "group" + std::to_string(keys_.size() + 1));
     keys_.push_back({g, canonical, name, ""});
@@ -449,11 +441,28 @@ class SelectBinder {
       if (nulls.needed(*item)) {
         // Its value, and where it is NULL: the result's NULLs (a validity column).
         NullableValue v = nulls.value(*item);
+        if (!v.value && nullable_ == NullableOutput::Columns) {
+          // A bare NULL (`SELECT k, NULL FROM ...` as a set operation's operand): an integer 0 whose
+          // validity is the literal 0 — what marks it untyped for a set operation, which gives it
+          // the other operand's type (sql_set_operations.cpp).
+          exprs.push_back({items_[i].name, plan::make_int_literal(0, DataType::int32())});
+          validity.push_back({"__valid" + std::to_string(i + 1), plan::make_int_literal(0, DataType::int32()), items_[i].name});
+          identity = false;
+          continue;
+        }
         if (!v.value) src_.unsupported(items_[i].location, "a NULL select item has no type; write CAST(NULL AS type)");
         if (v.null && nullable_ == NullableOutput::Refused)
           src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a column that may be NULL in a "
-                                               "set operation's operand or a WHERE subquery is not supported yet");
+                                               "WHERE subquery is not supported yet");
         item = v.value;
+        if (v.null && nullable_ == NullableOutput::Columns) {
+          // An enclosing query groups, DISTINCTs or unites this column: every NULL row reads one
+          // value, 0 (a string cannot be zeroed: a column of a NULL-supplying side reads 0 and an
+          // aggregate over no value its identity, but a computed one stays marked,
+          // FromScope::varying_null_string).
+          plan::ExprPtr bound = bind_sql_expression(*item, input->schema, lookup, src_);
+          if (SqlExprPtr zeroed = zero_where_null(v, bound->type, items_[i].location)) item = zeroed;
+        }
         // (A scalar aggregate's result item states its validity even when never NULL: the result
         // would otherwise make it NULL over no rows, ResultColumn::null_without_input.)
         const bool result = nullable_ == NullableOutput::Result;
@@ -568,9 +577,9 @@ plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, c
     plan.root = SelectBinder(stmt, source, catalog, stats, nullable).bind();
     return plan;
   }
-  plan.root = bind_set_operation(stmt, source, [&](const SelectStmt& operand) {
-    return bind_select(operand, source, catalog, stats, plan_name).root;
-  });
+  plan.root = bind_set_operation(
+      stmt, source, [&](const SelectStmt& operand) { return bind_select(operand, source, catalog, stats, plan_name, NullableOutput::Columns).root; },
+      nullable != NullableOutput::Refused);
   // ORDER BY and LIMIT of the combined result: output names or positions.
   if (!stmt.order_by.empty()) {
     const std::vector<plan::Attribute>& out = plan.root->schema;

@@ -35,7 +35,7 @@ namespace hqc::sql {
 // What becomes of a select item that may be NULL (frontend/sql/sql_nulls.h): a validity column
 // (plan::NamedExpr::validity_for) that the query's result folds into its NULLs (Result), or that an
 // enclosing query reads as the column's NULL test (Columns: a subquery in FROM, a WITH query, a
-// view); Refused (a set operation's operand, a subquery in WHERE) makes it an Unsupported error.
+// view, an operand of a set operation); Refused (a subquery in WHERE) makes it an Unsupported error.
 enum class NullableOutput : uint8_t { Result, Columns, Refused };
 
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,

@@ -57,6 +57,16 @@ SqlExprPtr one_where(SqlExprPtr cond, int location) {
   return make(SqlExprKind::Case, location, "", {std::move(cond), int_literal(1, location), int_literal(0, location)});
 }
 
+SqlExprPtr zero_where_null(const NullableValue& v, const DataType& type, int location) {
+  if (type.is_string()) return nullptr;
+  SqlExprPtr zero = int_literal(0, location);
+  if (type.id == TypeId::Date) {
+    zero->kind = SqlExprKind::DateLiteral;
+    zero->text = "1970-01-01";
+  }
+  return make(SqlExprKind::Case, location, "", {v.null, zero, v.value});
+}
+
 SqlExprPtr and_of(SqlExprPtr a, SqlExprPtr b) {
   if (is_constant(a, true) || is_constant(b, false)) return b;
   if (is_constant(b, true) || is_constant(a, false)) return a;
@@ -104,6 +114,12 @@ bool NullRewriter::needed(const SqlExpr& e) const {
 NullableValue NullRewriter::value(const SqlExpr& e) {
   if (std::optional<SqlExprPtr> leaf = leaves_(e)) return {std::make_shared<SqlExpr>(e), *leaf};
   if (e.kind == SqlExprKind::NullLiteral) return {nullptr, constant(true, e.location)};
+  if (e.kind == SqlExprKind::Cast && e.args[0]->kind == SqlExprKind::NullLiteral) {
+    // A typed NULL: the cast of its type's zero, NULL everywhere.
+    auto c = std::make_shared<SqlExpr>(e);
+    c->args[0] = e.text == "date" ? make(SqlExprKind::DateLiteral, e.location, "1970-01-01") : int_literal(0, e.location);
+    return {c, constant(true, e.location)};
+  }
   if (is_boolean(e)) {
     // A condition used as a value: NULL where it is neither TRUE nor FALSE.
     SqlExprPtr t = truth(e);

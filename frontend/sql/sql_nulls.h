@@ -39,6 +39,7 @@
 
 #include "frontend/sql/sql_ast.h"
 #include "frontend/sql/sql_source.h"
+#include "storage/types.h"
 
 namespace hqc::sql {
 
@@ -83,5 +84,9 @@ SqlExprPtr one_where(SqlExprPtr cond, int location);
 SqlExprPtr and_of(SqlExprPtr a, SqlExprPtr b);
 SqlExprPtr or_of(SqlExprPtr a, SqlExprPtr b);
 SqlExprPtr not_of(SqlExprPtr a);
+// CASE WHEN v.null THEN <zero of `type`> ELSE v.value END: one value for every NULL row, where a
+// computed value read from 0-reads would differ between them (c.x + o.y is c.x where o is NULL) —
+// what GROUP BY, DISTINCT and set operations need. nullptr for strings (no zero string here).
+SqlExprPtr zero_where_null(const NullableValue& v, const DataType& type, int location);
 
 }  // namespace hqc::sql

@@ -48,7 +48,11 @@ size_t FromScope::add_derived(const std::string& alias, int location, const std:
   for (size_t i = 0; exprs != nullptr && i < exprs->size() && i < output.size(); ++i) {
     const std::string& of = (*exprs)[i].validity_for;
     for (size_t j = 0; !of.empty() && j < exprs->size(); ++j)
-      if ((*exprs)[j].name == of) r.null_flags[def->columns.at(j).name] = def->columns[i].name;
+      if ((*exprs)[j].name == of) {
+        r.null_flags[def->columns.at(j).name] = def->columns[i].name;
+        const plan::Expr& value = *(*exprs)[j].expr;
+        if (value.type.is_string() && value.kind != plan::ExprKind::Column) r.varying_nulls.insert(def->columns[j].name);
+      }
   }
   relations_.push_back(std::move(r));
   return relations_.size() - 1;
@@ -66,6 +70,11 @@ std::optional<ResolvedColumn> FromScope::try_resolve(const SqlExpr& column) cons
     }
   }
   return found;
+}
+
+bool FromScope::varying_null_string(const SqlExpr& column) const {
+  std::optional<ResolvedColumn> c = try_resolve(column);
+  return c && relations_[c->relation].varying_nulls.count(c->column) > 0;
 }
 
 ResolvedColumn FromScope::resolve(const SqlExpr& column) const {

@@ -43,6 +43,9 @@ struct Relation {
   // they are (its query's validity columns, plan::NamedExpr::validity_for). Hidden columns are not
   // selected by `*` and cannot be named.
   std::map<std::string, std::string> null_flags;
+  // Of those, the computed strings: their NULL rows may read different values (no zero string to
+  // put there), so they cannot be grouped by.
+  std::set<std::string> varying_nulls;
   bool hidden(const std::string& column) const {
     for (const auto& entry : null_flags)
       if (entry.second == column) return true;
@@ -80,6 +83,8 @@ class FromScope {
   void mark_null_supplying(size_t i) { relations_.at(i).null_supplying = true; }
 
   ResolvedColumn resolve(const SqlExpr& column) const;
+  // Whether `column` is a derived table's computed string that may be NULL (Relation::varying_nulls).
+  bool varying_null_string(const SqlExpr& column) const;
   std::optional<ResolvedColumn> try_resolve(const SqlExpr& column) const;
   // "alias.column": how a resolved column is named in the scan's schema.
   std::string attribute_name(const ResolvedColumn& c) const;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/bind_expr.h"
@@ -80,22 +81,85 @@ plan::Attribute common_attribute(const plan::Attribute& l, const plan::Attribute
   src.fail(stmt.right->location, which + ": types " + a.to_string() + " and " + b.to_string() + " cannot be matched");
 }
 
-// Projects an operand onto the result's types (casts where they differ), with `extra` columns
-// (INTERSECT / EXCEPT's side markers) after them.
+// An operand's columns that may be NULL: it was bound with NullableOutput::Columns, so its final
+// projection ends in validity columns (plan::NamedExpr::validity_for) after its `width` columns.
+struct OperandNulls {
+  size_t width = 0;
+  std::vector<int> validity;  // per column: the index of its validity column in the schema, or -1
+  std::vector<bool> varying;  // per column: a computed string whose NULL rows read different values
+  std::vector<bool> untyped;  // per column: a bare NULL (0 with the literal validity 0, sql_binder.cpp)
+};
+
+bool literal_zero(const plan::Expr& e) { return e.kind == plan::ExprKind::Literal && e.type.id == TypeId::Int32 && e.int_value == 0; }
+
+OperandNulls operand_nulls(const plan::LogicalOp& op) {
+  OperandNulls n;
+  n.width = op.schema.size();
+  n.validity.assign(op.schema.size(), -1);
+  n.varying.assign(op.schema.size(), false);
+  n.untyped.assign(op.schema.size(), false);
+  if (op.kind != plan::OpKind::Project) return n;
+  for (size_t v = 0; v < op.exprs.size(); ++v) {
+    if (op.exprs[v].validity_for.empty()) continue;
+    n.width = std::min(n.width, v);
+    for (size_t j = 0; j < op.exprs.size(); ++j) {
+      if (op.exprs[j].name != op.exprs[v].validity_for) continue;
+      n.validity[j] = static_cast<int>(v);
+      n.varying[j] = op.exprs[j].expr->type.is_string() && op.exprs[j].expr->kind != plan::ExprKind::Column;
+      n.untyped[j] = literal_zero(*op.exprs[j].expr) && literal_zero(*op.exprs[v].expr);
+    }
+  }
+  n.validity.resize(n.width);
+  n.varying.resize(n.width);
+  n.untyped.resize(n.width);
+  return n;
+}
+
+// The validity column of result column i ("__set<tag>_<i>__valid", Int32: 1 = a value).
+std::string validity_name(const std::string& tag, size_t i) { return "__set" + tag + "_" + std::to_string(i) + "__valid"; }
+
+// Projects an operand onto the result's types (casts where they differ), then the validity of each
+// result column that may be NULL (`nullable`: the operand's own, or 1), then `extra` columns
+// (INTERSECT / EXCEPT's side markers).
 std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operand, const std::vector<plan::Attribute>& target,
-                                         const std::vector<plan::NamedExpr>& extra, const std::string& tag, const std::string& json_path) {
-  bool identity = extra.empty();
+                                         const std::vector<bool>& nullable, const std::vector<plan::NamedExpr>& extra,
+                                         const std::string& tag, const std::string& json_path) {
+  const OperandNulls own = operand_nulls(*operand);
+  if (operand->kind == plan::OpKind::Project) {
+    // No longer the query's last projection: its names become the set operation's own, so that an
+    // item never shadows the attribute it reads (`m := case when m__nonnull = 0 then 0 else m end`
+    // over an aggregate m) inside the operand's pipeline.
+    for (size_t i = 0; i < operand->exprs.size(); ++i) {
+      plan::NamedExpr& e = operand->exprs[i];
+      e.validity_for.clear();
+      e.name = operand->schema[i].name = "__set" + tag + "_in" + std::to_string(i);
+      operand->schema[i].source = "";
+    }
+  }
+  bool identity = extra.empty() && operand->schema.size() == target.size() &&
+                  std::none_of(nullable.begin(), nullable.end(), [](bool b) { return b; });
   std::vector<plan::NamedExpr> exprs;
   for (size_t i = 0; i < target.size(); ++i) {
     const plan::Attribute& in = operand->schema[i];
     plan::ExprPtr e = plan::make_column(in);
-    if (!(in.type == target[i].type)) {
+    if (own.untyped[i] && !(in.type == target[i].type)) {
+      // A bare NULL takes the other operand's type: its zero (NULL by its validity).
+      e = target[i].type.id == TypeId::Float64 ? plan::make_float_literal(0) : plan::make_int_literal(0, target[i].type);
+      identity = false;
+    } else if (!(in.type == target[i].type)) {
       e = plan::make_cast(e, target[i].type);
       identity = false;
     }
     exprs.push_back({target[i].name, e});
   }
   if (identity) return operand;
+  std::vector<plan::NamedExpr> validity;
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (!nullable[i]) continue;
+    plan::ExprPtr v = own.validity[i] >= 0 ? plan::make_column(operand->schema[static_cast<size_t>(own.validity[i])])
+                                           : plan::make_int_literal(1, DataType::int32());
+    validity.push_back({validity_name(tag, i), v});
+  }
   auto p = std::make_unique<plan::LogicalOp>();
   p->kind = plan::OpKind::Project;
   p->json_path = json_path;
@@ -107,9 +171,11 @@ std::unique_ptr<plan::LogicalOp> conform(std::unique_ptr<plan::LogicalOp> operan
     exprs[i].name = a.name;
     p->schema.push_back(a);
   }
-  for (const plan::NamedExpr& x : extra) {
-    p->schema.push_back({"", x.name, x.expr->type, "", ""});
-    exprs.push_back(x);
+  for (const std::vector<plan::NamedExpr>* more : {&std::as_const(validity), &extra}) {
+    for (const plan::NamedExpr& x : *more) {
+      p->schema.push_back({"", x.name, x.expr->type, "", ""});
+      exprs.push_back(x);
+    }
   }
   p->exprs = std::move(exprs);
   p->children.push_back(std::move(operand));
@@ -128,7 +194,8 @@ void collect_scans(const plan::LogicalOp& op, std::map<std::string, std::string>
 
 }  // namespace
 
-std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, const SqlSource& src, const BindOperand& bind_operand) {
+std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, const SqlSource& src, const BindOperand& bind_operand,
+                                                    bool nulls_allowed) {
   const std::string what = set_op_name(stmt);
   if (stmt.set_all && stmt.set_op != SetOperation::Union)
     src.unsupported(stmt.right->location, what + " is not supported yet (" + what.substr(0, what.size() - 4) + " without ALL is)");
@@ -150,9 +217,10 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   };
   std::unique_ptr<plan::LogicalOp> left = bind_operand(*with_ctes(*stmt.left));
   std::unique_ptr<plan::LogicalOp> right = bind_operand(*with_ctes(*stmt.right));
-  if (left->schema.size() != right->schema.size()) {
-    src.fail(stmt.right->location, "each " + what + " operand must have the same number of columns: " + std::to_string(left->schema.size()) +
-                                       " and " + std::to_string(right->schema.size()));
+  const OperandNulls left_nulls = operand_nulls(*left), right_nulls = operand_nulls(*right);
+  if (left_nulls.width != right_nulls.width) {
+    src.fail(stmt.right->location, "each " + what + " operand must have the same number of columns: " + std::to_string(left_nulls.width) +
+                                       " and " + std::to_string(right_nulls.width));
   }
   std::map<std::string, std::string> scans;
   bool clash = false;
@@ -169,8 +237,29 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   const std::string union_source = "union" + tag;
   const std::string left_marker = "__left" + tag, right_marker = "__right" + tag;
   std::vector<plan::Attribute> columns;
-  for (size_t i = 0; i < left->schema.size(); ++i) {
-    plan::Attribute a = common_attribute(left->schema[i], right->schema[i], stmt, i, src);
+  std::vector<bool> nullable;
+  const bool grouped = !(stmt.set_op == SetOperation::Union && stmt.set_all);
+  for (size_t i = 0; i < left_nulls.width; ++i) {
+    const bool left_untyped = left_nulls.untyped[i], right_untyped = right_nulls.untyped[i];
+    if ((left_untyped && !right_untyped && right->schema[i].type.is_string()) ||
+        (right_untyped && !left_untyped && left->schema[i].type.is_string())) {
+      src.unsupported(stmt.right->location, what + " column " + std::to_string(i + 1) + " (" + left->schema[i].name +
+                                                "): a NULL in a column of strings is not supported yet");
+    }
+    nullable.push_back(left_nulls.validity[i] >= 0 || right_nulls.validity[i] >= 0);
+    if (nullable.back() && !nulls_allowed) {
+      src.unsupported(stmt.right->location, what + " column " + std::to_string(i + 1) + " (" + left->schema[i].name +
+                                                ") may be NULL: a column that may be NULL in a WHERE subquery is not supported yet");
+    }
+    if (grouped && (left_nulls.varying[i] || right_nulls.varying[i])) {
+      src.unsupported(stmt.right->location, what + " column " + std::to_string(i + 1) + " (" + left->schema[i].name +
+                                                ") is a computed string that may be NULL: grouping by one is not supported yet");
+    }
+    // A bare NULL has the other operand's type.
+    plan::Attribute a = left_nulls.untyped[i] && !right_nulls.untyped[i]   ? right->schema[i]
+                        : right_nulls.untyped[i] && !left_nulls.untyped[i] ? left->schema[i]
+                                                                           : common_attribute(left->schema[i], right->schema[i], stmt, i, src);
+    a.name = left->schema[i].name;
     a.source = union_source;
     // One attribute per name (the IR binds attributes by name): a repeated name gets a suffix.
     for (int n = 2; std::any_of(columns.begin(), columns.end(), [&](const plan::Attribute& c) { return c.name == a.name; }); ++n)
@@ -186,24 +275,54 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   auto markers = [&](int64_t left_side) {
     return sides ? std::vector{marker(left_marker, left_side), marker(right_marker, 1 - left_side)} : std::vector<plan::NamedExpr>{};
   };
-  u->children.push_back(conform(std::move(left), columns, markers(1), tag, src.position(stmt.left->location)));
-  u->children.push_back(conform(std::move(right), columns, markers(0), tag, src.position(stmt.right->location)));
+  u->children.push_back(conform(std::move(left), columns, nullable, markers(1), tag, src.position(stmt.left->location)));
+  u->children.push_back(conform(std::move(right), columns, nullable, markers(0), tag, src.position(stmt.right->location)));
+  std::vector<plan::Attribute> validity;  // of the columns that may be NULL, as the Union outputs them
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (nullable[i]) validity.push_back({union_source, validity_name(tag, i), DataType::int32(), "", ""});
+  }
+  u->schema.insert(u->schema.end(), validity.begin(), validity.end());
   if (sides) {
     u->schema.push_back({union_source, left_marker, DataType::int64(), "", ""});
     u->schema.push_back({union_source, right_marker, DataType::int64(), "", ""});
   }
   std::unique_ptr<plan::LogicalOp> tree = std::move(u);
+  // The result: the columns, then (for those that may be NULL) their validity, which the result
+  // folds into its NULLs or an enclosing query reads as the columns' NULL tests.
+  auto result = [&](std::unique_ptr<plan::LogicalOp> in) {
+    if (validity.empty() && !sides) return in;
+    auto p = std::make_unique<plan::LogicalOp>();
+    p->kind = plan::OpKind::Project;
+    p->json_path = in->json_path;
+    auto pass = [&](const plan::Attribute& a, const std::string& validity_for) {
+      plan::Attribute out = in->schema[static_cast<size_t>(
+          std::find_if(in->schema.begin(), in->schema.end(), [&](const plan::Attribute& x) { return x.name == a.name; }) - in->schema.begin())];
+      p->schema.push_back(out);
+      p->exprs.push_back({out.name, plan::make_column(out), validity_for});
+    };
+    for (const plan::Attribute& c : columns) pass(c, "");
+    size_t v = 0;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (nullable[i]) pass(validity[v++], columns[i].name);
+    }
+    p->children.push_back(std::move(in));
+    return p;
+  };
 
-  if (stmt.set_op == SetOperation::Union && stmt.set_all) return tree;
+  if (stmt.set_op == SetOperation::Union && stmt.set_all) return result(std::move(tree));
   // UNION, INTERSECT, EXCEPT: one group per distinct row.
   auto agg = std::make_unique<plan::LogicalOp>();
   agg->kind = plan::OpKind::Aggregate;
   agg->json_path = tree->json_path;
-  for (const plan::Attribute& c : columns) {
-    agg->group_by.push_back({c.name, plan::make_column(c)});
-    plan::Attribute key = c;
-    key.source = "";
-    agg->schema.push_back(key);
+  // NULLs are not distinct from each other here: a NULL-able column groups by its value (one value
+  // in every NULL row: zero_where_null, sql_nulls.h) and its validity.
+  for (const std::vector<plan::Attribute>* keys : {&columns, &validity}) {
+    for (const plan::Attribute& c : *keys) {
+      agg->group_by.push_back({c.name, plan::make_column(c)});
+      plan::Attribute key = c;
+      key.source = "";
+      agg->schema.push_back(key);
+    }
   }
   if (sides) {
     for (const std::string& side : {left_marker, right_marker}) {
@@ -218,7 +337,9 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   }
   agg->children.push_back(std::move(tree));
   tree = std::move(agg);
-  if (!sides) return tree;
+  for (plan::Attribute& v : validity) v.source = "";  // the Aggregate's keys from here on
+  for (plan::Attribute& c : columns) c.source = "";
+  if (!sides) return result(std::move(tree));
 
   // INTERSECT: rows of both sides; EXCEPT: rows of the left side only.
   auto side_count = [](const std::string& side) { return plan::make_column("", side, DataType::int64()); };
@@ -232,15 +353,7 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
                             plan::make_compare(stmt.set_op == SetOperation::Intersect ? plan::CompareOp::Gt : plan::CompareOp::Eq,
                                                side_count(right_marker), zero())});
   f->children.push_back(std::move(tree));
-  auto p = std::make_unique<plan::LogicalOp>();
-  p->kind = plan::OpKind::Project;
-  p->json_path = f->json_path;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    p->schema.push_back(f->schema[i]);
-    p->exprs.push_back({f->schema[i].name, plan::make_column(f->schema[i])});
-  }
-  p->children.push_back(std::move(f));
-  return p;
+  return result(std::move(f));
 }
 
 }  // namespace hqc::sql

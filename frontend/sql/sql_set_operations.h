@@ -34,6 +34,9 @@ namespace hqc::sql {
 
 using BindOperand = std::function<std::unique_ptr<plan::LogicalOp>(const SelectStmt&)>;
 
-std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, const SqlSource& src, const BindOperand& bind_operand);
+// `bind_operand` binds with NullableOutput::Columns; `nulls_allowed` false (a WHERE subquery) makes
+// a result column that may be NULL an Unsupported error.
+std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, const SqlSource& src, const BindOperand& bind_operand,
+                                                    bool nulls_allowed);
 
 }  // namespace hqc::sql

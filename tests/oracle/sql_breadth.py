@@ -251,6 +251,32 @@ QUERIES = [
     ("join_on_nullable_derived", "select count(*) as n, sum(c_acctbal) as b from (select n_name, max(s_suppkey) as y "
                                  "from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 9000 "
                                  "group by n_name) t join customer on c_custkey = t.y"),
+    # A derived table's computed column that may be NULL reads the same value in every NULL row, so
+    # the enclosing GROUP BY makes one NULL group (c_custkey + o_orderkey was c_custkey there).
+    ("derived_null_computed_group", "select k, count(*) as n from (select c_custkey + o_orderkey as k from customer "
+                                    "left join orders on o_custkey = c_custkey and o_orderkey < 100) t group by k "
+                                    "order by n desc, k limit 5"),
+    # Set operations over columns that may be NULL (LEFT JOIN sides, typed NULLs): NULLs are values
+    # alike there (UNION / INTERSECT / EXCEPT), and they pass on as NULLs (derived tables, results).
+    ("union_all_nullable", "select n_nationkey as k, s_suppkey as s, s_acctbal as b from nation left join supplier on "
+                           "s_nationkey = n_nationkey and s_acctbal > 9000 union all select r_regionkey, r_regionkey * 100, "
+                           "cast(null as decimal(15,2)) from region order by k, s, b"),
+    ("union_nullable_distinct", "select c_nationkey as n, o_orderpriority as p from customer left join orders on "
+                                "c_custkey = o_custkey and o_totalprice > 400000 union select c_nationkey, o_orderpriority "
+                                "from customer join orders on c_custkey = o_custkey where o_totalprice < 2000 order by n, p"),
+    ("except_nullable", "select n_regionkey as r, s_nationkey as k from nation left join supplier on s_nationkey = n_nationkey "
+                        "and s_acctbal > 9000 except select n_regionkey, n_nationkey from nation where n_nationkey < 10 "
+                        "order by r, k"),
+    ("intersect_nullable_computed", "select n_regionkey as r, s_acctbal * 2 + n_nationkey as v from nation left join supplier "
+                                    "on s_nationkey = n_nationkey and s_acctbal > 9000 intersect select r_regionkey, "
+                                    "cast(null as decimal(15,2)) from region order by r, v"),
+    ("union_nullable_in_derived", "select k, count(*) as n, count(v) as c, sum(v) as s from (select n_regionkey as k, s_acctbal "
+                                  "as v from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 5000 "
+                                  "union all select r_regionkey, cast(null as decimal(15,2)) from region) t group by k order by k"),
+    ("set_operation_nested_nullable", "select n_regionkey as r, max(s_acctbal) as m from nation left join supplier on "
+                                      "s_nationkey = n_nationkey and s_acctbal > 9500 group by n_regionkey union all select "
+                                      "r_regionkey, cast(null as decimal(15,2)) from region except select r_regionkey, null "
+                                      "from region where r_regionkey = 0 order by r, m"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted
