@@ -145,11 +145,7 @@ class SelectBinder {
   void expand_select_list(const SelectValues& select_values) {
     for (const SelectItem& s : stmt_.items) {
       if (!s.expr) {
-        for (const Relation& r : scope_.relations()) {
-          for (const ColumnDef& c : r.table->columns) {
-            if (!r.hidden(c.name)) items_.push_back({column_expr(r.alias, c.name, s.location), c.name, "", s.location});
-          }
-        }
+        for (const auto& [alias, column] : scope_.star_columns()) items_.push_back({column_expr(alias, column, s.location), column, "", s.location});
         continue;
       }
       const std::string name = s.output_name();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -55,6 +56,41 @@ void split_conjuncts(const SqlExprPtr& e, std::vector<const SqlExpr*>& out) {
   out.push_back(e.get());
 }
 
+// The names of the columns `e` (or statement `s`, its FROM's ON conditions and subqueries included)
+// references, by their last qualifier: what a FULL OUTER JOIN's derived table must carry.
+void collect_column_names(const SelectStmt& s, std::set<std::string>& out);
+
+void collect_column_names(const SqlExpr& e, std::set<std::string>& out) {
+  if (e.kind == SqlExprKind::Column) out.insert(e.qualifiers.back());
+  for (const SqlExprPtr& a : e.args) collect_column_names(*a, out);
+  if (e.filter) collect_column_names(*e.filter, out);
+  if (e.subquery) collect_column_names(*e.subquery, out);
+  if (e.over) {
+    for (const SqlExprPtr& p : e.over->partition_by) collect_column_names(*p, out);
+    for (const OrderItem& o : e.over->order_by) collect_column_names(*o.expr, out);
+  }
+}
+
+void collect_column_names(const TableRef& r, std::set<std::string>& out) {
+  if (r.on) collect_column_names(*r.on, out);
+  if (r.subquery) collect_column_names(*r.subquery, out);
+  for (const auto& side : {r.left, r.right})
+    if (side) collect_column_names(*side, out);
+}
+
+void collect_column_names(const SelectStmt& s, std::set<std::string>& out) {
+  for (const auto& side : {s.left, s.right})
+    if (side) collect_column_names(*side, out);
+  for (const CommonTable& c : s.with) collect_column_names(*c.query, out);
+  for (const SelectItem& i : s.items)
+    if (i.expr) collect_column_names(*i.expr, out);
+  for (const auto& f : s.from) collect_column_names(*f, out);
+  for (const SqlExprPtr& e : {s.where, s.having})
+    if (e) collect_column_names(*e, out);
+  for (const SqlExprPtr& g : s.group_by) collect_column_names(*g, out);
+  for (const OrderItem& o : s.order_by) collect_column_names(*o.expr, out);
+}
+
 class JoinTreeBuilder {
  public:
   JoinTreeBuilder(FromScope& scope, const SqlSource& source) : scope_(scope), src_(source) {}
@@ -103,9 +139,9 @@ class JoinTreeBuilder {
           right_join_ = true;
           return;
         }
-        if (ref.join_type != SqlJoinType::Inner && ref.join_type != SqlJoinType::Cross) {
-          static const char* names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER", "CROSS"};
-          src_.unsupported(ref.location, std::string(names[static_cast<int>(ref.join_type)]) + " JOIN is not supported from SQL yet");
+        if (ref.join_type == SqlJoinType::Full) {
+          add_full_join(ref);
+          return;
         }
         add_from(*ref.left);
         add_from(*ref.right);
@@ -114,8 +150,132 @@ class JoinTreeBuilder {
     }
   }
 
+  // `x FULL [OUTER] JOIN y ON <equalities>` (x, y: a table, a subquery or a WITH query each) is one
+  // derived table, the UNION ALL of
+  //     SELECT x.*, y.* FROM x LEFT JOIN y ON ...                              (every x row)
+  //     SELECT x.*, y.* FROM y LEFT JOIN x ON ... WHERE NOT (x.k IS NOT NULL)  (y rows x has no match for)
+  // where k is a column of x that is never NULL of its own: the second operand keeps exactly the y
+  // rows that no x row matches. Both operands are ordinary LEFT JOINs (their ON rules apply), and
+  // the set operation passes their NULLs on; the scope names its columns x.c and y.d as written
+  // (Relation::members).
+  void add_full_join(const TableRef& ref) {
+    for (const TableRef* side : {ref.left.get(), ref.right.get()})
+      if (side->kind == TableRefKind::Join)
+        src_.unsupported(side->location, "a join as a side of a FULL OUTER JOIN is not supported yet; write it as a subquery");
+    if (!ref.on) src_.unsupported(ref.location, "FULL OUTER JOIN without ON is not supported");
+    // Each side's columns, as `*` would list them (bound on their own, in a scope of their own).
+    FromScope x_scope(scope_.catalog(), scope_.stats(), src_), y_scope(scope_.catalog(), scope_.stats(), src_);
+    auto columns_of = [&](const TableRef& side, std::string& alias, std::string& never_null) {
+      FromScope& alone = &side == ref.left.get() ? x_scope : y_scope;
+      JoinTreeBuilder b(alone, src_);
+      b.ctes_ = ctes_;
+      b.add_from(side);
+      const Relation& r = alone.relation(0);
+      alias = r.alias;
+      std::vector<std::string> out;
+      for (const auto& c : alone.star_columns()) {
+        out.push_back(c.second);
+        if (never_null.empty() && !r.null_flags.count(c.second)) never_null = c.second;
+      }
+      return out;
+    };
+    std::string x_alias, y_alias, x_key, unused;
+    const std::vector<std::string> x_columns = columns_of(*ref.left, x_alias, x_key);
+    const std::vector<std::string> y_columns = columns_of(*ref.right, y_alias, unused);
+    if (x_alias == y_alias)
+      src_.fail(ref.right->location, "table name \"" + y_alias + "\" is specified more than once in FROM; give one of them an alias");
+    if (x_key.empty())
+      src_.unsupported(ref.left->location, "a FULL OUTER JOIN side whose every column may be NULL is not supported yet");
+    // ON: equalities between the two sides (a condition on one side would keep that side's rows
+    // unmatched, which the LEFT JOIN operands cannot say).
+    std::vector<const SqlExpr*> on;
+    split_conjuncts(ref.on, on);
+    for (const SqlExpr* c : on) {
+      auto side_of = [&](const SqlExpr& e) {
+        int side = -1;  // 0: x, 1: y, 2: neither or both
+        std::function<void(const SqlExpr&)> visit = [&](const SqlExpr& n) {
+          if (n.kind == SqlExprKind::Column) {
+            const int s = x_scope.try_resolve(n) ? 0 : y_scope.try_resolve(n) ? 1 : 2;
+            side = side < 0 || side == s ? s : 2;
+          }
+          for (const SqlExprPtr& a : n.args) visit(*a);
+        };
+        visit(e);
+        return side;
+      };
+      const bool equality = c->kind == SqlExprKind::Binary && c->text == "=" && c->args[0]->kind == SqlExprKind::Column &&
+                            c->args[1]->kind == SqlExprKind::Column;
+      const int a = equality ? side_of(*c->args[0]) : 2, b = equality ? side_of(*c->args[1]) : 2;
+      if (a < 0 || b < 0 || a == 2 || b == 2 || a == b)
+        src_.unsupported(c->location, "condition " + c->to_sql() + " in the ON of a FULL OUTER JOIN: only equalities of a column of "
+                                      "each side are supported (filter or compute a side in a subquery)");
+    }
+    // Only the columns the statement names travel (all of them under SELECT *).
+    std::set<std::string> named;
+    collect_column_names(*stmt_, named);
+    const bool star = std::any_of(stmt_->items.begin(), stmt_->items.end(), [](const SelectItem& i) { return !i.expr; });
+    auto carried = [&](const std::vector<std::string>& all, bool keep_first) {
+      std::vector<std::string> out;
+      for (const std::string& c : all)
+        if (star || named.count(c)) out.push_back(c);
+      if (out.empty() && keep_first) out.push_back(all.front());  // a derived table has a column
+      return out;
+    };
+    const std::vector<std::string> x_carried = carried(x_columns, true), y_carried = carried(y_columns, false);
+    const int at = ref.location;
+    auto column = [&](const std::string& alias, const std::string& name) {
+      auto c = std::make_shared<SqlExpr>();
+      c->kind = SqlExprKind::Column;
+      c->qualifiers = {alias, name};
+      c->location = at;
+      return c;
+    };
+    std::vector<Relation::Member> members{{x_alias, {}}, {y_alias, {}}};
+    auto operand = [&](std::shared_ptr<TableRef> preserved, std::shared_ptr<TableRef> nulls) {
+      auto q = std::make_shared<SelectStmt>();
+      q->location = at;
+      for (size_t m = 0; m < 2; ++m) {
+        const std::string& alias = m == 0 ? x_alias : y_alias;
+        const std::vector<std::string>& carry = m == 0 ? x_carried : y_carried;
+        for (const std::string& c : carry) {
+          const std::string name = alias + "__" + c;
+          q->items.push_back({column(alias, c), name, at});
+          if (members[m].columns.size() < carry.size()) members[m].columns.emplace_back(c, name);
+        }
+      }
+      auto join = std::make_shared<TableRef>();
+      join->kind = TableRefKind::Join;
+      join->join_type = SqlJoinType::Left;
+      join->location = at;
+      join->left = std::move(preserved);
+      join->right = std::move(nulls);
+      join->on = ref.on;
+      q->from.push_back(join);
+      return q;
+    };
+    SelectStmt full;
+    full.location = at;
+    full.set_op = SetOperation::Union;
+    full.set_all = true;
+    full.left = operand(ref.left, ref.right);
+    full.right = operand(ref.right, ref.left);
+    auto is_not_null = std::make_shared<SqlExpr>();
+    is_not_null->kind = SqlExprKind::IsNull;
+    is_not_null->negated = true;
+    is_not_null->location = at;
+    is_not_null->args = {column(x_alias, x_key)};
+    auto unmatched = std::make_shared<SqlExpr>();
+    unmatched->kind = SqlExprKind::Not;
+    unmatched->location = at;
+    unmatched->args = {is_not_null};
+    full.right->where = unmatched;
+    add_derived(full, "__full" + std::to_string(at), at, {});
+    scope_.set_members(scope_.relations().size() - 1, std::move(members));
+  }
+
   std::unique_ptr<plan::LogicalOp> build(const SelectStmt& stmt, SelectValues* select_values) {
     ctes_ = stmt.with;
+    stmt_ = &stmt;
     for (const auto& f : stmt.from) add_from(*f);
     if (scope_.relations().empty()) src_.unsupported(stmt.location, "a SELECT without FROM is not supported");
     if (right_join_) {
@@ -733,6 +893,7 @@ class JoinTreeBuilder {
   std::vector<Residual> residuals_;
   std::vector<SqlExprPtr> owned_;  // expressions rewritten by factor_disjunctions
   std::vector<CommonTable> ctes_;  // the statement's WITH entries, visible in its FROM
+  const SelectStmt* stmt_ = nullptr;  // the statement being built
   std::vector<std::unique_ptr<plan::LogicalOp>> derived_;  // by relation index: derived table plans
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
   std::set<size_t> null_supplying_;  // correlated scalar subqueries of the select list (left outer joins)

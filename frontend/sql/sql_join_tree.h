@@ -30,7 +30,12 @@
 //       keys: frontend/sql/sql_unnest.h) joined on its correlation keys — in the select list as
 //       the build side of a left outer join after the inner joins (no group: NULL) — or, when
 //       uncorrelated, a single-row relation joined last without keys;
-//   throws: Error(Unsupported) for FULL joins, other ON conditions of a LEFT JOIN, join keys and
+//     - `x FULL OUTER JOIN y ON <column equalities>` is one derived table "__full<offset>": the UNION ALL
+//       of x LEFT JOIN y and of the y rows without a match (y LEFT JOIN x, kept where x's match
+//       indicator is 0), carrying the columns the statement names; the scope resolves x.c / y.d
+//       to it (Relation::members);
+//   throws: Error(Unsupported) for FULL join ON conditions other than column equalities and joins
+//   as FULL join sides, other ON conditions of a LEFT JOIN, join keys and
 //   IN/EXISTS conditions over a NULL-supplying side (but a chained LEFT JOIN's ON), other subqueries
 //   in WHERE, and relations that no equi-join connects (cross products), each named with its position.
 #pragma once

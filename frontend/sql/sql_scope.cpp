@@ -20,10 +20,28 @@ size_t FromScope::add_table(const TableRef& ref) {
 
 void FromScope::check_alias(const std::string& alias, int location) const {
   for (const Relation& r : relations_) {
-    if (r.alias == alias) {
-      src_.fail(location, "table name \"" + alias + "\" is specified more than once in FROM; give one of them an alias");
-    }
+    bool taken = r.alias == alias;
+    for (const Relation::Member& m : r.members) taken = taken || m.alias == alias;
+    if (taken) src_.fail(location, "table name \"" + alias + "\" is specified more than once in FROM; give one of them an alias");
   }
+}
+
+void FromScope::set_members(size_t i, std::vector<Relation::Member> members) {
+  Relation& r = relations_.at(i);
+  for (const Relation::Member& m : members) check_alias(m.alias, r.location);
+  r.members = std::move(members);
+}
+
+std::vector<std::pair<std::string, std::string>> FromScope::star_columns() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Relation& r : relations_) {
+    for (const Relation::Member& m : r.members)
+      for (const auto& c : m.columns) out.emplace_back(m.alias, c.first);
+    if (!r.members.empty()) continue;
+    for (const ColumnDef& c : r.table->columns)
+      if (!r.hidden(c.name)) out.emplace_back(r.alias, c.name);
+  }
+  return out;
 }
 
 size_t FromScope::add_derived(const std::string& alias, int location, const std::vector<plan::Attribute>& output,
@@ -63,6 +81,15 @@ std::optional<ResolvedColumn> FromScope::try_resolve(const SqlExpr& column) cons
   const std::string& name = column.qualifiers.back();
   std::optional<ResolvedColumn> found;
   for (size_t i = 0; i < relations_.size(); ++i) {
+    for (const Relation::Member& m : relations_[i].members) {
+      if (column.qualifiers.size() == 2 && m.alias != column.qualifiers[0]) continue;
+      for (const auto& [written, derived] : m.columns) {
+        if (written != name) continue;
+        if (found) return std::nullopt;  // ambiguous
+        found = ResolvedColumn{i, derived};
+      }
+    }
+    if (!relations_[i].members.empty()) continue;
     if (column.qualifiers.size() == 2 && relations_[i].alias != column.qualifiers[0]) continue;
     if (relations_[i].table->find(name) && !relations_[i].hidden(name)) {
       if (found) return std::nullopt;  // ambiguous
@@ -84,21 +111,32 @@ ResolvedColumn FromScope::resolve(const SqlExpr& column) const {
     const std::string& alias = column.qualifiers[0];
     std::vector<std::string> aliases;
     const Relation* rel = nullptr;
+    const Relation::Member* member = nullptr;
     for (const Relation& r : relations_) {
+      for (const Relation::Member& m : r.members) {
+        aliases.push_back(m.alias);
+        if (m.alias == alias) member = &m;
+      }
+      if (!r.members.empty()) continue;
       aliases.push_back(r.alias);
       if (r.alias == alias) rel = &r;
     }
-    if (!rel) src_.fail(column.location, "missing FROM-clause entry for table \"" + alias + "\"" + plan::did_you_mean(alias, aliases));
+    if (!rel && !member)
+      src_.fail(column.location, "missing FROM-clause entry for table \"" + alias + "\"" + plan::did_you_mean(alias, aliases));
     std::vector<std::string> names;
+    if (member) {
+      for (const auto& c : member->columns) names.push_back(c.first);
+      src_.fail(column.location, "column \"" + name + "\" does not exist in " + alias + plan::did_you_mean(name, names));
+    }
     for (const ColumnDef& c : rel->table->columns) names.push_back(c.name);
     src_.fail(column.location, "column \"" + name + "\" does not exist in table " + rel->table->name +
                                    (rel->alias != rel->table->name ? " (alias " + rel->alias + ")" : "") +
                                    plan::did_you_mean(name, names));
   }
   std::vector<std::string> owners, names;
-  for (const Relation& r : relations_) {
-    if (r.table->find(name)) owners.push_back(r.alias + "." + name);
-    for (const ColumnDef& c : r.table->columns) names.push_back(c.name);
+  for (const auto& [alias, c] : star_columns()) {
+    if (c == name) owners.push_back(alias + "." + name);
+    names.push_back(c);
   }
   if (owners.size() > 1) {
     std::string list;

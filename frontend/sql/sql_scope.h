@@ -46,6 +46,14 @@ struct Relation {
   // Of those, the computed strings: their NULL rows may read different values (no zero string to
   // put there), so they cannot be grouped by.
   std::set<std::string> varying_nulls;
+  // A FULL OUTER JOIN of two relations is one derived table (frontend/sql/sql_join_tree.cpp); its
+  // two sides keep their aliases and column names: each member maps its columns, in order, to the
+  // derived table's. Empty for any other relation.
+  struct Member {
+    std::string alias;
+    std::vector<std::pair<std::string, std::string>> columns;  // (as written, the derived table's)
+  };
+  std::vector<Member> members;
   bool hidden(const std::string& column) const {
     for (const auto& entry : null_flags)
       if (entry.second == column) return true;
@@ -81,6 +89,11 @@ class FromScope {
   const SqlSource& source() const { return src_; }
   const Relation& relation(size_t i) const { return relations_.at(i); }
   void mark_null_supplying(size_t i) { relations_.at(i).null_supplying = true; }
+  // Makes derived relation `i` a FULL OUTER JOIN's: `members` name its columns (Relation::members).
+  // Errors: a member alias that another relation has.
+  void set_members(size_t i, std::vector<Relation::Member> members);
+  // What `*` lists: (qualifier, column) of every visible column, in FROM order.
+  std::vector<std::pair<std::string, std::string>> star_columns() const;
 
   ResolvedColumn resolve(const SqlExpr& column) const;
   // Whether `column` is a derived table's computed string that may be NULL (Relation::varying_nulls).

@@ -277,6 +277,31 @@ QUERIES = [
                                       "s_nationkey = n_nationkey and s_acctbal > 9500 group by n_regionkey union all select "
                                       "r_regionkey, cast(null as decimal(15,2)) from region except select r_regionkey, null "
                                       "from region where r_regionkey = 0 order by r, m"),
+    # FULL OUTER JOIN: the UNION ALL of both LEFT JOINs' rows, the second keeping only its unmatched
+    # rows (frontend/sql/sql_join_tree.cpp add_full_join); both sides' columns may be NULL.
+    ("full_join", "select n_nationkey, n_name, s_suppkey, s_acctbal from (select * from nation where n_regionkey = 1) n "
+                  "full join (select * from supplier where s_acctbal > 8000) s on s.s_nationkey = n.n_nationkey "
+                  "order by n_nationkey, s_suppkey"),
+    ("full_outer_join_grouped", "select coalesce(n_regionkey, -1) as r, count(*) as n, count(s_suppkey) as k, sum(s_acctbal) "
+                                "as b, count(n_name) as m from (select * from nation where n_nationkey < 12) n full outer join "
+                                "(select * from supplier where s_acctbal > 5000) s on s.s_nationkey = n.n_nationkey "
+                                "group by coalesce(n_regionkey, -1) order by r"),
+    ("full_join_then_inner", "select r_name, count(*) as n, count(s_suppkey) as k from (select * from nation where "
+                             "n_nationkey < 15) n full join (select * from supplier where s_acctbal < 0) s on "
+                             "s_nationkey = n_nationkey join region on r_regionkey = n_regionkey group by r_name order by r_name"),
+    ("full_join_star", "select * from (select r_regionkey, r_name from region where r_regionkey < 3) a full join "
+                       "(select n_regionkey, n_name from nation where n_nationkey > 20) b on a.r_regionkey = b.n_regionkey "
+                       "order by r_regionkey, n_name"),
+    ("full_join_self_where", "select a.n_name as l, b.n_name as m, a.k + b.k as s from (select n_nationkey + 1 as k, n_name from "
+                             "nation where n_regionkey = 0) a full join (select n_nationkey as k, n_name from nation where "
+                             "n_regionkey = 1) b on a.k = b.k where a.n_name is null or b.k > 3 order by l, m"),
+    ("full_join_aggregated_sides", "select coalesce(c.k, o.k) as k, c.n as customers, o.n as orders from (select c_nationkey "
+                                   "as k, count(*) as n from customer where c_acctbal > 9000 group by c_nationkey) c full join "
+                                   "(select c_nationkey as k, count(*) as n from orders join customer on c_custkey = o_custkey "
+                                   "where o_totalprice > 400000 group by c_nationkey) o on c.k = o.k order by k"),
+    ("full_join_tables_cte", "with rich as (select c_custkey, c_nationkey from customer where c_acctbal > 9500) select "
+                             "n_name, count(c_custkey) as k, count(*) as n from nation full join rich on c_nationkey = "
+                             "n_nationkey group by n_name order by n_name"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted

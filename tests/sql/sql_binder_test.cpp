@@ -101,8 +101,10 @@ TEST_CASE("unsupported constructs are named at their position") {
               "INTERSECT ALL is not supported yet");
   check_error("select c_region from customer union select s_nation from supplier", ssb, ErrorKind::Unsupported, "1:44",
               "strings of different dictionaries (customer.c_region, supplier.s_nation) cannot be combined yet");
-  check_error("select count(*) from lineorder full join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:22",
-              "FULL OUTER JOIN is not supported");
+  check_error("select count(*) from lineorder full join date on lo_orderdate = d_datekey and d_year = 1993", ssb,
+              ErrorKind::Unsupported, "1:86", "condition d_year = 1993 in the ON of a FULL OUTER JOIN: only equalities");
+  check_error("select count(*) from lineorder full join date on lo_orderdate = d_datekey join customer on c_custkey = lo_custkey "
+              "full join part on p_partkey = lo_partkey", ssb, ErrorKind::Unsupported, "1:22", "a join as a side of a FULL OUTER JOIN");
   check_error("select * from lineorder right join date on lo_orderdate = d_datekey", ssb, ErrorKind::Unsupported, "1:8",
               "SELECT * with a RIGHT JOIN");
   check_error("select count(*) from lineorder left join date on lo_orderdate = d_datekey and lo_quantity > 3", ssb,
