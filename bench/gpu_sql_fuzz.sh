@@ -14,6 +14,7 @@
 # (--time-budget: queries are started until it is spent; the report counts those that ran), or,
 # with SECONDS 0, QUERIES queries each (CI's seed 2026 and 1000 replay what CI runs on PoCL, here on
 # CUDA). JOBS: horseqc-run processes per fuzzer (default: the cores / the fuzzers, at least 4).
+# On a machine of several GPUs the fuzzers take them in turn (CUDA_VISIBLE_DEVICES), one GPU each.
 # Expects binaries built here (Release) in BUILD_BIN_DIR and the duckdb and duckdb-ext-tpch wheels for
 # CPython 3.12 in .whl/ (see bench/README.md).
 set -uo pipefail
@@ -27,11 +28,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
 IFS=, read -ra seed_list <<< "$seeds"
 runs=$((2 * ${#seed_list[@]}))
 jobs=${4:-$(( $(nproc) / runs > 4 ? $(nproc) / runs : 4 ))}
-echo "== seeds $seeds, tpch and ssb, $runs fuzzers of $jobs jobs, $seconds s each (0: no limit), at most $queries queries"
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+gpus=$(( gpus > 0 ? gpus : 1 ))
+echo "== seeds $seeds, tpch and ssb, $runs fuzzers of $jobs jobs on $gpus GPU(s), $seconds s each (0: no limit), at most $queries queries"
 pids=()
+k=0
 for seed in "${seed_list[@]}"; do
   for benchmark in tpch ssb; do
-    PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/sql_fuzz.py" --bin "$bin" --work $w/$benchmark-$seed --benchmark $benchmark \
+    CUDA_VISIBLE_DEVICES=$(( k++ % gpus )) PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/sql_fuzz.py" --bin "$bin" --work $w/$benchmark-$seed --benchmark $benchmark \
       --seed "$seed" --queries "$queries" --time-budget "$seconds" --jobs "$jobs" --device cuda --batch 10 --timeout 60 \
       --reduce-total 30 --verbose --report "$out/report-$benchmark-$seed.json" > "$out/fuzz-$benchmark-$seed.txt" 2>&1 &
     pids+=($!)

@@ -329,13 +329,14 @@ class SelectBinder {
     b.distinct.push_back(false);
   }
 
-  // Copy of `e` with each scalar subquery replaced by the column "<alias>.<alias>_value" of a single-row
-  // relation that `tree` is joined with (an inner join without keys: the value reaches the HAVING
-  // filter's kernel as a run-time parameter, ir/build_pipelines.cpp).
+  // Copy of `e` with each scalar subquery replaced by the column "<alias>.<alias>_value" of a relation
+  // that `tree` (the aggregate's output) is joined with: an uncorrelated one is a single-row relation
+  // joined without keys (the value reaches the kernel as a run-time parameter,
+  // ir/build_pipelines.cpp); a correlated one, grouped by its keys, is the build side of a left outer
+  // join on the group keys its correlation names (NULL where it has no group: `__matched_<alias>`).
   SqlExprPtr join_having_subqueries(const SqlExpr& e, std::unique_ptr<plan::LogicalOp>& tree, const char* where) {
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, stmt_.with, src_);
-      if (!sq.outer_keys.empty()) src_.unsupported(e.location, std::string("a correlated scalar subquery in ") + where + " is not supported");
       const plan::Attribute& value = sq.plan->schema.at(0);
       auto project = std::make_unique<plan::LogicalOp>();
       project->kind = plan::OpKind::Project;
@@ -343,20 +344,47 @@ class SelectBinder {
       // Named after the subquery, so an unqualified reference to an output named "value" (Q11's
       // alias) stays unambiguous.
       const std::string name = sq.alias + "_value";
-      project->schema = {plan::Attribute{sq.alias, name, value.type, value.dict_table, value.dict_column}};
-      plan::ExprPtr column = plan::make_column(value.source, value.name, value.type);
-      column->dict_table = value.dict_table;
-      column->dict_column = value.dict_column;
-      project->exprs = {{name, column}};
-      project->children.push_back(std::move(sq.plan));
+      auto pass = [&](const plan::Attribute& a, const std::string& as) {
+        project->schema.push_back(plan::Attribute{sq.alias, as, a.type, a.dict_table, a.dict_column});
+        plan::ExprPtr column = plan::make_column(a.source, a.name, a.type);
+        column->dict_table = a.dict_table;
+        column->dict_column = a.dict_column;
+        project->exprs.push_back({as, column});
+      };
+      pass(value, name);
       auto join = std::make_unique<plan::LogicalOp>();
       join->kind = plan::OpKind::Join;
       join->join_type = plan::JoinType::Inner;
       join->json_path = src_.position(e.location);
+      AttributeLookup groups = output_lookup();
+      for (size_t i = 0; i < sq.outer_keys.size(); ++i) {
+        const SqlExpr& outer = *sq.outer_keys[i];
+        const plan::Attribute& key = sq.plan->schema.at(i + 1);
+        pass(key, sq.alias + "_" + sq.column_names.at(i + 1));
+        // The outer side is a group key (or the lookup says it must be), never NULL: a NULL group's
+        // key reads 0, which a group of the subquery could have.
+        const std::string canonical = scope_.canonical(outer);
+        for (const GroupKey& k : keys_)
+          if (k.canonical == canonical && !k.null_key.empty())
+            src_.unsupported(outer.location, "a correlated subquery's key " + outer.to_sql() + " that may be NULL is not supported");
+        plan::ExprPtr pk = bind_sql_expression(outer, tree->schema, groups, src_);
+        plan::ExprPtr bk = plan::make_column(sq.alias, project->schema.back().name, key.type);
+        if (!join_keys_comparable(pk->type, bk->type)) src_.unsupported(outer.location, join_key_refusal(outer, *bk, outer, *pk));
+        join->probe_keys.push_back(pk);
+        join->build_keys.push_back(bk);
+      }
+      project->children.push_back(std::move(sq.plan));
+      std::unique_ptr<plan::LogicalOp> build = std::move(project);
+      if (!sq.outer_keys.empty()) {
+        join->join_type = plan::JoinType::LeftOuter;
+        join->explicit_nulls = true;
+        build = with_match_indicator(std::move(build), sq.alias);
+        correlated_subqueries_.insert(sq.alias);
+      }
       join->schema = tree->schema;
-      join->schema.push_back(project->schema[0]);
+      join->schema.insert(join->schema.end(), build->schema.begin(), build->schema.end());
       join->children.push_back(std::move(tree));
-      join->children.push_back(std::move(project));
+      join->children.push_back(std::move(build));
       tree = std::move(join);
       having_subqueries_.insert(sq.alias);
       auto c = std::make_shared<SqlExpr>();
@@ -411,6 +439,11 @@ class SelectBinder {
       if (e.kind == SqlExprKind::IntLiteral || e.kind == SqlExprKind::StringLiteral || e.kind == SqlExprKind::DecimalLiteral ||
           e.kind == SqlExprKind::Attribute || e.kind == SqlExprKind::NullLiteral)
         return std::nullopt;
+      // A correlated subquery's value: NULL where its left outer join found no group.
+      if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0]))
+        return correlated_subqueries_.count(e.qualifiers[0])
+                   ? equals(attribute_ref(match_indicator(e.qualifiers[0]), e.location), int_literal(0, e.location), e.location)
+                   : SqlExprPtr();
       const std::string canonical = scope_.canonical(e);
       for (const GroupKey& k : keys_) {
         if (k.canonical == canonical)
@@ -551,6 +584,7 @@ class SelectBinder {
   bool aggregating_ = false;
   NullableOutput nullable_ = NullableOutput::Refused;  // bind_select
   std::set<std::string> having_subqueries_;  // aliases of the scalar subqueries joined for HAVING
+  std::set<std::string> correlated_subqueries_;  // those of them joined on group keys (left outer joins)
 };
 
 }  // namespace

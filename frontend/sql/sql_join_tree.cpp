@@ -851,20 +851,6 @@ class JoinTreeBuilder {
     return j;
   }
 
-  // The build side of a left outer join with its match indicator (1 on every row; the probe reads 0
-  // where nothing matched).
-  static std::unique_ptr<plan::LogicalOp> with_match_indicator(std::unique_ptr<plan::LogicalOp> build, const std::string& alias) {
-    auto m = std::make_unique<plan::LogicalOp>();
-    m->kind = plan::OpKind::Map;
-    m->json_path = build->json_path;
-    m->estimated_rows = build->estimated_rows;
-    m->schema = build->schema;
-    m->exprs.push_back({match_indicator(alias), plan::make_int_literal(1, DataType::int32())});
-    m->schema.push_back(plan::Attribute{"", match_indicator(alias), DataType::int32(), "", ""});
-    m->children.push_back(std::move(build));
-    return m;
-  }
-
   std::unique_ptr<plan::LogicalOp> place_residuals(std::unique_ptr<plan::LogicalOp> tree, const std::vector<bool>& joined) {
     std::vector<const SqlExpr*> ready;
     std::vector<const SqlExpr*> subqueries;
@@ -945,6 +931,18 @@ NullLeaves column_null_leaves(const FromScope& scope, bool joins) {
 std::optional<std::string> column_attribute(const SqlExpr& e, const FromScope& scope) {
   if (e.kind != SqlExprKind::Column) return std::nullopt;
   return scope.attribute_name(scope.resolve(e));
+}
+
+std::unique_ptr<plan::LogicalOp> with_match_indicator(std::unique_ptr<plan::LogicalOp> build, const std::string& alias) {
+  auto m = std::make_unique<plan::LogicalOp>();
+  m->kind = plan::OpKind::Map;
+  m->json_path = build->json_path;
+  m->estimated_rows = build->estimated_rows;
+  m->schema = build->schema;
+  m->exprs.push_back({match_indicator(alias), plan::make_int_literal(1, DataType::int32())});
+  m->schema.push_back(plan::Attribute{"", match_indicator(alias), DataType::int32(), "", ""});
+  m->children.push_back(std::move(build));
+  return m;
 }
 
 std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source,

@@ -60,6 +60,10 @@ using SelectValues = std::map<const SqlExpr*, SqlExprPtr>;
 std::unique_ptr<plan::LogicalOp> build_join_tree(const SelectStmt& stmt, FromScope& scope, const SqlSource& source,
                                                  SelectValues* select_values = nullptr);
 
+// The build side of a left outer join with its match indicator `__matched_<alias>` (1 on every row;
+// the probe reads 0 where nothing matched, sql_nulls.h).
+std::unique_ptr<plan::LogicalOp> with_match_indicator(std::unique_ptr<plan::LogicalOp> build, const std::string& alias);
+
 // Whether a hash join can match keys of these types (integers of any width, or equal dates or
 // decimals; strings only when both are packed computed strings, storage/types.h).
 bool join_keys_comparable(const DataType& a, const DataType& b);

@@ -302,6 +302,18 @@ QUERIES = [
     ("full_join_tables_cte", "with rich as (select c_custkey, c_nationkey from customer where c_acctbal > 9500) select "
                              "n_name, count(c_custkey) as k, count(*) as n from nation full join rich on c_nationkey = "
                              "n_nationkey group by n_name order by n_name"),
+    # Correlated scalar subqueries over an aggregate's groups: a left outer join of the aggregate's
+    # output with the subquery grouped by its keys (NULL where it has no group).
+    ("select_correlated_in_aggregate", "select c_nationkey, count(*) as n, (select max(s_acctbal) from supplier where "
+                                       "s_nationkey = c_nationkey and s_acctbal > 8000) as best from customer where "
+                                       "c_acctbal > 9000 group by c_nationkey order by c_nationkey"),
+    ("having_correlated", "select o_custkey, count(*) as n, sum(o_totalprice) as s from orders where o_custkey < 300 group by "
+                          "o_custkey having sum(o_totalprice) > (select 3 * avg(o2.o_totalprice) from orders o2 where "
+                          "o2.o_custkey = orders.o_custkey) order by o_custkey"),
+    ("having_correlated_nulls", "select o_orderkey, sum(o_totalprice) - coalesce((select sum(l_extendedprice) from lineitem "
+                                "where l_orderkey = o_orderkey and l_quantity > 48), 0) as rest from orders where o_orderkey "
+                                "< 2000 group by o_orderkey having (select max(l_quantity) from lineitem where l_orderkey = "
+                                "o_orderkey and l_quantity > 45) is null order by o_orderkey"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted

@@ -148,9 +148,14 @@ TEST_CASE("HAVING: an uncorrelated scalar subquery joins the aggregate's output 
   CHECK(e.find("_value)") != std::string::npos);
   CHECK(e.find("join inner probe [] = build []") != std::string::npos);
   CHECK(e.find("project [sq") != std::string::npos);
-  check_unsupported("select l_suppkey from lineitem l1 group by l_suppkey having count(*) > "
-                    "(select sum(l2.l_quantity) from lineitem l2 where l2.l_suppkey = l1.l_suppkey)",
-                    "1:72", "correlated scalar subquery in HAVING");
+  // A correlated one, grouped by its keys, joins the groups on them as a left outer join (NULL
+  // where it has no group; HAVING keeps the groups where the comparison is TRUE).
+  std::string corr = explain("select l_suppkey from lineitem l1 group by l_suppkey having count(*) > "
+                             "(select sum(l2.l_quantity) from lineitem l2 where l2.l_suppkey = l1.l_suppkey)");
+  CAPTURE(corr);
+  CHECK(corr.find("join left_outer probe [l_suppkey] = build [sq71.sq71_k1] explicit_nulls") != std::string::npos);
+  CHECK(corr.find("filter ((__matched_sq71 <> 0) and ") != std::string::npos);
+  CHECK(corr.find("map [__matched_sq71 := 1]") != std::string::npos);
 }
 
 TEST_CASE("an uncorrelated scalar subquery is a single-row relation joined without keys") {
