@@ -4,6 +4,7 @@
 #include "runtime/lower_program.h"
 
 #include <algorithm>
+#include <set>
 #include <cstring>
 #include <functional>
 
@@ -14,6 +15,28 @@
 namespace hqc::runtime {
 
 namespace {
+
+// An output's capacity and the params computed from it (its rows_written, a later output's
+// capacity over those rows, sums and products of them): a Grow check grows them together, so a
+// pipeline that reads the grown output is sized for the rows it now holds.
+std::vector<std::string> capacity_and_dependents(const ir::Program& program, const std::string& capacity) {
+  std::set<std::string> grown{capacity};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Param& p : program.params) {
+      if (grown.count(p.name)) continue;
+      bool depends = false;
+      if (p.source == ir::Param::Source::OutputRows) {
+        const ir::OutputTable* read = program.find_output(p.table);
+        depends = read != nullptr && grown.count(read->capacity_param) > 0;
+      } else if (p.source == ir::Param::Source::Product || p.source == ir::Param::Source::Sum) {
+        depends = std::any_of(p.factors.begin(), p.factors.end(), [&](const std::string& f) { return grown.count(f) > 0; });
+      }
+      if (depends) changed = grown.insert(p.name).second;
+    }
+  }
+  return {grown.begin(), grown.end()};
+}
 
 // The overflow-checked expressions of a pipeline, for the message when one overflows.
 std::string checked_expressions(const ir::Program& program, const ir::Pipeline& pipeline) {
@@ -412,7 +435,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         check.flag_buffer = out.overflow_buffer;
         check.what = "output " + out.name + " (rows of several matches per probe)";
         check.action = CheckSpec::Action::Grow;
-        check.grow_params = {out.capacity_param};
+        check.grow_params = capacity_and_dependents(program, out.capacity_param);
         check.need_buffer = out.counter_buffer;
         ps.checks.push_back(check);
       }

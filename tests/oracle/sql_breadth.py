@@ -314,6 +314,11 @@ QUERIES = [
                                 "where l_orderkey = o_orderkey and l_quantity > 48), 0) as rest from orders where o_orderkey "
                                 "< 2000 group by o_orderkey having (select max(l_quantity) from lineitem where l_orderkey = "
                                 "o_orderkey and l_quantity > 45) is null order by o_orderkey"),
+    # A union output that outgrows its estimate (a LEFT JOIN that matches several rows) grows with
+    # the pipeline reading it (the params computed from its capacity grow too).
+    ("union_grown_read_later", "select a1, a2 from (select 0 as a1, l_suppkey as a2 from lineitem union all select o_orderkey, "
+                               "l_linenumber from orders left join lineitem on l_orderkey = o_orderkey where o_orderkey < 30000) t "
+                               "where a2 > 1 order by a1 desc, a2 limit 20"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted
