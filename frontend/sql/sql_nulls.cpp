@@ -59,6 +59,7 @@ SqlExprPtr one_where(SqlExprPtr cond, int location) {
 
 SqlExprPtr zero_where_null(const NullableValue& v, const DataType& type, int location) {
   if (type.is_string()) return nullptr;
+  if (type.id == TypeId::Bool) return and_of(not_of(v.null), v.value);  // FALSE in every NULL row
   SqlExprPtr zero = int_literal(0, location);
   if (type.id == TypeId::Date) {
     zero->kind = SqlExprKind::DateLiteral;

@@ -85,7 +85,8 @@ SqlExprPtr and_of(SqlExprPtr a, SqlExprPtr b);
 SqlExprPtr or_of(SqlExprPtr a, SqlExprPtr b);
 SqlExprPtr not_of(SqlExprPtr a);
 // CASE WHEN v.null THEN <zero of `type`> ELSE v.value END: one value for every NULL row, where a
-// computed value read from 0-reads would differ between them (c.x + o.y is c.x where o is NULL) —
+// computed value read from 0-reads would differ between them (c.x + o.y is c.x where o is NULL; a
+// boolean reads FALSE there) —
 // what GROUP BY, DISTINCT and set operations need. nullptr for strings (no zero string here).
 SqlExprPtr zero_where_null(const NullableValue& v, const DataType& type, int location);
 

@@ -319,6 +319,9 @@ QUERIES = [
     ("union_grown_read_later", "select a1, a2 from (select 0 as a1, l_suppkey as a2 from lineitem union all select o_orderkey, "
                                "l_linenumber from orders left join lineitem on l_orderkey = o_orderkey where o_orderkey < 30000) t "
                                "where a2 > 1 order by a1 desc, a2 limit 20"),
+    ("derived_null_boolean", "select d.big, count(*) as n from (select c_custkey, o_totalprice > 200000 as big from customer "
+                             "left join orders on c_custkey = o_custkey and o_orderpriority = '1-URGENT' where c_custkey < 400) d "
+                             "group by d.big order by big"),
     ("right_join", "select n_name, count(s_suppkey) as n, sum(s_acctbal) as b from supplier right join nation "
                    "on s_nationkey = n_nationkey and s_acctbal > 9000 group by n_name order by n_name"),
     # The DISTINCT rewrite's partial aggregates keep their NULL filters (count(o_orderkey) counted
