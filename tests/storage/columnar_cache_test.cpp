@@ -101,41 +101,30 @@ TEST_CASE("a columnar file reproduces the table exactly") {
   }
 }
 
-TEST_CASE("the second load reads the cache and is much faster than parsing") {
+// How much faster the cache is than parsing is a benchmark's question (timings never go in tests:
+// under the sanitizers on a loaded CI box a ratio is noise). This test checks what the cache does.
+TEST_CASE("the second load reads the cache, not the text, and gives the same table") {
   test::ScratchDir dir;
   const TableDef def = *Catalog::ssb().find("lineorder");
   const std::filesystem::path tbl = dir / "lineorder.tbl";
-  test::write_file(tbl, lineorder_text(300000));
+  test::write_file(tbl, lineorder_text(20000));
 
-  using clock = std::chrono::steady_clock;
   LoadOptions text_only = quiet();
   text_only.use_cache = false;
-  const auto t0 = clock::now();
-  const Table parsed = load_tbl(def, tbl, text_only);
-  const double parse_s = std::chrono::duration<double>(clock::now() - t0).count();
+  LoadReport none;
+  const Table parsed = load_tbl(def, tbl, text_only, &none);
+  CHECK_FALSE(none.from_columnar);
+  CHECK_FALSE(std::filesystem::exists(tbl.string() + ".hqc"));  // use_cache = false writes nothing
 
   LoadReport first, second;
   load_tbl(def, tbl, quiet(), &first);  // parses again and writes the cache
   CHECK_FALSE(first.from_columnar);
   CHECK(first.cache_file == std::filesystem::path(tbl.string() + ".hqc"));
   CHECK(std::filesystem::exists(first.cache_file));
-  // Best of three: on a shared two-core box one read can lose its core to another process. (Later
-  // reads can also reuse memory the allocator kept from the earlier ones; the first read shows the
-  // cost in a fresh process, and is printed too.)
-  double cache_s = 1e9, first_cache_s = 0;
-  for (int round = 0; round < 3; ++round) {
-    const auto t1 = clock::now();
-    const Table cached = load_tbl(def, tbl, quiet(), &second);
-    const double s = std::chrono::duration<double>(clock::now() - t1).count();
-    cache_s = std::min(cache_s, s);
-    if (round == 0) first_cache_s = s;
-    CHECK(second.from_columnar);
-    if (round == 0) check_same(parsed, cached);
-  }
-  const double ratio = parse_s / cache_s;
-  MESSAGE("parse " << parse_s * 1e3 << " ms, cache " << cache_s * 1e3 << " ms (first read " << first_cache_s * 1e3
-                   << " ms), ratio " << ratio << "x (first read " << parse_s / first_cache_s << "x)");
-  CHECK(ratio >= 8.0);  // 20-30x measured on the 2-core box (Debug); generous for a loaded CI box
+  const Table cached = load_tbl(def, tbl, quiet(), &second);
+  CHECK(second.from_columnar);
+  CHECK(second.cache_file == first.cache_file);
+  check_same(parsed, cached);
 }
 
 TEST_CASE("a changed source or schema makes the cache stale: the text is parsed again") {
