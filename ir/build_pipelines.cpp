@@ -291,9 +291,9 @@ Pipeline Lowering::scan_output(const std::string& out_name, const std::vector<pl
 // UNION ALL: every operand is its own pipeline (with the pipelines below it), ending in a Map that
 // binds the Union's attributes and a Materialize sink into one output they share — each appends
 // through the output's one write-position counter. What reads the union scans that output.
-// An operand over a single-tuple aggregate whose SUM/MIN/MAX/AVG the union carries checks after
-// its pipeline that the aggregate saw rows (else the value is NULL, which an output row cannot
-// hold yet: Error(Unsupported) at run time). A column that is a 128-bit decimal SUM in one operand
+// An operand over a single-tuple aggregate carries its SUM/MIN/MAX/AVG's NULL (over no rows) as a
+// validity column of its own, from the rows count the SQL binder adds (sql_binder.cpp, rows_count),
+// and its value reads 0 there (zero_where_null). A column that is a 128-bit decimal SUM in one operand
 // is 128-bit in all of them (the others widened), so every operand writes it the same way.
 std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp& op, const std::vector<plan::Attribute>& columns) {
   std::vector<Pipeline> arms(op.children.size());
@@ -340,13 +340,6 @@ std::pair<std::string, std::vector<int>> Lowering::produce_union(const LogicalOp
       plan::Attribute c = columns[j];
       if (wide[j]) c.type = m.exprs[j].expr->type;  // the output holds the 128-bit value
       bind(arm, c, AttributeBinding::Origin::Computed, m.id, 0);
-    }
-    if (const AggregationTable* agg = arm.source.aggregation.empty() ? nullptr : program_.find_aggregation(arm.source.aggregation);
-        agg != nullptr && agg->layout == AggLayout::Scalar &&
-        std::any_of(agg->accumulators.begin(), agg->accumulators.end(), [&](const Accumulator& a) {
-          return nullable_accumulator(*agg, a.name) && arm.find_attribute("", a.name) != nullptr;
-        })) {
-      arm.nonempty_aggregation = agg->name;
     }
   }
   std::vector<const Pipeline*> writers;

@@ -92,10 +92,6 @@ struct Pipeline {
   // The U32 flag word its overflow-checked expressions raise HQC_FLAG_ARITH_OVERFLOW in; empty when
   // none is checked (pass flag_arithmetic).
   std::string arith_flags;
-  // A scalar aggregation table this pipeline scans whose SUM/MIN/MAX/AVG it writes where no NULL can
-  // be held (a UNION ALL operand): the executor fails (Unsupported) after the pipeline when the
-  // aggregate saw no rows. Empty otherwise.
-  std::string nonempty_aggregation;
 
   // nullptr when (source, name) is not bound in this pipeline.
   const AttributeBinding* find_attribute(const std::string& source, const std::string& name) const;

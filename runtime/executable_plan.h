@@ -123,10 +123,9 @@ struct LaunchSpec {
 };
 
 struct CheckSpec {
-  // After the pipeline, element 0 of `flag_buffer` (read as its element type) must be 0 — or, for
-  // FailIfZero, nonzero (a single-tuple aggregate's occupancy: it saw rows).
+  // After the pipeline, element 0 of `flag_buffer` (read as its element type) must be 0.
   std::string flag_buffer;
-  enum class Action { Grow, Fail, FailIfZero };
+  enum class Action { Grow, Fail };
   Action action = Action::Grow;
   std::vector<std::string> grow_params;  // Grow: doubled before the re-run
   std::string what;                      // "hash table of join 2 (build on date.d_datekey)"

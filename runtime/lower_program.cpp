@@ -393,16 +393,6 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         ps.params_from_buffers.push_back(f);
       }
     }
-    if (!pipeline.nonempty_aggregation.empty()) {
-      const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.nonempty_aggregation, "aggregation table");
-      CheckSpec check;
-      check.flag_buffer = agg.occupancy_buffer;
-      check.action = CheckSpec::Action::FailIfZero;
-      check.fail_kind = ErrorKind::Unsupported;
-      check.what = "the aggregate " + agg.name + " of a UNION ALL operand saw no rows, so its value is NULL, which horseqc cannot "
-                   "hold in a UNION yet";
-      ps.checks.push_back(check);
-    }
     if (!pipeline.arith_flags.empty()) {
       CheckSpec check;
       check.flag_buffer = pipeline.arith_flags;

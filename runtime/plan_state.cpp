@@ -97,12 +97,7 @@ void RebuildBudget::spend(const CheckSpec& check, const std::string& label) {
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers) {
   for (const CheckSpec& check : pipeline.checks) {
-    const bool zero = read_ints(buffers.at(check.flag_buffer), 1)[0] == 0;
-    if (check.action == CheckSpec::Action::FailIfZero) {
-      if (zero) throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what);
-      continue;
-    }
-    if (zero) continue;
+    if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
     if (check.action == CheckSpec::Action::Fail) {
       throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what + " overflowed" +
                                        (check.fail_kind == ErrorKind::Unsupported

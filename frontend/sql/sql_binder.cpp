@@ -205,7 +205,14 @@ class SelectBinder {
     agg->json_path = src_.position(group_by_.empty() ? calls.front()->location : group_by_.front()->location);
     AggregateBuild b{*agg, input->schema, [this](const SqlExpr& e) { return column_attribute(e, scope_); },
                      NullRewriter(column_null_leaves(scope_), src_)};
-    b.rows_count = group_by_.empty() && std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) { return mentions_null_construct(*i.expr); });
+    // A subquery in FROM, a WITH query or a set operand hands its NULLs on (validity columns), and a
+    // WHERE subquery refuses them: both need the count. (The outermost query's result makes a scalar
+    // aggregate NULL over no rows by itself, ResultColumn::null_without_input; so does the executor
+    // for a scalar subquery's parameter.)
+    const bool handed_on = nullable_ == NullableOutput::Columns || nullable_ == NullableOutput::Refused;
+    b.rows_count = group_by_.empty() && (handed_on || std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) {
+                                            return mentions_null_construct(*i.expr);
+                                          }));
     for (const SqlExprPtr& written : group_by_) add_group_key(b, group_expression(written));
     for (const SqlExpr* call : calls) add_aggregate(b, *call);
     agg->children.push_back(std::move(input));
@@ -480,7 +487,7 @@ class SelectBinder {
           continue;
         }
         if (!v.value) src_.unsupported(items_[i].location, "a NULL select item has no type; write CAST(NULL AS type)");
-        if (v.null && nullable_ == NullableOutput::Refused)
+        if (v.null && (nullable_ == NullableOutput::Refused || nullable_ == NullableOutput::Parameter))
           src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a column that may be NULL in a "
                                                "WHERE subquery is not supported yet");
         item = v.value;
@@ -609,7 +616,7 @@ plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, c
   }
   plan.root = bind_set_operation(
       stmt, source, [&](const SelectStmt& operand) { return bind_select(operand, source, catalog, stats, plan_name, NullableOutput::Columns).root; },
-      nullable != NullableOutput::Refused);
+      nullable == NullableOutput::Result || nullable == NullableOutput::Columns);
   // ORDER BY and LIMIT of the combined result: output names or positions.
   if (!stmt.order_by.empty()) {
     const std::vector<plan::Attribute>& out = plan.root->schema;

@@ -36,7 +36,10 @@ namespace hqc::sql {
 // (plan::NamedExpr::validity_for) that the query's result folds into its NULLs (Result), or that an
 // enclosing query reads as the column's NULL test (Columns: a subquery in FROM, a WITH query, a
 // view, an operand of a set operation); Refused (a subquery in WHERE) makes it an Unsupported error.
-enum class NullableOutput : uint8_t { Result, Columns, Refused };
+// Parameter (an uncorrelated scalar subquery, whose value becomes a run-time parameter) refuses as
+// Refused does, but its aggregate over no rows is no error here: the executor reports that NULL.
+// Everywhere else a SUM/MIN/MAX/AVG without GROUP BY may be NULL (over no rows) and is treated so.
+enum class NullableOutput : uint8_t { Result, Columns, Refused, Parameter };
 
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
                               const std::string& plan_name, NullableOutput nullable = NullableOutput::Refused);

@@ -375,7 +375,8 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
     out.column_names.push_back(name);
     out.outer_keys.push_back(d.keys[i].outer);
   }
-  out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), outer_scope.stats(), d.tag).root);
+  out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), outer_scope.stats(), d.tag,
+                                   d.keys.empty() ? NullableOutput::Parameter : NullableOutput::Refused).root);
   return out;
 }
 

@@ -319,6 +319,21 @@ QUERIES = [
     ("union_grown_read_later", "select a1, a2 from (select 0 as a1, l_suppkey as a2 from lineitem union all select o_orderkey, "
                                "l_linenumber from orders left join lineitem on l_orderkey = o_orderkey where o_orderkey < 30000) t "
                                "where a2 > 1 order by a1 desc, a2 limit 20"),
+    # SUM/MIN/MAX/AVG without GROUP BY over no rows are NULL in a derived table, a WITH query and a set
+    # operand too (they read MAX's identity, or refused, before: exit 4).
+    ("derived_scalar_aggregate_no_rows", "select count(*) as c, count(s) as cs, sum(t) as st from (select max(l_quantity) as s, "
+                                         "sum(l_extendedprice) as t, count(*) as n from lineitem where l_quantity > 1000) d "
+                                         "where s is null and n = 0"),
+    ("derived_scalar_aggregate_no_rows_arithmetic", "select s + 1 as t, a, k from (select max(l_quantity) as s, avg(l_discount) as a, "
+                                                    "count(*) as k from lineitem where l_quantity > 1000) d"),
+    ("with_scalar_aggregate_no_rows", "with w as (select min(o_totalprice) as m, count(*) as k from orders where o_totalprice < 0) "
+                                      "select m, coalesce(m, -1) as cm, k, case when m > 0 then 1 else 2 end as pos from w"),
+    ("union_all_scalar_aggregate_no_rows", "select sum(l_quantity) as s, min(l_shipdate) as d from lineitem where l_quantity > 1000 "
+                                           "union all select sum(l_quantity), min(l_shipdate) from lineitem where l_quantity < 2 "
+                                           "order by s"),
+    ("union_scalar_aggregate_no_rows_grouped", "select max(o_totalprice) as m from orders where o_orderdate < date '1990-01-01' "
+                                               "union select max(o_totalprice) from orders where o_orderdate > date '2000-01-01' "
+                                               "union select max(o_totalprice) from orders order by m"),
     ("derived_null_boolean", "select d.big, count(*) as n from (select c_custkey, o_totalprice > 200000 as big from customer "
                              "left join orders on c_custkey = o_custkey and o_orderpriority = '1-URGENT' where c_custkey < 400) d "
                              "group by d.big order by big"),

@@ -117,6 +117,9 @@ TEST_CASE("unsupported constructs are named at their position") {
   check_error("select count(*) from date where d_year in (select lo_tax from lineorder union select lo_revenue from date "
               "left join lineorder on d_datekey = lo_orderdate)", ssb, ErrorKind::Unsupported, "1:51",
               "may be NULL: a column that may be NULL in a WHERE subquery");
+  // A SUM/MIN/MAX/AVG without GROUP BY is NULL over no rows: NOT IN over it would be NULL for every row.
+  check_error("select count(*) from date where d_year not in (select max(lo_quantity) from lineorder where lo_quantity > 99)", ssb,
+              ErrorKind::Unsupported, "1:55", "may be NULL: a column that may be NULL in a WHERE subquery");
   check_error("select count(*) from customer left join lineorder on c_custkey = lo_custkey join date on lo_orderdate = d_datekey",
               ssb, ErrorKind::Unsupported, "1:82", "cross products are not supported");
   check_error("select count(*) from lineorder, date", ssb, ErrorKind::Unsupported, "1:33", "cross products are not supported");
