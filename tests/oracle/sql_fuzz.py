@@ -15,7 +15,11 @@ min, max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / 
 scalar subqueries in WHERE (correlated by key equalities or not), derived tables in FROM and WITH,
 ORDER BY over all output columns (always with LIMIT) and LIMIT; one query in ten a UNION [ALL] /
 INTERSECT / EXCEPT of two or three operands of matching types (alone, or as a derived table that is
-grouped and aggregated). Query i of seed S is a function of
+grouped and aggregated), whose columns may be NULL now and then (operands over a LEFT JOIN, their
+aggregates, also without GROUP BY over no rows; booleans; CAST(NULL AS type) and bare NULL items);
+LEFT JOINs (docs/sql.md "NULLs"), now and then a derived table or WITH query over one whose NULL-able
+values (computed, boolean, aggregated with or without GROUP BY) an enclosing query groups and counts,
+and FULL JOINs of tables and filtered subqueries (gen_full_join). Query i of seed S is a function of
 (S, i) and the data alone: `--seed S --only i` replays it.
 
 Outcomes: match; refused (exit 4 with a message: acceptable, counted by message); MISMATCH (different
@@ -38,6 +42,7 @@ import argparse
 import collections
 import concurrent.futures
 import copy
+import datetime
 import decimal
 import json
 import os
@@ -129,14 +134,14 @@ def use_benchmark(name):
     TPCH, PRIMARY, PREFIX, TABLE_WEIGHTS = BENCHMARKS[name]
 
 
-TYP = {"key": "int", "int": "int", "dec": "dec", "float": "float", "date": "date", "dict": "str", "heap": "str"}
+TYP = {"key": "int", "int": "int", "dec": "dec", "float": "float", "date": "date", "dict": "str", "heap": "str", "bool": "bool"}
 NUMERIC = ("int", "dec", "float")
 MAX_JOIN_ROWS = 400000  # estimated rows a join may make at SF 0.01 (kept small: PoCL runs on the CPU)
 
 
 # The kind of a derived column from its expression's typ (a computed string is compared like a
 # dictionary value: few distinct strings).
-KIND_OF_TYP = {"int": "int", "dec": "dec", "float": "float", "date": "date", "str": "dict"}
+KIND_OF_TYP = {"int": "int", "dec": "dec", "float": "float", "date": "date", "str": "dict", "bool": "bool"}
 
 
 class Col:
@@ -181,9 +186,10 @@ def leaf(text, typ, refs=(), scale=0, bound=0.0):
 class Item:
     """A FROM item: a table, or a derived table (inline or as a WITH entry)."""
 
-    def __init__(self, alias, table=None, sub=None, cte=False, left=False):
+    def __init__(self, alias, table=None, sub=None, cte=False, left=False, full=False):
         self.alias, self.table, self.sub, self.cte = alias, table, sub, cte
         self.left, self.on = left, []  # LEFT JOIN; its ON filters on itself (TPC-H Q13's shape)
+        self.full = full  # FULL JOIN (gen_full_join): its ON the key equality alone
 
     def sql(self):
         if self.sub is None:
@@ -197,6 +203,7 @@ class Query:
         self.group, self.group_style, self.having, self.order = [], [], [], []
         self.limit, self.style, self.on_filters, self.perm = None, "comma", False, 0
         self.star = False  # SELECT * (EXISTS subqueries)
+        self.nullable = False  # a set operand whose columns may be NULL (gen_left_operand, null_items)
 
     def sql(self):
         out = []
@@ -222,7 +229,7 @@ class Query:
                     on += extra
                     moved |= {id(w) for w in extra}
                 on += it.on
-                kind = "left join" if it.left else "join"
+                kind = "full join" if it.full else "left join" if it.left else "join"
                 text += f" {kind} {it.sql()} on {' and '.join(c.sql() for c in on)}" if on else f" cross join {it.sql()}"
             out.append("from " + text)
             conds = [j for j in self.joins if id(j) not in used] + [w for w in self.where if id(w) not in moved]
@@ -310,6 +317,8 @@ def spread(values, n):
 def profile_column(con, from_sql, expr, kind):
     """{vals, lo, hi, maxabs, ndv, words, strs} of `expr` over `from_sql`."""
     vals = [r[0] for r in con.execute(f"select distinct {expr} from {from_sql} order by 1").fetchall() if r[0] is not None]
+    if kind == "date":  # DuckDB's date + interval is a timestamp (a derived column of one): its dates
+        vals = sorted({v.date() if isinstance(v, datetime.datetime) else v for v in vals})
     p = {"ndv": len(vals), "vals": spread(vals, 120)}
     if vals and kind in ("key", "int", "dec", "float"):
         p["lo"], p["hi"] = vals[0], vals[-1]
@@ -401,23 +410,41 @@ class Scope:
 
     def __init__(self):
         self.cols, self.rows, self.from_sql, self.table = {}, {}, {}, {}
+        self.filter = None  # the aliases refiltered() draws WHERE conjuncts over (None: all of them)
 
     def aliases(self):
         return list(self.cols)
 
 
 class Gen:
-    def __init__(self, con, prof, rows, rng, string_rng):
+    def __init__(self, con, prof, rows, rng, string_rng, null_rng=None):
         self.con, self.prof, self.base_rows, self.rng = con, prof, rows, rng
         # String functions come from a stream of their own (as set operations do): a predicate that
         # draws none leaves the main stream, and so every other query of a seed, as it was.
         self.string_rng = string_rng
+        # The shapes with NULL-able columns (LEFT JOIN set operands, NULL items of set operands,
+        # derived tables of NULL-able values) are drawn from a stream of their own, and generated on it
+        # (on_null_stream): a query that draws none is what it was before them.
+        self.null_rng = null_rng or random.Random(0)
+        self.null_n = 500  # alias numbers on the NULL stream (on_null_stream)
         self.n = 0
         self.distinct = None  # the argument of this query level's DISTINCT aggregates
 
     def alias(self, prefix):
         self.n += 1
         return f"{prefix}{self.n}"
+
+    def on_null_stream(self, f):
+        """f() with every draw from the NULL stream (string functions from a stream seeded by it) and
+        alias numbers from 500 on: the main and string streams and the alias numbers are left as they
+        were, so what follows is what it would have been without f."""
+        saved = self.rng, self.string_rng, self.n
+        self.rng, self.string_rng, self.n = self.null_rng, random.Random(self.null_rng.random()), self.null_n
+        try:
+            return f()
+        finally:
+            self.null_n = self.n
+            self.rng, self.string_rng, self.n = saved
 
     # -- FROM -----------------------------------------------------------------------------------
     def table_cols(self, t):
@@ -972,10 +999,9 @@ class Gen:
             a, c = self.pick_col(scope, aliases, tuple(TYP))
         return self.colref(a, c)
 
-    def gen_left(self):
-        """X LEFT JOIN T ON X's primary key = T's foreign key [AND a filter on T] (docs/sql.md's shape):
-        counts of T's rows per X key or dictionary column, T's columns (NULL without a match), and
-        now and then the count of those counts (TPC-H Q13)."""
+    def left_base(self):
+        """X LEFT JOIN T ON X's primary key = T's foreign key [AND a filter on T], WHERE filters on X:
+        (query, scope, X's alias, T's alias, X's key column, T's key / number / date columns)."""
         rng = self.rng
         pairs = [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
                  if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
@@ -991,10 +1017,20 @@ class Gen:
         bc = next(c for c in scope.cols[b] if c.name == tk)
         q.joins.append(E("{0} = {1}", [self.colref(a, xc), self.colref(b, bc)][::rng.choice([1, -1])]))
         if rng.random() < 0.6:
-            item.on.append(self.gen_pred(scope, [b], 1))
+            on = self.gen_pred(scope, [b], 1)
+            if on.all_refs() == {b}:  # not a constant one (`(0.5 + 0.5) <= 1`): refused in an ON
+                item.on.append(on)
         for _ in range(rng.choice([0, 1, 1, 2])):
             q.where.append(self.gen_pred(scope, [a], 1))
         other = [c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date")]
+        return q, scope, a, b, xc, other
+
+    def gen_left(self):
+        """X LEFT JOIN T ON X's primary key = T's foreign key [AND a filter on T] (docs/sql.md's shape):
+        counts of T's rows per X key or dictionary column, T's columns (NULL without a match), and
+        now and then the count of those counts (TPC-H Q13)."""
+        rng = self.rng
+        q, scope, a, b, xc, other = self.left_base()
         if rng.random() < 0.5:
             return self.gen_left_nulls(q, scope, a, b, xc, other)
         counted = self.colref(b, rng.choice(other))
@@ -1074,6 +1110,296 @@ class Gen:
             q.select = [(e, f"a{i + 1}") for i, e in enumerate(items)]
         if rng.random() < 0.5:
             self.order_all(q)
+        return q
+
+    def gen_left_operand(self):
+        """A set operand over X LEFT JOIN T (docs/sql.md "NULLs", "Set operations"): T's columns, NULL
+        where X has no match, plain or computed with (arithmetic, COALESCE, EXTRACT, date + interval,
+        CASE without ELSE), or aggregated per X key / group key (SUM / MIN / MAX / AVG over T, NULL
+        over no non-NULL value, with arithmetic over them; COUNT; SUM(CASE ... END) over X, NULL where
+        no row qualifies) — or, now and then, without GROUP BY (one row, its SUM / MIN / MAX / AVG NULL
+        where no row qualifies: now and then a WHERE that keeps none). Booleans over T now and then
+        (nullable_value); never a string computed from T (a computed string
+        that may be NULL cannot be grouped, which UNION / INTERSECT / EXCEPT do). (query, scope), the
+        scope's filter X's alias alone: refiltered() draws its WHERE over X (an IN / EXISTS subquery
+        may not read T)."""
+        rng = self.rng
+        q, scope, a, b, xc, other = self.left_base()
+        scope.filter = [a]
+        q.nullable = True
+        nums = [c for c in scope.cols[b] if c.kind in ("int", "dec")]
+        dates = [c for c in scope.cols[b] if c.kind == "date"]
+        if rng.random() < 0.3:
+            p = self.gen_pred(scope, [b], 1)
+            q.where.append(E("({0} or {1} is null)", [p, self.colref(b, rng.choice(other))]) if rng.random() < 0.6 else p)
+        if rng.random() < 0.55:
+            keys = [self.colref(a, xc) if rng.random() < 0.5 else self.group_key(scope, [a])]
+            if heap_kind(keys[0]) == "heap":  # a heap column's groups may feed no later operator
+                keys[0] = self.colref(a, xc)
+            if rng.random() < 0.2:  # one row: its aggregates over no rows are NULL
+                keys = []
+                if rng.random() < 0.4:
+                    q.where.append(E("{0} < 0", [self.colref(a, xc)]))  # keys are positive: no row
+            elif rng.random() < 0.4:
+                kc = [c for c in scope.cols[b] if c.kind in ("dict", "int", "dec", "date")]
+                if kc:
+                    keys.append(self.colref(b, rng.choice(kc)))
+            aggs = []
+            for _ in range(rng.choice([1, 1, 2])):
+                r = rng.random()
+                if r < 0.15 or not nums:
+                    aggs.append(E("count({0})", [self.colref(b, rng.choice(other))], typ="int", agg=True))
+                elif r < 0.6:
+                    # (a SUM may be 128-bit, which UNION / INTERSECT / EXCEPT cannot group by, nor an
+                    # int64 be computed from)
+                    x = self.colref(b, rng.choice(nums))
+                    fn = rng.choice(["sum", "min", "max", "avg"])
+                    g = E(f"{fn}({{0}})", [x], typ="float" if fn == "avg" else x.typ, agg=True, scale=x.scale)
+                    if fn != "avg" and (fn != "sum" or x.typ == "dec") and rng.random() < 0.3:
+                        g = self.arith(g, small_literal(rng), rng.choice("+-"))
+                    aggs.append(g)
+                elif r < 0.75 and dates:
+                    aggs.append(E(rng.choice(["min", "max"]) + "({0})", [self.colref(b, rng.choice(dates))], typ="date", agg=True))
+                else:
+                    x = self.gen_num(scope, [a], 0)
+                    aggs.append(E("sum(case when {0} then {1} end)", [self.gen_pred(scope, [b], 1), x], typ=x.typ,
+                                  agg=True, scale=x.scale))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(keys + aggs)]
+            q.group, q.group_style = keys, [rng.choice(["expr", "pos", "alias"]) for _ in keys]
+        else:
+            items = [self.colref(a, xc) if rng.random() < 0.8 else self.group_key(scope, [a])]
+            for _ in range(rng.choice([1, 1, 2])):
+                items.append(self.nullable_value(scope, a, b, boolean=0.15))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(items)]
+        return q, scope
+
+    def nullable_value(self, scope, a, b, plain=0.35, boolean=0.0):
+        """A number or date over T (LEFT JOIN's NULL-supplying side `b`), NULL where X (`a`) has no
+        match: a column, a column plus / minus / times a literal, EXTRACT(YEAR|MONTH), date + interval,
+        CASE WHEN ... THEN column END (no ELSE: NULL where the condition is not TRUE), NULLIF; or a
+        COALESCE of one (never NULL). With probability `boolean`, a boolean instead: a predicate on a
+        column of T (NULL where X has no match) or T's column IS [NOT] NULL (never NULL)."""
+        rng = self.rng
+        if boolean and rng.random() < boolean:
+            c = rng.choice([c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date", "dict")])
+            if rng.random() < 0.25:
+                return E("({0} is " + rng.choice(["", "not "]) + "null)", [self.colref(b, c)], typ="bool")
+            return E("({0})", [self.literal_pred(scope, b, c)], typ="bool")
+        nums = [c for c in scope.cols[b] if c.kind in ("int", "dec")]
+        dates = [c for c in scope.cols[b] if c.kind == "date"]
+        r = rng.random()
+        if r < plain or not (nums or dates):
+            return self.colref(b, rng.choice([c for c in scope.cols[b] if c.kind in ("key", "int", "dec", "date", "dict")]))
+        if dates and (r < plain + 0.15 or not nums):
+            x = self.colref(b, rng.choice(dates))
+            if rng.random() < 0.6:
+                return E("extract(" + rng.choice(["year", "year", "month"]) + " from {0})", [x], typ="int", bound=2100)
+            return E("{0} + interval '" + str(rng.choice([1, 7, 30])) + "' day", [x], typ="date")
+        x = self.colref(b, rng.choice(nums))
+        r = rng.random()
+        if r < 0.45:
+            e = self.arith(x, small_literal(rng), rng.choice("+-*"))
+            return e if self.fits(e) else self.arith(x, small_literal(rng), "+")
+        if r < 0.6:
+            return E("coalesce({0}, 0)", [x], typ=x.typ, scale=x.scale, bound=x.bound)
+        if r < 0.8:
+            return E("case when {0} then {1} end", [self.gen_pred(scope, [a, b], 1), x], typ=x.typ, scale=x.scale,
+                     bound=x.bound)
+        v = self.sample_value(scope, b, x.sql())
+        lit = num_literal(rng, v if v is not None else 1, x.typ)
+        return E("nullif({0}, {1})", [x, lit], typ=x.typ, scale=x.scale, bound=x.bound)
+
+    def null_outer(self, q, scope, d):
+        """The enclosing query `q` of derived table `d` whose columns may be NULL: grouped (now and
+        then) by one or two of its columns, plain or a number / date computed from one (the NULL rows
+        make one group; never a computed string, which may not be grouped where it may be NULL) with
+        COUNT(*), COUNT(x), SUM / MIN / MAX / AVG (never DISTINCT over a value that may be NULL), and
+        now and then a WHERE filter on d (IS [NOT] NULL, or gen_pred's). A column marked `wide` (a
+        SUM, maybe 128-bit: no group key, no SUM / AVG argument, no IN list) is only counted,
+        MIN / MAX'd and tested for NULL."""
+        rng = self.rng
+        cols = scope.cols[d]
+        narrow = [c for c in cols if not getattr(c, "wide", False)]
+        keyable = [c for c in narrow if c.kind in ("int", "dec", "date", "dict", "bool")] or \
+            [c for c in narrow if c.kind in ("key", "int", "dec", "date", "dict", "bool")]
+        nums = [c for c in narrow if c.kind in ("int", "dec", "float")]
+        if rng.random() < 0.3:
+            c = rng.choice(cols)
+            filterable = [c for c in narrow if c.kind in ("key", "int", "dec", "date")]
+            if rng.random() < 0.5 or not filterable:
+                q.where.append(E("{0} is " + rng.choice(["", "not "]) + "null", [self.colref(d, c)]))
+            else:  # over numbers and dates (string functions over a computed string are limited)
+                fscope = copy.copy(scope)
+                fscope.cols = dict(scope.cols)
+                fscope.cols[d] = filterable
+                q.where.append(self.gen_pred(fscope, [d], 1))
+        keys = []
+        if keyable and rng.random() < 0.8:
+            for c in rng.sample(keyable, min(len(keyable), rng.choice([1, 1, 2]))):
+                x = self.colref(d, c)
+                r = rng.random()
+                if c.kind in ("int", "dec") and r < 0.3:
+                    x = self.arith(x, small_literal(rng), rng.choice("+-"))
+                elif c.kind == "date" and r < 0.3:
+                    x = E("extract(year from {0})", [x], typ="int", bound=2100)
+                keys.append(x)
+        aggs = []
+        for _ in range(rng.choice([1, 2, 2, 3])):
+            r = rng.random()
+            if r < 0.2 or (r >= 0.45 and not nums):
+                aggs.append(E(text="count(*)", typ="int", agg=True))
+            elif r < 0.45:
+                aggs.append(E("count({0})", [self.colref(d, rng.choice(cols))], typ="int", agg=True))
+            elif r < 0.85:
+                x = self.colref(d, rng.choice(nums))
+                # MIN / MAX of a double precision value is refused ("not generated yet")
+                fn = rng.choice(["sum", "sum", "min", "max", "avg"] if x.typ != "float" else ["sum", "avg"])
+                g = E(f"{fn}({{0}})", [x], typ="float" if fn == "avg" or x.typ == "float" else x.typ, agg=True, scale=x.scale)
+                aggs.append(E("coalesce({0}, 0)", [g], typ=g.typ, agg=True, scale=g.scale) if rng.random() < 0.2 else g)
+            else:
+                c = rng.choice([c for c in cols if c.kind in ("date", "dict", "int", "dec")] or [None])
+                aggs.append(E(rng.choice(["min", "max"]) + "({0})", [self.colref(d, c)], typ=TYP[c.kind], agg=True)
+                            if c is not None else E(text="count(*)", typ="int", agg=True))
+        q.select = [(e, f"b{i + 1}") for i, e in enumerate(keys + aggs)]
+        q.group, q.group_style = keys, [rng.choice(["expr", "pos", "alias"]) for _ in keys]
+
+    def gen_null_derived(self):
+        """A derived table (or WITH query) over X LEFT JOIN T whose values over T may be NULL —
+        nullable_value()'s (computed numbers and dates: arithmetic, EXTRACT, CASE without ELSE, NULLIF,
+        date + interval) or, grouped by X's key, aggregates over T (NULL over no non-NULL value) and
+        arithmetic over them, or without GROUP BY (one row, NULL over no rows: now and then a WHERE
+        that keeps none); booleans now and then (nullable_value) — grouped by and counted in the
+        enclosing query (null_outer; docs/sql.md "NULLs": such a value reads 0 in every NULL row, so
+        the NULL rows make one group); now and then the enclosing query also joins X's table on the
+        key."""
+        rng = self.rng
+        sub, sscope, a, b, xc, other = self.left_base()
+        nums = [c for c in sscope.cols[b] if c.kind in ("int", "dec")]
+        i = self.n
+        grouped = rng.random() < 0.35
+        scalar = grouped and rng.random() < 0.3
+        cols = [] if scalar else [Col(f"dk{i}", "key", xc.domain, pk=grouped)]
+        sub.select = [] if scalar else [(self.colref(a, xc), f"dk{i}")]
+        if scalar and rng.random() < 0.4:
+            sub.where.append(E("{0} < 0", [self.colref(a, xc)]))  # keys are positive: no row
+        for j in range(rng.choice([1, 2, 2, 3])):
+            if grouped and nums and rng.random() < 0.8:
+                x = self.colref(b, rng.choice(nums))
+                fn = rng.choice(["sum", "sum", "min", "max", "avg"])
+                e = E(f"{fn}({{0}})", [x], typ="float" if fn == "avg" else x.typ, agg=True, scale=x.scale)
+                if fn != "avg" and (fn != "sum" or x.typ == "dec") and rng.random() < 0.4:
+                    e = self.arith(e, small_literal(rng), rng.choice("+-*"))
+                    if not self.fits(e):
+                        e = e.kids[0]
+            elif grouped:
+                e = E("count({0})", [self.colref(b, rng.choice(other))], typ="int", agg=True)
+            else:
+                e = self.nullable_value(sscope, a, b, plain=0.2, boolean=0.15)
+            sub.select.append((e, f"dv{i}_{j}"))
+            cols.append(Col(f"dv{i}_{j}", KIND_OF_TYP[e.typ], scale=e.scale))
+            cols[-1].wide = "sum(" in e.sql()
+        if grouped and not scalar:
+            sub.group, sub.group_style = [self.colref(a, xc)], [rng.choice(["expr", "pos", "alias"])]
+        q, scope = Query(), Scope()
+        d = self.add_derived(scope, q, sub, cols, cte=rng.random() < 0.4)
+        xt = sscope.table[a]
+        if not scalar and rng.random() < 0.25:
+            x = self.add_table(scope, q, xt)
+            pk = next(c for c in scope.cols[x] if c.name == PRIMARY[xt])
+            q.joins.append(E("{0} = {1}", [self.colref(d, cols[0]), self.colref(x, pk)][::rng.choice([1, -1])]))
+            q.where.append(self.gen_pred(scope, [x], 1))
+            q.style = rng.choice(["comma", "join"])
+        self.null_outer(q, scope, d)
+        floats = any(e.typ == "float" for e, _ in q.select)
+        if not floats or rng.random() < 0.5:
+            self.order_all(q)
+            if not floats and rng.random() < 0.3:
+                q.limit = rng.choice([1, 3, 10, 25, 100])
+        return q
+
+    def full_side(self, scope, q, t, key):
+        """One side of a FULL JOIN: table t, or (now and then as a WITH query) a subquery of its key
+        and two or three other columns, filtered (so that the other side has rows without a match).
+        (alias, key column)."""
+        rng = self.rng
+        if rng.random() < 0.3:
+            a = self.add_table(scope, q, t)
+            return a, next(c for c in scope.cols[a] if c.name == key)
+        sub, sscope = Query(), Scope()
+        x = self.add_table(sscope, sub, t)
+        kc = next(c for c in sscope.cols[x] if c.name == key)
+        others = [c for c in sscope.cols[x] if c.name != key and c.kind in ("key", "int", "dec", "date", "dict")]
+        picked = [kc] + rng.sample(others, min(len(others), rng.choice([2, 3])))
+        sub.select = [(self.colref(x, c), c.name) for c in picked]
+        for _ in range(rng.choice([1, 1, 2])):
+            sub.where.append(self.literal_pred(sscope, x, rng.choice(sscope.cols[x])))
+        cols = [Col(c.name, c.kind, c.domain, pk=c.pk, scale=c.scale) for c in picked]
+        a = self.add_derived(scope, q, sub, cols, cte=rng.random() < 0.3)
+        return a, cols[0]
+
+    def gen_full_join(self):
+        """X FULL JOIN T ON X's primary key = T's foreign key (docs/sql.md "FULL OUTER JOIN"), each side
+        a table or a filtered subquery (full_side): grouped by a column of one side (the other side's
+        unmatched rows make its NULL group) or COALESCE of the keys, with COUNT(*), COUNT of either
+        side and SUM / MIN / MAX over either side; or both sides' columns listed (ordered, limited).
+        Now and then a WHERE over the joined rows (IS [NOT] NULL of a key, a predicate on one side)."""
+        rng = self.rng
+        pairs = [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
+                 if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
+        x, xk, t, tk = rng.choice(pairs)
+        q, scope = Query(), Scope()
+        q.style = "join"
+        a, ak = self.full_side(scope, q, x, xk)
+        b, bk = self.full_side(scope, q, t, tk)
+        q.items[-1].full = True
+        q.joins.append(E("{0} = {1}", [self.colref(a, ak), self.colref(b, bk)][::rng.choice([1, -1])]))
+        if rng.random() < 0.3:
+            side = rng.choice([a, b])
+            c = rng.choice(scope.cols[side])
+            if rng.random() < 0.5:
+                q.where.append(E("{0} is " + rng.choice(["", "not "]) + "null", [self.colref(side, ak if side == a else bk)]))
+            else:
+                q.where.append(self.literal_pred(scope, side, c))
+        both = lambda: rng.choice([a, b])  # noqa: E731
+        coalesced = E("coalesce({0}, {1})", [self.colref(a, ak), self.colref(b, bk)], typ="int")
+        if rng.random() < 0.7:
+            r = rng.random()
+            if r < 0.3:
+                keys = [coalesced]
+            else:
+                side = both()
+                kc = [c for c in scope.cols[side] if c.kind in ("key", "int", "date", "dict")]
+                keys = [self.colref(side, rng.choice(kc))]
+            aggs = []
+            for _ in range(rng.choice([1, 2, 3])):
+                r = rng.random()
+                side = both()
+                if r < 0.3:
+                    aggs.append(E(text="count(*)", typ="int", agg=True))
+                elif r < 0.55:
+                    aggs.append(E("count({0})", [self.colref(side, rng.choice(scope.cols[side]))], typ="int", agg=True))
+                else:
+                    nums = [c for c in scope.cols[side] if c.kind in ("int", "dec", "date")]
+                    if not nums:
+                        aggs.append(E(text="count(*)", typ="int", agg=True))
+                        continue
+                    c = rng.choice(nums)
+                    fn = rng.choice(["min", "max"] if c.kind == "date" else ["sum", "min", "max"])
+                    aggs.append(E(f"{fn}({{0}})", [self.colref(side, c)], typ=TYP[c.kind], agg=True, scale=c.scale))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(keys + aggs)]
+            q.group, q.group_style = keys, [rng.choice(["expr", "pos", "alias"])]
+        else:
+            items = [self.colref(a, ak), self.colref(b, bk)]
+            if rng.random() < 0.4:
+                items.append(coalesced)
+            for side in (a, b):
+                rest = [c for c in scope.cols[side] if c.kind in ("int", "dec", "date", "dict")]
+                if rest and rng.random() < 0.6:
+                    items.append(self.colref(side, rng.choice(rest)))
+            q.select = [(e, f"a{i + 1}") for i, e in enumerate(items)]
+        self.order_all(q)
+        if rng.random() < 0.5 or not q.group:
+            q.limit = rng.choice([5, 20, 100])
         return q
 
     def gen_query(self, allow_sub=True, allow_left=True):
@@ -1216,22 +1542,66 @@ class Gen:
 
     # -- set operations -------------------------------------------------------------------------
     def set_operand(self):
-        """A query usable as a set operand (no LEFT JOIN's NULLs, no ORDER BY / LIMIT) and its scope."""
+        """A query usable as a set operand (no ORDER BY / LIMIT) and its scope: one of gen_query's (no
+        LEFT JOIN's NULLs), or now and then (LEFT_OPERAND_SHARE) one over a LEFT JOIN whose columns
+        may be NULL (gen_left_operand), drawn on the NULL stream in place of gen_query's, which is
+        drawn all the same (so the main stream advances as it did before)."""
         q = self.gen_query(allow_left=False)
         q.order, q.limit = [], None
+        if self.null_rng.random() < LEFT_OPERAND_SHARE:
+            return self.on_null_stream(self.gen_left_operand)
         return q, self.last_scope
 
     def refiltered(self, q, scope):
-        """q with other WHERE conjuncts: the same columns, so the same types, and other rows."""
+        """q with other WHERE conjuncts (over the scope's filter aliases, else all): the same columns,
+        so the same types, and other rows."""
         n = copy.deepcopy(q)
-        n.where = [self.gen_pred(scope, scope.aliases(), allow_sub=True)
+        n.where = [self.gen_pred(scope, scope.filter or scope.aliases(), allow_sub=True)
                    for _ in range(self.rng.choices([1, 2, 3], weights=[50, 35, 15])[0])]
         return n
+
+    def null_items(self, s):
+        """Now and then (NULL_ITEM_SHARE, all drawn from the NULL stream) one operand of set operation
+        s selects NULLs in place of one or two of its number or date items: typed
+        (CAST(NULL AS integer | bigint | numeric(p, s) | double precision | date)) or bare (NULL, which
+        takes the other operands' type) — never in a string column (a bare NULL there is refused) and
+        in one operand only (NULLs alone have no type). An operand keeps one item that is not NULL,
+        and one that aggregates without GROUP BY keeps an aggregate (so it stays one row). True when
+        it replaced one."""
+        rng = self.null_rng
+        if rng.random() >= NULL_ITEM_SHARE:
+            return False
+        q = rng.choice(set_operands(s))
+        cands = [i for i, (e, _) in enumerate(q.select) if e.typ in ("int", "dec", "float", "date")]
+        rng.shuffle(cands)
+        nulled = set()
+        for i in cands[:rng.choice([1, 1, 2])]:
+            rest = [e for j, (e, _) in enumerate(q.select) if j != i and j not in nulled]
+            if not rest or (not q.group and any(e.has_agg() for e, _ in q.select) and not any(e.has_agg() for e in rest)):
+                continue
+            e, name = q.select[i]
+            if rng.random() < 0.3:
+                text = "null"
+            elif e.typ == "int":
+                text = "cast(null as " + rng.choice(["integer", "bigint"]) + ")"
+            elif e.typ == "dec":
+                text = f"cast(null as numeric({max(rng.choice([12, 15, 18]), e.scale + 1)}, {e.scale}))"
+            elif e.typ == "float":
+                text = "cast(null as double precision)"
+            else:
+                text = "cast(null as date)"
+            q.select[i] = (leaf(text, e.typ, scale=e.scale), name)
+            nulled.add(i)
+        q.nullable = q.nullable or bool(nulled)
+        return bool(nulled)
 
     def gen_set_operation(self):
         """a UNION ALL | UNION | INTERSECT | EXCEPT b [... c]: b is a itself filtered otherwise, or an
         independent query of matching types; now and then the whole is a derived table that an outer
-        query groups and aggregates. ORDER BY all output columns (+ LIMIT) as gen_query does."""
+        query groups and aggregates. ORDER BY all output columns (+ LIMIT) as gen_query does. Operands
+        may select columns that may be NULL (set_operand's LEFT JOIN operands, null_items' NULLs);
+        then the outer query is null_outer's (no DISTINCT aggregate, no computed string key over
+        them)."""
         rng = self.rng
         ops = ["union all", "union", "intersect", "except"]
         op = rng.choices(ops, weights=[40, 30, 15, 15])[0]
@@ -1251,20 +1621,41 @@ class Gen:
                 not any(e.typ == "float" for e, _ in left.select) else "union all"
             third = self.refiltered(left, scope)
             s = SetQuery(op2, s, third) if rng.random() < 0.6 else SetQuery(op2, third, s)
+        self.null_items(s)
+        nullable = any(o.nullable for o in set_operands(s))
         if rng.random() < 0.25:
             outer, oscope = Query(), Scope()
-            cols = [Col(a, KIND_OF_TYP[e.typ], scale=e.scale) for e, a in s.select]
+            cols = [Col(a, heap_kind(e) if nullable else KIND_OF_TYP[e.typ], scale=e.scale) for e, a in s.select]
             d = self.add_derived(oscope, outer, s, cols, cte=rng.random() < 0.3)
-            keys = [self.group_key(oscope, [d])] if rng.random() < 0.7 else []
-            aggs = [self.gen_agg(oscope, [d]) for _ in range(rng.choice([1, 2]))]
-            outer.select = [(e, f"b{i + 1}") for i, e in enumerate(keys + aggs)]
-            outer.group, outer.group_style = keys, ["expr"] * len(keys)
+            if nullable:
+                for c, (e, _) in zip(cols, s.select):
+                    c.wide = "sum(" in e.sql()
+                self.null_outer(outer, oscope, d)
+            else:
+                keys = [self.group_key(oscope, [d])] if rng.random() < 0.7 else []
+                aggs = [self.gen_agg(oscope, [d]) for _ in range(rng.choice([1, 2]))]
+                outer.select = [(e, f"b{i + 1}") for i, e in enumerate(keys + aggs)]
+                outer.group, outer.group_style = keys, ["expr"] * len(keys)
             s = outer
         if not any(e.typ == "float" for e, _ in s.select) or rng.random() < 0.5:
             self.order_all(s)
             if rng.random() < 0.3 and not any(e.typ == "float" for e, _ in s.select):
                 s.limit = rng.choice([1, 3, 10, 25, 100])
         return s
+
+
+def heap_kind(e):
+    """The kind of a derived column from its expression: a heap column's is "heap" (it can be neither
+    grouped nor MIN / MAX'd there), else by its typ (KIND_OF_TYP)."""
+    m = re.fullmatch(r"[a-z]+\d+\.(\w+)", e.text or "")
+    if m and any(n == m.group(1) and k == "heap" for cols in TPCH.values() for n, k, _ in cols):
+        return "heap"
+    return KIND_OF_TYP[e.typ]
+
+
+def set_operands(s):
+    """The queries a set operation combines, left to right."""
+    return set_operands(s.left) + set_operands(s.right) if isinstance(s, SetQuery) else [s]
 
 
 def scope_cols_nonkey(scope, a):
@@ -1277,6 +1668,10 @@ def scope_cols_nonkey(scope, a):
 # ---------------------------------------------------------------------------------------------------
 MAX_ROWS = 5000
 SET_OPERATION_SHARE = 0.1  # of the queries: UNION [ALL] / INTERSECT / EXCEPT (gen_set_operation)
+LEFT_OPERAND_SHARE = 0.2  # of the set operands: over a LEFT JOIN, columns that may be NULL (gen_left_operand)
+NULL_ITEM_SHARE = 0.2  # of the set operations: one operand selects typed or bare NULLs (null_items)
+NULL_DERIVED_SHARE = 0.03  # of the queries neither of the above nor windowed: gen_null_derived's
+FULL_JOIN_SHARE = 0.02  # of the queries neither of the above nor windowed: gen_full_join's
 WINDOW_SHARE = 0.08  # of the other queries: with window functions (gen_window_query)
 STRING_FUNCTION_SHARE = 0.2  # of the predicates on a string column: through string functions (string_fn_pred)
 
@@ -1296,9 +1691,10 @@ def generate(con, prof, rows, seed, index):
     set_rng = random.Random(f"{seed}:{index}:set")
     window_rng = random.Random(f"{seed}:{index}:window")  # likewise for window functions
     string_rng = random.Random(f"{seed}:{index}:strings")
+    null_rng = random.Random(f"{seed}:{index}:nulls")  # LEFT JOIN set operands, NULL items, NULL-able derived tables
     last = None
     for attempt in range(30):
-        g = Gen(con, prof, rows, rng, string_rng)
+        g = Gen(con, prof, rows, rng, string_rng, null_rng)
         sql = "?"
         try:
             if set_rng.random() < SET_OPERATION_SHARE:
@@ -1307,6 +1703,11 @@ def generate(con, prof, rows, seed, index):
                 q = g.gen_window_query()
             else:
                 q = g.gen_query()
+                r = null_rng.random()
+                if r < NULL_DERIVED_SHARE:  # in its place, the main stream advanced as before
+                    q = g.on_null_stream(g.gen_null_derived)
+                elif r < NULL_DERIVED_SHARE + FULL_JOIN_SHARE:
+                    q = g.on_null_stream(g.gen_full_join)
             sql = q.sql()
             cols, res = oracle(con, sql)
         except duckdb_error() as e:
