@@ -125,6 +125,12 @@ void ResultColumn::set_null(uint64_t row) {
   }
 }
 
+bool ResultColumn::fits_int64() const {
+  for (uint64_t r = 0; r < highs.size(); ++r)
+    if (highs[r] != (ints[r] < 0 ? -1 : 0)) return false;
+  return true;
+}
+
 std::string ResultColumn::text(uint64_t row) const {
   if (is_null(row)) return "NULL";
   if (!highs.empty()) return wide_decimal_text(wide_value(*this, row), type.id == TypeId::Decimal ? type.scale : 0);

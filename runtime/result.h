@@ -41,6 +41,9 @@ struct ResultColumn {
   // Marks `row` NULL (materialising `valid` on the first NULL) and resets its value to a
   // placeholder, so no stale number or sentinel can leak through a format or a sort.
   void set_null(uint64_t row);
+  // Whether every 128-bit value fits in int64 (each high word only extends its low word's sign);
+  // true for a column without high words.
+  bool fits_int64() const;
   // Text of one value as the formats print it (without CSV/JSON quoting); "NULL" for a NULL.
   std::string text(uint64_t row) const;
 };

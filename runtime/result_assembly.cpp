@@ -211,13 +211,10 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
     if (extent * 2 > source->elements || col.type.id == TypeId::Float64)
       throw Error(ErrorKind::Internal, where + ": 128-bit column needs two integer words per slot");
     const std::vector<int64_t>& all = in.ints(*source, extent * 2);
-    bool fits = true;  // every value fits int64: keep the plain representation
     for (uint64_t s : selected) {
       col.ints.push_back(all[2 * s]);
       col.highs.push_back(all[2 * s + 1]);
-      fits = fits && all[2 * s + 1] == (all[2 * s] < 0 ? -1 : 0);
     }
-    if (fits) col.highs.clear();
   } else if (c.source == ResultColumnSpec::Source::Buffer) {
     if (col.type.id == TypeId::Float64) {
       auto all = read_floats(*source, extent * stride);
@@ -248,6 +245,9 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
     for (uint64_t r = 0; r < selected.size(); ++r)
       if (valid[selected[r]] == 0) col.set_null(r);
   }
+  // Every value fits int64 (NULL rows, whose slots may hold a MIN's identity, are zeroed by now):
+  // keep the plain representation.
+  if (!col.highs.empty() && col.fits_int64()) col.highs.clear();
   if (decode && !codes) {
     const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
     col = decode_dictionary(col, dict.dictionary, c.type);

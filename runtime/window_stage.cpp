@@ -21,13 +21,6 @@ constexpr uint64_t kSignBit = uint64_t{1} << 63;
 
 bool has_order(const plan::WindowExpr& w) { return !w.order_by.empty(); }
 
-// Whether every 128-bit value of an integer column fits in int64 (its high word only extends the sign).
-bool fits_int64(const ResultColumn& c) {
-  for (uint64_t r = 0; r < c.highs.size(); ++r)
-    if (c.highs[r] != (c.ints[r] < 0 ? -1 : 0)) return false;
-  return true;
-}
-
 // The distinct strings of a column, sorted byte-wise: a string's index is its order-preserving code.
 std::vector<std::string> sorted_distinct(const ResultColumn& c) {
   std::vector<std::string> values;
@@ -69,7 +62,7 @@ std::vector<std::vector<uint64_t>> encode_key(const ResultColumn& c, bool descen
       k[r] = (bits & kSignBit) ? ~bits : bits | kSignBit;
     }
     keys.push_back(std::move(k));
-  } else if (!c.highs.empty() && !fits_int64(c)) {
+  } else if (!c.highs.empty() && !c.fits_int64()) {
     std::vector<uint64_t> high(n), low(n);
     for (uint64_t r = 0; r < n; ++r) {
       high[r] = static_cast<uint64_t>(c.highs[r]) ^ kSignBit;
@@ -121,7 +114,7 @@ Argument encode_argument(const ResultColumn& c, const plan::WindowExpr& w) {
   if (c.type.id == TypeId::Float64)
     throw Error(ErrorKind::Unsupported, "window " + w.name + ": " + plan::window_func_name(w.func) + " over a floating-point value is not supported");
   if (c.type.is_string()) a.dictionary = sorted_distinct(c);
-  if (!c.type.is_string() && !fits_int64(c))
+  if (!c.type.is_string() && !c.fits_int64())
     throw Error(ErrorKind::Unsupported, "window " + w.name + ": its argument " + c.name + " has values beyond 64 bits");
   int128 magnitude = 0;
   for (uint64_t r = 0; r < n; ++r) {

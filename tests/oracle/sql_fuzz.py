@@ -2048,6 +2048,8 @@ def main():
     ap.add_argument("--report", help="JSON summary file")
     ap.add_argument("--only", type=int, action="append", help="run only query number I of the seed (repeatable)")
     ap.add_argument("--sql", help="check this query text alone (and reduce it if it fails)")
+    ap.add_argument("--sql-file", help="check every query of this file (one per line; lines starting with -- are "
+                                       "comments): the failures the long runs found, kept as regression cases")
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--model", help="horseqc-run --model (default: horseqc's)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds one horseqc-run may take (per query of a batch)")
@@ -2096,10 +2098,12 @@ def main():
     indices = args.only or range(args.queries)
 
     def gen_all():
-        if args.sql:
-            q = None
-            cols, res = oracle(con, args.sql)
-            yield 0, q, args.sql, cols, res
+        if args.sql or args.sql_file:
+            texts = [args.sql] if args.sql else [
+                line.strip() for line in open(args.sql_file) if line.strip() and not line.lstrip().startswith("--")]
+            for i, text in enumerate(texts):
+                cols, res = oracle(con, text)
+                yield i, None, text, cols, res
             return
         for i in indices:
             if args.time_budget and time.time() - start > args.time_budget:
@@ -2226,6 +2230,8 @@ def main():
                                     for m, n in refusals.most_common()],
                        "failures": failures}, fh, indent=1, default=str)
     bad = counts["mismatch"] + counts["crash"]
+    if args.sql_file:  # a regression case that horseqc answered must stay answered
+        bad += counts["refused"]
     print(f"\nsql_fuzz: {'FAILED' if bad else 'ok'} ({bad} failure(s))")
     return 1 if bad else 0
 
