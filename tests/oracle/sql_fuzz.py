@@ -1003,8 +1003,7 @@ class Gen:
         """X LEFT JOIN T ON X's primary key = T's foreign key [AND a filter on T], WHERE filters on X:
         (query, scope, X's alias, T's alias, X's key column, T's key / number / date columns)."""
         rng = self.rng
-        pairs = [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
-                 if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
+        pairs = key_pairs()
         x, xk, t, tk = rng.choice(pairs)
         q, scope = Query(), Scope()
         a = self.add_table(scope, q, x)
@@ -1344,8 +1343,7 @@ class Gen:
         side and SUM / MIN / MAX over either side; or both sides' columns listed (ordered, limited).
         Now and then a WHERE over the joined rows (IS [NOT] NULL of a key, a predicate on one side)."""
         rng = self.rng
-        pairs = [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
-                 if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
+        pairs = key_pairs()
         x, xk, t, tk = rng.choice(pairs)
         q, scope = Query(), Scope()
         q.style = "join"
@@ -1642,6 +1640,12 @@ class Gen:
             if rng.random() < 0.3 and not any(e.typ == "float" for e, _ in s.select):
                 s.limit = rng.choice([1, 3, 10, 25, 100])
         return s
+
+
+def key_pairs():
+    """(X, X's primary key, T, T's foreign key to X) of the schema: the pairs an outer join joins on."""
+    return [(x, PRIMARY[x], t, n) for x in PRIMARY for t, cols in TPCH.items() for n, k, d in cols
+            if k == "key" and t != x and d == dict((c[0], c[2]) for c in TPCH[x])[PRIMARY[x]]]
 
 
 def heap_kind(e):
