@@ -4,9 +4,9 @@
 #include "runtime/lower_program.h"
 
 #include <algorithm>
-#include <set>
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "ir/walk.h"
 #include "planner/sizing.h"

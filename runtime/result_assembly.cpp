@@ -247,7 +247,7 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
   }
   // Every value fits int64 (NULL rows, whose slots may hold a MIN's identity, are zeroed by now):
   // keep the plain representation.
-  if (!col.highs.empty() && col.fits_int64()) col.highs.clear();
+  if (col.fits_int64()) col.highs.clear();
   if (decode && !codes) {
     const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
     col = decode_dictionary(col, dict.dictionary, c.type);

@@ -62,7 +62,7 @@ std::vector<std::vector<uint64_t>> encode_key(const ResultColumn& c, bool descen
       k[r] = (bits & kSignBit) ? ~bits : bits | kSignBit;
     }
     keys.push_back(std::move(k));
-  } else if (!c.highs.empty() && !c.fits_int64()) {
+  } else if (!c.fits_int64()) {
     std::vector<uint64_t> high(n), low(n);
     for (uint64_t r = 0; r < n; ++r) {
       high[r] = static_cast<uint64_t>(c.highs[r]) ^ kSignBit;

@@ -2103,8 +2103,10 @@ def main():
 
     def gen_all():
         if args.sql or args.sql_file:
-            texts = [args.sql] if args.sql else [
-                line.strip() for line in open(args.sql_file) if line.strip() and not line.lstrip().startswith("--")]
+            texts = [args.sql]
+            if args.sql_file:
+                with open(args.sql_file) as fh:
+                    texts = [line.strip() for line in fh if line.strip() and not line.lstrip().startswith("--")]
             for i, text in enumerate(texts):
                 cols, res = oracle(con, text)
                 yield i, None, text, cols, res
