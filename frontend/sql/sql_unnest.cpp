@@ -256,6 +256,54 @@ void outer_columns(const SqlExpr& e, const FromScope& inner, const FromScope& ou
   for (const SqlExprPtr& a : e.args) outer_columns(*a, inner, outer, out);
 }
 
+// The build side of a semi / anti join without its rows whose keys are NULL (bound with
+// NullableOutput::Columns, `build` ends in a projection of the `keys` key items and the residual
+// columns, then the validity columns of those that may be NULL). A NULL key equals nothing, so such a row matches no outer
+// row under IN, EXISTS and NOT EXISTS. Refused (Unsupported, at the item): NOT IN's own column (one
+// NULL there makes `x NOT IN (...)` NULL for every x it does not hold) and a residual column (the
+// residual would have to see its NULL).
+std::unique_ptr<plan::LogicalOp> without_null_keys(std::unique_ptr<plan::LogicalOp> build, const SelectStmt& stmt, size_t keys,
+                                                   bool not_in, const SqlSource& src) {
+  if (build->kind != plan::OpKind::Project) return build;
+  std::vector<plan::ExprPtr> valid;
+  size_t width = 0;  // the items; their validity columns follow them
+  for (size_t i = 0; i < build->exprs.size(); ++i) {
+    plan::NamedExpr& x = build->exprs[i];
+    if (x.validity_for.empty()) {
+      ++width;
+      continue;
+    }
+    const auto item = static_cast<size_t>(std::find_if(build->exprs.begin(), build->exprs.end(), [&](const plan::NamedExpr& c) {
+                                            return c.name == x.validity_for;
+                                          }) - build->exprs.begin());
+    if (item >= keys || (not_in && item == 0)) {
+      const bool written = item < stmt.items.size() && stmt.items[item].expr;
+      src.unsupported(written ? stmt.items[item].location : stmt.location,
+                      "column \"" + (written ? stmt.items[item].expr->to_sql() : x.validity_for) +
+                          "\" may be NULL: a column that may be NULL in a WHERE subquery is "
+                          "not supported yet" + std::string(item >= keys ? " (in a correlated condition)" : " (under NOT IN)"));
+    }
+    x.validity_for.clear();  // a plain column of this projection now
+    valid.push_back(plan::make_compare(plan::CompareOp::Ne, plan::make_column(build->schema[i]),
+                                       plan::make_int_literal(0, build->schema[i].type)));
+  }
+  if (valid.empty()) return build;
+  // Its items take other names: an aggregate is named after the item that selects it, which, read
+  // where it is not NULL (zero_where_null), would otherwise shadow it. The join reads the build
+  // side's columns by position; the validity columns after them are read by the filter alone.
+  for (size_t i = 0; i < width; ++i) {
+    build->schema[i].name += "__in";
+    build->exprs[i].name = build->schema[i].name;
+  }
+  auto f = std::make_unique<plan::LogicalOp>();
+  f->kind = plan::OpKind::Filter;
+  f->json_path = build->json_path;
+  f->schema = build->schema;
+  f->predicate = valid.size() == 1 ? valid[0] : plan::make_logical(plan::ExprKind::And, valid);
+  f->children.push_back(std::move(build));
+  return f;
+}
+
 }  // namespace
 
 std::set<size_t> outer_relations(const SqlExpr& c, const FromScope& outer_scope, const std::vector<CommonTable>& ctes) {
@@ -308,8 +356,9 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
     const SqlExprPtr& c = d.residual_columns[i];
     stmt->items.push_back(SelectItem{c, tag + "_r" + std::to_string(i + 1), c->location});
   }
-  plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), outer_scope.stats(), tag);
-  std::unique_ptr<plan::LogicalOp> build = std::move(planned.root);
+  plan::LogicalPlan planned = bind_select(*stmt, src, outer_scope.catalog(), outer_scope.stats(), tag, NullableOutput::Columns);
+  std::unique_ptr<plan::LogicalOp> build =
+      without_null_keys(std::move(planned.root), *stmt, keys.size(), negated && e.kind == SqlExprKind::InSubquery, src);
 
   auto j = std::make_unique<plan::LogicalOp>();
   j->kind = plan::OpKind::Join;

@@ -334,6 +334,21 @@ QUERIES = [
     ("union_scalar_aggregate_no_rows_grouped", "select max(o_totalprice) as m from orders where o_orderdate < date '1990-01-01' "
                                                "union select max(o_totalprice) from orders where o_orderdate > date '2000-01-01' "
                                                "union select max(o_totalprice) from orders order by m"),
+    # IN / EXISTS over a subquery column that may be NULL: a NULL key matches nothing.
+    ("in_scalar_aggregate_no_rows", "select count(*) as c, sum(n_nationkey) as s from nation where n_nationkey in "
+                                    "(select max(l_linenumber) from lineitem where l_quantity > 1000)"),
+    ("in_scalar_aggregate", "select n_name from nation where n_nationkey in (select max(l_linenumber) from lineitem "
+                            "where l_quantity < 10) order by n_name"),
+    ("in_left_join_nulls", "select c_nationkey, count(*) as k from customer where c_custkey in (select o_custkey from nation "
+                           "left join orders on n_nationkey = o_orderkey) group by c_nationkey order by c_nationkey"),
+    ("exists_left_join_null_key", "select o_orderpriority, count(*) as k from orders o where exists (select * from customer c "
+                                  "left join nation n on c.c_nationkey = n.n_nationkey and n.n_regionkey = 1 "
+                                  "where n.n_nationkey = o.o_custkey) group by o_orderpriority order by o_orderpriority"),
+    ("not_exists_left_join_null_key", "select count(*) as k from orders o where not exists (select * from customer c "
+                                      "left join nation n on c.c_nationkey = n.n_nationkey and n.n_regionkey = 1 "
+                                      "where n.n_nationkey = o.o_custkey)"),
+    ("in_union_with_null", "select p_brand, count(*) as k from part where p_partkey in (select p_partkey from part where "
+                           "p_size < 5 union select cast(null as integer) from nation) group by p_brand order by p_brand"),
     ("derived_null_boolean", "select d.big, count(*) as n from (select c_custkey, o_totalprice > 200000 as big from customer "
                              "left join orders on c_custkey = o_custkey and o_orderpriority = '1-URGENT' where c_custkey < 400) d "
                              "group by d.big order by big"),

@@ -114,9 +114,15 @@ TEST_CASE("unsupported constructs are named at their position") {
               "a subquery condition that reads the NULL-supplying side of a LEFT OUTER JOIN");
   check_error("select count(*) from date where d_year < (select max(lo_revenue) from supplier left join lineorder "
               "on s_suppkey = lo_suppkey)", ssb, ErrorKind::Unsupported, "1:50", "may be NULL");
-  check_error("select count(*) from date where d_year in (select lo_tax from lineorder union select lo_revenue from date "
-              "left join lineorder on d_datekey = lo_orderdate)", ssb, ErrorKind::Unsupported, "1:51",
-              "may be NULL: a column that may be NULL in a WHERE subquery");
+  // A NULL key matches nothing under IN, EXISTS and NOT EXISTS (those rows leave the build side),
+  // but makes `x NOT IN (...)` NULL wherever x is not found; a residual column would need its NULL.
+  check_error("select count(*) from date where d_year not in (select lo_tax from lineorder union select lo_revenue from date "
+              "left join lineorder on d_datekey = lo_orderdate)", ssb, ErrorKind::Unsupported, "1:55",
+              "may be NULL: a column that may be NULL in a WHERE subquery is not supported yet (under NOT IN)");
+  check_error("select count(*) from part p where exists (select * from date left join lineorder on d_datekey = lo_orderdate "
+              "where d_year = p.p_size and lo_partkey <> p.p_partkey)", ssb, ErrorKind::Unsupported, "1:138",
+              "column \"lo_partkey\" may be NULL: a column that may be NULL in a WHERE subquery is not supported yet (in a "
+              "correlated condition)");
   // A SUM/MIN/MAX/AVG without GROUP BY is NULL over no rows: NOT IN over it would be NULL for every row.
   check_error("select count(*) from date where d_year not in (select max(lo_quantity) from lineorder where lo_quantity > 99)", ssb,
               ErrorKind::Unsupported, "1:55", "may be NULL: a column that may be NULL in a WHERE subquery");
