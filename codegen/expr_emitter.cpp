@@ -122,10 +122,18 @@ class Emitter {
         const char* fn = e.type.id == TypeId::Bool ? "hqc_code_in_set(" : e.type.id == TypeId::Int32 ? "hqc_code_value_i32(" : "hqc_code_value(";
         return fn + e.param + ", " + emit(*e.args.at(0)) + ")";
       }
-      case plan::ExprKind::Extract: {
-        const char* fn = e.string_value == "year" ? "hqc_year_of_days(" : e.string_value == "month" ? "hqc_month_of_days(" : e.string_value == "day" ? "hqc_day_of_days(" : nullptr;
-        if (fn == nullptr) throw Error(ErrorKind::Unsupported, e.to_string() + ": EXTRACT of " + e.string_value + " has no device form");
-        return std::string(fn) + emit(*e.args.at(0)) + ")";
+      case plan::ExprKind::Round: return round(e);
+      case plan::ExprKind::Extract:  // hqc_year_of_days, hqc_quarter_of_days, ... (templates/device/strings.h)
+      case plan::ExprKind::DateTrunc: {  // hqc_trunc_year_days, ...
+        static const char* const extract[] = {"year", "quarter", "month", "day", "dow", "doy"};
+        static const char* const trunc[] = {"year", "quarter", "month", "week"};
+        const bool is_extract = e.kind == plan::ExprKind::Extract;
+        bool known = false;
+        for (const char* f : is_extract ? std::vector<const char*>(std::begin(extract), std::end(extract))
+                                        : std::vector<const char*>(std::begin(trunc), std::end(trunc)))
+          known = known || e.string_value == f;
+        if (!known) throw Error(ErrorKind::Unsupported, e.to_string() + " has no device form");
+        return (is_extract ? "hqc_" + e.string_value + "_of_days(" : "hqc_trunc_" + e.string_value + "_days(") + emit(*e.args.at(0)) + ")";
       }
     }
     throw Error(ErrorKind::Internal, "unknown expression kind in " + e.to_string());
@@ -402,6 +410,27 @@ class Emitter {
     }
     throw Error(ErrorKind::Unsupported, e.to_string() + ": " + plan::arith_symbol(e.arith) +
                                             " of these 128-bit decimal operands has no device form yet");
+  }
+
+  // ROUND(v, n) (frontend/expr.h): a double by its formula; a scaled integer divided by 10^(scale -
+  // max(n, 0)) with rounding, then (n < 0) multiplied back to its tens.
+  std::string round(const plan::Expr& e) {
+    const plan::Expr& v = *e.args.at(0);
+    const int64_t n = e.int_value;
+    if (v.type.id == TypeId::Float64) {
+      const double m = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+      return std::string(n >= 0 ? "hqc_round_f64_digits(" : "hqc_round_f64_tens(") + emit(v) + ", " + float_literal(m) + ")";
+    }
+    const int scale = v.type.id == TypeId::Decimal ? v.type.scale : 0;
+    const std::string divisor = int_literal(power_of_ten(static_cast<int>(scale - std::max<int64_t>(n, 0))), DataType::int64());
+    const std::string tens = n < 0 ? int_literal(power_of_ten(static_cast<int>(-n)), DataType::int64()) : "";
+    if (is_i128(v.type)) {
+      std::string q = "hqc_i128_round_div(" + emit(v) + ", " + (n < 0 ? "(" + divisor + " * " + tens + ")" : divisor) + ")";
+      return n < 0 ? "hqc_i128_mul_i64(" + q + ", " + tens + ")" : q;
+    }
+    std::string q = "hqc_round_div_i64((hqc_i64)" + emit(v) + ", " + (n < 0 ? "(" + divisor + " * " + tens + ")" : divisor) + ")";
+    q = n < 0 ? "(" + q + " * " + tens + ")" : q;
+    return is_wide(e.type) ? q : "((hqc_i32)" + q + ")";
   }
 
   std::string cast(const plan::Expr& operand, const DataType& to, bool checked = false) {

@@ -636,12 +636,61 @@ ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope
 ExprPtr bind_extract(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "field", "arg"});
   std::string field = node.at("field").as_string();
-  if (field != "year" && field != "month" && field != "day") {
-    node.at("field").unsupported("EXTRACT field \"" + field + "\" is not supported; expected year, month or day");
+  static const std::vector<std::string> fields = {"year", "quarter", "month", "day", "dow", "doy"};
+  if (std::find(fields.begin(), fields.end(), field) == fields.end()) {
+    node.at("field").unsupported("EXTRACT field \"" + field + "\" is not supported; expected year, quarter, month, day, dow or doy");
   }
   ExprPtr v = bind_any(node.at("arg"), scope);
   if (v->type.id != TypeId::Date) node.at("arg").fail("EXTRACT needs a date, found " + type_words(*v));
   return make_extract(field, v);
+}
+
+ExprPtr bind_date_trunc(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "field", "arg"});
+  std::string field = node.at("field").as_string();
+  static const std::vector<std::string> fields = {"year", "quarter", "month", "week", "day"};
+  if (std::find(fields.begin(), fields.end(), field) == fields.end()) {
+    node.at("field").unsupported("date_trunc to \"" + field + "\" is not supported; expected year, quarter, month, week or day");
+  }
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (v->type.id != TypeId::Date) node.at("arg").fail("date_trunc needs a date, found " + type_words(*v));
+  return field == "day" ? v : make_date_trunc(field, v);
+}
+
+// v / d rounded to the nearest integer, halves away from zero (d > 0): templates/device/base.h
+// hqc_round_div_i64, for folding literals.
+int64_t round_div(int64_t v, int64_t d) {
+  int64_t q = v / d;
+  const int64_t r = v % d < 0 ? -(v % d) : v % d;
+  if (r >= d - r) q += v < 0 ? -1 : 1;
+  return q;
+}
+
+// ROUND(x [, n]) (ExprKind::Round): n an integer literal, 0 when absent.
+ExprPtr bind_round(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "digits"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  const int64_t digits = node.has("digits") ? node.at("digits").as_int() : 0;
+  if (!is_numeric(v->type)) node.at("arg").fail("round needs a number, found " + type_words(*v));
+  if (v->type.id == TypeId::Float64) {
+    if (digits < -300 || digits > 300) node.at("digits").unsupported("round to " + std::to_string(digits) + " digits is not supported (-300 .. 300)");
+    if (v->kind != ExprKind::Literal) return make_round(v, digits, v->type);
+    // The device's formula (hqc_round_f64), so a folded literal equals a computed value.
+    const double x = v->float_value, m = std::pow(10.0, static_cast<double>(digits < 0 ? -digits : digits));
+    const double r = digits >= 0 ? std::round(x * m) / m : std::round(x / m) * m;
+    return make_float_literal(std::isfinite(r) ? r : digits >= 0 ? x : 0.0);
+  }
+  const int scale = scale_of(v->type);
+  if (digits >= scale) return v;  // nothing after the point to round
+  if (scale - digits > 18) node.at("digits").unsupported("round to " + std::to_string(digits) + " digits of a value of scale " + std::to_string(scale) +
+                                                         " is not supported (at most 18 digits are rounded away)");
+  DataType type = v->type.id == TypeId::Decimal ? DataType::decimal(v->type.precision, static_cast<uint8_t>(std::max<int64_t>(digits, 0)))
+                                                : DataType::int64();
+  if (v->kind == ExprKind::Literal) {
+    const int64_t tens = digits < 0 ? power_of_ten(static_cast<int>(-digits)) : 1;
+    return make_int_literal(round_div(v->int_value, power_of_ten(static_cast<int>(scale - digits))) * tens, type);
+  }
+  return make_round(v, digits, type);
 }
 
 // Casts that keep every value exactly: widening of integers, integers and decimals to a decimal of
@@ -710,11 +759,14 @@ ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope)
   if (op == "substring") return bind_substring(node, scope);
   if (op == "extract") return bind_extract(node, scope);
   if (op == "cast") return bind_cast(node, scope);
-  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "ilike", "substring", "extract", "cast"};
+  if (op == "round") return bind_round(node, scope);
+  if (op == "date_trunc") return bind_date_trunc(node, scope);
+  std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "ilike", "substring", "extract", "cast", "round",
+                                    "date_trunc"};
   for (const OpName& o : kBinaryOps) known.push_back(o.name);
   for (const StringFnArity& f : kStringFns) known.push_back(string_fn_name(f.fn));
   node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
-                     "; expected one of = <> < <= > >= + - * / and or not between in case like ilike substring extract cast"
+                     "; expected one of = <> < <= > >= + - * / and or not between in case like ilike substring extract cast round date_trunc"
                      " upper lower trim ltrim rtrim length strpos replace concat");
 }
 

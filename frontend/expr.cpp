@@ -131,6 +131,10 @@ std::string Expr::to_string() const {
       return std::string(string_fn_name(string_fn)) + "(" + join_args(*this, ", ") + ")";
     case ExprKind::CodeTable:
       return param + "[" + args[0]->to_string() + "]";
+    case ExprKind::Round:
+      return "round(" + args[0]->to_string() + ", " + std::to_string(int_value) + ")";
+    case ExprKind::DateTrunc:
+      return "date_trunc(" + string_value + ", " + args[0]->to_string() + ")";
   }
   return "?";
 }
@@ -263,6 +267,24 @@ ExprPtr make_code_table(ExprPtr dictionary_column, std::string buffer, DataType 
   e->param = std::move(buffer);
   e->type = type;
   e->args = {std::move(dictionary_column)};
+  return e;
+}
+
+ExprPtr make_round(ExprPtr value, int64_t digits, DataType type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Round;
+  e->type = type;
+  e->int_value = digits;
+  e->args = {std::move(value)};
+  return e;
+}
+
+ExprPtr make_date_trunc(std::string field, ExprPtr date) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::DateTrunc;
+  e->type = DataType::date();
+  e->string_value = std::move(field);
+  e->args = {std::move(date)};
   return e;
 }
 

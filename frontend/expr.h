@@ -47,7 +47,10 @@ enum class ExprKind : uint8_t {
              // result: varchar(length), packed (DataType::packed, ir/state.h "Packed strings")
              // when length <= kMaxPackedStringBytes. Over a dictionary column (packed only) the IR
              // reads it from a per-code table (CodeTable).
-  Extract,   // args: operand (a Date); string_value: field "year", "month" or "day"; Int32
+  Extract,   // args: operand (a Date); string_value: field "year", "quarter", "month", "day", "dow"
+             // (0 = Sunday) or "doy" (1 = January 1st); Int32
+  DateTrunc, // args: operand (a Date); string_value: "year", "quarter", "month", "week" (ISO: the
+             // Monday) or "day"; Date: the first day of the operand's year, quarter, ...
   Param,     // run-time parameter `param` of `type`: a value an earlier stage of the same query
              // computed (the value of an uncorrelated scalar subquery). Never written by users:
              // the IR creates it (ir/build_pipelines.cpp) and the executor supplies the value.
@@ -56,6 +59,11 @@ enum class ExprKind : uint8_t {
   CodeTable, // args: a dictionary column; `param`: a per-code table buffer whose element c is the
              // value, for the column's string of code c, of an expression whose only column is that
              // one (ir/pass_dictionary_tables.cpp). Never written by users: the IR creates it.
+  Round,     // args: value (a number); int_value: SQL's digits n (negative: tens, hundreds, ...);
+             // halves away from zero, as DuckDB: Float64 → round(v * 10^n) / 10^n (v where that is
+             // not finite; n < 0: round(v / 10^-n) * 10^-n, 0 where not finite); a decimal of
+             // scale s > n → decimal(p, max(n, 0)); an integer (n < 0) → Int64. The binder returns
+             // the value itself where nothing rounds (n >= the scale).
 };
 
 // ExprKind::StringFn. Strings are bytes; upper/lower map ASCII letters only; trim removes spaces.
@@ -129,6 +137,8 @@ ExprPtr make_cast(ExprPtr operand, DataType type);
 ExprPtr make_like(ExprPtr value, std::string pattern);
 ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
 ExprPtr make_extract(std::string field, ExprPtr date);
+ExprPtr make_round(ExprPtr value, int64_t digits, DataType type);
+ExprPtr make_date_trunc(std::string field, ExprPtr date);
 ExprPtr make_param(std::string name, DataType type);
 // `type` is the result type (frontend/bind_expr.cpp string_fn_type computes it from the arguments).
 ExprPtr make_string_fn(StringFn fn, std::vector<ExprPtr> args, DataType type);

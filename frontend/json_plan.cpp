@@ -262,12 +262,16 @@ class PlanBinder {
   }
 
   void bind_limit(const JsonNode& node, LogicalOp& out) {
-    node.expect_object({"op", "input", "count"});
+    node.expect_object({"op", "input", "count", "offset"});
     out.kind = OpKind::Limit;
     out.children.push_back(bind(node.at("input"), 1));
     out.schema = out.children[0]->schema;
     out.limit = node.at("count").as_int();
     if (out.limit < 0) node.at("count").fail("expected a non-negative row count, found " + std::to_string(out.limit));
+    if (node.has("offset")) {
+      out.offset = node.at("offset").as_int();
+      if (out.offset < 0) node.at("offset").fail("expected a non-negative row count, found " + std::to_string(out.offset));
+    }
   }
 
   const Catalog& catalog_;

@@ -68,9 +68,17 @@ std::string explain_window(const WindowExpr& w) {
     inside += inside.empty() ? "order by" : " order by";
     for (size_t i = 0; i < w.order_by.size(); ++i) inside += (i ? ", " : " ") + w.order_by[i].name + (w.order_by[i].descending ? " desc" : " asc");
   }
-  const char* frame = shift ? "rows of the partition"
-                      : w.frame == WindowFrame::RangeToCurrentRow ? "range to current row"
-                      : w.frame == WindowFrame::RowsToCurrentRow ? "rows to current row" : "whole partition";
+  auto bound = [](int64_t offset, bool unbounded, const char* beyond) {
+    if (unbounded) return std::string("unbounded ") + beyond;
+    if (offset == 0) return std::string("current row");
+    return std::to_string(offset < 0 ? -offset : offset) + (offset < 0 ? " preceding" : " following");
+  };
+  const std::string frame = shift ? "rows of the partition"
+                            : w.frame == WindowFrame::RangeToCurrentRow ? "range to current row"
+                            : w.frame == WindowFrame::RowsToCurrentRow  ? "rows to current row"
+                            : w.frame == WindowFrame::Rows ? "rows between " + bound(w.frame_start, w.start_unbounded, "preceding") + " and " +
+                                                                 bound(w.frame_end, w.end_unbounded, "following")
+                                                           : "whole partition";
   inside += std::string(inside.empty() ? "" : ", ") + frame;
   return s + inside + "): " + w.type.to_string();
 }
@@ -151,11 +159,6 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
       out += " [";
       for (size_t i = 0; i < op.windows.size(); ++i) out += (i ? "; " : "") + explain_window(op.windows[i]);
       out += "]";
-      if (!op.hidden.empty()) {
-        out += " hidden [";
-        for (size_t i = 0; i < op.hidden.size(); ++i) out += (i ? ", " : "") + op.hidden[i];
-        out += "]";
-      }
       break;
     case OpKind::OrderBy:
       out += " [";
@@ -166,8 +169,14 @@ void explain_node(const LogicalOp& op, int depth, bool estimates, std::string& o
       out += "]";
       break;
     case OpKind::Limit:
-      out += " " + std::to_string(op.limit);
+      out += op.limit >= 0 ? " " + std::to_string(op.limit) : std::string(" all");
+      if (op.offset > 0) out += " offset " + std::to_string(op.offset);
       break;
+  }
+  if (!op.hidden.empty()) {
+    out += " hidden [";
+    for (size_t i = 0; i < op.hidden.size(); ++i) out += (i ? ", " : "") + op.hidden[i];
+    out += "]";
   }
   if (op.pipeline_break) out += " [pipeline_break]";
   if (estimates && op.estimated_rows >= 0) out += " ~" + std::to_string(std::llround(op.estimated_rows)) + " rows";

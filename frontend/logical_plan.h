@@ -85,8 +85,10 @@ struct SortKey {
 enum class WindowFunc : uint8_t { RowNumber, Rank, DenseRank, Sum, Count, CountStar, Min, Max, Avg, Lag, Lead };
 // Which rows of its partition a window aggregate sees (in the partition's ORDER BY order): up to
 // the current row and its peers (equal ORDER BY keys; SQL's default RANGE frame), up to the
-// current row (ROWS), or all of them (also what a window without ORDER BY sees).
-enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition };
+// current row (ROWS), all of them (also what a window without ORDER BY sees), or the rows from
+// `frame_start` to `frame_end` rows away from the current one (Rows: ROWS BETWEEN 6 PRECEDING AND
+// CURRENT ROW is -6 .. 0; either end may be unbounded, the partition's first / last row).
+enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition, Rows };
 
 // One window function. Every attribute it names is an output attribute of the Window's input.
 struct WindowExpr {
@@ -99,6 +101,8 @@ struct WindowExpr {
   std::vector<std::string> partition_by;
   std::vector<SortKey> order_by;  // NULLs last in both directions
   WindowFrame frame = WindowFrame::RangeToCurrentRow;
+  int64_t frame_start = 0, frame_end = 0;  // Rows
+  bool start_unbounded = false, end_unbounded = false;
 };
 
 struct LogicalOp {
@@ -131,13 +135,15 @@ struct LogicalOp {
   // Aggregate
   std::vector<NamedExpr> group_by;
   std::vector<AggregateExpr> aggregates;
-  // Window: the functions, and the input attributes computed only for them (dropped after ORDER BY)
+  // Window: the functions, and the input attributes computed only for them (dropped after ORDER BY);
+  // OrderBy: `hidden`, the input attributes computed only to sort by (dropped after it)
   std::vector<WindowExpr> windows;
   std::vector<std::string> hidden;
   // OrderBy
   std::vector<SortKey> sort_keys;
-  // Limit
+  // Limit: `offset` rows (in ORDER BY order) skipped, then at most `limit` kept (-1: all)
   int64_t limit = -1;
+  int64_t offset = 0;
 
   // Rows this operator is estimated to produce, where a planner estimated them (the SQL join
   // orderer, frontend/join_order.h: each join and each relation it joins); -1 where none did.

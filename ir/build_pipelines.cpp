@@ -575,16 +575,18 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
   const LogicalOp* body = plan.root.get();
   if (body->kind == OpKind::Limit) {
     program_.result.limit = body->limit;
+    program_.result.offset = body->offset;
     body = &body->child(0);
   }
   if (body->kind == OpKind::OrderBy) {
     program_.result.order_by = body->sort_keys;
+    program_.result.hidden = body->hidden;
     body = &body->child(0);
   }
   if (body->kind == OpKind::Window) {
     // Window functions run after the result is assembled (runtime/window_stage.h), before ORDER BY.
     program_.result.windows = body->windows;
-    program_.result.hidden = body->hidden;
+    program_.result.hidden.insert(program_.result.hidden.end(), body->hidden.begin(), body->hidden.end());
     body = &body->child(0);
   }
   // A project of plain columns directly above the aggregate only reorders and renames result

@@ -345,6 +345,12 @@ long double Lowering::magnitude_bound(const plan::Expr& e, const Pipeline& p, in
       int shift = (e.type.id == TypeId::Decimal ? e.type.scale : 0) - (from.id == TypeId::Decimal ? from.scale : 0);
       return magnitude_bound(*e.args.at(0), p, depth + 1) * std::pow(10.0L, shift);
     }
+    case plan::ExprKind::Round: {  // at most half a unit of the last kept digit further from zero
+      const DataType& from = e.args.at(0)->type;
+      if (from.id == TypeId::Float64) return unknown;
+      const int shift = (from.id == TypeId::Decimal ? from.scale : 0) - (e.type.id == TypeId::Decimal ? e.type.scale : 0);
+      return magnitude_bound(*e.args.at(0), p, depth + 1) / std::pow(10.0L, shift) + std::pow(10.0L, e.int_value < 0 ? -e.int_value : 0);
+    }
     case plan::ExprKind::Case: {
       long double m = 0;
       size_t pairs = (e.args.size() - 1) / 2;

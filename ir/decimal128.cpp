@@ -12,7 +12,8 @@
 //     bottom-up over that pipeline's bindings: + and - with a 128-bit operand are 128-bit, * is
 //     128-bit when exactly one operand is (a product of two is Unsupported), a Cast to a decimal of
 //     a 128-bit value is 128-bit (the binder only ever raises scales), a Cast to float64 is
-//     float64, a CASE with a 128-bit branch is 128-bit; comparisons stay boolean (their operands
+//     float64, a CASE with a 128-bit branch is 128-bit, a ROUND of one is 128-bit (at the scale it
+//     rounds to); comparisons stay boolean (their operands
 //     already share a scale: the binder unified them);
 //   - what has no device form yet is rejected here with Error(Unsupported) naming the construct:
 //     a 128-bit value as a join key, in a semi/anti join's residual, as a group key, or as the
@@ -55,6 +56,9 @@ void retype(plan::Expr& e, const Pipeline& p) {
         throw Error(ErrorKind::Unsupported, e.to_string() + ": a cast of a 128-bit decimal sum to " + e.type.to_string() +
                                                 " is not supported yet");
       e.type = decimal128(e.type.scale);
+      break;
+    case plan::ExprKind::Round:
+      if (any_wide(e)) e.type = decimal128(e.type.id == TypeId::Decimal ? e.type.scale : 0);
       break;
     case plan::ExprKind::Case: {
       bool wide = false;

@@ -207,6 +207,7 @@ std::string explain_pipelines(const Program& p) {
     s += "\n";
   }
   if (r.limit >= 0) s += "  limit " + std::to_string(r.limit) + (r.order_by.empty() ? "" : " (top-k on the host)") + "\n";
+  if (r.offset > 0) s += "  offset " + std::to_string(r.offset) + "\n";
   return s;
 }
 

@@ -79,6 +79,7 @@ struct ResultDesc {
   std::vector<std::string> hidden;
   std::vector<plan::SortKey> order_by;  // by result column name, applied on the host
   int64_t limit = -1;                   // -1: none
+  int64_t offset = 0;                   // rows skipped (after ORDER BY) before `limit` counts
 };
 
 struct Program {

@@ -220,6 +220,7 @@ struct ResultSpec {
   std::vector<plan::WindowExpr> windows;
   std::vector<std::pair<std::string, bool>> order_by;  // (column name, descending)
   int64_t limit = -1;                                  // -1: no LIMIT
+  int64_t offset = 0;                                  // OFFSET: rows skipped before LIMIT counts
   // Single-tuple aggregate: element 0 counts the rows that reached it; 0 → the columns marked
   // null_without_input are NULL. Empty: no column is ever NULL.
   std::string input_rows_buffer;

@@ -262,6 +262,7 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
   r.windows = desc.windows;
   for (const plan::SortKey& key : desc.order_by) r.order_by.emplace_back(key.name, key.descending);
   r.limit = desc.limit;
+  r.offset = desc.offset;
 }
 
 std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir::KernelArg>& args) {

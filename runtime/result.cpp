@@ -272,6 +272,12 @@ void Result::limit(uint64_t count) {
   }
 }
 
+void Result::skip(uint64_t count) {
+  std::vector<uint64_t> rest;
+  for (uint64_t r = count; r < rows(); ++r) rest.push_back(r);
+  select_rows(rest);
+}
+
 void Result::select_rows(const std::vector<uint64_t>& rows) {
   for (ResultColumn& c : columns) {
     permute(c.valid, rows);

@@ -74,6 +74,8 @@ class Result {
   // over a large result compares keys only and touches the other columns of k rows.
   std::vector<uint64_t> top_k(const std::vector<SortKey>& keys, uint64_t k) const;
   void limit(uint64_t count);
+  // Drops the first `count` rows (OFFSET).
+  void skip(uint64_t count);
   // Keeps these rows, in this order, of every column (columns without rows stay empty).
   void select_rows(const std::vector<uint64_t>& rows);
   // Keeps and reorders columns (the query's SELECT list over the computed columns).

@@ -330,8 +330,11 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   ColumnReader reader{buffers, params, database, context, extent, no_input};
   // (Not when the host merges groups of equal texts: rows are final only after the merge.)
   // (Nor under window functions: they see every row.)
-  if (spec.limit >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
-      selected.size() > static_cast<uint64_t>(spec.limit)) {
+  // OFFSET m LIMIT k keeps rows m .. m + k - 1 of the order: the first m + k are chosen, the first
+  // m of them dropped last.
+  const int64_t fetch = spec.limit >= 0 ? spec.limit + spec.offset : -1;
+  if (fetch >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
+      selected.size() > static_cast<uint64_t>(fetch)) {
     std::vector<size_t> needed;
     auto need = [&](size_t i) {
       if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
@@ -354,7 +357,7 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
       keys.push_back({at, spec.order_by[k].second});
     }
     std::vector<uint64_t> chosen;
-    for (uint64_t r : keys_only.top_k(keys, static_cast<uint64_t>(spec.limit))) chosen.push_back(selected[r]);
+    for (uint64_t r : keys_only.top_k(keys, static_cast<uint64_t>(fetch))) chosen.push_back(selected[r]);
     selected = std::move(chosen);
   }
 
@@ -368,14 +371,15 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   apply_windows(backend, cache, spec.windows, result);
   std::vector<SortKey> keys;
   for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
-  if (spec.limit >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(spec.limit)) {
+  if (fetch >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(fetch)) {
     // ORDER BY ... LIMIT k over rows read whole (window functions see every row): the first k in
     // O(n log k), exactly the rows and order the stable sort would give.
-    result.select_rows(result.top_k(keys, static_cast<uint64_t>(spec.limit)));
+    result.select_rows(result.top_k(keys, static_cast<uint64_t>(fetch)));
   } else {
     result.sort(keys);
-    if (spec.limit >= 0) result.limit(static_cast<uint64_t>(spec.limit));
+    if (fetch >= 0) result.limit(static_cast<uint64_t>(fetch));
   }
+  if (spec.offset > 0) result.skip(static_cast<uint64_t>(spec.offset));
   std::vector<size_t> visible;
   for (size_t i = 0; i < spec.columns.size(); ++i) {
     if (!spec.columns[i].hidden) visible.push_back(i);

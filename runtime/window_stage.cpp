@@ -207,6 +207,17 @@ class WindowOrder {
     DeviceBuffer scanned = alloc(n_ * 8), counted = alloc(n_ * 8);
     prims_.segmented_inclusive_scan(partition_heads_, w.func == F::Count ? valid : values, scanned, n_, op);
     prims_.segmented_inclusive_scan(partition_heads_, valid, counted, n_, ScanOp::Sum);
+    if (w.frame == plan::WindowFrame::Rows) {
+      const Segments& p = segments(partition_heads_, partitions_);
+      DeviceBuffer framed = alloc(n_ * 8), framed_count = alloc(n_ * 8);
+      launch("hqc_window_rows_frame",
+             {KernelArg::buf(scanned), KernelArg::buf(counted), KernelArg::buf(values), KernelArg::buf(valid), KernelArg::buf(p.starts),
+              KernelArg::buf(p.ends), KernelArg::int64(w.frame_start), KernelArg::int32(w.start_unbounded ? 1 : 0),
+              KernelArg::int64(w.frame_end), KernelArg::int32(w.end_unbounded ? 1 : 0),
+              KernelArg::int32(op == ScanOp::Min ? 1 : op == ScanOp::Max ? 2 : 0), KernelArg::int64(static_cast<int64_t>(n_)),
+              KernelArg::buf(framed), KernelArg::buf(framed_count)});
+      return {to_rows(framed), to_rows(framed_count)};
+    }
     // The frame's last row: the peer group's (RANGE with ORDER BY), the partition's (no ORDER BY,
     // or UNBOUNDED FOLLOWING), the row itself (ROWS).
     const DeviceBuffer* ends = nullptr;
@@ -336,7 +347,7 @@ ModuleSource window_module(const Backend& backend) {
   m.options = codegen::compile_options(dialect);
   m.kernel_names = {"hqc_window_mark_changes", "hqc_window_head_positions", "hqc_window_select", "hqc_window_flags",
                     "hqc_window_record_ends",  "hqc_window_read_ends",      "hqc_window_scatter", "hqc_window_iota",
-                    "hqc_window_shift"};
+                    "hqc_window_shift", "hqc_window_rows_frame"};
   m.label = "window functions (templates/window/window.h)";
   return m;
 }

@@ -111,12 +111,16 @@ struct OrderItem {
 
 // The frames horseqc evaluates: from the partition's first row to the current row and its peers
 // (RANGE, the default with ORDER BY), to the current row (ROWS), or the whole partition.
-enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition };
+enum class WindowFrame : uint8_t { RangeToCurrentRow, RowsToCurrentRow, WholePartition, Rows };
 
 struct WindowOver {
   std::vector<SqlExprPtr> partition_by;
   std::vector<OrderItem> order_by;
   WindowFrame frame = WindowFrame::RangeToCurrentRow;
+  // Rows: ROWS BETWEEN <start> AND <end>, each a row offset from the current row (k PRECEDING is
+  // -k, CURRENT ROW 0, m FOLLOWING m) or unbounded (the partition's first / last row).
+  int64_t frame_start = 0, frame_end = 0;
+  bool start_unbounded = false, end_unbounded = false;
   int location = -1;
   // "partition by a order by b desc" (what SqlExpr::to_sql prints inside OVER (...)).
   std::string to_sql() const;
@@ -147,7 +151,9 @@ struct SelectStmt {
   SqlExprPtr having;
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
-  int limit_location = -1;
+  int64_t offset = 0;      // OFFSET: rows skipped (after ORDER BY) before LIMIT counts
+  int limit_location = -1;  // LIMIT's count, else OFFSET's
+  bool limits() const { return limit.has_value() || offset > 0; }
 };
 
 const char* kind_name(SqlExprKind k);

@@ -57,13 +57,14 @@ SqlExprPtr column_expr(const std::string& alias, const std::string& column, int 
   return e;
 }
 
-// The statement's LIMIT (if any) on top of `tree`.
+// The statement's LIMIT and OFFSET (if any) on top of `tree`.
 std::unique_ptr<plan::LogicalOp> with_limit(std::unique_ptr<plan::LogicalOp> tree, const SelectStmt& stmt, const SqlSource& src) {
-  if (!stmt.limit) return tree;
+  if (!stmt.limits()) return tree;
   auto l = std::make_unique<plan::LogicalOp>();
   l->kind = plan::OpKind::Limit;
   l->json_path = src.position(stmt.limit_location);
-  l->limit = *stmt.limit;
+  l->limit = stmt.limit.value_or(-1);
+  l->offset = stmt.offset;
   l->schema = tree->schema;
   l->children.push_back(std::move(tree));
   return l;
@@ -134,6 +135,7 @@ class SelectBinder {
       f->children.push_back(std::move(tree));
       tree = std::move(f);
     }
+    add_hidden_sort_items();
     tree = project(std::move(tree));
     if (!stmt_.order_by.empty()) tree = order_by(std::move(tree));
     return with_limit(std::move(tree), stmt_, src_);
@@ -398,7 +400,7 @@ class SelectBinder {
       c->kind = SqlExprKind::Column;
       c->qualifiers = {sq.alias, name};
       c->location = e.location;
-      return c;
+      return sq.count_zero ? zero_if_null(c) : c;
     }
     auto copy = std::make_shared<SqlExpr>(e);
     for (SqlExprPtr& a : copy->args) a = join_having_subqueries(*a, tree, where);
@@ -540,21 +542,22 @@ class SelectBinder {
     return p;
   }
 
-  // ORDER BY keys name output columns: a position, an output name, or an expression that is
-  // (textually, after qualification) a select item.
-  std::string sort_name(const OrderItem& o, const std::vector<plan::Attribute>& out) {
+  // The select item an ORDER BY key names: a position (of the visible items), an output name, or
+  // an expression that is (textually, after qualification) a select item; none: nullopt.
+  std::optional<size_t> sort_item(const OrderItem& o) const {
     const SqlExpr& e = *o.expr;
+    const size_t visible = items_.size() - hidden_sort_items_;
     if (e.kind == SqlExprKind::IntLiteral) {
-      if (e.int_value < 1 || static_cast<size_t>(e.int_value) > out.size()) {
+      if (e.int_value < 1 || static_cast<size_t>(e.int_value) > visible) {
         src_.fail(e.location, "ORDER BY position " + std::to_string(e.int_value) + " is not in the select list (1.." +
-                                  std::to_string(out.size()) + ")");
+                                  std::to_string(visible) + ")");
       }
-      return out[static_cast<size_t>(e.int_value - 1)].name;
+      return static_cast<size_t>(e.int_value - 1);
     }
     std::vector<size_t> matches;
     if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 1) {
-      for (size_t i = 0; i < out.size(); ++i) {
-        if (out[i].name == e.qualifiers[0]) matches.push_back(i);
+      for (size_t i = 0; i < visible; ++i) {
+        if (items_[i].name == e.qualifiers[0]) matches.push_back(i);
       }
     }
     if (matches.empty()) {
@@ -564,11 +567,26 @@ class SelectBinder {
       }
     }
     if (matches.size() > 1) src_.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" is ambiguous: several output columns have that name");
-    if (matches.empty()) {
+    if (matches.empty()) return std::nullopt;
+    return matches[0];
+  }
+
+  // An ORDER BY key that is no select item becomes a hidden one (`__o<k>`): computed with the
+  // others (after aggregation, it must be a group key or aggregate, as in the select list), sorted
+  // by, and dropped from the result (ResultDesc::hidden).
+  void add_hidden_sort_items() {
+    for (size_t k = 0; k < stmt_.order_by.size(); ++k) {
+      const OrderItem& o = stmt_.order_by[k];
+      if (sort_item(o)) continue;
+      const SqlExpr& e = *o.expr;
       if (e.kind == SqlExprKind::Column) output_lookup()(e);  // reports unknown / non-grouped columns precisely
-      src_.unsupported(e.location, "ORDER BY \"" + e.to_sql() + "\": sorting by an expression that is not in the select list is not supported");
+      if (stmt_.distinct)
+        src_.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" of a SELECT DISTINCT must be one of its select items");
+      if (nullable_ != NullableOutput::Result)
+        src_.unsupported(e.location, "ORDER BY \"" + e.to_sql() + "\": sorting a subquery by an expression that is not in its select list is not supported");
+      items_.push_back({o.expr, "__o" + std::to_string(k + 1), "", e.location});
+      ++hidden_sort_items_;
     }
-    return out[matches[0]].name;
   }
 
   std::unique_ptr<plan::LogicalOp> order_by(std::unique_ptr<plan::LogicalOp> input) {
@@ -576,7 +594,12 @@ class SelectBinder {
     o->kind = plan::OpKind::OrderBy;
     o->json_path = src_.position(stmt_.order_by.front().location);
     o->schema = input->schema;
-    for (const OrderItem& item : stmt_.order_by) o->sort_keys.push_back({sort_name(item, o->schema), item.descending});
+    for (const OrderItem& item : stmt_.order_by) {
+      std::optional<size_t> i = sort_item(item);
+      if (!i) throw Error(ErrorKind::Internal, "ORDER BY " + item.expr->to_sql() + " names no select item");
+      o->sort_keys.push_back({items_[*i].name, item.descending});
+    }
+    for (size_t i = items_.size() - hidden_sort_items_; i < items_.size(); ++i) o->hidden.push_back(items_[i].name);
     o->children.push_back(std::move(input));
     return o;
   }
@@ -584,7 +607,8 @@ class SelectBinder {
   const SelectStmt& stmt_;
   const SqlSource& src_;
   FromScope scope_;
-  std::vector<OutputItem> items_;
+  std::vector<OutputItem> items_;  // the select list, then hidden_sort_items_ ORDER BY keys (add_hidden_sort_items)
+  size_t hidden_sort_items_ = 0;
   std::vector<SqlExprPtr> group_by_;  // GROUP BY as written, or each select item (by position) for SELECT DISTINCT
   std::vector<GroupKey> keys_;
   std::vector<AggregateCall> aggs_;

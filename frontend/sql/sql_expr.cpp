@@ -1,6 +1,8 @@
 // SQL expression binding via the JSON expression binder (frontend/sql/sql_expr.h).
 #include "frontend/sql/sql_expr.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -118,6 +120,8 @@ class Translator {
                                        "select list (optionally aliased), not inside an expression or another clause");
         if (is_aggregate_call(e)) src_.fail(e.location, "aggregate function " + e.text + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         if (std::optional<json> call = string_function(e, path)) return *call;
+        if (e.text == "round") return round_call(e, path);
+        if (std::optional<json> call = date_function(e, path)) return *call;
         src_.unsupported(e.location, "function " + e.text + "() is not supported");
       case SqlExprKind::IntervalLiteral:
         src_.unsupported(e.location, "an interval is only supported added to or subtracted from a date");
@@ -180,6 +184,41 @@ class Translator {
     if (args.size() != arity)
       src_.fail(e.location, e.text + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", found " + std::to_string(args.size()));
     return call(op, args, path, e.location);
+  }
+
+  // date_trunc('month', d), date_part('year', d) (EXTRACT), and DuckDB's year(d), quarter(d),
+  // month(d), day(d), dayofweek(d), dayofyear(d).
+  std::optional<json> date_function(const SqlExpr& e, const std::string& path) {
+    static const std::map<std::string, std::string> parts = {{"year", "year"}, {"quarter", "quarter"}, {"month", "month"}, {"day", "day"},
+                                                             {"dayofmonth", "day"}, {"dayofweek", "dow"}, {"dayofyear", "doy"}};
+    locations_[path] = e.location;
+    if (auto it = parts.find(e.text); it != parts.end()) {
+      if (e.args.size() != 1) src_.fail(e.location, e.text + "() takes 1 argument, found " + std::to_string(e.args.size()));
+      return json{{"op", "extract"}, {"field", it->second}, {"arg", translate(*e.args[0], path + ".arg")}};
+    }
+    if (e.text != "date_trunc" && e.text != "date_part" && e.text != "datepart" && e.text != "datetrunc") return std::nullopt;
+    if (e.args.size() != 2) src_.fail(e.location, e.text + "() takes 2 arguments, found " + std::to_string(e.args.size()));
+    if (e.args[0]->kind != SqlExprKind::StringLiteral) src_.unsupported(e.args[0]->location, e.text + "() needs its part as a string literal ('month')");
+    std::string field = e.args[0]->text;
+    std::transform(field.begin(), field.end(), field.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    locations_[path + ".field"] = e.args[0]->location;
+    const bool trunc = e.text == "date_trunc" || e.text == "datetrunc";
+    return json{{"op", trunc ? "date_trunc" : "extract"}, {"field", trunc || !parts.count(field) ? field : parts.at(field)},
+                {"arg", translate(*e.args[1], path + ".arg")}};
+  }
+
+  // ROUND(x) and ROUND(x, n), n an integer literal.
+  json round_call(const SqlExpr& e, const std::string& path) {
+    if (e.args.empty() || e.args.size() > 2)
+      src_.fail(e.location, "round() takes 1 or 2 arguments, found " + std::to_string(e.args.size()));
+    locations_[path] = e.location;
+    json out = {{"op", "round"}, {"arg", translate(*e.args[0], path + ".arg")}};
+    if (e.args.size() == 2) {
+      if (e.args[1]->kind != SqlExprKind::IntLiteral) src_.unsupported(e.args[1]->location, "round() needs its digits as an integer literal");
+      locations_[path + ".digits"] = e.args[1]->location;
+      out["digits"] = e.args[1]->int_value;
+    }
+    return out;
   }
 
   json binary(const SqlExpr& e, const std::string& path) {

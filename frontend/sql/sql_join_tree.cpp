@@ -338,9 +338,9 @@ class JoinTreeBuilder {
   // A subquery in FROM (or a WITH entry) is planned on its own; a projection on top renames its
   // output to "<alias>.<column>" so the outer query sees it like a scan.
   void add_derived(const SelectStmt& query, const std::string& alias, int location, const std::vector<std::string>& column_names) {
-    if (!query.order_by.empty() || query.limit) {
+    if (!query.order_by.empty() || query.limits()) {
       src_.unsupported(query.order_by.empty() ? query.limit_location : query.order_by.front().location,
-                       "ORDER BY / LIMIT inside a subquery in FROM is not supported");
+                       "ORDER BY / LIMIT / OFFSET inside a subquery in FROM is not supported");
     }
     auto q = std::make_shared<SelectStmt>(query);
     for (const CommonTable& c : ctes_) {
@@ -416,6 +416,9 @@ class JoinTreeBuilder {
     };
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
+      if (sq.count_zero && !in_select_list_)
+        src_.unsupported(e.location, "a correlated COUNT subquery outside the select list is not supported yet (a key without "
+                                     "rows must count 0; write NOT EXISTS / EXISTS, or select the COUNT)");
       size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
       if (in_select_list_ && !sq.outer_keys.empty()) {
         null_supplying_.insert(rel);
@@ -432,7 +435,10 @@ class JoinTreeBuilder {
         edges_.push_back(EquiJoin{outer_rel, rel, outer.get(), column(sq.alias, sq.column_names[i + 1], outer->location).get(),
                                   outer->location, order, nullptr, rel});
       }
-      return column(sq.alias, "value", e.location);
+      SqlExprPtr value = column(sq.alias, "value", e.location);
+      if (!sq.count_zero) return value;
+      owned_.push_back(zero_if_null(value));
+      return owned_.back();
     }
     auto copy = std::make_shared<SqlExpr>(e);
     for (SqlExprPtr& a : copy->args) a = replace_scalar_subqueries(*a, order);

@@ -49,6 +49,10 @@ SqlExprPtr int_literal(int64_t value, int location) {
   return e;
 }
 
+SqlExprPtr zero_if_null(const SqlExprPtr& e) {
+  return make(SqlExprKind::Function, e->location, "coalesce", {e, int_literal(0, e->location)});
+}
+
 SqlExprPtr equals(SqlExprPtr a, SqlExprPtr b, int location) {
   return make(SqlExprKind::Binary, location, "=", {std::move(a), std::move(b)});
 }

@@ -78,6 +78,8 @@ class NullRewriter {
 // AST builders the rewrite (and the binder's hidden attributes) use.
 SqlExprPtr attribute_ref(const std::string& name, int location);  // SqlExprKind::Attribute
 SqlExprPtr int_literal(int64_t value, int location);
+// COALESCE(e, 0) at e's position: a correlated COUNT subquery's value (0 where no group matched).
+SqlExprPtr zero_if_null(const SqlExprPtr& e);
 SqlExprPtr equals(SqlExprPtr a, SqlExprPtr b, int location);
 // CASE WHEN cond THEN 1 ELSE 0 END (Int32): a predicate as a 0/1 value.
 SqlExprPtr one_where(SqlExprPtr cond, int location);

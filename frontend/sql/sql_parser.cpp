@@ -79,7 +79,6 @@ class Walker {
 
   std::shared_ptr<SelectStmt> select(const json& s, int location) {
     if (s.contains("valuesLists")) src_.unsupported(location, "VALUES lists are not supported");
-    if (s.contains("limitOffset")) src_.unsupported(location_of(first_fields(s.at("limitOffset"))), "OFFSET is not supported");
     if (s.contains("windowClause")) src_.unsupported(location, "WINDOW clauses are not supported");
     auto out = std::make_shared<SelectStmt>();
     out->location = location;
@@ -142,6 +141,13 @@ class Walker {
       } else {
         out->limit = l->int_value;
       }
+    }
+    if (s.contains("limitOffset")) {
+      SqlExprPtr o = expr(s.at("limitOffset"));
+      if (o->kind != SqlExprKind::IntLiteral || o->int_value < 0)
+        src_.fail(o->location, "expected a non-negative integer after OFFSET, found " + o->to_sql());
+      out->offset = o->int_value;
+      if (out->limit_location < 0) out->limit_location = o->location;
     }
     return out;
   }
@@ -414,8 +420,10 @@ class Walker {
 
   // OVER (PARTITION BY ... ORDER BY ... [frame]). PostgreSQL's frameOptions bits (parsenodes.h
   // FRAMEOPTION_*): 0x1 non-default, 0x2 RANGE, 0x4 ROWS, 0x8 GROUPS, 0x10 BETWEEN, 0x20 start
-  // UNBOUNDED PRECEDING, 0x100 end UNBOUNDED FOLLOWING, 0x400 end CURRENT ROW; anything else
-  // (offsets, EXCLUDE, GROUPS, a start other than UNBOUNDED PRECEDING) is refused.
+  // UNBOUNDED PRECEDING, 0x100 end UNBOUNDED FOLLOWING, 0x200 start CURRENT ROW, 0x400 end CURRENT
+  // ROW, 0x800 / 0x1000 start / end n PRECEDING, 0x2000 / 0x4000 start / end n FOLLOWING (the
+  // offsets in startOffset / endOffset). RANGE frames other than UNBOUNDED PRECEDING to CURRENT ROW
+  // or UNBOUNDED FOLLOWING, GROUPS and EXCLUDE are refused.
   std::shared_ptr<WindowOver> window_over(const json& w, int call_location) {
     auto over = std::make_shared<WindowOver>();
     over->location = w.contains("location") ? w.at("location").get<int>() : call_location;
@@ -434,15 +442,39 @@ class Walker {
       over->frame = WindowFrame::RowsToCurrentRow;
     } else if (options == (range | start_unbounded | end_unbounded) || options == (rows | start_unbounded | end_unbounded)) {
       over->frame = WindowFrame::WholePartition;
+    } else if ((options & rows) && !(options & ~0x7ffe)) {
+      rows_frame(w, options, *over);
     } else {
-      src_.unsupported(over->location, "this window frame is not supported (supported: the default, and ROWS/RANGE BETWEEN UNBOUNDED "
-                                       "PRECEDING AND CURRENT ROW or UNBOUNDED FOLLOWING)");
+      src_.unsupported(over->location, "this window frame is not supported (supported: the default, ROWS BETWEEN any bounds, and RANGE "
+                                       "BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW or UNBOUNDED FOLLOWING)");
     }
     if (over->order_by.empty() && over->frame != WindowFrame::WholePartition) {
       // Without ORDER BY every row of a partition is a peer of every other: the frame is the partition.
-      over->frame = over->frame == WindowFrame::RowsToCurrentRow ? WindowFrame::RowsToCurrentRow : WindowFrame::WholePartition;
+      // (ROWS frames count rows in whatever order the partition has, as in DuckDB.)
+      if (over->frame != WindowFrame::RowsToCurrentRow && over->frame != WindowFrame::Rows) over->frame = WindowFrame::WholePartition;
     }
     return over;
+  }
+
+  // ROWS BETWEEN <start> AND <end> with offsets (frameOptions bits as in window_over).
+  void rows_frame(const json& w, int options, WindowOver& over) {
+    auto offset = [&](const char* field) -> int64_t {
+      SqlExprPtr e = expr(w.at(field));
+      if (e->kind != SqlExprKind::IntLiteral || e->int_value < 0)
+        src_.unsupported(e->location, "a window frame offset must be a non-negative integer literal, found " + e->to_sql());
+      return e->int_value;
+    };
+    over.frame = WindowFrame::Rows;
+    if (options & 0x20) over.start_unbounded = true;
+    else if (options & 0x800) over.frame_start = -offset("startOffset");
+    else if (options & 0x2000) over.frame_start = offset("startOffset");
+    else if (!(options & 0x200)) src_.unsupported(over.location, "a window frame starting UNBOUNDED FOLLOWING is not valid");
+    if (options & 0x100) over.end_unbounded = true;
+    else if (options & 0x1000) over.frame_end = -offset("endOffset");
+    else if (options & 0x4000) over.frame_end = offset("endOffset");
+    else if (!(options & 0x400)) src_.unsupported(over.location, "a window frame ending UNBOUNDED PRECEDING is not valid");
+    if (!over.start_unbounded && !over.end_unbounded && over.frame_start > over.frame_end)
+      src_.fail(over.location, "this window frame ends before it starts");
   }
 
   SqlExprPtr func_call(const json& f) {

@@ -200,9 +200,9 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   if (stmt.set_all && stmt.set_op != SetOperation::Union)
     src.unsupported(stmt.right->location, what + " is not supported yet (" + what.substr(0, what.size() - 4) + " without ALL is)");
   for (const SelectStmt* operand : {stmt.left.get(), stmt.right.get()}) {
-    if (!operand->order_by.empty() || operand->limit) {
+    if (!operand->order_by.empty() || operand->limits()) {
       src.unsupported(operand->order_by.empty() ? operand->limit_location : operand->order_by.front().location,
-                      "ORDER BY / LIMIT on an operand of " + what + " is not supported; write them after the last operand");
+                      "ORDER BY / LIMIT / OFFSET on an operand of " + what + " is not supported; write them after the last operand");
     }
   }
   // The statement's WITH entries are visible in both operands (their own entries shadow them).

@@ -175,7 +175,7 @@ Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& o
                          const SqlSource& src) {
   Decorrelated d;
   d.tag = "sq" + std::to_string(location);
-  if (sub.limit) src.unsupported(sub.limit_location, "LIMIT in a subquery in WHERE is not supported");
+  if (sub.limits()) src.unsupported(sub.limit_location, "LIMIT / OFFSET in a subquery in WHERE is not supported");
 
   // Rename subquery tables that share an alias with the outer query.
   std::set<std::string> taken;
@@ -409,11 +409,15 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
     src.unsupported(s.location, "a scalar subquery that is not a single aggregate (" + value->to_sql() +
                                     ") is not supported: its row count is not known to be one");
   }
-  // A key without rows has no group, and so no value; only a COUNT would have one there (0).
-  if (!d.keys.empty() && contains_count(*value)) {
-    src.unsupported(s.location, "a correlated COUNT subquery is not supported (groups without rows must count 0, a join drops them)");
-  }
+  // A key without rows has no group, and so no value: NULL, except for a COUNT, which is 0 there
+  // (count_zero: the caller reads COALESCE(value, 0) over its left outer join).
   ScalarSubqueryPlan out;
+  if (!d.keys.empty() && contains_count(*value)) {
+    if (!(value->kind == SqlExprKind::Function && value->text == "count"))
+      src.unsupported(s.location, "a correlated subquery whose value computes with a COUNT (" + value->to_sql() +
+                                      ") is not supported yet (a key without rows would need it evaluated over no rows); a COUNT alone is");
+    out.count_zero = true;
+  }
   out.alias = d.tag;
   out.column_names.push_back("value");
   stmt.items = {SelectItem{value, "value", stmt.items[0].location}};

@@ -59,9 +59,12 @@ struct ScalarSubqueryPlan {
   std::vector<std::string> column_names;  // "value", "k1", ...
   std::vector<SqlExprPtr> outer_keys;     // the outer side of each correlation key
   std::string alias;                      // "sq<offset>"
+  // A correlated COUNT: an outer row whose keys have no group reads 0, not NULL (COALESCE(value, 0)
+  // over the left outer join).
+  bool count_zero = false;
 };
 // Errors: Unsupported for a subquery that is not one aggregate without GROUP BY / HAVING (its row
-// count would not be one per key), a correlated COUNT (empty groups must count 0), and what
+// count would not be one per key), a correlated value computed from a COUNT, and what
 // decorrelation cannot handle (correlated conditions other than equalities).
 ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
                                         const SqlSource& source);

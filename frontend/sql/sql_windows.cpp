@@ -135,6 +135,7 @@ std::unique_ptr<plan::LogicalOp> bind_windowed_select(const SelectStmt& stmt, co
   inner.items.clear();
   inner.order_by.clear();
   inner.limit.reset();
+  inner.offset = 0;
   inner.limit_location = -1;
   std::vector<SelectItem> hidden_items;
   std::vector<std::string> hidden;
@@ -162,6 +163,13 @@ std::unique_ptr<plan::LogicalOp> bind_windowed_select(const SelectStmt& stmt, co
       case WindowFrame::RangeToCurrentRow: w.frame = plan::WindowFrame::RangeToCurrentRow; break;
       case WindowFrame::RowsToCurrentRow: w.frame = plan::WindowFrame::RowsToCurrentRow; break;
       case WindowFrame::WholePartition: w.frame = plan::WindowFrame::WholePartition; break;
+      case WindowFrame::Rows:
+        w.frame = plan::WindowFrame::Rows;
+        w.frame_start = call.over->frame_start;
+        w.frame_end = call.over->frame_end;
+        w.start_unbounded = call.over->start_unbounded;
+        w.end_unbounded = call.over->end_unbounded;
+        break;
     }
     const std::string prefix = "__w" + std::to_string(windows.size() + 1) + "_";
     auto add_hidden = [&](const SqlExprPtr& e, const std::string& name) {

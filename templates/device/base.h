@@ -109,6 +109,25 @@ HQC_FN hqc_i32 hqc_cmp_scaled_i64(hqc_i64 a, hqc_i64 p, hqc_i64 b) {
 HQC_FN hqc_i64 hqc_min_i64(hqc_i64 a, hqc_i64 b) { return a < b ? a : b; }
 HQC_FN hqc_i64 hqc_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b; }
 
+// ---- ROUND (frontend/expr.h ExprKind::Round): halves away from zero, as DuckDB ----
+// v / d rounded to the nearest integer (d > 0): the quotient moves away from zero when the
+// remainder is at least half of d (|r| >= d - |r| cannot overflow).
+HQC_FN hqc_i64 hqc_round_div_i64(hqc_i64 v, hqc_i64 d) {
+  const hqc_i64 q = v / d;
+  const hqc_i64 r = v % d < 0 ? -(v % d) : v % d;
+  return r >= d - r ? q + (v < 0 ? -1 : 1) : q;
+}
+// ROUND(v, n) of a double with m = 10^|n|: round(v * m) / m for n >= 0 (v itself where that is not
+// finite), round(v / m) * m for n < 0 (0 where not finite). x - x is 0 exactly for finite x.
+HQC_FN hqc_f64 hqc_round_f64_digits(hqc_f64 v, hqc_f64 m) {
+  const hqc_f64 r = round(v * m) / m;
+  return r - r == 0.0 ? r : v;
+}
+HQC_FN hqc_f64 hqc_round_f64_tens(hqc_f64 v, hqc_f64 m) {
+  const hqc_f64 r = round(v / m) * m;
+  return r - r == 0.0 ? r : 0.0;
+}
+
 // ---- 128-bit integers: exact sums of scaled decimals (OpenCL C has no __int128) ----
 // Two's complement over two words; sums wrap modulo 2^128 like the hardware add does for 64 bits.
 // In memory a 128-bit value is two consecutive int64 words: low, high.
@@ -175,6 +194,32 @@ HQC_FN hqc_f64 hqc_i128_to_f64(hqc_i128 a) {
   const hqc_i128 m = negative ? hqc_i128_neg(a) : a;
   const hqc_f64 magnitude = (hqc_f64)(hqc_u64)m.hi * 18446744073709551616.0 + (hqc_f64)m.lo;
   return negative ? -magnitude : magnitude;
+}
+// a / d rounded to the nearest integer, halves away from zero (0 < d < 2^62): the magnitude's high
+// word divides directly, the remainder and the low word bit by bit (no 128-bit division exists).
+HQC_FN hqc_i128 hqc_i128_round_div(hqc_i128 a, hqc_i64 d) {
+  const hqc_i32 negative = a.hi < 0 ? 1 : 0;
+  const hqc_i128 m = negative ? hqc_i128_neg(a) : a;
+  const hqc_u64 ud = (hqc_u64)d;
+  hqc_u64 high = (hqc_u64)m.hi / ud;
+  hqc_u64 r = (hqc_u64)m.hi % ud;
+  hqc_u64 low = 0;
+  for (hqc_i32 bit = 63; bit >= 0; --bit) {
+    r = (r << 1) | ((m.lo >> bit) & 1u);
+    low <<= 1;
+    if (r >= ud) {
+      r -= ud;
+      low |= 1u;
+    }
+  }
+  if (r >= ud - r) {
+    low += 1u;
+    if (low == 0u) high += 1u;
+  }
+  hqc_i128 q;
+  q.lo = low;
+  q.hi = (hqc_i64)high;
+  return negative ? hqc_i128_neg(q) : q;
 }
 HQC_FN hqc_i128 hqc_i128_min(hqc_i128 a, hqc_i128 b) { return hqc_i128_cmp(a, b) <= 0 ? a : b; }
 HQC_FN hqc_i128 hqc_i128_max(hqc_i128 a, hqc_i128 b) { return hqc_i128_cmp(a, b) >= 0 ? a : b; }

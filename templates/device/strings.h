@@ -350,3 +350,22 @@ HQC_FN hqc_i32 hqc_day_of_days(hqc_i32 days) {
   const hqc_i64 mp = (5 * doy + 2) / 153;
   return (hqc_i32)(doy - (153 * mp + 2) / 5 + 1);
 }
+// Day number of a civil date (Howard Hinnant's days_from_civil; storage/date.cpp on the host).
+HQC_FN hqc_i32 hqc_days_from_civil(hqc_i64 y, hqc_i64 m, hqc_i64 d) {
+  y -= m <= 2 ? 1 : 0;
+  const hqc_i64 era = (y >= 0 ? y : y - 399) / 400;
+  const hqc_i64 yoe = y - era * 400;
+  const hqc_i64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  return (hqc_i32)(era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468);
+}
+HQC_FN hqc_i32 hqc_quarter_of_days(hqc_i32 days) { return (hqc_month_of_days(days) - 1) / 3 + 1; }
+// Day of the week, 0 = Sunday (day 0, 1970-01-01, was a Thursday); day of the year, 1 = January 1st.
+HQC_FN hqc_i32 hqc_dow_of_days(hqc_i32 days) { return (hqc_i32)((((hqc_i64)days % 7) + 11) % 7); }
+HQC_FN hqc_i32 hqc_doy_of_days(hqc_i32 days) { return days - hqc_days_from_civil(hqc_year_of_days(days), 1, 1) + 1; }
+// DATE_TRUNC: the first day of the date's year, quarter, month, ISO week (its Monday).
+HQC_FN hqc_i32 hqc_trunc_year_days(hqc_i32 days) { return hqc_days_from_civil(hqc_year_of_days(days), 1, 1); }
+HQC_FN hqc_i32 hqc_trunc_quarter_days(hqc_i32 days) {
+  return hqc_days_from_civil(hqc_year_of_days(days), 3 * ((hqc_month_of_days(days) - 1) / 3) + 1, 1);
+}
+HQC_FN hqc_i32 hqc_trunc_month_days(hqc_i32 days) { return days - hqc_day_of_days(days) + 1; }
+HQC_FN hqc_i32 hqc_trunc_week_days(hqc_i32 days) { return days - (hqc_i32)((((hqc_i64)days % 7) + 10) % 7); }

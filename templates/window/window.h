@@ -8,8 +8,9 @@
 // changes, a peer group where any key changes), turns them into values the scans combine
 // (hqc_window_head_positions, hqc_window_select, hqc_window_flags), finds where every row's
 // segment ends (hqc_window_record_ends, hqc_window_read_ends: the frame's last row for RANGE frames
-// and whole partitions), shifts values within partitions (hqc_window_shift: LAG, LEAD), and puts the
-// answers back into result-row order (hqc_window_scatter).
+// and whole partitions), shifts values within partitions (hqc_window_shift: LAG, LEAD), reads ROWS
+// BETWEEN frames (hqc_window_rows_frame), and puts the answers back into result-row order
+// (hqc_window_scatter).
 
 #define HQC_WINDOW_ROWS(i, n) \
   for (hqc_i64 i = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); i < (n); i += HQC_GDIM() * (hqc_i64)HQC_BDIM())
@@ -64,6 +65,38 @@ HQC_KERNEL void hqc_window_shift(HQC_GLOBAL const hqc_i64* HQC_RESTRICT values, 
     const int inside = j >= starts[i] && j <= (hqc_i64)ends[i];
     out[i] = inside ? values[j] : 0;
     out_valid[i] = inside ? valid[j] : 0;
+  }
+}
+
+// ROWS BETWEEN frames: row i sees rows lo..hi of its partition (starts[i]..ends[i]), lo = i + lo_off
+// (the partition's first row when lo_unbounded), hi = i + hi_off (its last when hi_unbounded),
+// clamped to the partition; none where lo > hi. `scanned` and `counted` are the partition's
+// inclusive scans of the values and of their validities: a SUM or COUNT (op 0) is the difference of
+// two scan entries (exact: integers), and so is a MIN or MAX (op 1, 2) whose frame starts at the
+// partition's first row (the scan of MIN / MAX); other MIN / MAX frames read their rows one by one.
+// out_count[i] counts the frame's non-NULL values (0: the aggregate is NULL).
+HQC_KERNEL void hqc_window_rows_frame(HQC_GLOBAL const hqc_i64* HQC_RESTRICT scanned, HQC_GLOBAL const hqc_i64* HQC_RESTRICT counted,
+                                      HQC_GLOBAL const hqc_i64* HQC_RESTRICT values, HQC_GLOBAL const hqc_i64* HQC_RESTRICT valid,
+                                      HQC_GLOBAL const hqc_i64* HQC_RESTRICT starts, HQC_GLOBAL const hqc_u32* HQC_RESTRICT ends,
+                                      hqc_i64 lo_off, hqc_i32 lo_unbounded, hqc_i64 hi_off, hqc_i32 hi_unbounded, hqc_i32 op, hqc_i64 n,
+                                      HQC_GLOBAL hqc_i64* HQC_RESTRICT out, HQC_GLOBAL hqc_i64* HQC_RESTRICT out_count) {
+  HQC_WINDOW_ROWS(i, n) {
+    const hqc_i64 s = starts[i], e = (hqc_i64)ends[i];
+    const hqc_i64 lo = lo_unbounded || i + lo_off < s ? s : i + lo_off;
+    const hqc_i64 hi = hi_unbounded || i + hi_off > e ? e : i + hi_off;
+    hqc_i64 value = 0, count = 0;
+    if (lo <= hi && (op == 0 || lo == s)) {
+      value = scanned[hi] - (op == 0 && lo > s ? scanned[lo - 1] : 0);
+      count = counted[hi] - (lo > s ? counted[lo - 1] : 0);
+    } else if (lo <= hi) {
+      for (hqc_i64 j = lo; j <= hi; ++j) {
+        if (valid[j] == 0) continue;
+        if (count == 0 || (op == 1 ? values[j] < value : values[j] > value)) value = values[j];
+        ++count;
+      }
+    }
+    out[i] = value;
+    out_count[i] = count;
   }
 }
 

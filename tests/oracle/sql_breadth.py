@@ -19,7 +19,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tpch_queries import sql_queries_main  # noqa: E402
 
-# (name, SQL). ORDER BY keys are output columns.
+# (name, SQL). ORDER BY keys that are not output columns must leave no ties (the rows are compared in
+# the oracle's order then).
 QUERIES = [
     # Window functions (computed on the device over the query's result, runtime/window_stage.h).
     ("window_rank_over_aggregate", "select n_name, sum(o_totalprice) as total, rank() over (order by sum(o_totalprice) desc) as r "
@@ -375,6 +376,61 @@ QUERIES = [
     ("nullif_distinct_from", "select c_custkey, nullif(c_nationkey, 3) as k, c_nationkey is distinct from 5 as d, "
                              "nullif(c_nationkey, 3) is not distinct from null as same from customer "
                              "where c_custkey < 20 order by c_custkey"),
+    # ORDER BY what the select list does not show (a hidden sort column), positions, OFFSET.
+    ("order_by_not_selected", "select c_name, c_acctbal from customer where c_nationkey = 3 order by c_custkey desc"),
+    ("order_by_not_selected_expression", "select o_orderkey from orders where o_orderkey < 2000 "
+                                         "order by o_totalprice * 2 - o_orderkey desc limit 7"),
+    ("order_by_not_selected_aggregate", "select c_nationkey, count(*) as n from customer group by c_nationkey "
+                                        "order by sum(c_acctbal) desc, c_nationkey"),
+    ("order_by_not_selected_group_key", "select c_nationkey, count(*) as n from customer group by c_nationkey, c_mktsegment "
+                                        "order by c_mktsegment, c_nationkey limit 12"),
+    ("order_by_not_selected_null", "select n_name from nation left join region on n_regionkey = r_regionkey "
+                                   "and r_name < 'C' order by r_name desc, n_name"),
+    ("order_by_positions", "select p_type, count(*) as n from part where p_type like '%BRASS' group by p_type "
+                           "order by 2 desc, 1"),
+    ("limit_offset", "select c_custkey, sum(o_totalprice) as spent from customer join orders on c_custkey = o_custkey "
+                     "group by c_custkey order by spent desc, c_custkey limit 10 offset 5"),
+    ("offset_without_limit", "select n_name, n_regionkey from nation order by n_regionkey desc, n_nationkey offset 20"),
+    ("offset_past_the_end_of_a_window", "select o_orderkey, rank() over (order by o_totalprice desc) as r from orders "
+                                        "order by r, o_orderkey limit 3 offset 10"),
+    # ROUND: halves away from zero; decimals to fewer digits or tens, doubles, integers, aggregates.
+    ("round_decimal", "select o_orderkey, round(o_totalprice, 1) as a, round(o_totalprice) as b, round(o_totalprice, -2) as c, "
+                      "round(o_totalprice, 5) as d, round(0 - o_totalprice, -1) as e from orders where o_orderkey < 300 "
+                      "order by o_orderkey"),
+    ("round_double_and_aggregates", "select l_returnflag, round(avg(l_discount), 4) as a, round(avg(l_quantity)) as q, "
+                                    "round(sum(l_extendedprice), -3) as s, round(avg(l_extendedprice) / 7, -1) as t "
+                                    "from lineitem group by l_returnflag order by l_returnflag"),
+    ("round_group_key_and_literals", "select round(l_quantity, -1) as q, round(12.345, 2) as a, round(-12.345, 2) as b, "
+                                     "round(2.5) as c, round(-2.5) as d, round(17, -1) as f, count(*) as n from lineitem "
+                                     "group by 1 order by 1"),
+    ("round_in_where", "select count(*) as n from lineitem where round(l_extendedprice * l_discount, 0) > 3000 "
+                       "and round(l_tax * 100) = 4"),
+    # Dates: date_trunc, date_part and EXTRACT of quarter, day of week and of year.
+    ("date_trunc_month_group", "select date_trunc('month', o_orderdate) as m, count(*) as n, sum(o_totalprice) as s from orders "
+                               "group by m order by m"),
+    ("date_trunc_all_parts", "select o_orderkey, o_orderdate, date_trunc('year', o_orderdate) as y, date_trunc('quarter', o_orderdate) as q, "
+                             "date_trunc('week', o_orderdate) as w, date_trunc('day', o_orderdate) as d from orders "
+                             "where o_orderkey < 500 order by o_orderkey"),
+    ("extract_quarter_dow_doy", "select extract(quarter from l_shipdate) as q, extract(dow from l_shipdate) as dw, "
+                                "date_part('doy', l_shipdate) > 180 as late, year(l_shipdate) as y, count(*) as n from lineitem "
+                                "where l_shipdate >= date_trunc('year', date '1996-03-10') group by 1, 2, 3, 4 order by 1, 2, 3, 4"),
+    # Correlated COUNT subqueries: a key without rows counts 0.
+    ("select_correlated_count", "select n_name, (select count(*) from customer where c_nationkey = n_nationkey and c_acctbal > 9000) "
+                                "as rich, (select count(o_orderkey) from orders where o_custkey = n_nationkey) as n from nation "
+                                "order by n_name"),
+    ("having_correlated_count", "select c_nationkey, count(*) as n from customer group by c_nationkey having count(*) > "
+                                "(select count(*) from supplier where s_nationkey = c_nationkey) * 10 order by c_nationkey"),
+    # ROWS BETWEEN frames with offsets: moving sums, averages, counts, MIN / MAX.
+    ("window_rows_moving", "select o_orderdate, count(*) as n, sum(count(*)) over (order by o_orderdate rows between 6 preceding "
+                           "and current row) as week, avg(sum(o_totalprice)) over (order by o_orderdate rows 2 preceding) as a3 "
+                           "from orders where o_orderdate < date '1992-04-01' group by o_orderdate order by o_orderdate"),
+    ("window_rows_centered_min_max", "select l_orderkey, l_linenumber, min(l_quantity) over (partition by l_orderkey order by "
+                                     "l_linenumber rows between 1 preceding and 1 following) as lo, max(l_extendedprice) over "
+                                     "(partition by l_orderkey order by l_linenumber rows between current row and 2 following) as hi, "
+                                     "count(*) over (partition by l_orderkey order by l_linenumber rows between 2 following and "
+                                     "unbounded following) as n, sum(l_quantity) over (partition by l_orderkey order by l_linenumber "
+                                     "rows between unbounded preceding and 1 preceding) as before from lineitem where l_orderkey < 200 "
+                                     "order by l_orderkey, l_linenumber"),
 ]
 
 if __name__ == "__main__":

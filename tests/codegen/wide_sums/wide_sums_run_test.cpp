@@ -10,6 +10,7 @@
 //   - division: sum / count(*), AVG, sum / 7.0 per group and of a single-tuple aggregate (Q8, Q17);
 //   - MIN and MAX of 128-bit sums (past +-2^63, negative too): of a derived table, per group, and as
 //     a scalar subquery compared for equality (TPC-H Q15's shape);
+//   - ROUND of 128-bit sums to fewer digits, to tens, and exactly at halves (away from zero);
 //   - what has no device form yet is Unsupported, never a wrong answer.
 // And: TPC-H Q8, Q11, Q15 and Q17 compile without data (no statistics: every decimal SUM is 128-bit, as
 // in horseqc-compile) for CUDA (NVRTC) and OpenCL (built on PoCL).
@@ -312,6 +313,24 @@ TEST_CASE("MIN and MAX of 128-bit sums: of a derived table, negative, per group,
         "group by w_g, case when w_id > 150 then 1 else 0 end) as t "
         "group by gk order by gk",
         grouped);
+}
+
+// v / d rounded half away from zero, the host's reference for ROUND.
+i128 round_div(i128 v, i128 d) {
+  const i128 q = v / d, r = v % d < 0 ? -(v % d) : v % d;
+  return 2 * r >= d ? q + (v < 0 ? -1 : 1) : q;
+}
+
+TEST_CASE("ROUND of 128-bit sums: fewer digits, none, tens, and halves (away from zero, negative groups too)") {
+  Expected expected;
+  for (const auto& [g, s] : groups()) {
+    // Every sum but group 3's ends in 0 (scaled by 100), so s + 0.05 rounds at exactly half a unit.
+    expected.push_back({exact(g), exact(round_div(s.first, 10)), exact(round_div(s.first, 100)), exact(round_div(s.first, 100000) * 1000),
+                        exact(round_div(s.first + 5, 10))});
+  }
+  check("select w_g, round(sum(w_v), 1) as r1, round(sum(w_v)) as r0, round(sum(w_v), -3) as rk, round(sum(w_v) + 0.05, 1) as half "
+        "from w group by w_g order by w_g",
+        expected);
 }
 
 TEST_CASE("a 128-bit sum as a join's build-side payload (an aggregate joined on its key)") {
