@@ -10,7 +10,8 @@
 //     one: an aggregate as a join's build side) with the 128-bit type;
 //   - Lowering::typed() copies an expression of the logical plan into a pipeline and retypes it
 //     bottom-up over that pipeline's bindings: + and - with a 128-bit operand are 128-bit, * is
-//     128-bit when exactly one operand is (a product of two is Unsupported), a Cast to a decimal of
+//     128-bit when exactly one operand is (a product of two is Unsupported; integer arithmetic over
+//     an integer SUM is a 128-bit decimal of scale 0, as the SUM is), a Cast to a decimal of
 //     a 128-bit value is 128-bit (the binder only ever raises scales), a Cast to float64 is
 //     float64, a CASE with a 128-bit branch is 128-bit, a ROUND of one is 128-bit (at the scale it
 //     rounds to); comparisons stay boolean (their operands
@@ -43,6 +44,9 @@ void retype(plan::Expr& e, const Pipeline& p) {
       break;
     case plan::ExprKind::Arith:
       if (!any_wide(e)) break;
+      // An integer SUM that may leave 64 bits is a 128-bit decimal of scale 0; so is integer
+      // arithmetic over it (`sum(l_quantity) + 1`, `count(*) - sum(x)`).
+      if ((e.type.id == TypeId::Int64 || e.type.id == TypeId::Int32) && e.arith != plan::ArithOp::Div) e.type = decimal128(0);
       if (e.type.id != TypeId::Decimal)
         throw Error(ErrorKind::Unsupported, e.to_string() + ": " + std::string(plan::arith_symbol(e.arith)) +
                                                 " of a 128-bit decimal sum giving " + e.type.to_string() + " has no device form yet");

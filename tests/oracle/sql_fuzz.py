@@ -50,6 +50,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -202,6 +203,7 @@ class Query:
         self.items, self.joins, self.where, self.select = [], [], [], []
         self.group, self.group_style, self.having, self.order = [], [], [], []
         self.limit, self.style, self.on_filters, self.perm = None, "comma", False, 0
+        self.offset = None  # OFFSET (with a LIMIT and an ORDER BY that leaves no ties among distinct rows)
         self.star = False  # SELECT * (EXISTS subqueries)
         self.nullable = False  # a set operand whose columns may be NULL (gen_left_operand, null_items)
 
@@ -253,6 +255,8 @@ class Query:
             out.append("order by " + ", ".join(a + (" desc" if d else "") for a, d in self.order))
         if self.limit is not None:
             out.append(f"limit {self.limit}")
+        if self.offset is not None and self.limit is not None:  # (operands and reductions drop the LIMIT)
+            out.append(f"offset {self.offset}")
         return " ".join(out)
 
 
@@ -262,7 +266,7 @@ class SetQuery:
 
     def __init__(self, op, left, right):
         self.op, self.left, self.right = op, left, right
-        self.order, self.limit = [], None
+        self.order, self.limit, self.offset = [], None, None
         self.items = []  # no FROM items of its own (generate() asks)
 
     @property
@@ -276,6 +280,8 @@ class SetQuery:
             out.append("order by " + ", ".join(a + (" desc" if d else "") for a, d in self.order))
         if self.limit is not None:
             out.append(f"limit {self.limit}")
+        if self.offset is not None and self.limit is not None:  # (operands and reductions drop the LIMIT)
+            out.append(f"offset {self.offset}")
         return " ".join(out)
 
 
@@ -604,8 +610,19 @@ class Gen:
         if r < 0.42:
             a, c = self.pick_col(scope, aliases, ("date",))
             if a is not None:
-                part = rng.choice(["year", "year", "month", "day"])
+                part = rng.choice(["year", "year", "month", "day", "quarter", "dow", "doy"])
                 return E(f"extract({part} from {{0}})", [self.colref(a, c)], typ="int", bound=2100)
+        if r < 0.46:
+            # ROUND of an integer or a decimal (exact on both engines; a double is left out: its last
+            # bits may differ between them before rounding, and a half would then round apart).
+            x = self.gen_num(scope, aliases, depth - 1)
+            if x.typ in ("int", "dec"):
+                n = rng.choice([-2, -1, 0, 1, 2, 3])
+                if x.typ == "int" and n >= 0:
+                    return x
+                unit = 10 ** max(-n, 0)
+                scale = min(x.scale, max(n, 0)) if x.typ == "dec" else 0
+                return E(f"round({{0}}, {n})", [x], typ=x.typ, scale=scale, bound=x.bound + unit)
         if r < 0.52:
             p = self.gen_pred(scope, aliases, depth=1)
             x, y = self.gen_num(scope, aliases, depth - 1), (self.gen_num(scope, aliases, depth - 1)
@@ -980,6 +997,9 @@ class Gen:
         if r < 0.12:
             a, c = self.pick_col(scope, aliases, ("date",))
             if a is not None:
+                if rng.random() < 0.3:
+                    part = rng.choice(["year", "quarter", "month", "week"])
+                    return E(f"date_trunc('{part}', {{0}})", [self.colref(a, c)], typ="date")
                 return E("extract(year from {0})", [self.colref(a, c)], typ="int")
         if r < 0.17:
             a, c = self.pick_col(scope, aliases, ("heap", "dict"))
@@ -1455,9 +1475,29 @@ class Gen:
         floats = any(e.typ == "float" for e, _ in q.select)
         if shape == "project" or rng.random() < 0.5:
             self.order_all(q)
+            if not floats and rng.random() < 0.2:
+                self.order_by_hidden(q, scope, aliases, shape)
             if not floats and rng.random() < (0.7 if shape == "project" else 0.3):
                 q.limit = rng.choice([1, 3, 10, 25, 100])
+                if rng.random() < 0.25:
+                    q.offset = rng.choice([1, 2, 5, 20])
         return q
+
+    def order_by_hidden(self, q, scope, aliases, shape):
+        """A first ORDER BY key the select list does not show: a column (or, when the query groups, an
+        aggregate or a group key). The rest of the order is every output, so only rows equal in every
+        output column may tie (the oracle compares such a result in its own order)."""
+        rng = self.rng
+        if shape == "project":
+            a, c = self.pick_col(scope, aliases, ("key", "int", "dec", "date", "dict"))
+            key = self.colref(a, c) if a is not None else None
+        elif shape == "group" and q.group and rng.random() < 0.4:
+            key = rng.choice(q.group)
+        else:
+            key = self.gen_agg(scope, aliases, numeric_only=True)
+        if key is None or key.typ == "float" or key.sql() in [e.sql() for e, _ in q.select]:
+            return
+        q.order.insert(0, (key.sql(), rng.random() < 0.5))
 
     def order_all(self, q):
         names = [a for _, a in q.select]
@@ -1680,10 +1720,20 @@ WINDOW_SHARE = 0.08  # of the other queries: with window functions (gen_window_q
 STRING_FUNCTION_SHARE = 0.2  # of the predicates on a string column: through string functions (string_fn_pred)
 
 
+ORACLE_SECONDS = 30  # a query DuckDB needs longer for is dropped (and the next attempt drawn)
+
+
 def oracle(con, sql):
-    """(columns, rows) from DuckDB, or raises."""
-    res = con.execute(sql)
-    return [d[0] for d in res.description], res.fetchall()
+    """(columns, rows) from DuckDB, or raises (duckdb.InterruptException past ORACLE_SECONDS: a self-join
+    of lineorder on lo_suppkey makes ~10^8 rows at SF 0.01, which stalled whole fuzzers on the GPU
+    machine, bench/results/2026-11-26-h100-sql-fuzz-15d27d4)."""
+    timer = threading.Timer(ORACLE_SECONDS, con.interrupt)
+    timer.start()
+    try:
+        res = con.execute(sql)
+        return [d[0] for d in res.description], res.fetchall()
+    finally:
+        timer.cancel()
 
 
 def generate(con, prof, rows, seed, index):

@@ -11,6 +11,7 @@
 //   - MIN and MAX of 128-bit sums (past +-2^63, negative too): of a derived table, per group, and as
 //     a scalar subquery compared for equality (TPC-H Q15's shape);
 //   - ROUND of 128-bit sums to fewer digits, to tens, and exactly at halves (away from zero);
+//   - integer arithmetic over an integer SUM (a 128-bit decimal of scale 0 without statistics);
 //   - what has no device form yet is Unsupported, never a wrong answer.
 // And: TPC-H Q8, Q11, Q15 and Q17 compile without data (no statistics: every decimal SUM is 128-bit, as
 // in horseqc-compile) for CUDA (NVRTC) and OpenCL (built on PoCL).
@@ -331,6 +332,18 @@ TEST_CASE("ROUND of 128-bit sums: fewer digits, none, tens, and halves (away fro
   check("select w_g, round(sum(w_v), 1) as r1, round(sum(w_v)) as r0, round(sum(w_v), -3) as rk, round(sum(w_v) + 0.05, 1) as half "
         "from w group by w_g order by w_g",
         expected);
+}
+
+TEST_CASE("integer arithmetic over an integer SUM that may leave 64 bits (128-bit without statistics) is exact") {
+  Expected expected;
+  const Rows& r = rows();
+  std::map<int32_t, std::pair<i128, i128>> sums;  // sum(w_id), count(*)
+  for (size_t i = 0; i < r.id.size(); ++i) {
+    sums[r.g[i]].first += r.id[i];
+    sums[r.g[i]].second += 1;
+  }
+  for (const auto& [g, s] : sums) expected.push_back({exact(g), exact(s.first + 1), exact(2 * s.first - s.second), exact(s.first * 3 - 7)});
+  check("select w_g, sum(w_id) + 1 as a, 2 * sum(w_id) - count(*) as b, sum(w_id) * 3 - 7 as c from w group by w_g order by w_g", expected);
 }
 
 TEST_CASE("a 128-bit sum as a join's build-side payload (an aggregate joined on its key)") {
