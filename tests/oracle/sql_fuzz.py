@@ -10,17 +10,20 @@ many-to-many key joins), filters (comparisons with literals sampled from the dat
 LIKE / NOT LIKE with literal patterns, SUBSTRING, the string functions upper / lower / trim / length /
 position / replace / || and ILIKE in the shapes docs/sql.md supports, AND / OR / NOT, date literals and
 `date 'x' + interval 'n' day|month|year`, `date_column + interval 'n' day`), arithmetic (+ - * with
-integer and decimal literals of random scales), CASE WHEN, EXTRACT, aggregates (sum, count, count(*),
-min, max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
+integer and decimal literals of random scales), ROUND of integers and decimals, CASE WHEN, EXTRACT
+(year, quarter, month, day, dow, doy), date_trunc group keys, aggregates (sum, count, count(*), min,
+max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
 scalar subqueries in WHERE (correlated by key equalities or not), derived tables in FROM and WITH,
-ORDER BY over all output columns (always with LIMIT) and LIMIT; one query in ten a UNION [ALL] /
+ORDER BY over all output columns (always with LIMIT), now and then after a first key the select list
+does not show (a column, group key or aggregate), LIMIT and OFFSET; one query in ten a UNION [ALL] /
 INTERSECT / EXCEPT of two or three operands of matching types (alone, or as a derived table that is
 grouped and aggregated), whose columns may be NULL now and then (operands over a LEFT JOIN, their
 aggregates, also without GROUP BY over no rows; booleans; CAST(NULL AS type) and bare NULL items);
 LEFT JOINs (docs/sql.md "NULLs"), now and then a derived table or WITH query over one whose NULL-able
 values (computed, boolean, aggregated with or without GROUP BY) an enclosing query groups and counts,
 and FULL JOINs of tables and filtered subqueries (gen_full_join). Query i of seed S is a function of
-(S, i) and the data alone: `--seed S --only i` replays it.
+(S, i) and the data alone: `--seed S --only i` replays it (unless DuckDB needed more than ORACLE_SECONDS
+for a draw of it on one machine and not on another: such a draw is dropped like one DuckDB rejects).
 
 Outcomes: match; refused (exit 4 with a message: acceptable, counted by message); MISMATCH (different
 results) and CRASH (any other exit code, a signal, a timeout, unreadable output, exit 4 without a
