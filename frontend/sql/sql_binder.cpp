@@ -304,10 +304,7 @@ class SelectBinder {
       SqlExprPtr where = b.nulls.needed(*call.filter) ? b.nulls.truth(*call.filter) : call.filter;
       only = only ? and_of(only, where) : where;
     }
-    if (only) {
-      if (call.distinct) src_.unsupported(call.location, "a DISTINCT aggregate over a value that may be NULL, or with FILTER, is not supported yet");
-      a.filter = bind_sql_predicate(*only, b.in, b.base, src_);
-    }
+    if (only) a.filter = bind_sql_predicate(*only, b.in, b.base, src_);  // (a DISTINCT one: split_distinct_aggregate)
     std::string why;
     if (!plan::aggregate_type(a.func, a.arg ? &a.arg->type : nullptr, a.type, why)) src_.fail(call.location, why);
     plan::Attribute attr{"", a.name, a.type, "", ""};
@@ -579,9 +576,11 @@ class SelectBinder {
       const OrderItem& o = stmt_.order_by[k];
       if (sort_item(o)) continue;
       const SqlExpr& e = *o.expr;
-      if (e.kind == SqlExprKind::Column) output_lookup()(e);  // reports unknown / non-grouped columns precisely
-      if (stmt_.distinct)
+      if (stmt_.distinct) {
+        if (e.kind == SqlExprKind::Column) scope_.resolve(e);  // an unknown column first
         src_.fail(e.location, "ORDER BY \"" + e.to_sql() + "\" of a SELECT DISTINCT must be one of its select items");
+      }
+      if (e.kind == SqlExprKind::Column) output_lookup()(e);  // reports unknown / non-grouped columns precisely
       if (nullable_ != NullableOutput::Result)
         src_.unsupported(e.location, "ORDER BY \"" + e.to_sql() + "\": sorting a subquery by an expression that is not in its select list is not supported");
       items_.push_back({o.expr, "__o" + std::to_string(k + 1), "", e.location});

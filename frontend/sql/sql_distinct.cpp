@@ -20,13 +20,19 @@ DataType result_type(plan::AggFunc f, const plan::ExprPtr& arg, const SqlSource&
 std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::LogicalOp> agg, const std::vector<bool>& distinct,
                                                           const SqlSource& src, int location) {
   const plan::Expr* x = nullptr;
+  plan::ExprPtr filter;  // of the distinct calls (one for all of them), or none
   for (size_t i = 0; i < agg->aggregates.size(); ++i) {
     const plan::AggregateExpr& a = agg->aggregates[i];
     if (distinct[i]) {
       if (x != nullptr && x->to_string() != a.arg->to_string())
         src.unsupported(location, "DISTINCT aggregates over different arguments (" + x->to_string() + ", " + a.arg->to_string() +
                                       ") are not supported yet");
+      const std::string f = a.filter ? a.filter->to_string() : "", seen = filter ? filter->to_string() : "";
+      if (x != nullptr && f != seen)
+        src.unsupported(location, "DISTINCT aggregates with different filters (" + (f.empty() ? "none" : f) + ", " +
+                                      (seen.empty() ? "none" : seen) + ") are not supported yet");
       x = a.arg.get();
+      filter = a.filter;
     }
   }
   if (x == nullptr) return agg;
@@ -47,6 +53,17 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
     xa.dict_column = x->dict_column;
   }
   inner->schema.push_back(xa);
+  // Whether the pair passed the distinct calls' filter (a NULL value does not): 1 or 0, one more key.
+  const std::string valid_name = "__distinct_valid";
+  plan::Attribute va{"", valid_name, DataType::int32(), "", ""};
+  if (filter) {
+    auto valid = std::make_shared<plan::Expr>();
+    valid->kind = plan::ExprKind::Case;
+    valid->type = DataType::int32();
+    valid->args = {plan::clone(*filter), plan::make_int_literal(1, DataType::int32()), plan::make_int_literal(0, DataType::int32())};
+    inner->group_by.push_back({valid_name, valid});
+    inner->schema.push_back(va);
+  }
 
   auto outer = std::make_unique<plan::LogicalOp>();
   outer->kind = plan::OpKind::Aggregate;
@@ -61,6 +78,7 @@ std::unique_ptr<plan::LogicalOp> split_distinct_aggregate(std::unique_ptr<plan::
     if (distinct[i]) {
       o.func = a.func;
       o.arg = plan::make_column(xa);
+      if (filter) o.filter = plan::make_compare(plan::CompareOp::Eq, plan::make_column(va), plan::make_int_literal(1, DataType::int32()));
     } else {
       plan::AggregateExpr partial;
       partial.name = "__partial" + std::to_string(i);

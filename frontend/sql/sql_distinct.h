@@ -8,9 +8,11 @@
 //     the other calls; the outer Aggregate groups by the keys again, applies the distinct calls to
 //     x (COUNT(DISTINCT x) = COUNT(x) over the pairs) and combines the partials (SUM of SUMs, SUM
 //     of COUNTs, MIN of MINs, MAX of MAXs). The outer Aggregate's schema equals the input's, so
-//     operators above it are unchanged.
-//   throws: Error(Unsupported) at `location` when the distinct calls have different arguments, or
-//     when AVG is combined with a DISTINCT call (no exact partial form without a projection).
+//     operators above it are unchanged. Distinct calls with a filter (NULLs skipped: a value of a
+//     LEFT JOIN's NULL side; FILTER (WHERE ...)) group by one more key, `__distinct_valid`, 1 where
+//     the filter holds and 0 elsewhere, and count only the pairs where it is 1.
+//   throws: Error(Unsupported) at `location` when the distinct calls have different arguments or
+//     different filters.
 #pragma once
 
 #include <memory>

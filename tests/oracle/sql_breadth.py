@@ -420,6 +420,17 @@ QUERIES = [
                                 "order by n_name"),
     ("having_correlated_count", "select c_nationkey, count(*) as n from customer group by c_nationkey having count(*) > "
                                 "(select count(*) from supplier where s_nationkey = c_nationkey) * 10 order by c_nationkey"),
+    # DISTINCT aggregates over a LEFT JOIN's NULL side and with FILTER: NULLs and filtered rows are
+    # not counted; a group whose values are all NULL counts 0 (SUM: NULL).
+    ("distinct_count_left_join_nulls", "select n_name, count(distinct c_custkey) as customers, count(o_orderkey) as n from nation "
+                                       "left join customer on c_nationkey = n_nationkey and c_acctbal > 9000 left join orders "
+                                       "on o_custkey = c_custkey and o_orderstatus = 'F' group by n_name order by n_name"),
+    ("distinct_sum_left_join_nulls", "select r_name, sum(distinct n_regionkey * 10 + 1) as s, count(distinct n_regionkey * 10 + 1) as k, "
+                                     "count(*) as n from region left join nation on n_regionkey = r_regionkey and n_name < 'F' "
+                                     "group by r_name order by r_name"),
+    ("distinct_count_filter", "select c_nationkey, count(distinct o_orderpriority) filter (where o_totalprice > 100000) as p, "
+                              "count(*) as n from customer join orders on o_custkey = c_custkey group by c_nationkey "
+                              "order by c_nationkey"),
     # ROWS BETWEEN frames with offsets: moving sums, averages, counts, MIN / MAX.
     ("window_rows_moving", "select o_orderdate, count(*) as n, sum(count(*)) over (order by o_orderdate rows between 6 preceding "
                            "and current row) as week, avg(sum(o_totalprice)) over (order by o_orderdate rows 2 preceding) as a3 "
