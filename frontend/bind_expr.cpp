@@ -682,7 +682,7 @@ ExprPtr bind_round(const JsonNode& node, const std::vector<Attribute>& scope) {
   }
   const int scale = scale_of(v->type);
   if (digits >= scale) return v;  // nothing after the point to round
-  if (scale - digits > 18) node.at("digits").unsupported("round to " + std::to_string(digits) + " digits of a value of scale " + std::to_string(scale) +
+  if (digits < -18 || scale - digits > 18) node.at("digits").unsupported("round to " + std::to_string(digits) + " digits of a value of scale " + std::to_string(scale) +
                                                          " is not supported (at most 18 digits are rounded away)");
   DataType type = v->type.id == TypeId::Decimal ? DataType::decimal(v->type.precision, static_cast<uint8_t>(std::max<int64_t>(digits, 0)))
                                                 : DataType::int64();
