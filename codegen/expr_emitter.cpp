@@ -124,15 +124,10 @@ class Emitter {
       }
       case plan::ExprKind::Round: return round(e);
       case plan::ExprKind::Extract:  // hqc_year_of_days, hqc_quarter_of_days, ... (templates/device/strings.h)
-      case plan::ExprKind::DateTrunc: {  // hqc_trunc_year_days, ...
-        static const char* const extract[] = {"year", "quarter", "month", "day", "dow", "doy"};
-        static const char* const trunc[] = {"year", "quarter", "month", "week"};
+      case plan::ExprKind::DateTrunc: {  // hqc_trunc_year_days, ... (DATE_TRUNC to a day is its operand: the binder drops it)
         const bool is_extract = e.kind == plan::ExprKind::Extract;
-        bool known = false;
-        for (const char* f : is_extract ? std::vector<const char*>(std::begin(extract), std::end(extract))
-                                        : std::vector<const char*>(std::begin(trunc), std::end(trunc)))
-          known = known || e.string_value == f;
-        if (!known) throw Error(ErrorKind::Unsupported, e.to_string() + " has no device form");
+        if (is_extract ? !plan::is_extract_field(e.string_value) : !plan::is_date_trunc_field(e.string_value) || e.string_value == "day")
+          throw Error(ErrorKind::Unsupported, e.to_string() + " has no device form");
         return (is_extract ? "hqc_" + e.string_value + "_of_days(" : "hqc_trunc_" + e.string_value + "_days(") + emit(*e.args.at(0)) + ")";
       }
     }
@@ -421,16 +416,16 @@ class Emitter {
       const double m = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
       return std::string(n >= 0 ? "hqc_round_f64_digits(" : "hqc_round_f64_tens(") + emit(v) + ", " + float_literal(m) + ")";
     }
+    // The unit rounded to is 10^(scale - n) of the scaled value (the binder keeps it within 10^18).
     const int scale = v.type.id == TypeId::Decimal ? v.type.scale : 0;
-    const std::string divisor = int_literal(power_of_ten(static_cast<int>(scale - std::max<int64_t>(n, 0))), DataType::int64());
+    const std::string unit = int_literal(power_of_ten(static_cast<int>(scale - n)), DataType::int64());
     const std::string tens = n < 0 ? int_literal(power_of_ten(static_cast<int>(-n)), DataType::int64()) : "";
     if (is_i128(v.type)) {
-      std::string q = "hqc_i128_round_div(" + emit(v) + ", " + (n < 0 ? "(" + divisor + " * " + tens + ")" : divisor) + ")";
+      const std::string q = "hqc_i128_round_div(" + emit(v) + ", " + unit + ")";
       return n < 0 ? "hqc_i128_mul_i64(" + q + ", " + tens + ")" : q;
     }
-    std::string q = "hqc_round_div_i64((hqc_i64)" + emit(v) + ", " + (n < 0 ? "(" + divisor + " * " + tens + ")" : divisor) + ")";
-    q = n < 0 ? "(" + q + " * " + tens + ")" : q;
-    return is_wide(e.type) ? q : "((hqc_i32)" + q + ")";
+    const std::string q = "hqc_round_div_i64((hqc_i64)" + emit(v) + ", " + unit + ")";
+    return n < 0 ? "(" + q + " * " + tens + ")" : q;  // (decimal or Int64: 64-bit)
   }
 
   std::string cast(const plan::Expr& operand, const DataType& to, bool checked = false) {

@@ -636,8 +636,7 @@ ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope
 ExprPtr bind_extract(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "field", "arg"});
   std::string field = node.at("field").as_string();
-  static const std::vector<std::string> fields = {"year", "quarter", "month", "day", "dow", "doy"};
-  if (std::find(fields.begin(), fields.end(), field) == fields.end()) {
+  if (!is_extract_field(field)) {
     node.at("field").unsupported("EXTRACT field \"" + field + "\" is not supported; expected year, quarter, month, day, dow or doy");
   }
   ExprPtr v = bind_any(node.at("arg"), scope);
@@ -648,8 +647,7 @@ ExprPtr bind_extract(const JsonNode& node, const std::vector<Attribute>& scope) 
 ExprPtr bind_date_trunc(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "field", "arg"});
   std::string field = node.at("field").as_string();
-  static const std::vector<std::string> fields = {"year", "quarter", "month", "week", "day"};
-  if (std::find(fields.begin(), fields.end(), field) == fields.end()) {
+  if (!is_date_trunc_field(field)) {
     node.at("field").unsupported("date_trunc to \"" + field + "\" is not supported; expected year, quarter, month, week or day");
   }
   ExprPtr v = bind_any(node.at("arg"), scope);

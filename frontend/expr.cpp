@@ -1,6 +1,7 @@
 // Constructors, deep copy and the stable text form of bound expressions (frontend/expr.h).
 #include "frontend/expr.h"
 
+#include <set>
 #include <sstream>
 
 namespace hqc::plan {
@@ -286,6 +287,16 @@ ExprPtr make_date_trunc(std::string field, ExprPtr date) {
   e->string_value = std::move(field);
   e->args = {std::move(date)};
   return e;
+}
+
+bool is_extract_field(const std::string& field) {
+  static const std::set<std::string> fields = {"year", "quarter", "month", "day", "dow", "doy"};
+  return fields.count(field) != 0;
+}
+
+bool is_date_trunc_field(const std::string& field) {
+  static const std::set<std::string> fields = {"year", "quarter", "month", "week", "day"};
+  return fields.count(field) != 0;
 }
 
 ExprPtr make_extract(std::string field, ExprPtr date) {

@@ -139,6 +139,9 @@ ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
 ExprPtr make_extract(std::string field, ExprPtr date);
 ExprPtr make_round(ExprPtr value, int64_t digits, DataType type);
 ExprPtr make_date_trunc(std::string field, ExprPtr date);
+// The fields ExprKind::Extract and ExprKind::DateTrunc take (the binder's and codegen's one list).
+bool is_extract_field(const std::string& field);
+bool is_date_trunc_field(const std::string& field);
 ExprPtr make_param(std::string name, DataType type);
 // `type` is the result type (frontend/bind_expr.cpp string_fn_type computes it from the arguments).
 ExprPtr make_string_fn(StringFn fn, std::vector<ExprPtr> args, DataType type);

@@ -2,6 +2,7 @@
 #include "runtime/result_assembly.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -332,7 +333,9 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   // (Nor under window functions: they see every row.)
   // OFFSET m LIMIT k keeps rows m .. m + k - 1 of the order: the first m + k are chosen, the first
   // m of them dropped last.
-  const int64_t fetch = spec.limit >= 0 ? spec.limit + spec.offset : -1;
+  const int64_t fetch = spec.limit < 0                                             ? -1
+                        : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
+                                                                                          : spec.limit + spec.offset;
   if (fetch >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
       selected.size() > static_cast<uint64_t>(fetch)) {
     std::vector<size_t> needed;
