@@ -9,9 +9,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +24,16 @@
 namespace hqc::sql {
 
 namespace {
+
+// `text` as a whole as a signed decimal integer ("-12", "007"); nothing when it is anything else
+// (empty, a lone '-', other characters) or leaves int64.
+std::optional<int64_t> whole_integer(std::string_view text) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, v);
+  if (error != std::errc() || at != end) return std::nullopt;
+  return v;
+}
 
 // What the user wrote, for a parse-tree node horseqc does not bind: COALESCE, not CoalesceExpr.
 std::string sql_name_of_node(const std::string& type) {
@@ -234,9 +247,10 @@ class Walker {
     }
     size_t j = i;
     while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
-    if (j == i || j - i > 18) throw Error(ErrorKind::Internal, src_.position(location) + ": cannot read back the integer constant here");
-    const int64_t v = std::stoll(t.substr(i, j - i));
-    return negative ? -v : v;
+    // (Leading zeros are digits too: `0000000000000000000000` is 0.)
+    const std::optional<int64_t> v = j == i ? std::nullopt : whole_integer(std::string_view(t).substr(i, j - i));
+    if (!v) throw Error(ErrorKind::Internal, src_.position(location) + ": cannot read back the integer constant here");
+    return negative ? -*v : *v;
   }
 
   SqlExprPtr constant(const json& c) {
@@ -256,10 +270,9 @@ class Walker {
     if (c.contains("fval")) {
       // Integers too large for int32 also arrive as fval; keep integers integral.
       std::string t = c.at("fval").value("fval", std::string("0"));
-      bool integral = t.find_first_not_of("-0123456789") == std::string::npos;
-      if (integral && t.size() < 19) {
+      if (const std::optional<int64_t> v = t.size() < 19 ? whole_integer(t) : std::nullopt) {
         auto e = node(SqlExprKind::IntLiteral, loc);
-        e->int_value = std::stoll(t);
+        e->int_value = *v;
         return e;
       }
       auto e = node(SqlExprKind::DecimalLiteral, loc);
@@ -308,9 +321,9 @@ class Walker {
       else if (mask == kMaskMonth) e->interval_unit = IntervalUnit::Month;
       else if (mask == kMaskYear) e->interval_unit = IntervalUnit::Year;
       else src_.unsupported(e->location, "only intervals of days, months or years are supported (interval '90' day)");
-      bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos && text.size() < 10;
-      if (!digits) src_.fail(arg->location, "expected a whole number of units in the interval, found '" + arg->text + "'");
-      e->int_value = std::stoll(text);
+      const std::optional<int64_t> units = text.size() < 10 ? whole_integer(text) : std::nullopt;
+      if (!units) src_.fail(arg->location, "expected a whole number of units in the interval, found '" + arg->text + "'");
+      e->int_value = *units;
       return e;
     }
     if ((type == "numeric" || type == "decimal") && tn.contains("typmods")) {
