@@ -128,6 +128,9 @@ struct LogicalOp {
   // LeftOuter: the binder tests NULLs itself, through the build side's match indicator
   // (frontend/sql/sql_nulls.h); a probe row without a match reads every build column as 0.
   // Without it, build columns are NULL there and may only be output or counted.
+  // Aggregate without GROUP BY: the binder tests its NULLs itself too — a count of the rows (or of
+  // each filtered aggregate's rows) says where SUM/MIN/MAX/AVG saw no value — so a later pipeline
+  // may read its value over no rows (zeroed by the binder) without the executor's check.
   bool explicit_nulls = false;
   // Semi/anti join: a predicate over probe and build attributes a match must also satisfy (Q21's
   // l2.l_suppkey <> l1.l_suppkey), or nullptr.

@@ -620,6 +620,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
                                                    std::vector<ResultColumn>& columns) {
   AggregationTable t;
   t.name = "agg" + std::to_string(program_.aggregations.size());
+  t.explicit_nulls = agg.explicit_nulls;
   bool all_domains = true, any_key_column = false;
   std::vector<std::string> domains;
   for (const plan::NamedExpr& g : agg.group_by) {

@@ -259,6 +259,9 @@ struct AggregationTable {
   // A heap-string key without its table's primary key among the keys: the device groups by row
   // references (one group per row at most), the host merges groups whose decoded keys are equal.
   bool merge_on_host = false;
+  // Scalar: the logical plan states where its SUM/MIN/MAX/AVG are NULL (plan::LogicalOp::explicit_nulls),
+  // so a later pipeline reading it over no rows needs no check (runtime/lower_program.cpp).
+  bool explicit_nulls = false;
   uint32_t scratchpad_bytes_per_slot = 0;
   uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
   // Set by pass compact_result for the table the host reads as the query's result.

@@ -385,11 +385,12 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
           if (c.name == p.column) f.buffer = c.buffer;
         }
         if (f.buffer.empty()) fail(program, "parameter " + p.name + " reads unknown column " + p.column + " of " + out.name);
-        // A single-tuple aggregate over no rows has a NULL SUM/MIN/MAX/AVG.
+        // A single-tuple aggregate over no rows has a NULL SUM/MIN/MAX/AVG (unless the plan tests
+        // that itself: AggregationTable::explicit_nulls).
         if (!writer.source.aggregation.empty()) {
           const ir::AggregationTable& agg = find_state(program, program.aggregations, writer.source.aggregation, "aggregation table");
           bool nullable = std::any_of(agg.accumulators.begin(), agg.accumulators.end(), [](const ir::Accumulator& a) { return a.nullable(); });
-          if (agg.layout == ir::AggLayout::Scalar && nullable) f.nonzero_buffer = agg.occupancy_buffer;
+          if (agg.layout == ir::AggLayout::Scalar && nullable && !agg.explicit_nulls) f.nonzero_buffer = agg.occupancy_buffer;
         }
         ps.params_from_buffers.push_back(f);
       }

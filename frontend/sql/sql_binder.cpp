@@ -154,6 +154,13 @@ class SelectBinder {
       auto value = select_values.find(s.expr.get());
       items_.push_back({value == select_values.end() ? s.expr : value->second, name, s.alias, s.location});
     }
+    // Columns are named throughout a plan (validity columns, ORDER BY, the result), so two of one
+    // name would be ambiguous there.
+    for (size_t i = 1; i < items_.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (items_[i].name == items_[j].name)
+          src_.unsupported(items_[i].location, "select items " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
+                                                   " are both named \"" + items_[i].name + "\"; give one of them another name (AS ...)");
   }
 
   // GROUP BY 2 and GROUP BY <select alias> (PostgreSQL extensions) name a select item.
@@ -215,6 +222,7 @@ class SelectBinder {
     b.rows_count = group_by_.empty() && (handed_on || std::any_of(items_.begin(), items_.end(), [](const OutputItem& i) {
                                             return mentions_null_construct(*i.expr);
                                           }));
+    agg->explicit_nulls = b.rows_count;
     for (const SqlExprPtr& written : group_by_) add_group_key(b, group_expression(written));
     for (const SqlExpr* call : calls) add_aggregate(b, *call);
     agg->children.push_back(std::move(input));
@@ -486,7 +494,7 @@ class SelectBinder {
           continue;
         }
         if (!v.value) src_.unsupported(items_[i].location, "a NULL select item has no type; write CAST(NULL AS type)");
-        if (v.null && (nullable_ == NullableOutput::Refused || nullable_ == NullableOutput::Parameter))
+        if (v.null && nullable_ == NullableOutput::Refused)
           src_.unsupported(items_[i].location, "column \"" + items_[i].name + "\" may be NULL: a column that may be NULL in a "
                                                "WHERE subquery is not supported yet");
         item = v.value;

@@ -35,11 +35,10 @@ namespace hqc::sql {
 // What becomes of a select item that may be NULL (frontend/sql/sql_nulls.h): a validity column
 // (plan::NamedExpr::validity_for) that the query's result folds into its NULLs (Result), or that an
 // enclosing query reads as the column's NULL test (Columns: a subquery in FROM, a WITH query, a
-// view, an operand of a set operation); Refused (a subquery in WHERE) makes it an Unsupported error.
-// Parameter (an uncorrelated scalar subquery, whose value becomes a run-time parameter) refuses as
-// Refused does, but its aggregate over no rows is no error here: the executor reports that NULL.
-// Everywhere else a SUM/MIN/MAX/AVG without GROUP BY may be NULL (over no rows) and is treated so.
-enum class NullableOutput : uint8_t { Result, Columns, Refused, Parameter };
+// view, an operand of a set operation, an uncorrelated scalar subquery); Refused (a subquery in
+// WHERE) makes it an Unsupported error. Everywhere a SUM/MIN/MAX/AVG without GROUP BY may be NULL
+// (over no rows) and is treated so (plan::LogicalOp::explicit_nulls).
+enum class NullableOutput : uint8_t { Result, Columns, Refused };
 
 plan::LogicalPlan bind_select(const SelectStmt& stmt, const SqlSource& source, const Catalog& catalog, const plan::Statistics& stats,
                               const std::string& plan_name, NullableOutput nullable = NullableOutput::Refused);

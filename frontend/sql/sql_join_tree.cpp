@@ -48,6 +48,52 @@ const SqlExpr* find_subquery(const SqlExpr& e) {
   return nullptr;
 }
 
+// The scalar subqueries of WHERE conjunct `c` whose NULL value makes `c` not TRUE (NULL or FALSE),
+// whatever the rest is: `x < (select ...)`, `(select ...) * 2 = y AND z`, `NOT (select ...) > 1`.
+// Only for these may an outer row whose keys the subquery has no group for be dropped by an inner
+// join; any other (`(select ...) IS NULL`, `coalesce((select ...), 0) = 0`, `(select ...) > 1 OR
+// x`) joins as the NULL-supplying side of a left outer join, so that row is still tested.
+// Conservative: a construct not listed below does not count as rejecting NULL.
+void collect_null_rejected(const SqlExpr& e, bool strict_enough, bool false_enough, std::set<const SqlExpr*>& out) {
+  // strict_enough: `e` being NULL is enough to make the conjunct not TRUE; false_enough: so is
+  // `e` being FALSE.
+  if (e.kind == SqlExprKind::ScalarSubquery) {
+    if (strict_enough) out.insert(&e);
+    return;
+  }
+  auto propagate = [&](size_t from, size_t to) {  // NULL in args [from, to) makes `e` NULL
+    for (size_t i = 0; i < e.args.size(); ++i) collect_null_rejected(*e.args[i], strict_enough && i >= from && i < to, false, out);
+  };
+  static const std::set<std::string> strict_functions = {"abs",   "upper", "lower",   "length",  "trim",
+                                                         "ltrim", "rtrim", "round", "replace", "position"};
+  switch (e.kind) {
+    case SqlExprKind::And:
+      for (const SqlExprPtr& a : e.args) collect_null_rejected(*a, false_enough, false_enough, out);
+      return;
+    case SqlExprKind::Binary:
+      propagate(0, e.text == "is distinct from" || e.text == "is not distinct from" ? 0 : e.args.size());
+      return;
+    case SqlExprKind::Not:
+    case SqlExprKind::Negate:
+    case SqlExprKind::Like:
+    case SqlExprKind::Cast:
+    case SqlExprKind::Extract:
+    case SqlExprKind::Substring:
+      propagate(0, e.args.size());
+      return;
+    case SqlExprKind::Between:
+    case SqlExprKind::InList:
+      propagate(0, 1);  // (a NULL bound or list item need not make the test NULL: `5 IN (NULL, 5)`)
+      return;
+    case SqlExprKind::Function:
+      propagate(0, strict_functions.count(e.text) && !e.over ? e.args.size() : 0);
+      return;
+    default:
+      propagate(0, 0);
+      return;
+  }
+}
+
 void split_conjuncts(const SqlExprPtr& e, std::vector<const SqlExpr*>& out) {
   if (e->kind == SqlExprKind::And) {
     for (const SqlExprPtr& a : e->args) split_conjuncts(a, out);
@@ -416,11 +462,11 @@ class JoinTreeBuilder {
     };
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
-      if (sq.count_zero && !in_select_list_)
-        src_.unsupported(e.location, "a correlated COUNT subquery outside the select list is not supported yet (a key without "
-                                     "rows must count 0; write NOT EXISTS / EXISTS, or select the COUNT)");
       size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
-      if (in_select_list_ && !sq.outer_keys.empty()) {
+      // An outer row whose keys have no group keeps a NULL value (a COUNT's 0) unless the WHERE
+      // conjunct drops it anyway for a NULL value (collect_null_rejected): a left outer join.
+      const bool keep_unmatched = in_select_list_ || sq.count_zero || !null_rejected_.count(&e);
+      if (keep_unmatched && !sq.outer_keys.empty()) {
         null_supplying_.insert(rel);
         scope_.mark_null_supplying(rel);
       }
@@ -585,6 +631,8 @@ class JoinTreeBuilder {
       return;
     }
     if (has_only_scalar_subqueries(c)) {
+      null_rejected_.clear();
+      collect_null_rejected(c, true, true, null_rejected_);
       SqlExprPtr rewritten = replace_scalar_subqueries(c, order);
       owned_.push_back(rewritten);
       classify(*rewritten, order);
@@ -888,8 +936,9 @@ class JoinTreeBuilder {
   const SelectStmt* stmt_ = nullptr;  // the statement being built
   std::vector<std::unique_ptr<plan::LogicalOp>> derived_;  // by relation index: derived table plans
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
-  std::set<size_t> null_supplying_;  // correlated scalar subqueries of the select list (left outer joins)
+  std::set<size_t> null_supplying_;  // correlated scalar subqueries joined as left outer joins
   bool in_select_list_ = false;      // replace_scalar_subqueries is rewriting a select item
+  std::set<const SqlExpr*> null_rejected_;  // ... a WHERE conjunct whose scalar subqueries these are (collect_null_rejected)
   bool right_join_ = false;          // a RIGHT JOIN swapped its sides: FROM order is not relation order
   std::vector<std::unique_ptr<plan::LogicalOp>> bases_;  // by relation index: its input, until joined
 };

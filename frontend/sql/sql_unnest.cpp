@@ -429,7 +429,7 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
     out.outer_keys.push_back(d.keys[i].outer);
   }
   out.plan = std::move(bind_select(stmt, src, outer_scope.catalog(), outer_scope.stats(), d.tag,
-                                   d.keys.empty() ? NullableOutput::Parameter : NullableOutput::Refused).root);
+                                   d.keys.empty() ? NullableOutput::Columns : NullableOutput::Refused).root);
   return out;
 }
 

@@ -54,6 +54,10 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
 // one row per value of the correlation keys (GROUP BY the inner sides of the correlated
 // equalities), or exactly one row when uncorrelated. The caller joins it on outer_keys[i] =
 // <alias>.k<i+1> (a single-row one joins without keys) and reads the value as <alias>.value.
+// The one row of an uncorrelated one states where its value is NULL (an aggregate over no rows) in
+// a validity column, as any derived table does (NullableOutput::Columns). A correlated one is NULL
+// only for outer keys without a group: the caller joins it as a left outer join wherever that row
+// could pass its conjunct (frontend/sql/sql_join_tree.cpp, collect_null_rejected).
 struct ScalarSubqueryPlan {
   std::unique_ptr<plan::LogicalOp> plan;  // output: value, k1, k2, ...
   std::vector<std::string> column_names;  // "value", "k1", ...

@@ -420,6 +420,24 @@ QUERIES = [
                                 "order by n_name"),
     ("having_correlated_count", "select c_nationkey, count(*) as n from customer group by c_nationkey having count(*) > "
                                 "(select count(*) from supplier where s_nationkey = c_nationkey) * 10 order by c_nationkey"),
+    # WHERE scalar subqueries whose value is NULL (no group for the row's keys, or an aggregate over
+    # no rows): a row is kept wherever the conjunct is TRUE for that NULL (a COUNT's 0); once three of
+    # these silently dropped every such row.
+    ("where_correlated_is_null", "select o_orderpriority, count(*) as n from orders where (select sum(l_quantity) from lineitem "
+                                 "where l_orderkey = o_orderkey and l_quantity > 48) is null group by o_orderpriority "
+                                 "order by o_orderpriority"),
+    ("where_correlated_or", "select o_orderstatus, count(*) as n from orders where (select sum(l_quantity) from lineitem where "
+                            "l_orderkey = o_orderkey and l_quantity > 45) > 40 or o_orderkey < 200 group by o_orderstatus "
+                            "order by o_orderstatus"),
+    ("where_correlated_coalesce_not", "select count(*) as n, sum(o_totalprice) as s from orders where coalesce((select "
+                                      "max(l_discount) from lineitem where l_orderkey = o_orderkey and l_quantity > 49), 0.5) = 0.5 "
+                                      "and not (o_custkey < 100 and (select min(l_tax) from lineitem where l_orderkey = o_orderkey "
+                                      "and l_shipmode = 'AIR') > 0.02)"),
+    ("where_correlated_count", "select c_mktsegment, count(*) as n from customer where (select count(*) from orders where "
+                               "o_custkey = c_custkey and o_orderstatus = 'F') < 2 group by c_mktsegment order by c_mktsegment"),
+    ("where_uncorrelated_no_rows", "select count(*) as n from orders where coalesce((select max(l_quantity) from lineitem where "
+                                   "l_quantity > 100), 7) = 7 and (select sum(l_tax) from lineitem where l_quantity < 0) is null "
+                                   "and o_totalprice > coalesce((select avg(o_totalprice) from orders where o_orderkey < 0), 1000)"),
     # DISTINCT aggregates over a LEFT JOIN's NULL side and with FILTER: NULLs and filtered rows are
     # not counted; a group whose values are all NULL counts 0 (SUM: NULL).
     ("distinct_count_left_join_nulls", "select n_name, count(distinct c_custkey) as customers, count(o_orderkey) as n from nation "
