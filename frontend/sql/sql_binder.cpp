@@ -351,21 +351,34 @@ class SelectBinder {
   SqlExprPtr join_having_subqueries(const SqlExpr& e, std::unique_ptr<plan::LogicalOp>& tree, const char* where) {
     if (e.kind == SqlExprKind::ScalarSubquery) {
       ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, stmt_.with, src_);
-      const plan::Attribute& value = sq.plan->schema.at(0);
-      auto project = std::make_unique<plan::LogicalOp>();
-      project->kind = plan::OpKind::Project;
-      project->json_path = src_.position(e.location);
-      // Named after the subquery, so an unqualified reference to an output named "value" (Q11's
-      // alias) stays unambiguous.
+      // Its outputs renamed after the subquery, so an unqualified reference to an output named
+      // "value" (Q11's alias) stays unambiguous: <alias>_value, <alias>_k<i>, and an uncorrelated
+      // one's validity (NULL over no rows) as the hidden __valid_<alias>.
       const std::string name = sq.alias + "_value";
-      auto pass = [&](const plan::Attribute& a, const std::string& as) {
-        project->schema.push_back(plan::Attribute{sq.alias, as, a.type, a.dict_table, a.dict_column});
-        plan::ExprPtr column = plan::make_column(a.source, a.name, a.type);
-        column->dict_table = a.dict_table;
-        column->dict_column = a.dict_column;
-        project->exprs.push_back({as, column});
-      };
-      pass(value, name);
+      std::unique_ptr<plan::LogicalOp> project = std::move(sq.plan);
+      if (project->kind != plan::OpKind::Project) {
+        auto p = std::make_unique<plan::LogicalOp>();
+        p->kind = plan::OpKind::Project;
+        p->json_path = src_.position(e.location);
+        p->schema = project->schema;
+        for (const plan::Attribute& a : project->schema) {
+          plan::ExprPtr column = plan::make_column(a.source, a.name, a.type);
+          column->dict_table = a.dict_table;
+          column->dict_column = a.dict_column;
+          p->exprs.push_back({a.name, column});
+        }
+        p->children.push_back(std::move(project));
+        project = std::move(p);
+      }
+      for (size_t i = 0, key = 1; i < project->exprs.size(); ++i) {
+        plan::NamedExpr& x = project->exprs[i];
+        const bool validity = !x.validity_for.empty();
+        x.name = i == 0 ? name : validity ? valid_attribute(sq.alias) : sq.alias + "_" + sq.column_names.at(key++);
+        x.validity_for.clear();
+        project->schema[i].source = validity ? "" : sq.alias;
+        project->schema[i].name = x.name;
+        if (validity) uncorrelated_valid_.insert(sq.alias);
+      }
       auto join = std::make_unique<plan::LogicalOp>();
       join->kind = plan::OpKind::Join;
       join->join_type = plan::JoinType::Inner;
@@ -373,8 +386,7 @@ class SelectBinder {
       AttributeLookup groups = output_lookup();
       for (size_t i = 0; i < sq.outer_keys.size(); ++i) {
         const SqlExpr& outer = *sq.outer_keys[i];
-        const plan::Attribute& key = sq.plan->schema.at(i + 1);
-        pass(key, sq.alias + "_" + sq.column_names.at(i + 1));
+        const plan::Attribute& key = project->schema.at(i + 1);
         // The outer side is a group key (or the lookup says it must be), never NULL: a NULL group's
         // key reads 0, which a group of the subquery could have.
         const std::string canonical = scope_.canonical(outer);
@@ -382,12 +394,11 @@ class SelectBinder {
           if (k.canonical == canonical && !k.null_key.empty())
             src_.unsupported(outer.location, "a correlated subquery's key " + outer.to_sql() + " that may be NULL is not supported");
         plan::ExprPtr pk = bind_sql_expression(outer, tree->schema, groups, src_);
-        plan::ExprPtr bk = plan::make_column(sq.alias, project->schema.back().name, key.type);
+        plan::ExprPtr bk = plan::make_column(sq.alias, key.name, key.type);
         if (!join_keys_comparable(pk->type, bk->type)) src_.unsupported(outer.location, join_key_refusal(outer, *bk, outer, *pk));
         join->probe_keys.push_back(pk);
         join->build_keys.push_back(bk);
       }
-      project->children.push_back(std::move(sq.plan));
       std::unique_ptr<plan::LogicalOp> build = std::move(project);
       if (!sq.outer_keys.empty()) {
         join->join_type = plan::JoinType::LeftOuter;
@@ -453,11 +464,16 @@ class SelectBinder {
       if (e.kind == SqlExprKind::IntLiteral || e.kind == SqlExprKind::StringLiteral || e.kind == SqlExprKind::DecimalLiteral ||
           e.kind == SqlExprKind::Attribute || e.kind == SqlExprKind::NullLiteral)
         return std::nullopt;
-      // A correlated subquery's value: NULL where its left outer join found no group.
-      if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0]))
-        return correlated_subqueries_.count(e.qualifiers[0])
-                   ? equals(attribute_ref(match_indicator(e.qualifiers[0]), e.location), int_literal(0, e.location), e.location)
-                   : SqlExprPtr();
+      // A correlated subquery's value: NULL where its left outer join found no group; an
+      // uncorrelated one's where its aggregate saw no rows.
+      if (e.kind == SqlExprKind::Column && e.qualifiers.size() == 2 && having_subqueries_.count(e.qualifiers[0])) {
+        const std::string& alias = e.qualifiers[0];
+        if (correlated_subqueries_.count(alias))
+          return equals(attribute_ref(match_indicator(alias), e.location), int_literal(0, e.location), e.location);
+        if (uncorrelated_valid_.count(alias))
+          return equals(attribute_ref(valid_attribute(alias), e.location), int_literal(0, e.location), e.location);
+        return SqlExprPtr();
+      }
       const std::string canonical = scope_.canonical(e);
       for (const GroupKey& k : keys_) {
         if (k.canonical == canonical)
@@ -623,6 +639,8 @@ class SelectBinder {
   NullableOutput nullable_ = NullableOutput::Refused;  // bind_select
   std::set<std::string> having_subqueries_;  // aliases of the scalar subqueries joined for HAVING
   std::set<std::string> correlated_subqueries_;  // those of them joined on group keys (left outer joins)
+  std::set<std::string> uncorrelated_valid_;     // those of them whose one row has a validity (valid_attribute)
+  static std::string valid_attribute(const std::string& alias) { return "__valid_" + alias; }
 };
 
 }  // namespace

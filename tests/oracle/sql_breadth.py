@@ -438,6 +438,11 @@ QUERIES = [
     ("where_uncorrelated_no_rows", "select count(*) as n from orders where coalesce((select max(l_quantity) from lineitem where "
                                    "l_quantity > 100), 7) = 7 and (select sum(l_tax) from lineitem where l_quantity < 0) is null "
                                    "and o_totalprice > coalesce((select avg(o_totalprice) from orders where o_orderkey < 0), 1000)"),
+    ("having_uncorrelated_no_rows", "select o_orderstatus, count(*) as n from orders group by o_orderstatus having (select sum(l_tax) "
+                                    "from lineitem where l_quantity < 0) is null and count(*) > coalesce((select max(l_quantity) "
+                                    "from lineitem where l_quantity > 100), 5) order by o_orderstatus"),
+    ("having_uncorrelated_or", "select o_orderstatus, count(*) as n from orders group by o_orderstatus having (select sum(l_tax) "
+                               "from lineitem where l_quantity < 0) > 1 or count(*) > 1000 order by o_orderstatus"),
     # DISTINCT aggregates over a LEFT JOIN's NULL side and with FILTER: NULLs and filtered rows are
     # not counted; a group whose values are all NULL counts 0 (SUM: NULL).
     ("distinct_count_left_join_nulls", "select n_name, count(distinct c_custkey) as customers, count(o_orderkey) as n from nation "
