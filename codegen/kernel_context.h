@@ -46,6 +46,9 @@ struct KernelContext {
   const std::string& require_arg(const std::string& name) const;
   const ir::Buffer& require_buffer(const std::string& name) const;
   std::string expr(const plan::Expr& e) const;
+  // The same with the attributes (and heap strings: none when empty) named by the caller, e.g. a
+  // semi join's residual over a match's payload; checked arithmetic still reports to the flag word.
+  std::string expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string) const;
   // The byte pointer and range variables of a heap string column of the scanned table (loaded by
   // emit_operators), or the range expressions of a probe payload's row in its base column;
   // Unsupported for heap strings from elsewhere (outputs, aggregation tables).

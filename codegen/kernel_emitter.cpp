@@ -53,9 +53,14 @@ const ir::Buffer& KernelContext::require_buffer(const std::string& name) const {
 }
 
 std::string KernelContext::expr(const plan::Expr& e) const {
-  return emit_expr(
+  return expr(
       e, [this](const std::string& source, const std::string& column) { return variable(source, column); },
-      [this](const std::string& source, const std::string& column) { return string_view(source, column); },
+      [this](const std::string& source, const std::string& column) { return string_view(source, column); });
+}
+
+std::string KernelContext::expr(const plan::Expr& e, const AttributeResolver& resolve, const StringResolver& resolve_string) const {
+  return emit_expr(
+      e, resolve, resolve_string,
       OverflowChecks{[this]() -> std::string {
                        if (pipeline.arith_flags.empty())
                          throw Error(ErrorKind::Internal, where() + ": an overflow-checked expression but the pipeline has no flag word");

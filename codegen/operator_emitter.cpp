@@ -373,10 +373,13 @@ class OperatorWriter {
         ctx_.w.line(std::string("const ") + element_type(pay.element) + " " + v + " = hqc_ht_get_" +
                     template_suffix(pay.element) + "(" + pay.name + ", " + slot + ");");
       }
-      std::string residual = emit_expr(*op.residual, [&](const std::string& source, const std::string& column) {
-        auto it = local.find({source, column});
-        return it != local.end() ? it->second : ctx_.variable(source, column);
-      });
+      std::string residual = ctx_.expr(
+          *op.residual,
+          [&](const std::string& source, const std::string& column) {
+            auto it = local.find({source, column});
+            return it != local.end() ? it->second : ctx_.variable(source, column);
+          },
+          {});
       {
         auto hit = ctx_.w.block("if (" + residual + ")");
         ctx_.w.line(found + " = 1;");

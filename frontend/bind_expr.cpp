@@ -731,8 +731,26 @@ constexpr OpName kBinaryOps[] = {
     {"/", 1, static_cast<int>(ArithOp::Div)},
 };
 
+// `a % k`: the remainder of an integer by a nonzero integer literal, with the sign of `a` (C's, as in
+// PostgreSQL and DuckDB), bound as `a - (a / k) * k` over the truncating 64-bit division (an integer
+// Div, hqc_div_i64). A divisor that is not a literal is Unsupported: `a % 0` is NULL in SQL.
+ExprPtr bind_modulo(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "left", "right"});
+  ExprPtr l = bind_any(node.at("left"), scope);
+  ExprPtr r = bind_any(node.at("right"), scope);
+  if (!is_integer(l->type)) node.at("left").unsupported("the modulo operator (%) takes integers, found " + type_words(*l));
+  if (r->kind != ExprKind::Literal || !is_integer(r->type))
+    node.at("right").unsupported("the modulo operator (%) needs an integer literal divisor, found " + r->to_string());
+  if (r->int_value == 0) node.at("right").unsupported("a remainder by 0 is NULL, which the modulo operator (%) does not give");
+  if (r->int_value == 1 || r->int_value == -1) return make_int_literal(0, DataType::int64());
+  if (l->kind == ExprKind::Literal) return make_int_literal(l->int_value % r->int_value, DataType::int64());
+  ExprPtr quotient = make_arith(ArithOp::Div, l, r, DataType::int64());
+  return make_arith(ArithOp::Sub, l, make_arith(ArithOp::Mul, quotient, r, DataType::int64()), DataType::int64());
+}
+
 ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope) {
   std::string op = node.at("op").as_string();
+  if (op == "%") return bind_modulo(node, scope);
   for (const OpName& o : kBinaryOps) {
     if (op == o.name) {
       return o.kind == 0 ? bind_compare(static_cast<CompareOp>(o.op), node, scope)

@@ -239,7 +239,6 @@ class Translator {
       return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", json{{"int", r.int_value}}}};
     }
     if (e.text == "||") return call("concat", {&l, &r}, path, e.location);
-    if (e.text == "%") src_.unsupported(e.location, "the modulo operator (%) is not supported");
     return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", translate(r, path + ".right")}};
   }
 

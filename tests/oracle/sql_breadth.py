@@ -438,6 +438,9 @@ QUERIES = [
     ("where_uncorrelated_no_rows", "select count(*) as n from orders where coalesce((select max(l_quantity) from lineitem where "
                                    "l_quantity > 100), 7) = 7 and (select sum(l_tax) from lineitem where l_quantity < 0) is null "
                                    "and o_totalprice > coalesce((select avg(o_totalprice) from orders where o_orderkey < 0), 1000)"),
+    # The remainder of an integer by a literal: the sign of the dividend, as in C, PostgreSQL, DuckDB.
+    ("modulo_literal", "select o_orderkey % 7 as m, (-o_custkey) % 3 as n, o_custkey % -4 as k, count(*) as c, "
+                       "sum(o_shippriority % 2) as s from orders where o_orderkey % 10 <> 3 group by 1, 2, 3 order by 1, 2, 3"),
     ("having_uncorrelated_no_rows", "select o_orderstatus, count(*) as n from orders group by o_orderstatus having (select sum(l_tax) "
                                     "from lineitem where l_quantity < 0) is null and count(*) > coalesce((select max(l_quantity) "
                                     "from lineitem where l_quantity > 100), 5) order by o_orderstatus"),

@@ -11,9 +11,11 @@ LIKE / NOT LIKE with literal patterns, SUBSTRING, the string functions upper / l
 position / replace / || and ILIKE in the shapes docs/sql.md supports, AND / OR / NOT, date literals and
 `date 'x' + interval 'n' day|month|year`, `date_column + interval 'n' day`), arithmetic (+ - * with
 integer and decimal literals of random scales), ROUND of integers and decimals, CASE WHEN, EXTRACT
-(year, quarter, month, day, dow, doy), date_trunc group keys, aggregates (sum, count, count(*), min,
+(year, quarter, month, day, dow, doy), date_trunc group keys, integer columns modulo a literal, aggregates (sum, count, count(*), min,
 max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
-scalar subqueries in WHERE (correlated by key equalities or not), derived tables in FROM and WITH,
+scalar subqueries in WHERE (correlated by key equalities or not; now and then over no rows, or
+under IS [NOT] NULL, COALESCE, OR, NOT (... AND ...) or CASE, where a NULL value or a COUNT's 0
+must still be tested), derived tables in FROM and WITH,
 ORDER BY over all output columns (always with LIMIT), now and then after a first key the select list
 does not show (a column, group key or aggregate), LIMIT and OFFSET; one query in ten a UNION [ALL] /
 INTERSECT / EXCEPT of two or three operands of matching types (alone, or as a derived table that is
@@ -426,7 +428,7 @@ class Scope:
 
 
 class Gen:
-    def __init__(self, con, prof, rows, rng, string_rng, null_rng=None):
+    def __init__(self, con, prof, rows, rng, string_rng, null_rng=None, subquery_rng=None, operator_rng=None):
         self.con, self.prof, self.base_rows, self.rng = con, prof, rows, rng
         # String functions come from a stream of their own (as set operations do): a predicate that
         # draws none leaves the main stream, and so every other query of a seed, as it was.
@@ -436,6 +438,10 @@ class Gen:
         # (on_null_stream): a query that draws none is what it was before them.
         self.null_rng = null_rng or random.Random(0)
         self.null_n = 500  # alias numbers on the NULL stream (on_null_stream)
+        # Where a WHERE scalar subquery's NULL value matters (scalar_in_context): a stream of its own;
+        # so is whether an integer column is taken modulo a literal (gen_num).
+        self.subquery_rng = subquery_rng or random.Random(0)
+        self.operator_rng = operator_rng or random.Random(0)
         self.n = 0
         self.distinct = None  # the argument of this query level's DISTINCT aggregates
 
@@ -609,7 +615,11 @@ class Gen:
             a, c = self.pick_col(scope, aliases, ("int", "dec", "float") if rng.random() < 0.92 else ("key",))
             if a is None:
                 return small_literal(rng)
-            return self.colref(a, c)
+            x = self.colref(a, c)
+            if c.kind in ("int", "key") and self.operator_rng.random() < 0.08:  # (a stream of its own)
+                k = self.operator_rng.choice([2, 3, 7, 10, 100, -4])
+                return E(f"({{0}} % {k})", [x], typ="int", bound=abs(k) - 1)
+            return x
         if r < 0.42:
             a, c = self.pick_col(scope, aliases, ("date",))
             if a is not None:
@@ -923,10 +933,43 @@ class Gen:
                     cc for cc in scope.cols[a] if cc.name == k.name))]))
             if rng.random() < 0.5:
                 sub.where.append(self.gen_pred(ss, [s], 1))
-            return E("{0} " + rng.choice(["<", "<=", ">", ">=", "<>"]) + " ({S})", [self.colref(a, c)], sub=sub,
-                     refs=[a] if correlated else [])
+            op = rng.choice(["<", "<=", ">", ">=", "<>"])
+            return self.scalar_in_context(scope, a, c, sub, self.colref(s, sc), op, [a] if correlated else [])
         finally:
             self.distinct = saved
+
+    def scalar_in_context(self, scope, a, c, sub, inner_col, op, refs):
+        """`a.c op (sub)`, or, drawn from a stream of its own (a query that draws the plain form is
+        what it was before), the subquery's value where its NULL matters: the subquery over no rows
+        now and then, and the value under IS [NOT] NULL, COALESCE, OR, NOT (... AND ...) or CASE —
+        where an outer row without a group (a NULL value, a COUNT's 0) must still be tested."""
+        srng = self.subquery_rng
+        x = self.colref(a, c)
+        if srng.random() < 0.12:
+            sub.where.append(E("{0} is null", [inner_col]))  # no row: the aggregate is NULL (COUNT 0)
+        r = srng.random()
+        if r < 0.6:
+            return E("{0} " + op + " ({S})", [x], sub=sub, refs=refs)
+        if r < 0.7:
+            return E("({S}) is " + srng.choice(["", "not "]) + "null", [], sub=sub, refs=refs)
+        if r < 0.8:
+            return E("coalesce(({S}), {0}) " + op + " {1}", [x, self.colref(a, c)], sub=sub, refs=refs)
+        other = self.on_stream(srng, lambda: self.col_pred(scope, a, c))
+        if r < 0.88:
+            return E("({0} " + op + " ({S}) or {1})", [x, other], sub=sub, refs=refs)
+        if r < 0.95:
+            return E("not ({0} " + op + " ({S}) and {1})", [x, other], sub=sub, refs=refs)
+        return E("case when {0} " + op + " ({S}) then 1 else 0 end = 0", [x], sub=sub, refs=refs)
+
+    def on_stream(self, rng, f):
+        """f() drawing from `rng` (string functions from a stream seeded by it) instead of the main
+        and string streams, which are left as they were."""
+        saved = self.rng, self.string_rng
+        self.rng, self.string_rng = rng, random.Random(rng.random())
+        try:
+            return f()
+        finally:
+            self.rng, self.string_rng = saved
 
     # -- aggregates -----------------------------------------------------------------------------------
     def gen_agg(self, scope, aliases, numeric_only=False):
@@ -1749,9 +1792,11 @@ def generate(con, prof, rows, seed, index):
     window_rng = random.Random(f"{seed}:{index}:window")  # likewise for window functions
     string_rng = random.Random(f"{seed}:{index}:strings")
     null_rng = random.Random(f"{seed}:{index}:nulls")  # LEFT JOIN set operands, NULL items, NULL-able derived tables
+    subquery_rng = random.Random(f"{seed}:{index}:subquery-nulls")  # scalar subqueries whose NULL value matters
+    operator_rng = random.Random(f"{seed}:{index}:operators")  # an integer column modulo a literal
     last = None
     for attempt in range(30):
-        g = Gen(con, prof, rows, rng, string_rng, null_rng)
+        g = Gen(con, prof, rows, rng, string_rng, null_rng, subquery_rng, operator_rng)
         sql = "?"
         try:
             if set_rng.random() < SET_OPERATION_SHARE:
