@@ -692,8 +692,13 @@ ExprPtr bind_round(const JsonNode& node, const std::vector<Attribute>& scope) {
 }
 
 // Casts that keep every value exactly: widening of integers, integers and decimals to a decimal of
-// at least their scale or to float64, a date literal from a string, a date to itself. Narrowing
-// casts would need SQL's rounding rules on the device and are Unsupported.
+// at least their scale or to float64, a date literal from a string, a date to itself. A decimal to
+// a smaller scale or to an integer rounds as DuckDB and PostgreSQL do, halves away from zero: it is
+// ROUND(x, scale) (the device's exact rounding; `cast(2.45 as decimal(5,1))` is 2.5,
+// `cast(-2.5 as integer)` -3). To an integer the value is a bigint even for `integer`: the two
+// differ only where a value leaves 32 bits, which DuckDB refuses. (As for every decimal here, the
+// target's precision is not enforced: a value with more digits is kept whole where DuckDB refuses it.)
+// Other narrowing casts (bigint to integer, a double to an integer or a decimal) are Unsupported.
 ExprPtr bind_cast(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "arg", "type"});
   DataType target;
@@ -712,6 +717,17 @@ ExprPtr bind_cast(const JsonNode& node, const std::vector<Attribute>& scope) {
                     (target.id == TypeId::Int32 && v->kind == ExprKind::Literal && is_integer(v->type) &&
                      v->int_value >= INT32_MIN && v->int_value <= INT32_MAX);
     if (widening) return coerce(v, target, node);
+    if (v->type.id == TypeId::Decimal && (target.id == TypeId::Decimal || is_integer(target))) {
+      const int to_scale = target.id == TypeId::Decimal ? target.scale : 0;
+      ExprPtr rounded = make_round(v, to_scale, DataType::decimal(v->type.precision, static_cast<uint8_t>(to_scale)));
+      if (v->kind == ExprKind::Literal) {
+        const int64_t units = power_of_ten(v->type.scale - to_scale);
+        rounded = make_int_literal(round_div(v->int_value, units), rounded->type);
+      }
+      if (target.id == TypeId::Decimal) return coerce(rounded, target, node);
+      return rounded->kind == ExprKind::Literal ? make_int_literal(rounded->int_value, DataType::int64())
+                                                : make_cast(rounded, DataType::int64());
+    }
     node.unsupported("cast of " + type_words(*v) + " to " + target.to_string() + " can lose digits; only widening casts are supported");
   }
   node.unsupported("cast of " + type_words(*v) + " to " + target.to_string() + " is not supported");

@@ -441,6 +441,10 @@ QUERIES = [
     # The remainder of an integer by a literal: the sign of the dividend, as in C, PostgreSQL, DuckDB.
     ("modulo_literal", "select o_orderkey % 7 as m, (-o_custkey) % 3 as n, o_custkey % -4 as k, count(*) as c, "
                        "sum(o_shippriority % 2) as s from orders where o_orderkey % 10 <> 3 group by 1, 2, 3 order by 1, 2, 3"),
+    # Decimals cast to a smaller scale or an integer round halves away from zero (0.05 * 10 is 1).
+    ("cast_decimal_rounding", "select l_orderkey, l_linenumber, cast(l_extendedprice as integer) as i, cast(l_discount * 10 as integer) "
+                              "as h, cast(-l_discount * 10 as bigint) as nh, cast(l_extendedprice * l_discount as decimal(18,1)) as d, "
+                              "cast(2.45 as decimal(5,1)) as lit from lineitem where l_orderkey < 40 order by l_orderkey, l_linenumber"),
     ("having_uncorrelated_no_rows", "select o_orderstatus, count(*) as n from orders group by o_orderstatus having (select sum(l_tax) "
                                     "from lineitem where l_quantity < 0) is null and count(*) > coalesce((select max(l_quantity) "
                                     "from lineitem where l_quantity > 100), 5) order by o_orderstatus"),

@@ -11,7 +11,8 @@ LIKE / NOT LIKE with literal patterns, SUBSTRING, the string functions upper / l
 position / replace / || and ILIKE in the shapes docs/sql.md supports, AND / OR / NOT, date literals and
 `date 'x' + interval 'n' day|month|year`, `date_column + interval 'n' day`), arithmetic (+ - * with
 integer and decimal literals of random scales), ROUND of integers and decimals, CASE WHEN, EXTRACT
-(year, quarter, month, day, dow, doy), date_trunc group keys, integer columns modulo a literal, aggregates (sum, count, count(*), min,
+(year, quarter, month, day, dow, doy), date_trunc group keys, integer columns modulo a literal,
+decimal columns cast to an integer or a smaller scale, aggregates (sum, count, count(*), min,
 max, avg, count(DISTINCT x)), GROUP BY (expressions, positions, aliases) / HAVING, EXISTS / IN /
 scalar subqueries in WHERE (correlated by key equalities or not; now and then over no rows, or
 under IS [NOT] NULL, COALESCE, OR, NOT (... AND ...) or CASE, where a NULL value or a COUNT's 0
@@ -619,6 +620,10 @@ class Gen:
             if c.kind in ("int", "key") and self.operator_rng.random() < 0.08:  # (a stream of its own)
                 k = self.operator_rng.choice([2, 3, 7, 10, 100, -4])
                 return E(f"({{0}} % {k})", [x], typ="int", bound=abs(k) - 1)
+            if c.kind == "dec" and c.scale > 0 and self.operator_rng.random() < 0.06:  # a rounding cast
+                if self.operator_rng.random() < 0.5:
+                    return E("cast({0} as integer)", [x], typ="int", bound=x.bound + 1)
+                return E(f"cast({{0}} as decimal(18, {c.scale - 1}))", [x], typ="dec", scale=c.scale - 1, bound=x.bound + 1)
             return x
         if r < 0.42:
             a, c = self.pick_col(scope, aliases, ("date",))

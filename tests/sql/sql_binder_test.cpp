@@ -137,6 +137,8 @@ TEST_CASE("unsupported constructs are named at their position") {
               "the modulo operator (%) needs an integer literal divisor");
   check_error("select lo_tax % 0 from lineorder", ssb, ErrorKind::Unsupported, "1:17", "a remainder by 0 is NULL");
   check_error("select d_month % 2 from date", ssb, ErrorKind::Unsupported, "1:8", "the modulo operator (%) takes integers");
+  check_error("select cast(lo_revenue as integer) from lineorder", ssb, ErrorKind::Unsupported, "1:13",
+              "cast of int64 to int32 can lose digits");
   check_error("select sum(lo_tax) as s, count(*) as x, min(lo_tax) as s from lineorder", ssb, ErrorKind::Unsupported, "1:41",
               "select items 1 and 3 are both named \"s\"");
   check_error("select count(*) from date d1 where d_holidayfl > (select 0.5 * count(*) from date d2 where d2.d_datekey = d1.d_datekey)",
