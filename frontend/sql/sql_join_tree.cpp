@@ -938,7 +938,7 @@ class JoinTreeBuilder {
   std::set<size_t> single_row_;  // derived relations with exactly one row (joined without keys)
   std::set<size_t> null_supplying_;  // correlated scalar subqueries joined as left outer joins
   bool in_select_list_ = false;      // replace_scalar_subqueries is rewriting a select item
-  std::set<const SqlExpr*> null_rejected_;  // ... a WHERE conjunct whose scalar subqueries these are (collect_null_rejected)
+  std::set<const SqlExpr*> null_rejected_;  // scalar subqueries whose NULL value the conjunct being classified rejects
   bool right_join_ = false;          // a RIGHT JOIN swapped its sides: FROM order is not relation order
   std::vector<std::unique_ptr<plan::LogicalOp>> bases_;  // by relation index: its input, until joined
 };
