@@ -127,7 +127,8 @@ void collect_column_names(const TableRef& r, std::set<std::string>& out) {
 void collect_column_names(const SelectStmt& s, std::set<std::string>& out) {
   for (const auto& side : {s.left, s.right})
     if (side) collect_column_names(*side, out);
-  for (const CommonTable& c : s.with) collect_column_names(*c.query, out);
+  for (const CommonTable& c : s.with)
+    if (c.query) collect_column_names(*c.query, out);
   for (const SelectItem& i : s.items)
     if (i.expr) collect_column_names(*i.expr, out);
   for (const auto& f : s.from) collect_column_names(*f, out);
@@ -144,12 +145,10 @@ class JoinTreeBuilder {
   void add_from(const TableRef& ref) {
     switch (ref.kind) {
       case TableRefKind::Table:
-        for (const CommonTable& cte : ctes_) {
-          if (cte.name == ref.name) {
-            add_derived(*cte.query, ref.alias.empty() ? ref.name : ref.alias, ref.location,
-                        ref.column_names.empty() ? cte.column_names : ref.column_names);
-            return;
-          }
+        if (const CommonTable* cte = find_common_table(ref, ctes_, src_)) {
+          add_derived(*cte->query, ref.alias.empty() ? ref.name : ref.alias, ref.location,
+                      ref.column_names.empty() ? cte->column_names : ref.column_names, inside_common_table(*cte, ctes_));
+          return;
         }
         if (!ref.column_names.empty())
           src_.unsupported(ref.location, "column aliases on a table (" + ref.name + " as " + ref.alias +
@@ -158,7 +157,7 @@ class JoinTreeBuilder {
         return;
       case TableRefKind::Subquery:
         if (ref.alias.empty()) src_.fail(ref.location, "a subquery in FROM must have an alias: (select ...) as name");
-        add_derived(*ref.subquery, ref.alias, ref.location, ref.column_names);
+        add_derived(*ref.subquery, ref.alias, ref.location, ref.column_names, ctes_);
         return;
       case TableRefKind::Join:
         if (ref.join_type == SqlJoinType::Left) {
@@ -315,7 +314,7 @@ class JoinTreeBuilder {
     unmatched->location = at;
     unmatched->args = {is_not_null};
     full.right->where = unmatched;
-    add_derived(full, "__full" + std::to_string(at), at, {});
+    add_derived(full, "__full" + std::to_string(at), at, {}, ctes_);
     scope_.set_members(scope_.relations().size() - 1, std::move(members));
   }
 
@@ -383,13 +382,16 @@ class JoinTreeBuilder {
  private:
   // A subquery in FROM (or a WITH entry) is planned on its own; a projection on top renames its
   // output to "<alias>.<column>" so the outer query sees it like a scan.
-  void add_derived(const SelectStmt& query, const std::string& alias, int location, const std::vector<std::string>& column_names) {
+  // `visible`: the WITH entries the query sees besides its own (those of this statement, or for a
+  // WITH query being inlined, inside_common_table's).
+  void add_derived(const SelectStmt& query, const std::string& alias, int location, const std::vector<std::string>& column_names,
+                   const std::vector<CommonTable>& visible) {
     if (!query.order_by.empty() || query.limits()) {
       src_.unsupported(query.order_by.empty() ? query.limit_location : query.order_by.front().location,
                        "ORDER BY / LIMIT / OFFSET inside a subquery in FROM is not supported");
     }
     auto q = std::make_shared<SelectStmt>(query);
-    for (const CommonTable& c : ctes_) {
+    for (const CommonTable& c : visible) {
       bool shadowed = false;
       for (const CommonTable& own : query.with) shadowed = shadowed || own.name == c.name;
       if (!shadowed) q->with.push_back(c);

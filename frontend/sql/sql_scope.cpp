@@ -198,4 +198,22 @@ std::vector<plan::Attribute> FromScope::scan_schema(size_t relation) const {
   return schema;
 }
 
+const CommonTable* find_common_table(const TableRef& ref, const std::vector<CommonTable>& ctes, const SqlSource& source) {
+  for (const CommonTable& c : ctes) {
+    if (c.name != ref.name) continue;
+    if (!c.query)
+      source.unsupported(ref.location, "\"" + ref.name + "\" names the WITH query or view being defined: recursive queries "
+                                                         "(WITH RECURSIVE) are not supported");
+    return &c;
+  }
+  return nullptr;
+}
+
+std::vector<CommonTable> inside_common_table(const CommonTable& cte, const std::vector<CommonTable>& ctes) {
+  std::vector<CommonTable> out = ctes;
+  for (CommonTable& c : out)
+    if (c.name == cte.name) c.query = nullptr;
+  return out;
+}
+
 }  // namespace hqc::sql

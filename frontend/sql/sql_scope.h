@@ -120,4 +120,13 @@ class FromScope {
   std::vector<Relation> relations_;
 };
 
+// WITH queries and views are inlined where a FROM item names them. `find_common_table` is the entry
+// of `ctes` (the first: a query's own WITH entries come before the enclosing ones and the views,
+// and shadow them) named as the table `ref` names, or nullptr. `inside_common_table` is what the
+// body of `cte` sees: `ctes` with `cte` marked as being defined (CommonTable::query null), so a
+// query that names itself, directly or through another (`with a as (select * from a)`), is an
+// Unsupported error at that name rather than an expansion without end.
+const CommonTable* find_common_table(const TableRef& ref, const std::vector<CommonTable>& ctes, const SqlSource& source);
+std::vector<CommonTable> inside_common_table(const CommonTable& cte, const std::vector<CommonTable>& ctes);
+
 }  // namespace hqc::sql

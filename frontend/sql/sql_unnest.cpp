@@ -73,12 +73,11 @@ const std::vector<plan::NamedExpr>* projection(const plan::LogicalOp& root) {
 
 void add_tables(const TableRef& ref, FromScope& scope, const std::vector<CommonTable>& ctes, const SqlSource& src) {
   if (ref.kind == TableRefKind::Table) {
-    for (const CommonTable& c : ctes) {
-      if (c.name != ref.name) continue;
-      auto q = std::make_shared<SelectStmt>(*c.query);
-      q->with = visible_ctes(*q, ctes);
-      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), c.name, NullableOutput::Columns);
-      scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c.column_names, 0, projection(*p.root));
+    if (const CommonTable* c = find_common_table(ref, ctes, src)) {
+      auto q = std::make_shared<SelectStmt>(*c->query);
+      q->with = visible_ctes(*q, inside_common_table(*c, ctes));
+      plan::LogicalPlan p = bind_select(*q, src, scope.catalog(), scope.stats(), c->name, NullableOutput::Columns);
+      scope.add_derived(ref.alias.empty() ? ref.name : ref.alias, ref.location, p.root->schema, c->column_names, 0, projection(*p.root));
       return;
     }
     scope.add_table(ref);

@@ -132,6 +132,16 @@ TEST_CASE("unsupported constructs are named at their position") {
               "scalar subquery");
   check_error("select c_nation, count(*), (select max(lo_revenue) from lineorder where lo_custkey = c_custkey) from customer "
               "group by c_nation", ssb, ErrorKind::Input, "1:86", "column \"c_custkey\" must appear in the GROUP BY clause");
+  // A WITH query or view that names itself, directly or through another, is refused at that name
+  // (it was expanded until the stack overflowed).
+  check_error("with r as (select d_year from date, r) select * from r", ssb, ErrorKind::Unsupported, "1:37",
+              "\"r\" names the WITH query or view being defined");
+  check_error("with a as (select * from b), b as (select * from a) select * from a", ssb, ErrorKind::Unsupported, "1:50",
+              "\"a\" names the WITH query or view being defined");
+  check_error("with r as (select d_year from date where d_year in (select d_year from r)) select * from r", ssb,
+              ErrorKind::Unsupported, "1:72", "\"r\" names the WITH query or view being defined");
+  check_error("create view v as select d_year from v; select * from v", ssb, ErrorKind::Unsupported, "1:37",
+              "\"v\" names the WITH query or view being defined");
   check_error("select d_year, d_year from date", ssb, ErrorKind::Unsupported, "1:16", "select items 1 and 2 are both named \"d_year\"");
   check_error("select lo_tax % lo_quantity from lineorder", ssb, ErrorKind::Unsupported, "1:17",
               "the modulo operator (%) needs an integer literal divisor");
