@@ -154,6 +154,8 @@ ExprPtr bind_decimal(const JsonNode& node) {
   all.erase(0, std::min(all.find_first_not_of('0'), all.size() - 1));
   if (all.empty()) all = "0";
   if (all.size() > 18) node.fail("decimal \"" + text + "\" has more than 18 significant digits");
+  // (A scale beyond 18 has no 64-bit power of ten to rescale with.)
+  if (frac.size() > 18) node.unsupported("decimal \"" + text + "\" has more than 18 digits after the point");
   int64_t v = std::stoll(all);
   uint8_t precision = static_cast<uint8_t>(std::max<size_t>(all.size(), frac.size() + 1));
   return make_int_literal(negative ? -v : v, DataType::decimal(precision, static_cast<uint8_t>(frac.size())));

@@ -142,6 +142,8 @@ TEST_CASE("unsupported constructs are named at their position") {
               ErrorKind::Unsupported, "1:72", "\"r\" names the WITH query or view being defined");
   check_error("create view v as select d_year from v; select * from v", ssb, ErrorKind::Unsupported, "1:37",
               "\"v\" names the WITH query or view being defined");
+  check_error("select d_year * 0.0000000000000000001 from date", ssb, ErrorKind::Unsupported, "1:17",
+              "has more than 18 digits after the point");
   check_error("select d_year, d_year from date", ssb, ErrorKind::Unsupported, "1:16", "select items 1 and 2 are both named \"d_year\"");
   check_error("select lo_tax % lo_quantity from lineorder", ssb, ErrorKind::Unsupported, "1:17",
               "the modulo operator (%) needs an integer literal divisor");

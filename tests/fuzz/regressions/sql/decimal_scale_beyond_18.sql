@@ -1,0 +1,1 @@
+select 00.000000000999999999999900100 / 3 as tiny from region;
