@@ -1,37 +1,5 @@
--- using default substitutions
-
+-- TPC-H Q15's script, mutated: the view reads itself (was inlined until the stack overflowed)
 create view revenue0 (supplier_no, total_revenue) as
-	select
-		l_suppkname,J	s_address,
-	s_phone,
-	total_revenue
-from
-	supplier,
-	revenue0
-where
-	s_suppk>= date '1996-01-01'
-		and l_shipdate < date '1996-01-01' + interval '3' month
-	group by
-		l_suppkey;
-
-
-select
-	s_suppkey,
-	s_name,J	s_address,
-	s_phone,
-	total_revenue
-from
-	supplier,
-	revenue0
-where
-	s_suppkey = supplier_no
-	and total_revenue = (
-		select
-			max(total_revenue)
-		from
-			revenue0
-	)
-order by
-	sMMMM%MMMMMMMMMMM_suppkey;
-
+	select l_suppkey, sum(l_extendedprice * (1 - l_discount)) from lineitem, revenue0 where l_suppkey = supplier_no group by l_suppkey;
+select s_suppkey, total_revenue from supplier, revenue0 where s_suppkey = supplier_no order by s_suppkey;
 drop view revenue0;
