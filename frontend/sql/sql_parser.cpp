@@ -235,15 +235,15 @@ class Walker {
     return e;
   }
 
-  // The integer written at byte `location` of the text: an optional '-', blanks, digits.
+  // The integer written at byte `location` of the text: signs (the grammar folds `- -5` and
+  // `-(-5)` into one constant), blanks and parentheses, then digits.
   int64_t integer_at(int location) const {
     const std::string& t = src_.text;
     size_t i = location >= 0 ? static_cast<size_t>(location) : t.size();
     bool negative = false;
-    if (i < t.size() && t[i] == '-') {
-      negative = true;
+    while (i < t.size() && (t[i] == '-' || t[i] == '+' || t[i] == '(' || std::isspace(static_cast<unsigned char>(t[i])))) {
+      if (t[i] == '-') negative = !negative;
       ++i;
-      while (i < t.size() && (std::isspace(static_cast<unsigned char>(t[i])) || t[i] == '(')) ++i;
     }
     size_t j = i;
     while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
