@@ -667,6 +667,19 @@ int64_t round_div(int64_t v, int64_t d) {
 }
 
 // ROUND(x [, n]) (ExprKind::Round): n an integer literal, 0 when absent.
+// ROUND(v, digits) of an integer or a decimal, halves away from zero, with digits < v's scale and
+// at most 18 digits rounded away (the callers check): a literal folded, else ExprKind::Round.
+ExprPtr round_exact(const ExprPtr& v, int64_t digits) {
+  const int scale = scale_of(v->type);
+  DataType type = v->type.id == TypeId::Decimal ? DataType::decimal(v->type.precision, static_cast<uint8_t>(std::max<int64_t>(digits, 0)))
+                                                : DataType::int64();
+  if (v->kind == ExprKind::Literal) {
+    const int64_t tens = digits < 0 ? power_of_ten(static_cast<int>(-digits)) : 1;
+    return make_int_literal(round_div(v->int_value, power_of_ten(static_cast<int>(scale - digits))) * tens, type);
+  }
+  return make_round(v, digits, type);
+}
+
 ExprPtr bind_round(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "arg", "digits"});
   ExprPtr v = bind_any(node.at("arg"), scope);
@@ -684,13 +697,7 @@ ExprPtr bind_round(const JsonNode& node, const std::vector<Attribute>& scope) {
   if (digits >= scale) return v;  // nothing after the point to round
   if (digits < -18 || scale - digits > 18) node.at("digits").unsupported("round to " + std::to_string(digits) + " digits of a value of scale " + std::to_string(scale) +
                                                          " is not supported (at most 18 digits are rounded away)");
-  DataType type = v->type.id == TypeId::Decimal ? DataType::decimal(v->type.precision, static_cast<uint8_t>(std::max<int64_t>(digits, 0)))
-                                                : DataType::int64();
-  if (v->kind == ExprKind::Literal) {
-    const int64_t tens = digits < 0 ? power_of_ten(static_cast<int>(-digits)) : 1;
-    return make_int_literal(round_div(v->int_value, power_of_ten(static_cast<int>(scale - digits))) * tens, type);
-  }
-  return make_round(v, digits, type);
+  return round_exact(v, digits);
 }
 
 // Casts that keep every value exactly: widening of integers, integers and decimals to a decimal of
@@ -720,12 +727,8 @@ ExprPtr bind_cast(const JsonNode& node, const std::vector<Attribute>& scope) {
                      v->int_value >= INT32_MIN && v->int_value <= INT32_MAX);
     if (widening) return coerce(v, target, node);
     if (v->type.id == TypeId::Decimal && (target.id == TypeId::Decimal || is_integer(target))) {
-      const int to_scale = target.id == TypeId::Decimal ? target.scale : 0;
-      ExprPtr rounded = make_round(v, to_scale, DataType::decimal(v->type.precision, static_cast<uint8_t>(to_scale)));
-      if (v->kind == ExprKind::Literal) {
-        const int64_t units = power_of_ten(v->type.scale - to_scale);
-        rounded = make_int_literal(round_div(v->int_value, units), rounded->type);
-      }
+      // (Not widening: the target's scale is below v's, which is at most 18.)
+      ExprPtr rounded = round_exact(v, target.id == TypeId::Decimal ? target.scale : 0);
       if (target.id == TypeId::Decimal) return coerce(rounded, target, node);
       return rounded->kind == ExprKind::Literal ? make_int_literal(rounded->int_value, DataType::int64())
                                                 : make_cast(rounded, DataType::int64());

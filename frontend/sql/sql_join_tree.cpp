@@ -391,11 +391,7 @@ class JoinTreeBuilder {
                        "ORDER BY / LIMIT / OFFSET inside a subquery in FROM is not supported");
     }
     auto q = std::make_shared<SelectStmt>(query);
-    for (const CommonTable& c : visible) {
-      bool shadowed = false;
-      for (const CommonTable& own : query.with) shadowed = shadowed || own.name == c.name;
-      if (!shadowed) q->with.push_back(c);
-    }
+    q->with = visible_ctes(query, visible);
     plan::LogicalPlan sub = bind_select(*q, src_, scope_.catalog(), scope_.stats(), alias, NullableOutput::Columns);
     register_derived(std::move(sub.root), alias, location, column_names, false);
   }

@@ -209,6 +209,16 @@ const CommonTable* find_common_table(const TableRef& ref, const std::vector<Comm
   return nullptr;
 }
 
+std::vector<CommonTable> visible_ctes(const SelectStmt& sub, const std::vector<CommonTable>& outer) {
+  std::vector<CommonTable> out = sub.with;
+  for (const CommonTable& c : outer) {
+    bool shadowed = false;
+    for (const CommonTable& own : sub.with) shadowed = shadowed || own.name == c.name;
+    if (!shadowed) out.push_back(c);
+  }
+  return out;
+}
+
 std::vector<CommonTable> inside_common_table(const CommonTable& cte, const std::vector<CommonTable>& ctes) {
   std::vector<CommonTable> out = ctes;
   for (CommonTable& c : out)

@@ -127,6 +127,9 @@ class FromScope {
 // query that names itself, directly or through another (`with a as (select * from a)`), is an
 // Unsupported error at that name rather than an expansion without end.
 const CommonTable* find_common_table(const TableRef& ref, const std::vector<CommonTable>& ctes, const SqlSource& source);
+// The WITH entries visible inside `sub` (a subquery, a set operation's operand, an inlined WITH
+// query): its own, then those of `outer` it does not shadow.
+std::vector<CommonTable> visible_ctes(const SelectStmt& sub, const std::vector<CommonTable>& outer);
 std::vector<CommonTable> inside_common_table(const CommonTable& cte, const std::vector<CommonTable>& ctes);
 
 }  // namespace hqc::sql

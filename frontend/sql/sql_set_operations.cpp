@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/bind_expr.h"
+#include "frontend/sql/sql_scope.h"
 #include "storage/error.h"
 
 namespace hqc::sql {
@@ -208,11 +209,7 @@ std::unique_ptr<plan::LogicalOp> bind_set_operation(const SelectStmt& stmt, cons
   // The statement's WITH entries are visible in both operands (their own entries shadow them).
   auto with_ctes = [&](const SelectStmt& operand) {
     auto q = std::make_shared<SelectStmt>(operand);
-    for (const CommonTable& c : stmt.with) {
-      bool shadowed = false;
-      for (const CommonTable& own : operand.with) shadowed = shadowed || own.name == c.name;
-      if (!shadowed) q->with.push_back(c);
-    }
+    q->with = visible_ctes(operand, stmt.with);
     return q;
   };
   std::unique_ptr<plan::LogicalOp> left = bind_operand(*with_ctes(*stmt.left));

@@ -55,17 +55,6 @@ std::shared_ptr<TableRef> renamed_ref(const std::shared_ptr<TableRef>& ref, cons
   return copy;
 }
 
-// The WITH entries visible inside a subquery: its own, then the enclosing query's not shadowed.
-std::vector<CommonTable> visible_ctes(const SelectStmt& sub, const std::vector<CommonTable>& outer) {
-  std::vector<CommonTable> out = sub.with;
-  for (const CommonTable& c : outer) {
-    bool shadowed = false;
-    for (const CommonTable& own : sub.with) shadowed = shadowed || own.name == c.name;
-    if (!shadowed) out.push_back(c);
-  }
-  return out;
-}
-
 // A planned subquery's final projection (its validity columns: FromScope::add_derived), if it ends in one.
 const std::vector<plan::NamedExpr>* projection(const plan::LogicalOp& root) {
   return root.kind == plan::OpKind::Project ? &root.exprs : nullptr;
