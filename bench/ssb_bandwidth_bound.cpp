@@ -36,7 +36,7 @@ using namespace hqc;
 // buffer (an eighth of the device memory, at most 4 GiB; 256 MiB off a GPU), best of 6 passes.
 double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* cache) {
   const auto& p = backend.properties();
-  const codegen::Dialect dialect = backend.name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  const codegen::Dialect dialect = backend.dialect();
   auto compiled = backend.compile(
       runtime::probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)), cache);
   const uint64_t bytes = p.is_gpu ? std::min<uint64_t>(p.global_memory / 8, 4ull << 30) / 8 * 8 : (256ull << 20);
@@ -77,7 +77,7 @@ int run(int argc, char** argv) {
   exec.repeat = static_cast<int>(args.get_long("repeat", 10));
   driver::CompileOptions compile;
   compile.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
-  compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  compile.dialect = backend->dialect();
   const planner::DatabaseStatistics stats(db);
   compile.stats = &stats;
   nlohmann::json out = {{"device", backend->device_description()}, {"read_bandwidth_gb_s", bw / 1e6},

@@ -113,7 +113,7 @@ int run(int argc, char** argv) {
   auto cache = runtime::KernelCache::open_default();
   const runtime::DeviceProperties& device = backend->properties();
   const planner::DeviceProfile profile = runtime::device_profile_for(device);
-  const codegen::Dialect dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  const codegen::Dialect dialect = backend->dialect();
   std::printf("device: %s\n", backend->device_description().c_str());
 
   // ---- the five kernels, their inputs and host references ----

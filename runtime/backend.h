@@ -31,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/dialect.h"
+
 namespace hqc::runtime {
 
 class KernelCache;
@@ -44,7 +46,7 @@ const char* device_choice_name(DeviceChoice choice);
 
 // What the planner needs to know about a device. Fields the API cannot report stay 0.
 struct DeviceProperties {
-  std::string backend;          // "cuda" or "opencl"
+  codegen::Dialect dialect = codegen::Dialect::OpenCL;  // the backend that reported these properties
   std::string name;             // "NVIDIA H100 80GB HBM3", "pthread-skylake-avx512-..."
   std::string vendor;           // "NVIDIA", "Portable Computing Language", ...
   std::string driver_version;   // CUDA driver "13.0" / OpenCL driver version string
@@ -264,7 +266,9 @@ class Backend {
  public:
   virtual ~Backend() = default;
 
-  virtual std::string name() const = 0;  // "cuda" or "opencl"
+  // The source dialect this device runs (its kernels are generated for it); name() spells it.
+  virtual codegen::Dialect dialect() const = 0;
+  std::string name() const { return codegen::dialect_name(dialect()); }  // "cuda" or "opencl"
   virtual const DeviceProperties& properties() const = 0;
   // One line: backend, device, vendor, compute capability / OpenCL version, memory.
   std::string device_description() const;

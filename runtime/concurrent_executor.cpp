@@ -465,11 +465,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
   std::vector<std::map<std::string, int64_t>> params;
   for (size_t q = 0; q < plans.size(); ++q) {
     const ExecutablePlan& plan = *plans[q];
-    validate_plan(plan);
-    if (!plan.dialect.empty() && plan.dialect != backend.name()) {
-      throw Error(ErrorKind::Usage, plan.label + ": the kernels were generated for " + plan.dialect +
-                                        " but the device is " + stats.device);
-    }
+    check_plan_runs_on(plan, backend);
     stats.queries.push_back(plan.label);
     ExecutionStats& es = out.executions[q].stats;
     es.device = stats.device;

@@ -40,7 +40,7 @@ class CudaBackend final : public Backend {
     driver_.primary_ctx_release(device_);
   }
 
-  std::string name() const override { return "cuda"; }
+  codegen::Dialect dialect() const override { return codegen::Dialect::Cuda; }
   const DeviceProperties& properties() const override { return props_; }
 
   std::string cache_identity() const override {
@@ -358,7 +358,7 @@ class CudaBackend final : public Backend {
     driver_.check(driver_.device_total_mem(&total, device_), "cuDeviceTotalMem");
     auto u = [this](CUdevice_attribute a) { return static_cast<uint32_t>(device_attribute(a)); };
 
-    props_.backend = "cuda";
+    props_.dialect = codegen::Dialect::Cuda;
     props_.name = name;
     props_.vendor = "NVIDIA";
     props_.driver_version = std::to_string(driver_version / 1000) + "." + std::to_string((driver_version % 1000) / 10);

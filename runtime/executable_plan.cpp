@@ -8,6 +8,15 @@
 
 namespace hqc::runtime {
 
+void check_plan_runs_on(const ExecutablePlan& plan, const Backend& backend) {
+  validate_plan(plan);
+  if (plan.dialect && *plan.dialect != backend.dialect()) {
+    throw Error(ErrorKind::Usage, plan.label + ": the kernels were generated for " + codegen::dialect_name(*plan.dialect) +
+                                      " but the device is " + backend.device_description() + "; generate them for " +
+                                      backend.name());
+  }
+}
+
 uint32_t element_bytes(ElementType t) {
   switch (t) {
     case ElementType::I32:

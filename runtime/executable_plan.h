@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -231,7 +232,7 @@ struct ResultSpec {
 
 struct ExecutablePlan {
   std::string label;  // the query's name, used in messages
-  std::string dialect;  // "cuda" / "opencl": must match Backend::name(); empty = not checked
+  std::optional<codegen::Dialect> dialect;  // the kernels' dialect: must be the backend's; none = not checked
   ModuleSource module;
   std::vector<ParamSpec> params;
   std::vector<BufferSpec> buffers;
@@ -241,5 +242,8 @@ struct ExecutablePlan {
 
 // Throws Error(Internal) naming the first dangling reference or inconsistent field.
 void validate_plan(const ExecutablePlan& plan);
+// validate_plan, then Error(Usage) when the plan's kernels were generated for another dialect than
+// the backend runs. Every executor calls this before anything touches the device.
+void check_plan_runs_on(const ExecutablePlan& plan, const Backend& backend);
 
 }  // namespace hqc::runtime

@@ -188,11 +188,7 @@ double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, siz
 }
 
 Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {
-  validate_plan(plan);
-  if (!plan.dialect.empty() && plan.dialect != backend_.name()) {
-    throw Error(ErrorKind::Usage, plan.label + ": the kernels were generated for " + plan.dialect + " but the device is " +
-                                      backend_.device_description() + "; generate them for " + backend_.name());
-  }
+  check_plan_runs_on(plan, backend_);
   Execution execution;
   ExecutionStats& stats = execution.stats;
   stats.device = backend_.device_description();

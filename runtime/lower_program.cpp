@@ -301,10 +301,10 @@ struct PipelineLaunch {
 };
 
 ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& values, ModuleSource module,
-                          std::string dialect, const std::vector<PipelineLaunch>& launches) {
+                          std::optional<codegen::Dialect> dialect, const std::vector<PipelineLaunch>& launches) {
   ExecutablePlan plan;
   plan.label = program.label;
-  plan.dialect = std::move(dialect);
+  plan.dialect = dialect;
   plan.module = std::move(module);
   if (plan.module.kernel_names.empty()) {
     for (const PipelineLaunch& l : launches) plan.module.kernel_names.push_back(l.launch.kernel);
@@ -480,7 +480,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     }
     launches.push_back({kernel.pipeline, launch});
   }
-  return lower_with(program, values, std::move(module), "", launches);
+  return lower_with(program, values, std::move(module), std::nullopt, launches);
 }
 
 ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values,
@@ -523,8 +523,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
   module.shared_prefix = generated.source.size() - generated.kernels_source.size();
   module.options = generated.compile_options;
   module.label = generated.label.empty() ? program.label : generated.label;
-  const std::string dialect = generated.dialect == codegen::Dialect::Cuda ? "cuda" : "opencl";
-  return lower_with(program, values, std::move(module), dialect, launches);
+  return lower_with(program, values, std::move(module), generated.dialect, launches);
 }
 
 }  // namespace hqc::runtime

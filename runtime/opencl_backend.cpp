@@ -139,7 +139,7 @@ class OpenClBackend final : public Backend {
     clReleaseContext(context_);
   }
 
-  std::string name() const override { return "opencl"; }
+  codegen::Dialect dialect() const override { return codegen::Dialect::OpenCL; }
   const DeviceProperties& properties() const override { return props_; }
 
   std::string cache_identity() const override {
@@ -460,7 +460,7 @@ class OpenClBackend final : public Backend {
   }
 
   void read_properties(bool is_gpu) {
-    props_.backend = "opencl";
+    props_.dialect = codegen::Dialect::OpenCL;
     props_.name = device_string(device_, CL_DEVICE_NAME);
     props_.vendor = device_string(device_, CL_DEVICE_VENDOR);
     props_.driver_version = device_string(device_, CL_DRIVER_VERSION);

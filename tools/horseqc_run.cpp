@@ -338,7 +338,7 @@ int run(int argc, char** argv) {
 
   driver::CompileOptions compile;
   compile.model = model;
-  compile.dialect = backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  compile.dialect = backend->dialect();
   runtime::ConcurrentExecutor concurrent(
       executor, runtime::probe_module(codegen::dialect_prelude(compile.dialect), codegen::compile_options(compile.dialect)));
   const planner::DatabaseStatistics stats(db);

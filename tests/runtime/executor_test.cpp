@@ -394,6 +394,27 @@ TEST_CASE("plan validation names dangling references") {
   CHECK_THROWS_AS(validate_plan(q), Error);
 }
 
+TEST_CASE("kernels generated for another dialect are refused before the device is touched") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  REQUIRE(backend->dialect() == codegen::Dialect::OpenCL);
+  CHECK(backend->name() == "opencl");
+  TestData t = make_data();
+  ExecutablePlan p = select_plan(kCudaPrelude, 95000);
+  p.dialect = codegen::Dialect::Cuda;
+  Executor executor(*backend, nullptr);
+  try {
+    executor.run(p, t.db);
+    FAIL("expected the dialect mismatch to be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Usage);
+    CHECK(std::string(e.what()).find("generated for cuda") != std::string::npos);
+    CHECK(std::string(e.what()).find("generate them for opencl") != std::string::npos);
+  }
+  p = select_plan(kOpenClPrelude, 95000);
+  p.dialect = codegen::Dialect::OpenCL;
+  CHECK(executor.run(p, t.db).result.rows() > 0);
+}
+
 TEST_CASE("dictionary-code parameters: equal, lower and upper bounds") {
   TestData t = make_data();
   ExecutablePlan p;

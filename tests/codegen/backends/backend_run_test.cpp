@@ -157,7 +157,7 @@ TEST_CASE("hand-built programs give the host's answers on every available backen
   auto all = backends();
   REQUIRE_FALSE(all.empty());
   for (auto& backend : all) {
-    const Dialect dialect = backend->name() == "cuda" ? Dialect::Cuda : Dialect::OpenCL;
+    const Dialect dialect = backend->dialect();
     for (auto local : {hqc::ir::LocalResolution::WorkEfficient, hqc::ir::LocalResolution::Simd, hqc::ir::LocalResolution::None}) {
       hqc::test::ProgramOptions o;
       o.model = local == hqc::ir::LocalResolution::None ? hqc::ir::ExecutionModel::Pipelined : hqc::ir::ExecutionModel::Resolution;

@@ -71,7 +71,7 @@ class RecordingBackend final : public Backend {
     upload_bytes = 0;
   }
 
-  std::string name() const override { return inner_->name(); }
+  codegen::Dialect dialect() const override { return inner_->dialect(); }
   const DeviceProperties& properties() const override { return inner_->properties(); }
   uint64_t free_memory() override { return inner_->free_memory(); }
   void launch(const Kernel& k, const std::vector<KernelArg>& a, const LaunchConfig& c) override { inner_->launch(k, a, c); }
@@ -136,14 +136,14 @@ Fixture& fixture(DeviceChoice choice) {
   Fixture& f = *slot;
   f.backend = std::make_unique<RecordingBackend>(open_backend(choice));
   f.executor = std::make_unique<Executor>(*f.backend, nullptr);
-  const codegen::Dialect dialect = f.backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  const codegen::Dialect dialect = f.backend->dialect();
   f.concurrent = std::make_unique<ConcurrentExecutor>(
       *f.executor, probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)));
   const Database& db = ssb_data();
   const Catalog catalog = Catalog::ssb();
   const planner::DatabaseStatistics stats(db);
   driver::CompileOptions options;
-  options.dialect = f.backend->name() == "cuda" ? codegen::Dialect::Cuda : codegen::Dialect::OpenCL;
+  options.dialect = f.backend->dialect();
   options.stats = &stats;
   for (const std::string& name : ssb::query_names()) {
     auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(ssb::query_sql(name), name, catalog));
