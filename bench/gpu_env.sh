@@ -1,6 +1,6 @@
 # Sourced by the GPU-machine scripts (gpu_ssb.sh, gpu_tpch.sh, gpu_planner.sh) after they set `out` and `log`: sends
 # everything printed to $out/$log, registers NVIDIA's OpenCL with the ICD loader, points the kernel
-# cache and the scratch directory $w into /tmp, installs the DuckDB wheels from .whl/ and prints the
+# cache and the scratch directory $w into /tmp, installs the DuckDB wheels from .whl/ (or .site/) and prints the
 # date, the commit and the GPU. Sets `root` (the repository) and `w` (the scratch directory).
 mkdir -p "$out"
 exec > >(tee "$out/$log") 2>&1
@@ -10,6 +10,11 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
 nvidia-smi -L
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
+# The wheels as carried (.whl/), or unpacked and compressed into one archive (.site/site.tar.xz, bench/README.md).
+if [ -f "$root/.site/site.tar.xz" ]; then
+  tar xJf "$root/.site/site.tar.xz" -C /tmp && export PYTHONPATH=/tmp/site
+else
+  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
+fi
 w=/tmp/w
 mkdir -p $w

@@ -15,6 +15,9 @@
 # with SECONDS 0, QUERIES queries each (CI's seed 2026 and 1000 replay what CI runs on PoCL, here on
 # CUDA). JOBS: horseqc-run processes per fuzzer (default: the cores / the fuzzers, at least 4).
 # On a machine of several GPUs the fuzzers take them in turn (CUDA_VISIBLE_DEVICES), one GPU each.
+# HQC_FUZZ_BATCH (default 10): queries per horseqc-run process (--batch). The log ends with the host's
+# CPU use over the run (from /proc/stat), which says whether the host's cores or something else bound
+# the throughput.
 # Expects binaries built here (Release) in BUILD_BIN_DIR and the duckdb and duckdb-ext-tpch wheels for
 # CPython 3.12 in .whl/ (see bench/README.md).
 set -uo pipefail
@@ -30,19 +33,25 @@ runs=$((2 * ${#seed_list[@]}))
 jobs=${4:-$(( $(nproc) / runs > 4 ? $(nproc) / runs : 4 ))}
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 gpus=$(( gpus > 0 ? gpus : 1 ))
-echo "== seeds $seeds, tpch and ssb, $runs fuzzers of $jobs jobs on $gpus GPU(s), $seconds s each (0: no limit), at most $queries queries"
+batch=${HQC_FUZZ_BATCH:-10}
+echo "== seeds $seeds, tpch and ssb, $runs fuzzers of $jobs jobs (batches of $batch) on $gpus GPU(s), $seconds s each (0: no limit), at most $queries queries"
+cpu_ticks() { awk '/^cpu /{print $2+$3, $4, $5+$6, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }
+read -r user0 sys0 idle0 all0 <<< "$(cpu_ticks)"
 pids=()
 k=0
 for seed in "${seed_list[@]}"; do
   for benchmark in tpch ssb; do
     CUDA_VISIBLE_DEVICES=$(( k++ % gpus )) PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/sql_fuzz.py" --bin "$bin" --work $w/$benchmark-$seed --benchmark $benchmark \
-      --seed "$seed" --queries "$queries" --time-budget "$seconds" --jobs "$jobs" --device cuda --batch 10 --timeout 60 \
+      --seed "$seed" --queries "$queries" --time-budget "$seconds" --jobs "$jobs" --device cuda --batch "$batch" --timeout 60 \
       --reduce-total 30 --verbose --report "$out/report-$benchmark-$seed.json" > "$out/fuzz-$benchmark-$seed.txt" 2>&1 &
     pids+=($!)
   done
 done
 status=0
 for p in "${pids[@]}"; do wait "$p" || status=1; done
+read -r user1 sys1 idle1 all1 <<< "$(cpu_ticks)"
+awk -v u=$((user1 - user0)) -v s=$((sys1 - sys0)) -v i=$((idle1 - idle0)) -v a=$((all1 - all0)) -v n="$(nproc)" \
+  'BEGIN { if (a > 0) printf "== host CPU over the run (%d cores): user %.0f%%, system %.0f%%, idle and I/O wait %.0f%%\n", n, 100*u/a, 100*s/a, 100*i/a }'
 for seed in "${seed_list[@]}"; do
   for benchmark in tpch ssb; do
     echo "== $benchmark seed $seed"
