@@ -12,7 +12,7 @@
 //   block's registers above the per-block file, S above the opt-in limit) gives β = 0.
 //   Shared memory above the no-opt-in limit is assumed opted in (the runtime sets the attribute).
 //   The result equals cudaOccMaxActiveBlocksPerMultiprocessor of CUDA 13's cuda_occupancy.h for
-//   every built-in profile (tests/planner_models/occupancy_oracle_test.cpp checks it exhaustively).
+//   every built-in profile (tests/planner/occupancy_oracle_test.cpp checks it exhaustively).
 //
 //   co_resident() generalizes the limits to several kernels on one SM: blocks and warps add up,
 //   shared memory adds up by ζ, and each kernel's warps spread evenly over the G_W sub-partitions

@@ -1,5 +1,5 @@
 // Golden EXPLAIN LOGICAL (plan::explain_logical) of every TPC-H query the SQL frontend binds
-// (tpch/queries/<n>.sql → tests/sql/golden/tpch_q<n>.txt). A change to binding, unnesting or join
+// (tpch/queries/<n>.sql → tests/frontend/sql/golden/tpch_q<n>.txt). A change to binding, unnesting or join
 // ordering shows up here in review. Regenerate with HORSEQC_UPDATE_GOLDEN=1 after an intended change.
 // Also: what the pipeline IR makes of each bound plan (lowered, or Unsupported).
 #include <doctest/doctest.h>
@@ -15,7 +15,7 @@
 #include "ir/passes.h"
 #include "storage/catalog.h"
 #include "storage/error.h"
-#include "tests/sql/sql_test_util.h"
+#include "tests/frontend/sql/sql_test_util.h"
 
 using namespace hqc;
 
@@ -26,7 +26,7 @@ TEST_CASE("EXPLAIN of every TPC-H query that binds matches its golden file") {
   int compared = 0;
   for (int q = 1; q <= 22; ++q) {
     CAPTURE(q);
-    std::string golden = test::repo_dir() + "/tests/sql/golden/tpch_q" + std::to_string(q) + ".txt";
+    std::string golden = test::repo_dir() + "/tests/frontend/sql/golden/tpch_q" + std::to_string(q) + ".txt";
     std::string actual;
     try {
       actual = plan::explain_logical(load_sql(test::repo_dir() + "/tpch/queries/" + std::to_string(q) + ".sql", catalog));

@@ -10,7 +10,7 @@
 #include "ir/explain.h"
 #include "ir/passes.h"
 #include "storage/catalog.h"
-#include "tests/sql/sql_test_util.h"
+#include "tests/frontend/sql/sql_test_util.h"
 
 using namespace hqc;
 

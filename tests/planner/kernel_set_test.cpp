@@ -60,7 +60,7 @@ TEST_CASE("kernel set JSON: errors name the path and what was expected") {
 }
 
 TEST_CASE("the example kernel set plans on every built-in device") {
-  const KernelSet s = load_kernel_set(source_dir() + "/tests/planner_models/data/four_queries.json");
+  const KernelSet s = load_kernel_set(source_dir() + "/tests/planner/data/four_queries.json");
   REQUIRE(s.kernels.size() == 4);
   REQUIRE(s.stream.has_value());
   CHECK(s.stream->engines == Engines::ThreeEngines);

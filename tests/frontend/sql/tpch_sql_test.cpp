@@ -7,7 +7,7 @@
 
 #include "frontend/sql/sql_frontend.h"
 #include "storage/catalog.h"
-#include "tests/sql/sql_test_util.h"
+#include "tests/frontend/sql/sql_test_util.h"
 
 using namespace hqc;
 

@@ -11,7 +11,7 @@
 #include "ir/build_pipelines.h"
 #include "ir/passes.h"
 #include "storage/catalog.h"
-#include "tests/sql/sql_test_util.h"
+#include "tests/frontend/sql/sql_test_util.h"
 
 using namespace hqc;
 
