@@ -616,13 +616,7 @@ std::pair<std::string, std::string> Lowering::heap_origin(const std::string& sou
   return {};
 }
 
-const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p,
-                                                   std::vector<ResultColumn>& columns) {
-  AggregationTable t;
-  t.name = "agg" + std::to_string(program_.aggregations.size());
-  t.explicit_nulls = agg.explicit_nulls;
-  bool all_domains = true, any_key_column = false;
-  std::vector<std::string> domains;
+void Lowering::add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, KeyDomains& d) {
   for (const plan::NamedExpr& g : agg.group_by) {
     GroupKey k;
     if (is_heap_string(g.expr->type, g.expr->dict_table)) heap_group_key(agg, *g.expr, p, k);
@@ -644,7 +638,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       if (!e.dict_table.empty()) table = e.dict_table;
       std::string column = e.dict_table.empty() ? e.column : e.dict_column;
       const TableDef* def = catalog_.find(table);
-      if (def && is_key_column(*def, column)) any_key_column = true;
+      if (def && is_key_column(*def, column)) d.any_key_column = true;
       std::string base = t.name + "_" + sanitize_identifier(k.name);
       Param min{base + "_min", Param::Source::ColumnMin, scalar_of(k.type), table, column};
       min.comment = "smallest " + table + "." + column;
@@ -652,31 +646,34 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       Param dom{base + "_domain", Param::Source::ColumnDomain, ScalarType::I64, table, column};
       dom.comment = "domain of " + table + "." + column;
       k.domain_param = add_param(dom);
-      domains.push_back(k.domain_param);
+      d.domain_params.push_back(k.domain_param);
     } else {
-      all_domains = false;
+      d.all_domains = false;
     }
     t.merge_on_host = t.merge_on_host || k.merge_on_host;
     t.keys.push_back(std::move(k));
   }
-
-  uint64_t slots_estimate = 0;  // 0 = unknown (no statistics)
-  if (options_.stats && all_domains && !t.keys.empty()) {
-    slots_estimate = 1;
+  d.slots_estimate = 0;
+  if (options_.stats && d.all_domains && !t.keys.empty()) {
+    d.slots_estimate = 1;
     for (const GroupKey& k : t.keys) {
       const Param* dom = program_.find_param(k.domain_param);
       ColumnStats s = options_.stats->column(dom->table, dom->column);
-      uint64_t d = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : planner::kMaxDirectSlots + 1;
-      slots_estimate = (slots_estimate > planner::kMaxDirectSlots || d > planner::kMaxDirectSlots) ? planner::kMaxDirectSlots + 1
-                                                                                               : slots_estimate * d;
+      uint64_t n = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : planner::kMaxDirectSlots + 1;
+      d.slots_estimate = (d.slots_estimate > planner::kMaxDirectSlots || n > planner::kMaxDirectSlots)
+                             ? planner::kMaxDirectSlots + 1
+                             : d.slots_estimate * n;
     }
   }
+}
+
+void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d, AggregationTable& t) {
   if (t.keys.empty()) {
     t.layout = AggLayout::Scalar;
-  } else if (all_domains && (options_.stats ? slots_estimate <= planner::kMaxDirectSlots : !any_key_column)) {
+  } else if (d.all_domains && (options_.stats ? d.slots_estimate <= planner::kMaxDirectSlots : !d.any_key_column)) {
     t.layout = AggLayout::DirectIndexed;
     Param slots{t.name + "_slots", Param::Source::Product, ScalarType::I64};
-    slots.factors = domains;
+    slots.factors = d.domain_params;
     slots.comment = "product of the key domains";
     t.slots_param = add_param(slots);
   } else {
@@ -690,17 +687,20 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     later_stage_estimate(t, p, cap);
     t.slots_param = add_param(cap);
   }
+}
 
-  auto slot_buffer = [&](const std::string& name, ScalarType type, Buffer::Fill fill, uint64_t pattern, const std::string& comment) {
-    Buffer b{name, type, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1, fill, pattern, comment};
-    return add_buffer(b);
-  };
+std::string Lowering::add_slot_buffer(const AggregationTable& t, const std::string& name, ScalarType type, Buffer::Fill fill,
+                                      uint64_t pattern, const std::string& comment) {
+  return add_buffer({name, type, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1, fill, pattern, comment});
+}
+
+void Lowering::add_key_and_flag_buffers(AggregationTable& t) {
   if (t.layout == AggLayout::GlobalHash) {
     // Keys are stored widened to 64 bits, so one device routine serves every key type.
     if (t.keys.size() == 1) {
       GroupKey& k = t.keys[0];
-      k.key_buffer = slot_buffer(t.name + "_key_" + sanitize_identifier(k.name), ScalarType::I64, Buffer::Fill::Pattern,
-                                 kEmptyKeyI64, "group key " + k.name);
+      k.key_buffer = add_slot_buffer(t, t.name + "_key_" + sanitize_identifier(k.name), ScalarType::I64,
+                                     Buffer::Fill::Pattern, kEmptyKeyI64, "group key " + k.name);
     } else {
       // Several keys: lanes of one buffer, so one device routine serves any number of keys.
       t.key_lanes = static_cast<uint32_t>(t.keys.size());
@@ -721,51 +721,55 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     t.overflow_buffer = add_buffer({t.name + "_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
                                     "nonzero: a group key outside the key domains (no result is given)"});
   }
-  t.occupancy_buffer = slot_buffer(t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
+  t.occupancy_buffer = add_slot_buffer(t, t.name + "_tuples", ScalarType::I64, Buffer::Fill::Zero, 0, "tuples per group (0 = no group)");
+}
 
-  auto add_accumulator = [&](const std::string& name, plan::AggFunc f, const plan::ExprPtr& arg, DataType type,
-                             const plan::ExprPtr& filter, bool zero_without_input = false) {
-    Accumulator a;
-    a.name = name;
-    a.func = f;
-    a.zero_without_input = zero_without_input;
-    a.arg = arg ? typed(*arg, p) : nullptr;
-    a.filter = filter ? typed(*filter, p) : nullptr;
-    // MIN/MAX of a 128-bit value keep it whole (ir/decimal128.cpp); SUM/AVG of one is not supported.
-    const bool wide_extreme = (f == plan::AggFunc::Min || f == plan::AggFunc::Max) && a.arg && is_decimal128(a.arg->type);
-    if (a.arg && f != plan::AggFunc::Count && !wide_extreme)
-      reject_decimal128(*a.arg, agg.json_path, std::string("the argument of ") + plan::agg_func_name(f));
-    a.type = type;
-    // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
-    // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
-    // may leave 64 bits take two words.
-    a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
-    // Integer sums too: a 64-bit SUM of integers that may leave 64 bits is 128-bit, never wrapped.
-    // A SUM of COUNTs adds up to at most the rows counted: 64 bits.
-    a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input &&
-                              (type.id == TypeId::Decimal || type.id == TypeId::Int64) && sum_may_overflow(*a.arg, p));
-    uint64_t pattern = wide_extreme                ? 0
-                       : f == plan::AggFunc::Min ? fill_min(a.element)
-                       : f == plan::AggFunc::Max ? fill_max(a.element)
-                                                 : 0;
-    Buffer b{t.name + "_" + sanitize_identifier(name), a.element, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1,
-             pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero, pattern, std::string(plan::agg_func_name(f)) + " " + name};
-    if (a.wide) {
-      b.fixed_elements *= 2;
-      b.multiplier = 2;
-      b.comment += " (128-bit: low, high word per slot)";
-    }
-    a.buffer = add_buffer(b);
-    if (wide_extreme) {
-      a.state_buffer = add_buffer({t.name + "_" + sanitize_identifier(name) + "_state", ScalarType::U32,
-                                   t.slots_param.empty() ? 1u : 0u, t.slots_param, 1, Buffer::Fill::Zero, 0,
-                                   std::string(plan::agg_func_name(f)) + " " + name +
-                                       ": 0 no value yet, 1 being updated, 2 holds a value (128-bit locked update)"});
-    }
-    t.accumulators.push_back(a);
-    return t.accumulators.size() - 1;
-  };
+size_t Lowering::add_accumulator(AggregationTable& t, const plan::LogicalOp& agg, const Pipeline& p, const std::string& name,
+                                 plan::AggFunc f, const plan::ExprPtr& arg, DataType type, const plan::ExprPtr& filter,
+                                 bool zero_without_input) {
+  Accumulator a;
+  a.name = name;
+  a.func = f;
+  a.zero_without_input = zero_without_input;
+  a.arg = arg ? typed(*arg, p) : nullptr;
+  a.filter = filter ? typed(*filter, p) : nullptr;
+  // MIN/MAX of a 128-bit value keep it whole (ir/decimal128.cpp); SUM/AVG of one is not supported.
+  const bool wide_extreme = (f == plan::AggFunc::Min || f == plan::AggFunc::Max) && a.arg && is_decimal128(a.arg->type);
+  if (a.arg && f != plan::AggFunc::Count && !wide_extreme)
+    reject_decimal128(*a.arg, agg.json_path, std::string("the argument of ") + plan::agg_func_name(f));
+  a.type = type;
+  // Accumulators are 64-bit (the width every device has atomics for): 32-bit values of MIN/MAX
+  // (int32, dates, dictionary codes) are widened; floating point stays F64. Decimal sums that
+  // may leave 64 bits take two words.
+  a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
+  // Integer sums too: a 64-bit SUM of integers that may leave 64 bits is 128-bit, never wrapped.
+  // A SUM of COUNTs adds up to at most the rows counted: 64 bits.
+  a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input &&
+                            (type.id == TypeId::Decimal || type.id == TypeId::Int64) && sum_may_overflow(*a.arg, p));
+  uint64_t pattern = wide_extreme                ? 0
+                     : f == plan::AggFunc::Min ? fill_min(a.element)
+                     : f == plan::AggFunc::Max ? fill_max(a.element)
+                                               : 0;
+  Buffer b{t.name + "_" + sanitize_identifier(name), a.element, t.slots_param.empty() ? 1u : 0u, t.slots_param, 1,
+           pattern ? Buffer::Fill::Pattern : Buffer::Fill::Zero, pattern, std::string(plan::agg_func_name(f)) + " " + name};
+  if (a.wide) {
+    b.fixed_elements *= 2;
+    b.multiplier = 2;
+    b.comment += " (128-bit: low, high word per slot)";
+  }
+  a.buffer = add_buffer(b);
+  if (wide_extreme) {
+    a.state_buffer = add_slot_buffer(t, t.name + "_" + sanitize_identifier(name) + "_state", ScalarType::U32,
+                                     Buffer::Fill::Zero, 0,
+                                     std::string(plan::agg_func_name(f)) + " " + name +
+                                         ": 0 no value yet, 1 being updated, 2 holds a value (128-bit locked update)");
+  }
+  t.accumulators.push_back(a);
+  return t.accumulators.size() - 1;
+}
 
+void Lowering::add_aggregates(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t,
+                              std::vector<ResultColumn>& columns) {
   columns.clear();
   for (size_t i = 0; i < t.keys.size(); ++i) {
     const GroupKey& k = t.keys[i];
@@ -779,31 +783,36 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
     if (a.func == plan::AggFunc::Avg) {
       DataType sum_type = a.arg->type.id == TypeId::Decimal ? DataType::decimal(18, a.arg->type.scale)
                           : a.arg->type.id == TypeId::Float64 ? DataType::float64() : DataType::int64();
-      size_t s = add_accumulator(a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type, a.filter);
+      size_t s = add_accumulator(t, agg, p, a.name + "__sum", plan::AggFunc::Sum, a.arg, sum_type, a.filter);
       // (Over partial SUMs the count is the sum of their partial COUNTs: 0, not NULL, without rows.)
-      size_t c = a.count_arg ? add_accumulator(a.name + "__count", plan::AggFunc::Sum, a.count_arg, DataType::int64(), a.filter, true)
-                             : add_accumulator(a.name + "__count", plan::AggFunc::Count, a.arg, DataType::int64(), a.filter);
+      size_t c = a.count_arg ? add_accumulator(t, agg, p, a.name + "__count", plan::AggFunc::Sum, a.count_arg,
+                                               DataType::int64(), a.filter, true)
+                             : add_accumulator(t, agg, p, a.name + "__count", plan::AggFunc::Count, a.arg,
+                                               DataType::int64(), a.filter);
       columns.push_back({a.name, a.type, ResultColumn::Source::Average, s, c, "", "", "", ""});
     } else {
-      size_t idx = add_accumulator(a.name, a.func, a.arg, a.type, a.filter, a.zero_without_input);
+      size_t idx = add_accumulator(t, agg, p, a.name, a.func, a.arg, a.type, a.filter, a.zero_without_input);
       // Only MIN/MAX of a dictionary string yield a code to decode; a COUNT of one is a number.
       const bool code = a.arg && (a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max);
       std::string dt = code ? a.arg->dict_table : "", dc = code ? a.arg->dict_column : "";
       columns.push_back({a.name, a.type, ResultColumn::Source::Accumulator, idx, 0, dt, dc, "", ""});
     }
   }
+}
 
+void Lowering::plan_aggregation_scratchpad(uint64_t slots_estimate, AggregationTable& t) {
+  if (program_.model != ExecutionModel::Resolution) return;
   // A 128-bit MIN/MAX is updated under a per-slot lock in global memory only (no scratchpad form).
   const bool locked = std::any_of(t.accumulators.begin(), t.accumulators.end(),
                                   [](const Accumulator& a) { return !a.state_buffer.empty(); });
-  if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::DirectIndexed) {
+  if (t.layout == AggLayout::DirectIndexed) {
     uint32_t bytes = 8;  // the tuple count
     for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
     t.scratchpad_bytes_per_slot = bytes;
     t.max_scratchpad_slots = planner::kScratchpadBudgetBytes / bytes;
     t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes) && !locked;
   }
-  if (program_.model == ExecutionModel::Resolution && t.layout == AggLayout::GlobalHash) {
+  if (t.layout == AggLayout::GlobalHash) {
     // A hashed table per CTA of the largest power-of-two slots the budget holds. Worth it unless
     // the statistics expect many more groups than it has (then most tuples would miss it).
     uint32_t bytes = 8 * t.key_lanes + 8;  // keys and the tuple count
@@ -821,6 +830,19 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
       t.local_slots_param = add_param(local);
     }
   }
+}
+
+const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p,
+                                                   std::vector<ResultColumn>& columns) {
+  AggregationTable t;
+  t.name = "agg" + std::to_string(program_.aggregations.size());
+  t.explicit_nulls = agg.explicit_nulls;
+  KeyDomains domains;
+  add_group_keys(agg, p, t, domains);
+  choose_aggregation_layout(p, domains, t);
+  add_key_and_flag_buffers(t);
+  add_aggregates(agg, p, t, columns);
+  plan_aggregation_scratchpad(domains.slots_estimate, t);
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();
 }

@@ -56,6 +56,25 @@ class Lowering {
   // reads the table: the result columns when it is the query's result, and the source bindings of
   // a pipeline that scans it.
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
+  // make_aggregation's steps, in order: the group keys (and what their domains allow), the layout
+  // and its slot count, the key and flag buffers, the accumulators and result columns of the
+  // aggregates, and (resolution model) whether a CTA's copy lives in scratchpad.
+  struct KeyDomains {
+    bool all_domains = true;           // every key is a column with a known [min, max]
+    bool any_key_column = false;       // some key is a key column of its table
+    std::vector<std::string> domain_params;
+    uint64_t slots_estimate = 0;       // product of the domains by statistics; 0 = unknown
+  };
+  void add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, KeyDomains& d);
+  void choose_aggregation_layout(const Pipeline& p, const KeyDomains& d, AggregationTable& t);
+  std::string add_slot_buffer(const AggregationTable& t, const std::string& name, ScalarType type, Buffer::Fill fill,
+                              uint64_t pattern, const std::string& comment);
+  void add_key_and_flag_buffers(AggregationTable& t);
+  size_t add_accumulator(AggregationTable& t, const plan::LogicalOp& agg, const Pipeline& p, const std::string& name,
+                         plan::AggFunc f, const plan::ExprPtr& arg, DataType type, const plan::ExprPtr& filter,
+                         bool zero_without_input = false);
+  void add_aggregates(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, std::vector<ResultColumn>& columns);
+  void plan_aggregation_scratchpad(uint64_t slots_estimate, AggregationTable& t);
   void heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const;
   std::pair<std::string, std::string> copy_origin(std::string source, std::string name, const Pipeline& p) const;
   std::pair<std::string, std::string> scan_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
