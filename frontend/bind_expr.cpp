@@ -616,16 +616,28 @@ ExprPtr bind_string_fn(const StringFnArity& f, const JsonNode& node, const std::
   return e;
 }
 
-// SQL positions: 1-based start; a start below 1 shortens the length as in PostgreSQL, which only
-// literals make decidable here, so both must be non-negative constants (start >= 1).
+// SQL positions: 1-based start and a length, both constants. Start 0 takes the positions 0 ..
+// length - 1 of which only 1 .. length - 1 exist (PostgreSQL and DuckDB agree): start 1, one byte
+// fewer. A negative start is refused: PostgreSQL cuts the positions before 1 the same way, DuckDB
+// counts from the end of the string. A substring that is always empty is refused too.
 ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "arg", "start", "length"});
   ExprPtr v = bind_any(node.at("arg"), scope);
   if (!v->type.is_string() || is_string_literal(*v)) node.at("arg").fail("SUBSTRING needs a string column or expression, found " + type_words(*v));
   int64_t start = node.at("start").as_int();
   int64_t length = node.at("length").as_int();
-  if (start < 1 || start > INT32_MAX) node.at("start").fail("expected a start position of at least 1, found " + std::to_string(start));
-  if (length < 1 || length > INT32_MAX) node.at("length").fail("expected a length of at least 1, found " + std::to_string(length));
+  if (length < 0) node.at("length").fail("a SUBSTRING length must not be negative, found " + std::to_string(length));
+  if (start < 0)
+    node.at("start").unsupported("a negative SUBSTRING start (" + std::to_string(start) +
+                                 ") is not supported: SQL systems disagree on it (PostgreSQL cuts the positions before 1, "
+                                 "DuckDB counts from the end of the string)");
+  if (start == 0) {
+    start = 1;
+    length -= 1;
+  }
+  if (length == 0) node.at("length").unsupported("this SUBSTRING is always the empty string, which is not supported");
+  if (start > INT32_MAX) node.at("start").fail("expected a start position of at most " + std::to_string(INT32_MAX) + ", found " + std::to_string(start));
+  if (length > INT32_MAX) node.at("length").fail("expected a length of at most " + std::to_string(INT32_MAX) + ", found " + std::to_string(length));
   // A dictionary column has no bytes on the device: its substrings are a per-code table of packed
   // values (ir/state.h "Packed strings"), so they must be short enough to pack.
   if (is_dict(*v) && length > static_cast<int64_t>(kMaxPackedStringBytes))

@@ -88,6 +88,9 @@ TEST_CASE("string function shapes without a device form are Unsupported at their
            Refused{"select count(*) from customer where substring(c_phone from 1 for 2) || 'x' ilike '1%'", "q.sql:1:69:", "held packed"},
            Refused{"select count(*) from part where position(p_comment in p_name) > 0", "q.sql:1:42:", "needle as a string literal"},
            Refused{"select count(*) from part where soundex(p_name) = 'x'", "q.sql:1:33:", "function soundex() is not supported"},
+           Refused{"select count(*) from part where substring(p_name from -1 for 3) = 'x'", "q.sql:1:55:", "DuckDB counts from the end"},
+           Refused{"select count(*) from part where substring(p_name from 0 for 1) = 'x'", "q.sql:1:61:", "always the empty string"},
+           Refused{"select count(*) from part where substring(p_name from 2 for 0) = 'x'", "q.sql:1:61:", "always the empty string"},
        }) {
     const std::string sql = r.sql;
     CAPTURE(sql);
@@ -97,6 +100,12 @@ TEST_CASE("string function shapes without a device form are Unsupported at their
     CHECK(f.message.starts_with(r.where));
     CHECK(f.message.find(r.says) != std::string::npos);
   }
+  test::Failure negative = test::sql_error("select count(*) from part where substring(p_name from 1 for -2) = 'x'", tpch);
+  CHECK(negative.kind == ErrorKind::Input);
+  CHECK(negative.message.find("must not be negative") != std::string::npos);
+  // From position 0: one byte fewer from position 1.
+  CHECK(where_of("select count(*) from part where substring(p_name from 0 for 3) = 'ab'") ==
+        "(substring(part.p_name, 1, 2) = 'ab')");
   test::Failure not_a_string = test::sql_error("select count(*) from part where upper(p_size) = 'x'", tpch);
   CHECK(not_a_string.kind == ErrorKind::Input);
   CHECK(not_a_string.message.starts_with("q.sql:1:39: upper needs a string"));
