@@ -130,6 +130,8 @@ class Emitter {
           throw Error(ErrorKind::Unsupported, e.to_string() + " has no device form");
         return (is_extract ? "hqc_" + e.string_value + "_of_days(" : "hqc_trunc_" + e.string_value + "_days(") + emit(*e.args.at(0)) + ")";
       }
+      case plan::ExprKind::AddMonths:  // templates/device/strings.h
+        return "hqc_add_months_days(" + emit(*e.args.at(0)) + ", " + std::to_string(e.int_value) + ")";
     }
     throw Error(ErrorKind::Internal, "unknown expression kind in " + e.to_string());
   }

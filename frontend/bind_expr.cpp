@@ -647,6 +647,18 @@ ExprPtr bind_substring(const JsonNode& node, const std::vector<Attribute>& scope
   return make_substring(v, static_cast<int32_t>(start), static_cast<int32_t>(length));
 }
 
+// A date plus a whole number of months (SQL's `d + interval '3' month` of a non-constant d).
+ExprPtr bind_add_months(const JsonNode& node, const std::vector<Attribute>& scope) {
+  node.expect_object({"op", "arg", "months"});
+  ExprPtr v = bind_any(node.at("arg"), scope);
+  if (v->type.id != TypeId::Date) node.at("arg").fail("add_months needs a date, found " + type_words(*v));
+  const int64_t months = node.at("months").as_int();
+  // 12 x 10^6 months spans every int32 day number (5.8 million years) with room to spare.
+  if (months < -12'000'000 || months > 12'000'000)
+    node.at("months").fail("expected at most 12000000 months either way, found " + std::to_string(months));
+  return months == 0 ? v : make_add_months(v, months);
+}
+
 ExprPtr bind_extract(const JsonNode& node, const std::vector<Attribute>& scope) {
   node.expect_object({"op", "field", "arg"});
   std::string field = node.at("field").as_string();
@@ -810,13 +822,14 @@ ExprPtr bind_operator(const JsonNode& node, const std::vector<Attribute>& scope)
   if (op == "cast") return bind_cast(node, scope);
   if (op == "round") return bind_round(node, scope);
   if (op == "date_trunc") return bind_date_trunc(node, scope);
+  if (op == "add_months") return bind_add_months(node, scope);
   std::vector<std::string> known = {"and", "or", "not", "between", "in", "case", "like", "ilike", "substring", "extract", "cast", "round",
-                                    "date_trunc"};
+                                    "date_trunc", "add_months"};
   for (const OpName& o : kBinaryOps) known.push_back(o.name);
   for (const StringFnArity& f : kStringFns) known.push_back(string_fn_name(f.fn));
   node.at("op").fail("unknown expression operator \"" + op + "\"" + did_you_mean(op, known) +
                      "; expected one of = <> < <= > >= + - * / and or not between in case like ilike substring extract cast round date_trunc"
-                     " upper lower trim ltrim rtrim length strpos replace concat");
+                     " add_months upper lower trim ltrim rtrim length strpos replace concat");
 }
 
 ExprPtr bind_any(const JsonNode& node, const std::vector<Attribute>& scope) {

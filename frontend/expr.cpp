@@ -136,6 +136,8 @@ std::string Expr::to_string() const {
       return "round(" + args[0]->to_string() + ", " + std::to_string(int_value) + ")";
     case ExprKind::DateTrunc:
       return "date_trunc(" + string_value + ", " + args[0]->to_string() + ")";
+    case ExprKind::AddMonths:
+      return "add_months(" + args[0]->to_string() + ", " + std::to_string(int_value) + ")";
   }
   return "?";
 }
@@ -285,6 +287,15 @@ ExprPtr make_date_trunc(std::string field, ExprPtr date) {
   e->kind = ExprKind::DateTrunc;
   e->type = DataType::date();
   e->string_value = std::move(field);
+  e->args = {std::move(date)};
+  return e;
+}
+
+ExprPtr make_add_months(ExprPtr date, int64_t months) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::AddMonths;
+  e->type = DataType::date();
+  e->int_value = months;
   e->args = {std::move(date)};
   return e;
 }

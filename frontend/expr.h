@@ -51,6 +51,9 @@ enum class ExprKind : uint8_t {
              // (0 = Sunday) or "doy" (1 = January 1st); Int32
   DateTrunc, // args: operand (a Date); string_value: "year", "quarter", "month", "week" (ISO: the
              // Monday) or "day"; Date: the first day of the operand's year, quarter, ...
+  AddMonths, // args: operand (a Date); int_value: months to add (negative: subtract); Date, its day of
+             // month clamped to the length of the target month (1995-01-31 + 1 month = 1995-02-28, as
+             // in PostgreSQL and DuckDB). SQL's `d + interval '3' month` / `'1' year` of a non-constant d.
   Param,     // run-time parameter `param` of `type`: a value an earlier stage of the same query
              // computed (the value of an uncorrelated scalar subquery). Never written by users:
              // the IR creates it (ir/build_pipelines.cpp) and the executor supplies the value.
@@ -139,6 +142,7 @@ ExprPtr make_substring(ExprPtr value, int32_t start, int32_t length);
 ExprPtr make_extract(std::string field, ExprPtr date);
 ExprPtr make_round(ExprPtr value, int64_t digits, DataType type);
 ExprPtr make_date_trunc(std::string field, ExprPtr date);
+ExprPtr make_add_months(ExprPtr date, int64_t months);
 // The fields ExprKind::Extract and ExprKind::DateTrunc take (the binder's and codegen's one list).
 bool is_extract_field(const std::string& field);
 bool is_date_trunc_field(const std::string& field);

@@ -233,7 +233,9 @@ class Translator {
         return json{{"date", format_iso_date(add_interval(*days, amount, r.interval_unit))}};
       }
       if (r.interval_unit != IntervalUnit::Day) {
-        src_.unsupported(r.location, "adding months or years to a non-constant date is not supported (only to date literals)");
+        locations_[path + ".months"] = r.location;
+        return json{{"op", "add_months"}, {"arg", translate(l, path + ".arg")},
+                    {"months", r.interval_unit == IntervalUnit::Year ? amount * 12 : amount}};
       }
       locations_[path + ".right"] = r.location;
       return json{{"op", e.text}, {"left", translate(l, path + ".left")}, {"right", json{{"int", r.int_value}}}};

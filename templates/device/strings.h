@@ -368,4 +368,13 @@ HQC_FN hqc_i32 hqc_trunc_quarter_days(hqc_i32 days) {
   return hqc_days_from_civil(hqc_year_of_days(days), 3 * ((hqc_month_of_days(days) - 1) / 3) + 1, 1);
 }
 HQC_FN hqc_i32 hqc_trunc_month_days(hqc_i32 days) { return days - hqc_day_of_days(days) + 1; }
+// date + n months: the day of month clamped to the length of the target month (1995-01-31 + 1 month
+// is 1995-02-28), as PostgreSQL and DuckDB add an interval of months or years to a date.
+HQC_FN hqc_i32 hqc_add_months_days(hqc_i32 days, hqc_i64 n) {
+  const hqc_i64 months = (hqc_i64)hqc_year_of_days(days) * 12 + (hqc_month_of_days(days) - 1) + n;
+  const hqc_i64 y = (months >= 0 ? months : months - 11) / 12, m = months - y * 12 + 1;
+  const hqc_i64 length = hqc_days_from_civil(m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1, 1) - hqc_days_from_civil(y, m, 1);
+  const hqc_i64 d = hqc_day_of_days(days);
+  return hqc_days_from_civil(y, m, d < length ? d : length);
+}
 HQC_FN hqc_i32 hqc_trunc_week_days(hqc_i32 days) { return days - (hqc_i32)((((hqc_i64)days % 7) + 10) % 7); }

@@ -64,7 +64,7 @@ TEST_CASE("missing fields, unknown fields, unknown operators and tables") {
   CHECK(error_of(R"([1, 2])") == "q.json: $: expected an object, found an array");
   CHECK(error_of(with_predicate(R"({"op": "glob", "left": {"column": "lo_tax"}, "right": {"int": 1}})")) ==
         "q.json: $.plan.input.predicate.op: unknown expression operator \"glob\"; expected one of = <> < <= > >= + - * / and or not "
-        "between in case like ilike substring extract cast round date_trunc upper lower trim ltrim rtrim length strpos replace concat");
+        "between in case like ilike substring extract cast round date_trunc add_months upper lower trim ltrim rtrim length strpos replace concat");
   CHECK(error_of(R"({"plan": {"op": "aggregate", "aggregates": [{"name": "n", "func": "summ", "arg": {"column": "lo_tax"}}],
                    "input": {"op": "scan", "table": "lineorder"}}})") ==
         "q.json: $.plan.aggregates[0].func: unknown aggregate function \"summ\" (did you mean \"sum\"?); expected sum, count, count_star, min, max or avg");

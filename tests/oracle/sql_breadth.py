@@ -445,6 +445,16 @@ QUERIES = [
     ("cast_decimal_rounding", "select l_orderkey, l_linenumber, cast(l_extendedprice as integer) as i, cast(l_discount * 10 as integer) "
                               "as h, cast(-l_discount * 10 as bigint) as nh, cast(l_extendedprice * l_discount as decimal(18,1)) as d, "
                               "cast(2.45 as decimal(5,1)) as lit from lineitem where l_orderkey < 40 order by l_orderkey, l_linenumber"),
+    # Months and years added to a date column: the day clamped to the target month (month ends, the
+    # leap days of 1992 and 1996), in the select list, a predicate, a group key and a join condition.
+    # DuckDB's date + interval is a timestamp: the CASTs make both sides dates.
+    ("add_months_columns", "select o_orderkey, o_orderdate, cast(o_orderdate + interval '1' month as date) as m1, "
+                           "cast(o_orderdate - interval '13' month as date) as m13, cast(o_orderdate + interval '4' year as date) as y4 "
+                           "from orders where extract(day from o_orderdate) >= 28 and o_orderdate + interval '2' month < date '1997-01-01' "
+                           "order by o_orderkey limit 200"),
+    ("add_months_group_join", "select cast(l_shipdate - interval '1' year as date) as d, count(*) as n from lineitem, orders "
+                              "where l_orderkey = o_orderkey and l_shipdate < o_orderdate + interval '2' month and "
+                              "l_shipdate >= date '1996-02-01' and l_shipdate < date '1996-04-01' group by 1 order by 1"),
     # SUBSTRING from position 0 takes one byte fewer from position 1 (PostgreSQL and DuckDB agree):
     # of a heap column, of a dictionary column, as a group key and in a predicate.
     ("substring_start_zero", "select substring(c_phone from 0 for 3) as p, substring(c_mktsegment from 0 for 4) as m, count(*) as n "

@@ -100,6 +100,16 @@ HQC_KERNEL void civil(HQC_GLOBAL const hqc_i32* days, hqc_i64 n_rows, HQC_GLOBAL
   }
 }
 
+HQC_KERNEL void add_months(HQC_GLOBAL const hqc_i32* days, HQC_GLOBAL const hqc_i32* months, hqc_i64 n_rows,
+                           HQC_GLOBAL hqc_i32* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    const hqc_i32 d = hqc_load_i32(days, tile, tile_items);
+    const hqc_i32 n = hqc_load_i32(months, tile, tile_items);
+    if (hqc_tile_valid(tile_items)) out[hqc_tile_row(tile)] = hqc_add_months_days(d, n);
+  }
+}
+
 HQC_KERNEL void pred_loads(HQC_GLOBAL const hqc_u64* offsets, hqc_i64 n_rows, HQC_GLOBAL hqc_u64* out) {
   for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
@@ -442,6 +452,58 @@ TEST_CASE("day numbers to civil year, month, day on PoCL equal storage/date.h") 
     }
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("a date plus months on PoCL: the day clamped to the target month's length") {
+  // Host reference: the civil date (storage/date.h), months added, the day capped by a month-length
+  // table with the Gregorian leap rule written out here.
+  auto reference = [](int32_t days, int32_t n) {
+    hqc::CivilDate c = hqc::civil_from_days(days);
+    const int64_t months = int64_t{c.year} * 12 + (c.month - 1) + n;
+    const int32_t y = static_cast<int32_t>(months >= 0 ? months / 12 : (months - 11) / 12);
+    const uint32_t m = static_cast<uint32_t>(months - int64_t{y} * 12) + 1;
+    static const uint32_t length[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return hqc::days_from_civil(y, m, std::min(c.day, m == 2 && leap ? 29u : length[m - 1]));
+  };
+  // The month ends by hand first: {date, months, expected}.
+  const int32_t by_hand[][3] = {{hqc::days_from_civil(1995, 1, 31), 1, hqc::days_from_civil(1995, 2, 28)},
+                                {hqc::days_from_civil(1996, 1, 31), 1, hqc::days_from_civil(1996, 2, 29)},
+                                {hqc::days_from_civil(1996, 2, 29), 12, hqc::days_from_civil(1997, 2, 28)},
+                                {hqc::days_from_civil(2000, 3, 31), -1, hqc::days_from_civil(2000, 2, 29)},
+                                {hqc::days_from_civil(1970, 1, 1), -1, hqc::days_from_civil(1969, 12, 1)}};
+  std::vector<int32_t> days, months;
+  for (const auto& c : by_hand) {
+    days.push_back(c[0]);
+    months.push_back(c[1]);
+  }
+  const int32_t steps[] = {1, -1, 3, 12, -12, 13, -25, 48, -1200, 0};
+  for (int32_t d = hqc::days_from_civil(1991, 12, 25); d <= hqc::days_from_civil(2000, 3, 5); ++d) {
+    days.push_back(d);
+    months.push_back(steps[d % 10 < 0 ? d % 10 + 10 : d % 10]);
+  }
+  for (int32_t d = -700000; d <= 700000; d += 331) {
+    days.push_back(d);
+    months.push_back((d / 331) % 500 - 250);
+  }
+  OpenClDevice dev;
+  dev.build(hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kernel_source({"0"}));
+  cl_mem in = dev.buffer(days);
+  cl_mem n = dev.buffer(months);
+  cl_mem out = dev.buffer(std::vector<int32_t>(days.size(), 0));
+  dev.run("add_months", {OpenClDevice::mem(in), OpenClDevice::mem(n), OpenClDevice::i64(static_cast<int64_t>(days.size())),
+                         OpenClDevice::mem(out)}, 8, 128);
+  std::vector<int32_t> got = dev.read<int32_t>(out, days.size());
+  int bad = 0;
+  for (size_t i = 0; i < days.size(); ++i) {
+    if (got[i] != reference(days[i], months[i]) && ++bad <= 5) {
+      CAPTURE(days[i]);
+      CAPTURE(months[i]);
+      CHECK(got[i] == reference(days[i], months[i]));
+    }
+  }
+  CHECK(bad == 0);
+  for (size_t i = 0; i < std::size(by_hand); ++i) CHECK(got[i] == by_hand[i][2]);
 }
 
 TEST_CASE("the string test kernels compile with NVRTC") {

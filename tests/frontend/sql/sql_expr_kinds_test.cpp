@@ -101,9 +101,22 @@ TEST_CASE("the JSON plan syntax has the same four operations") {
   test::Failure bad_field = json_error(R"({"op": "extract", "field": "week", "arg": {"column": "o_orderdate"}})");
   CHECK(bad_field.kind == ErrorKind::Unsupported);
   CHECK(bad_field.message.find("$.field") != std::string::npos);
-  test::Failure bad_start = json_error(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 0, "length": 3})");
-  CHECK(bad_start.kind == ErrorKind::Input);
+  CHECK(bind_json(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 0, "length": 3})")->to_string() ==
+        "substring(part.p_type, 1, 2)");
+  test::Failure bad_start = json_error(R"({"op": "substring", "arg": {"column": "p_type"}, "start": -2, "length": 3})");
+  CHECK(bad_start.kind == ErrorKind::Unsupported);
   CHECK(bad_start.message.find("$.start") != std::string::npos);
+  test::Failure bad_length = json_error(R"({"op": "substring", "arg": {"column": "p_type"}, "start": 1, "length": -3})");
+  CHECK(bad_length.kind == ErrorKind::Input);
+  CHECK(bad_length.message.find("$.length") != std::string::npos);
+  CHECK(bind_json(R"({"op": "add_months", "arg": {"column": "o_orderdate"}, "months": -13})")->to_string() ==
+        "add_months(orders.o_orderdate, -13)");
+  CHECK(where_of("select count(*) from orders where o_orderdate - interval '2' year > date '1994-01-01' and "
+                 "o_orderdate + interval '1' month < date '1998-01-01'", Catalog::tpch()) ==
+        "((add_months(orders.o_orderdate, -24) > date(8766)) and (add_months(orders.o_orderdate, 1) < date(10227)))");
+  test::Failure bad_months = json_error(R"({"op": "add_months", "arg": {"column": "o_totalprice"}, "months": 1})");
+  CHECK(bad_months.kind == ErrorKind::Input);
+  CHECK(bad_months.message.find("$.arg") != std::string::npos);
   test::Failure bad_type = json_error(R"j({"op": "cast", "arg": {"column": "p_size"}, "type": "decimal(40,2)"})j");
   CHECK(bad_type.kind == ErrorKind::Input);
 }
