@@ -122,11 +122,11 @@ const Kernel& Module::kernel(const std::string& name) const {
 std::string Backend::device_description() const {
   const DeviceProperties& p = properties();
   std::ostringstream out;
-  out << codegen::dialect_name(p.dialect) << ": " << p.name << " (" << p.vendor;
+  out << name() << ": " << p.name << " (" << p.vendor;
   if (p.compute_major > 0) out << ", compute capability " << p.compute_major << "." << p.compute_minor;
   out << ", " << p.api_version;
   if (!p.driver_version.empty()) out << ", driver " << p.driver_version;
-  out << ", " << p.multiprocessors << (p.dialect == codegen::Dialect::Cuda ? " SMs" : " compute units");
+  out << ", " << p.multiprocessors << (dialect() == codegen::Dialect::Cuda ? " SMs" : " compute units");
   out << ", " << (p.global_memory >> 20) << " MiB" << (p.is_gpu ? "" : ", CPU device") << ")";
   return out.str();
 }

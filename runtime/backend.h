@@ -46,7 +46,6 @@ const char* device_choice_name(DeviceChoice choice);
 
 // What the planner needs to know about a device. Fields the API cannot report stay 0.
 struct DeviceProperties {
-  codegen::Dialect dialect = codegen::Dialect::OpenCL;  // the backend that reported these properties
   std::string name;             // "NVIDIA H100 80GB HBM3", "pthread-skylake-avx512-..."
   std::string vendor;           // "NVIDIA", "Portable Computing Language", ...
   std::string driver_version;   // CUDA driver "13.0" / OpenCL driver version string

@@ -358,7 +358,6 @@ class CudaBackend final : public Backend {
     driver_.check(driver_.device_total_mem(&total, device_), "cuDeviceTotalMem");
     auto u = [this](CUdevice_attribute a) { return static_cast<uint32_t>(device_attribute(a)); };
 
-    props_.dialect = codegen::Dialect::Cuda;
     props_.name = name;
     props_.vendor = "NVIDIA";
     props_.driver_version = std::to_string(driver_version / 1000) + "." + std::to_string((driver_version % 1000) / 10);

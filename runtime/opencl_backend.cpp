@@ -460,7 +460,6 @@ class OpenClBackend final : public Backend {
   }
 
   void read_properties(bool is_gpu) {
-    props_.dialect = codegen::Dialect::OpenCL;
     props_.name = device_string(device_, CL_DEVICE_NAME);
     props_.vendor = device_string(device_, CL_DEVICE_VENDOR);
     props_.driver_version = device_string(device_, CL_DRIVER_VERSION);

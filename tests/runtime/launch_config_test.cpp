@@ -36,7 +36,6 @@ DeviceProperties device_with(uint64_t shared_per_block, uint64_t optin = 0) {
 DeviceProperties h100() {
   const planner::DeviceProfile p = planner::named_profile("h100");
   DeviceProperties d;
-  d.dialect = codegen::Dialect::Cuda;
   d.name = "H100 (built-in profile)";
   d.compute_major = p.cc_major;
   d.compute_minor = p.cc_minor;
