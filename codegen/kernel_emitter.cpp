@@ -183,7 +183,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
     s.name = names::scratch_base();
     manifest.args.push_back(s);
   }
-  // The IR may reserve a scratchpad the generated technique does not need (e.g. C3 fell back to
+  // The IR may reserve a scratchpad the generated technique does not need (a hand-built kernel's
   // C2): the argument stays, so argument positions match the IR, with the smallest legal size.
   if (uses_scratch && ctx.scratch.empty()) manifest.scratch.fixed_bytes = 8;
   for (const detail::ScratchRegion& r : ctx.scratch) {
@@ -225,6 +225,37 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
 }  // namespace
 }  // namespace detail
 
+namespace {
+
+// What a reduction of HorseQC Table 4 does in the generated code, in a few words.
+std::string technique_summary(const ManifestReduction& r) {
+  const std::string local = r.local == ir::LocalResolution::Simd ? "SIMD" : "work-efficient";
+  switch (r.technique) {
+    case ir::Technique::A2: return "one global atomic per tuple";
+    case ir::Technique::A3: return "prefix sum in the CTA (" + local + "), one global atomic per CTA";
+    case ir::Technique::B2: return "one global atomic per tuple";
+    case ir::Technique::B3: return "reduction in the CTA (" + local + "), one global atomic per CTA";
+    case ir::Technique::C2: return "global atomics per tuple";
+    case ir::Technique::C3: return "table privatised in scratchpad, merged with global atomics per CTA";
+    default: return "";
+  }
+}
+
+// "// ==== horseqc query q: N compound kernel(s), M model ====" and one line per reduction with the
+// technique generated for it (which may differ from the model's request: the line then says why).
+std::string query_banner(const ir::Program& program, const std::vector<KernelManifest>& kernels) {
+  SourceWriter w;
+  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
+         ir::execution_model_name(program.model) + " model ====");
+  for (const KernelManifest& k : kernels)
+    for (const ManifestReduction& r : k.reductions)
+      w.line("// p" + std::to_string(k.pipeline) + " " + ir::reduction_kind_name(r.kind) + " into " + r.state + ": " +
+             ir::technique_name(r.technique) + ", " + technique_summary(r) + (r.note.empty() ? "" : " (" + r.note + ")"));
+  return w.str();
+}
+
+}  // namespace
+
 GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   if (program.model != ir::ExecutionModel::Resolution && program.model != ir::ExecutionModel::Pipelined)
     throw Error(ErrorKind::Unsupported, "query " + program.label + ": the " + ir::execution_model_name(program.model) +
@@ -236,8 +267,6 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   out.label = program.label;
   out.compile_options = compile_options(dialect);
   SourceWriter w;
-  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
-         ir::execution_model_name(program.model) + " model ====");
   for (const ir::Kernel& k : program.kernels) {
     w.blank();
     KernelManifest m;
@@ -245,7 +274,8 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
     else detail::emit_compaction_kernel(program, k, w, m);
     out.kernels.push_back(std::move(m));
   }
-  out.kernels_source = w.str();
+  // The banner is written last: the technique of each reduction is known once its sink was emitted.
+  out.kernels_source = query_banner(program, out.kernels) + "\n" + w.str();
   out.source = device_library_source(dialect) + "\n" + out.kernels_source;
   return out;
 }

@@ -3,8 +3,8 @@
 //
 // Expects: the operators have run (operator_emitter.cpp): `flag` says whether the tuple reaches the
 //   sink and every attribute the sink reads is a register variable.
-// Guarantees (techniques as generated; ManifestReduction records each, with a note when it had to
-// differ from the IR's request):
+// Guarantees (techniques as generated; ManifestReduction records each, with the IR's note for a C2
+// under the resolution model, or codegen's own when the dialect has no SIMD level):
 //   - HashBuild: insert with the layout's build primitive, then store the payload columns. A
 //     keys-only table (semi/anti join) on one key column and linear probing inserts a key only
 //     when absent, so duplicate build keys share a slot. Composite keys: hash of all columns,
@@ -19,13 +19,13 @@
 //     one atomic per CTA at the end; B2 = one atomic per qualifying tuple.
 //   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
 //     tuple, one global atomic per non-empty group per CTA at the end; C2 = global atomics per tuple.
-//     C3 needs AggregationTable::scratchpad (the planner said it fits); otherwise C2.
+//     C3 only where the fusion pass privatised the table (AggregationTable::scratchpad).
 //   - Hashed grouped aggregate: C2 — find-or-insert the key (one key column: a CAS on it; several:
 //     a private array of the keys, one lane each per slot), global atomics at its slot. C3 — a small
 //     hashed table per CTA in scratchpad (AggregationTable::local_slots_param slots): scratchpad
 //     atomics per tuple, the global table for tuples it has no room for, and after the loop one
-//     find-or-insert plus one atomic per aggregate per occupied slot. C3 needs
-//     AggregationTable::scratchpad (the planner expects few enough groups); otherwise C2.
+//     find-or-insert plus one atomic per aggregate per occupied slot; only where the fusion pass
+//     privatised the table (the statistics expect few enough groups).
 //   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
 //   - A 128-bit sum (ir::Accumulator::wide) uses the *_i128 templates in every technique: per-tuple
 //     values are int64, accumulators and buffers hold two words (low, high) per slot. A 128-bit
@@ -33,7 +33,7 @@
 //   - MIN/MAX of a 128-bit value (ir::Accumulator::state_buffer): per-tuple values are hqc_i128;
 //     B3 reduces them per CTA and makes one locked update per CTA (hqc_cta_{min,max}_i128_*_to), B2
 //     and C2 one locked update per tuple (templates/device/base.h argues the lock). A grouped table
-//     holding one runs C2 (the IR does not privatise it; a C3 request is noted in the manifest).
+//     holding one runs C2 (the fusion pass never privatises it).
 #include <algorithm>
 #include <set>
 
@@ -128,6 +128,9 @@ class HashBuildSink : public SinkEmitter {
         const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
         ctx.w.line(std::string("hqc_ht_put_") + template_suffix(b.element) + "(" + b.name + ", " + slot + ", " + vars[i] + ");");
       }
+    } else if (ht_->payload.empty()) {
+      // Keys only (a semi join's or a filter's set): the slot is not needed after the insert.
+      ctx.w.line(std::string("if (") + names::flag() + ") " + call + ";");
     } else {
       ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
     }
@@ -240,7 +243,7 @@ class AggregateSink : public SinkEmitter {
     if (agg_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown aggregation " + ctx.pipeline.sink.state);
     const ir::Reduction& r = require_reduction(ctx, agg_->name);
     build_accumulators(ctx);
-    ManifestReduction m{agg_->name, r.kind, r.technique, ir::LocalResolution::None, ""};
+    ManifestReduction m{agg_->name, r.kind, r.technique, ir::LocalResolution::None, r.note};
     if (agg_->layout == ir::AggLayout::Scalar) {
       m.kind = ir::ReductionKind::SingleAggregate;
       m.technique = is_resolution(r.technique) ? ir::Technique::B3 : ir::Technique::B2;
@@ -261,17 +264,11 @@ class AggregateSink : public SinkEmitter {
       }
     } else {
       m.kind = ir::ReductionKind::GroupedAggregate;
-      m.technique = is_resolution(r.technique) ? ir::Technique::C3 : ir::Technique::C2;
       hashed_ = agg_->layout == ir::AggLayout::GlobalHash;
-      const bool locked = std::any_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return !a.state.empty(); });
-      if (m.technique == ir::Technique::C3 && locked) {
-        m.technique = ir::Technique::C2;
-        m.note = "a 128-bit MIN/MAX is updated under a lock per slot in global memory: one locked update per tuple";
-      } else if (m.technique == ir::Technique::C3 && !agg_->scratchpad) {
-        m.technique = ir::Technique::C2;
-        m.note = hashed_ ? "the statistics expect many more groups than a per-CTA hashed table holds (planner): one atomic per tuple"
-                         : "the table does not fit in scratchpad (planner): one atomic per tuple";
-      }
+      // The fusion pass chose C3 only for a table it privatised (and never for a locked 128-bit
+      // MIN/MAX); a C2 under the resolution model carries its reason in r.note.
+      if (r.technique == ir::Technique::C3 && !agg_->scratchpad)
+        throw Error(ErrorKind::Internal, ctx.where() + ": C3 requested for " + agg_->name + ", which has no scratchpad copy");
       if (m.technique == ir::Technique::C3) {
         m.local = ir::LocalResolution::WorkEfficient;  // privatised table + barriers
         // Direct-indexed: the whole table; hashed: a table of local_slots_param slots.

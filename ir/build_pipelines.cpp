@@ -680,6 +680,7 @@ Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catal
   Program program;
   program.label = sanitize_identifier(plan->name.empty() ? "query" : plan->name);
   program.model = options.model;
+  program.scratchpad_budget_bytes = options.scratchpad_budget_bytes;
   program.logical = plan;
   Lowering lowering(program, catalog, options);
   lowering.lower(*plan);

@@ -17,6 +17,7 @@
 
 #include "frontend/logical_plan.h"
 #include "ir/program.h"
+#include "planner/sizing.h"
 #include "planner/statistics.h"
 #include "storage/catalog.h"
 
@@ -29,6 +30,9 @@ struct BuildOptions {
   // integer type, direct-indexed for dictionary/narrow keys) — the run-time sizes still come from
   // resolve_parameters().
   const planner::Statistics* stats = nullptr;
+  // Scratchpad a CTA's privatised aggregation table may take on the target device
+  // (planner::scratchpad_budget of its profile; the default is every current GPU's).
+  uint64_t scratchpad_budget_bytes = planner::kScratchpadBudgetBytes;
 };
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,

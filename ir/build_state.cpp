@@ -16,18 +16,17 @@
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
 //     domain (dictionary codes, integers) and the product of domains is at most
 //     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
-//     privatized in scratchpad per CTA under the resolution model when it fits the budget;
 //     else a global hash table. Several keys of a global hash table are lanes of one key buffer.
-//     Under the resolution model a global hash table is also privatised per CTA, as a small hashed
-//     table in scratchpad (AggregationTable::local_slots_param), unless statistics expect far more
-//     groups than it holds; its capacity is estimated from rows x filter selectivity and the
+//     AggregationTable::expected_slots records the slots (direct) or groups (hashed) the statistics
+//     expect: pass fuse_pipelines decides from it whether a CTA keeps a private copy in scratchpad
+//     (the resolution model's C3). A global hash table's capacity is estimated from rows x filter selectivity and the
 //     distinct counts of the keys no other key determines (independent_key_columns); a later
 //     stage grouped by keys of an earlier hashed group table (COUNT(DISTINCT)'s second stage) from
 //     the earlier stage's estimate capped by its own keys (later_stage_estimate).
 //   - SUM of decimals: 128-bit accumulators (Accumulator::wide) unless statistics bound the sum
 //     within int64 (sum_may_overflow). MIN/MAX of a 128-bit value (a sum read by a later stage):
 //     128-bit accumulators with a state word per slot (Accumulator::state_buffer, the locked update
-//     of templates/device/base.h); such a table is never privatised in scratchpad (C2 when grouped). Heap strings: row references (ir/state.h, "Heap strings");
+//     of templates/device/base.h). Heap strings: row references (ir/state.h, "Heap strings");
 //     computed strings of at most 7 bytes: packed I64 values ("Packed strings"), keys like any I64.
 #include <algorithm>
 #include <set>
@@ -43,9 +42,6 @@
 namespace hqc::ir {
 
 namespace {
-
-// A CTA's hashed table (C3) is used while the expected groups are at most this many times its slots.
-constexpr uint64_t kLocalHashCrowding = 4;
 
 [[noreturn]] void unsupported(const plan::LogicalOp& op, const std::string& what) {
   throw Error(ErrorKind::Unsupported, op.json_path + ": " + what);
@@ -800,38 +796,6 @@ void Lowering::add_aggregates(const plan::LogicalOp& agg, const Pipeline& p, Agg
   }
 }
 
-void Lowering::plan_aggregation_scratchpad(uint64_t slots_estimate, AggregationTable& t) {
-  if (program_.model != ExecutionModel::Resolution) return;
-  // A 128-bit MIN/MAX is updated under a per-slot lock in global memory only (no scratchpad form).
-  const bool locked = std::any_of(t.accumulators.begin(), t.accumulators.end(),
-                                  [](const Accumulator& a) { return !a.state_buffer.empty(); });
-  if (t.layout == AggLayout::DirectIndexed) {
-    uint32_t bytes = 8;  // the tuple count
-    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
-    t.scratchpad_bytes_per_slot = bytes;
-    t.max_scratchpad_slots = planner::kScratchpadBudgetBytes / bytes;
-    t.scratchpad = slots_estimate != 0 && planner::fits_scratchpad(slots_estimate, bytes) && !locked;
-  }
-  if (t.layout == AggLayout::GlobalHash) {
-    // A hashed table per CTA of the largest power-of-two slots the budget holds. Worth it unless
-    // the statistics expect many more groups than it has (then most tuples would miss it).
-    uint32_t bytes = 8 * t.key_lanes + 8;  // keys and the tuple count
-    for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
-    uint64_t slots = 1;
-    while (slots * 2 * bytes <= planner::kScratchpadBudgetBytes) slots *= 2;
-    t.scratchpad_bytes_per_slot = bytes;
-    t.max_scratchpad_slots = slots;
-    uint64_t groups = estimated_groups(*program_.find_param(t.slots_param));
-    t.scratchpad = (groups == 0 || groups <= kLocalHashCrowding * slots) && !locked;
-    if (t.scratchpad) {
-      Param local{t.name + "_local_slots", Param::Source::Constant, ScalarType::I64};
-      local.value = static_cast<int64_t>(slots);
-      local.comment = "slots of the per-CTA hashed table in scratchpad (" + std::to_string(bytes) + " B/slot)";
-      t.local_slots_param = add_param(local);
-    }
-  }
-}
-
 const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p,
                                                    std::vector<ResultColumn>& columns) {
   AggregationTable t;
@@ -842,7 +806,9 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   choose_aggregation_layout(p, domains, t);
   add_key_and_flag_buffers(t);
   add_aggregates(agg, p, t, columns);
-  plan_aggregation_scratchpad(domains.slots_estimate, t);
+  // What the fusion pass decides the CTA's private copy from (resolution model).
+  if (t.layout == AggLayout::DirectIndexed) t.expected_slots = domains.slots_estimate;
+  if (t.layout == AggLayout::GlobalHash) t.expected_slots = estimated_groups(*program_.find_param(t.slots_param));
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();
 }

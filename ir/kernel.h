@@ -53,6 +53,7 @@ struct Reduction {
   Technique technique = Technique::A3;
   LocalResolution local = LocalResolution::WorkEfficient;
   std::string state;  // the OutputTable or AggregationTable reduced into
+  std::string note;   // why the technique is not the model's first choice (C2 under resolution), or ""
 };
 
 struct KernelArg {

@@ -58,7 +58,7 @@ class Lowering {
   const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
   // make_aggregation's steps, in order: the group keys (and what their domains allow), the layout
   // and its slot count, the key and flag buffers, the accumulators and result columns of the
-  // aggregates, and (resolution model) whether a CTA's copy lives in scratchpad.
+  // aggregates (make_aggregation then records the slots the statistics expect).
   struct KeyDomains {
     bool all_domains = true;           // every key is a column with a known [min, max]
     bool any_key_column = false;       // some key is a key column of its table
@@ -74,7 +74,6 @@ class Lowering {
                          plan::AggFunc f, const plan::ExprPtr& arg, DataType type, const plan::ExprPtr& filter,
                          bool zero_without_input = false);
   void add_aggregates(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, std::vector<ResultColumn>& columns);
-  void plan_aggregation_scratchpad(uint64_t slots_estimate, AggregationTable& t);
   void heap_group_key(const plan::LogicalOp& agg, const plan::Expr& e, const Pipeline& p, GroupKey& k) const;
   std::pair<std::string, std::string> copy_origin(std::string source, std::string name, const Pipeline& p) const;
   std::pair<std::string, std::string> scan_origin(const std::string& source, const std::string& name, const Pipeline& p) const;

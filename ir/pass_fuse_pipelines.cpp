@@ -12,16 +12,81 @@
 //                                                   else C2 (no local table fits: per-tuple atomics)
 //       pipelined    A2           B2                C2
 //     Hash builds have no reduction (one atomicCAS insert per tuple in every model).
+//     The privatisation is decided here (resolution model): a direct-indexed table whose expected
+//     slots fit Program::scratchpad_budget_bytes is copied per CTA whole; a global hash table gets a
+//     per-CTA hashed table of the largest power-of-two slots the budget holds (a Constant param,
+//     AggregationTable::local_slots_param) unless the statistics expect more than
+//     kLocalHashCrowding times as many groups; a table with a locked 128-bit MIN/MAX never is.
+//     A C2 under the resolution model carries the reason in Reduction::note.
 //   throws: Error(Unsupported) for operator_at_a_time and multi_pass (representable, not implemented).
 #include <algorithm>
 
 #include "ir/passes.h"
+#include "planner/sizing.h"
 #include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::ir {
 
 namespace {
+
+// A CTA's hashed table (C3) is used while the expected groups are at most this many times its slots.
+constexpr uint64_t kLocalHashCrowding = 4;
+
+// Bytes of one slot of a CTA's private copy of `t`: the tuple count, the accumulators, and for a
+// hashed table its key lanes.
+uint32_t private_slot_bytes(const AggregationTable& t) {
+  uint32_t bytes = 8;  // the tuple count
+  if (t.layout == AggLayout::GlobalHash) bytes += 8 * t.key_lanes;
+  for (const Accumulator& a : t.accumulators) bytes += scalar_bytes(a.element) * (a.wide ? 2 : 1);
+  return bytes;
+}
+
+// Slots of the private copy the budget allows: all of a direct-indexed table's (the bound its
+// expected slots are checked against), the largest power of two for a hashed one.
+uint64_t private_slots(const AggregationTable& t, uint64_t budget) {
+  const uint64_t bytes = private_slot_bytes(t);
+  if (t.layout == AggLayout::DirectIndexed) return budget / bytes;
+  uint64_t slots = 1;
+  while (slots * 2 * bytes <= budget) slots *= 2;
+  return slots;
+}
+
+// Why a grouped aggregation cannot keep a private copy per CTA in scratchpad, or "".
+std::string why_not_private(const Program& program, const AggregationTable& t) {
+  // A 128-bit MIN/MAX is updated under a per-slot lock in global memory only (no scratchpad form).
+  if (std::any_of(t.accumulators.begin(), t.accumulators.end(), [](const Accumulator& a) { return !a.state_buffer.empty(); }))
+    return "a 128-bit MIN/MAX is updated under a lock per slot in global memory: one locked update per tuple";
+  const uint64_t budget = program.scratchpad_budget_bytes, slots = private_slots(t, budget);
+  if (t.layout == AggLayout::DirectIndexed) {
+    if (t.expected_slots == 0) return "no statistics bound its slots: one atomic per tuple";
+    if (!planner::fits_scratchpad(t.expected_slots, private_slot_bytes(t), budget))
+      return "the table (" + std::to_string(t.expected_slots) + " slots) does not fit " + std::to_string(budget) +
+             " B of scratchpad: one atomic per tuple";
+    return "";
+  }
+  if (t.expected_slots > kLocalHashCrowding * slots)
+    return "the statistics expect " + std::to_string(t.expected_slots) + " groups, many more than a per-CTA hashed table of " +
+           std::to_string(slots) + " slots holds: one atomic per tuple";
+  return "";
+}
+
+// The resolution model's scratchpad decision for every grouped aggregation (see the contract).
+void privatise_aggregations(Program& program) {
+  for (AggregationTable& t : program.aggregations) {
+    if (t.layout == AggLayout::Scalar) continue;
+    t.scratchpad_bytes_per_slot = private_slot_bytes(t);
+    t.max_scratchpad_slots = private_slots(t, program.scratchpad_budget_bytes);
+    t.scratchpad = why_not_private(program, t).empty();
+    if (t.scratchpad && t.layout == AggLayout::GlobalHash) {
+      Param local{t.name + "_local_slots", Param::Source::Constant, ScalarType::I64};
+      local.value = static_cast<int64_t>(t.max_scratchpad_slots);
+      local.comment = "slots of the per-CTA hashed table in scratchpad (" + std::to_string(t.scratchpad_bytes_per_slot) + " B/slot)";
+      if (program.find_param(local.name) == nullptr) program.params.push_back(local);
+      t.local_slots_param = local.name;
+    }
+  }
+}
 
 class KernelBuilder {
  public:
@@ -210,6 +275,7 @@ Kernel fuse(const Program& program, const Pipeline& p) {
         bool local = resolution && agg->scratchpad;
         r.technique = local ? Technique::C3 : Technique::C2;
         r.local = local ? LocalResolution::WorkEfficient : LocalResolution::None;
+        if (resolution && !local) r.note = why_not_private(program, *agg);
       }
       k.reductions.push_back(r);
       break;
@@ -253,6 +319,7 @@ void fuse_pipelines(Program& program) {
                                             " is representable but not implemented; use resolution or pipelined");
   }
   program.kernels.clear();
+  if (program.model == ExecutionModel::Resolution) privatise_aggregations(program);
   for (const Pipeline& p : program.pipelines) program.kernels.push_back(fuse(program, p));
 }
 

@@ -37,6 +37,7 @@
 #include "ir/kernel.h"
 #include "ir/pipeline.h"
 #include "ir/state.h"
+#include "planner/sizing.h"
 
 namespace hqc::ir {
 
@@ -86,6 +87,9 @@ struct Program {
   std::string label;  // query name, a C identifier prefix: "q1_1"
   ExecutionModel model = ExecutionModel::Resolution;
   std::shared_ptr<const plan::LogicalPlan> logical;  // for EXPLAIN; may be null in tests
+  // Bytes of scratchpad a CTA's privatised aggregation table may take on the target device
+  // (planner::scratchpad_budget of its profile; BuildOptions). Read by pass fuse_pipelines.
+  uint64_t scratchpad_budget_bytes = planner::kScratchpadBudgetBytes;
 
   std::vector<Param> params;
   std::vector<Buffer> buffers;

@@ -250,10 +250,15 @@ struct AggregationTable {
   std::string occupancy_buffer;  // u64 count of tuples per slot: > 0 = the group exists
   std::string overflow_buffer;   // GlobalHash only
   uint32_t key_lanes = 1;        // GlobalHash: elements of the key buffer per slot (= keys.size())
-  // Scratchpad privatization (C3/B3 under the resolution model): a direct-indexed table is
-  // replicated per CTA in scratchpad when slots * bytes_per_slot <= the planner's budget; a global
-  // hash table gets a small hashed table per CTA of local_slots_param slots (a Constant param:
-  // max_scratchpad_slots) that it merges into the global one at the end.
+  // Slots a direct-indexed table is expected to need (the product of its key domains), groups a
+  // global hash table is expected to hold, from the statistics; 0 = unknown. The fusion pass decides
+  // the privatisation below from it.
+  uint64_t expected_slots = 0;
+  // Scratchpad privatization (C3 under the resolution model; decided by pass fuse_pipelines): a
+  // direct-indexed table is replicated per CTA in scratchpad when slots * bytes_per_slot <= the
+  // target's budget (Program::scratchpad_budget_bytes); a global hash table gets a small hashed
+  // table per CTA of local_slots_param slots (a Constant param: max_scratchpad_slots) that it
+  // merges into the global one at the end.
   bool scratchpad = false;
   std::string local_slots_param;  // GlobalHash with scratchpad only
   // A heap-string key without its table's primary key among the keys: the device groups by row
@@ -262,8 +267,8 @@ struct AggregationTable {
   // Scalar: the logical plan states where its SUM/MIN/MAX/AVG are NULL (plan::LogicalOp::explicit_nulls),
   // so a later pipeline reading it over no rows needs no check (runtime/lower_program.cpp).
   bool explicit_nulls = false;
-  uint32_t scratchpad_bytes_per_slot = 0;
-  uint64_t max_scratchpad_slots = 0;  // the bound the decision was made against
+  uint32_t scratchpad_bytes_per_slot = 0;  // resolution model: a slot of the CTA's copy
+  uint64_t max_scratchpad_slots = 0;       // the bound the decision was made against
   // Set by pass compact_result for the table the host reads as the query's result.
   std::optional<Compaction> compaction;
 };

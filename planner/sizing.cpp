@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "storage/error.h"
+
 namespace hqc::planner {
 
 namespace {
@@ -113,8 +115,16 @@ bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows) {
   return key_domain <= kSmallPerfectHashSlots || key_domain <= kPerfectHashDensity * std::max<uint64_t>(build_rows, 1);
 }
 
-bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot) {
-  return slots > 0 && bytes_per_slot > 0 && slots <= kScratchpadBudgetBytes / bytes_per_slot;
+uint64_t scratchpad_budget(const DeviceProfile& profile) {
+  const uint64_t granted = std::min(profile.shared_per_block, kMaxScratchpadBytes);
+  if (granted <= kScratchpadReserveBytes)
+    throw Error(ErrorKind::Input, "device profile " + profile.name + ": " + std::to_string(profile.shared_per_block) +
+                                      " bytes of scratchpad per block leave nothing for a privatised table");
+  return granted - kScratchpadReserveBytes;
+}
+
+bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot, uint64_t budget) {
+  return slots > 0 && bytes_per_slot > 0 && slots <= budget / bytes_per_slot;
 }
 
 SimpleLaunch simple_launch(uint64_t tuples) {

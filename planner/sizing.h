@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "frontend/expr.h"
+#include "planner/device_profile.h"
 #include "planner/statistics.h"
 
 namespace hqc::planner {
@@ -25,13 +26,18 @@ namespace hqc::planner {
 inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4x sparser than rows
 inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 28;  // 1 GiB of int32 keys
 inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
-// Scratchpad budget for one privatized aggregation table per CTA: the 48 KiB of shared memory every
-// CUDA GPU and OpenCL GPU device grants a work-group without opt-in, less what the rest of a compound
-// kernel keeps there (CTA reductions and scans, its static flags). A table of the whole 48 KiB left
-// no room for those: TPC-H q13's 2048-slot table plus one static byte exceeded NVIDIA OpenCL's
-// 48 KiB of local memory per work-group.
+// Scratchpad budget for one privatized aggregation table per CTA: what the device grants a block
+// without opt-in (DeviceProfile::shared_per_block: 48 KiB on every CUDA GPU and on NVIDIA's OpenCL),
+// at most kMaxScratchpadBytes, less what the rest of a compound kernel keeps there (CTA reductions
+// and scans, its static flags). A table of the whole 48 KiB left no room for those: TPC-H q13's
+// 2048-slot table plus one static byte exceeded NVIDIA OpenCL's 48 KiB of local memory per
+// work-group. The cap keeps a query's kernels the same on every device of a dialect (PoCL on a CPU
+// reports 2 MiB of "local" memory, which is global memory there) and bounds the per-CTA cost of
+// zeroing and merging the private copy.
 inline constexpr uint64_t kScratchpadReserveBytes = 2 * 1024;
-inline constexpr uint64_t kScratchpadBudgetBytes = 48 * 1024 - kScratchpadReserveBytes;
+inline constexpr uint64_t kMaxScratchpadBytes = 48 * 1024;
+// The budget when no device is known (horseqc-compile without a profile): every current GPU's.
+inline constexpr uint64_t kScratchpadBudgetBytes = kMaxScratchpadBytes - kScratchpadReserveBytes;
 // Direct-indexed aggregation tables up to this many slots; beyond it a global hash table.
 inline constexpr uint64_t kMaxDirectSlots = 1ull << 24;
 
@@ -40,8 +46,11 @@ inline constexpr uint64_t kMaxDirectSlots = 1ull << 24;
 double estimate_selectivity(const plan::Expr& predicate, const std::string& table, const Statistics& stats);
 uint64_t hash_capacity(uint64_t rows, double selectivity, double load_factor);
 bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows);
-// Whether a direct-indexed table of `slots` slots x `bytes_per_slot` fits one CTA's budget.
-bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot);
+// The budget of `profile`'s device (see kMaxScratchpadBytes); Error(Input) when it grants less
+// than the reserve.
+uint64_t scratchpad_budget(const DeviceProfile& profile);
+// Whether a direct-indexed table of `slots` slots x `bytes_per_slot` fits a CTA's `budget`.
+bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot, uint64_t budget = kScratchpadBudgetBytes);
 
 // A first launch configuration, until the occupancy / knapsack model (a later issue) replaces it:
 // 256 threads per CTA, 4 tuples per thread for scans over more than 2^20 rows, else 1.

@@ -19,6 +19,7 @@
 #include "runtime/backend.h"
 #include "runtime/concurrent_executor.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/launch_config.h"
 #include "runtime/probes.h"
 #include "runtime/watchdog.h"
 #include "ssb/benchmark_queries.h"
@@ -339,6 +340,8 @@ int run(int argc, char** argv) {
   driver::CompileOptions compile;
   compile.model = model;
   compile.dialect = backend->dialect();
+  const planner::DeviceProfile profile = runtime::device_profile_for(backend->properties());
+  compile.device = &profile;
   runtime::ConcurrentExecutor concurrent(
       executor, runtime::probe_module(codegen::dialect_prelude(compile.dialect), codegen::compile_options(compile.dialect)));
   const planner::DatabaseStatistics stats(db);

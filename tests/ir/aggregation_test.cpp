@@ -53,11 +53,13 @@ class TpchStats final : public planner::Statistics {
   double scale_;
 };
 
-ir::Program build(const std::string& json, const planner::Statistics* stats = nullptr) {
+ir::Program build(const std::string& json, const planner::Statistics* stats = nullptr,
+                  uint64_t scratchpad_budget = planner::kScratchpadBudgetBytes) {
   Catalog catalog = Catalog::tpch();
   auto plan = std::make_shared<plan::LogicalPlan>(plan::parse_json_plan(json, "test.json", catalog));
   ir::BuildOptions options;
   options.stats = stats;
+  options.scratchpad_budget_bytes = scratchpad_budget;
   ir::Program p = ir::build_program(plan, catalog, options);
   ir::run_passes(p, ir::default_passes());
   return p;
@@ -103,6 +105,25 @@ TEST_CASE("hashed GROUP BY on several keys: one key buffer, one lane per key, re
   CHECK(agg.max_scratchpad_slots == 1024);
   CHECK(p.find_param(agg.local_slots_param)->value == 1024);
   CHECK(p.kernels[0].launch.scratch_slots_param == agg.local_slots_param);
+  CHECK(p.kernels[0].reductions[0].technique == ir::Technique::C3);
+  CHECK(p.kernels[0].reductions[0].note.empty());
+}
+
+TEST_CASE("the privatised table follows the target's scratchpad budget; a C2 under resolution says why") {
+  const std::string q = R"({"plan": {"op": "aggregate", "group_by": [{"column": "o_orderkey"}, {"column": "o_orderdate"},
+      {"column": "o_shippriority"}], "aggregates": [{"name": "n", "func": "count_star"}],
+      "input": {"op": "scan", "table": "orders"}}})";
+  // Half the budget: 512 slots of 40 B.
+  const ir::Program half = build(q, nullptr, planner::kScratchpadBudgetBytes / 2);
+  CHECK(half.aggregations[0].max_scratchpad_slots == 512);
+  CHECK(half.find_param(half.aggregations[0].local_slots_param)->value == 512);
+  // With statistics of SF 1 (1.5M orders) no per-CTA table of either size is worth it.
+  TpchStats sf1(1);
+  const ir::Program seen = build(q, &sf1);
+  CHECK_FALSE(seen.aggregations[0].scratchpad);
+  CHECK(seen.aggregations[0].local_slots_param.empty());
+  CHECK(seen.kernels[0].reductions[0].technique == ir::Technique::C2);
+  CHECK(seen.kernels[0].reductions[0].note.find("groups, many more than a per-CTA hashed table of 1024 slots") != std::string::npos);
 }
 
 TEST_CASE("heap strings are row references: outputs and payloads carry them, the host decodes them") {

@@ -90,6 +90,23 @@ TEST_CASE("perfect hashing for dense or small domains, scratchpad when the table
   CHECK_FALSE(planner::fits_scratchpad(7000, 16));
   CHECK(planner::fits_scratchpad(planner::kScratchpadBudgetBytes / 16, 16));
   CHECK_FALSE(planner::fits_scratchpad(planner::kScratchpadBudgetBytes / 16 + 1, 16));
+  CHECK(planner::fits_scratchpad(100, 16, 1600));
+  CHECK_FALSE(planner::fits_scratchpad(101, 16, 1600));
+}
+
+TEST_CASE("the scratchpad budget comes from the device profile, capped at 48 KiB, less the reserve") {
+  planner::DeviceProfile h100 = planner::named_profile("h100");
+  CHECK(planner::scratchpad_budget(h100) == 48 * 1024 - planner::kScratchpadReserveBytes);
+  CHECK(planner::scratchpad_budget(h100) == planner::kScratchpadBudgetBytes);
+  planner::DeviceProfile small = h100;
+  small.shared_per_block = 16 * 1024;
+  CHECK(planner::scratchpad_budget(small) == 14 * 1024);
+  planner::DeviceProfile cpu = h100;  // PoCL reports 2 MiB of local memory (global memory on a CPU)
+  cpu.shared_per_block = 2 << 20;
+  CHECK(planner::scratchpad_budget(cpu) == planner::kScratchpadBudgetBytes);
+  planner::DeviceProfile tiny = h100;
+  tiny.shared_per_block = planner::kScratchpadReserveBytes;
+  CHECK_THROWS_AS(planner::scratchpad_budget(tiny), hqc::Error);
   CHECK(planner::simple_launch(1000).items_per_thread == 1);
   CHECK(planner::simple_launch(6'000'000).items_per_thread == 4);
   CHECK(planner::simple_launch(0).block_size == 256);

@@ -5,6 +5,7 @@
 #include "codegen/generate.h"
 #include "ir/build_pipelines.h"
 #include "ir/resolve_parameters.h"
+#include "planner/sizing.h"
 #include "runtime/lower_program.h"
 
 namespace hqc::driver {
@@ -23,6 +24,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   ir::BuildOptions build;
   build.model = options.model;
   build.stats = options.stats;
+  if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
   q.program = ir::build_program(std::move(plan), catalog, build);
   q.passes = ir::run_passes(q.program, ir::default_passes());
   q.plan_ms = ms_since(t0);

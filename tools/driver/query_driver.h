@@ -19,6 +19,7 @@
 #include "ir/kernel.h"
 #include "ir/passes.h"
 #include "ir/program.h"
+#include "planner/device_profile.h"
 #include "planner/statistics.h"
 #include "runtime/executor.h"
 #include "storage/catalog.h"
@@ -30,6 +31,9 @@ struct CompileOptions {
   ir::ExecutionModel model = ir::ExecutionModel::Resolution;
   codegen::Dialect dialect = codegen::Dialect::OpenCL;
   const planner::Statistics* stats = nullptr;
+  // The target device's profile (its scratchpad budget steers the resolution model's privatised
+  // tables); null when compiling without a device: every current GPU's budget.
+  const planner::DeviceProfile* device = nullptr;
 };
 
 struct CompiledQuery {

@@ -49,6 +49,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
 // ==== horseqc query t_grouped: 2 compound kernel(s), resolution model ====
+// p1 grouped_aggregate into agg0: C3, table privatised in scratchpad, merged with global atomics per CTA
 
 // p0 build ht0 on dim
 // work-items: one per row of rows_dim; block size: any

@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query t_hashed: 1 compound kernel(s), pipelined model ====
+// p0 grouped_aggregate into agg0: C2, global atomics per tuple
 
 // p0 aggregate agg0 over fact
 // work-items: one per row of rows_fact; block size: any

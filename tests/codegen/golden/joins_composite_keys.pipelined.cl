@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query joins_composite_keys: 2 compound kernel(s), pipelined model ====
+// p1 single_aggregate into agg0: B2, one global atomic per tuple
 
 // p0 hash_build ht0 from ps
 // work-items: one per row of rows_ps; block size: any

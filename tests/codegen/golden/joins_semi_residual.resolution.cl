@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query joins_semi_residual: 2 compound kernel(s), resolution model ====
+// p1 single_aggregate into agg0: B3, reduction in the CTA (work-efficient), one global atomic per CTA
 
 // p0 hash_build ht0 from d
 // work-items: one per row of rows_d; block size: any

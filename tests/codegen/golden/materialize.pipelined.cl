@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query t_materialize: 1 compound kernel(s), pipelined model ====
+// p0 write_position into out0: A2, one global atomic per tuple
 
 // p0 materialize out0 from fact
 // work-items: one per row of rows_fact; block size: any

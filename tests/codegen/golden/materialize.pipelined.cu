@@ -49,6 +49,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
 // ==== horseqc query t_materialize: 1 compound kernel(s), pipelined model ====
+// p0 write_position into out0: A2, one global atomic per tuple
 
 // p0 materialize out0 from fact
 // work-items: one per row of rows_fact; block size: any

@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query t_materialize: 1 compound kernel(s), resolution model ====
+// p0 write_position into out0: A3, prefix sum in the CTA (work-efficient), one global atomic per CTA (no SIMD level in this dialect: work-efficient scan)
 
 // p0 materialize out0 from fact
 // work-items: one per row of rows_fact; block size: power of two

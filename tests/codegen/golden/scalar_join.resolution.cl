@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query t_scalar: 2 compound kernel(s), resolution model ====
+// p1 single_aggregate into agg0: B3, reduction in the CTA (work-efficient), one global atomic per CTA (no SIMD level in this dialect: work-efficient tree)
 
 // p0 build ht0 on dim
 // work-items: one per row of rows_dim; block size: any

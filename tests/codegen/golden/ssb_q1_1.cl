@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query q1_1: 2 compound kernel(s), resolution model ====
+// p1 single_aggregate into agg0: B3, reduction in the CTA (work-efficient), one global atomic per CTA
 
 // p0 hash_build ht0 from date
 // work-items: one per row of rows_date; block size: any
@@ -65,7 +66,7 @@ HQC_KERNEL void q1_1_p0_build(
     const hqc_i32 d_datekey = hqc_pred_load_i32(col_d_datekey, tile, flag);
 
     // ---- build ht0 (perfect_hash, sink) ----
-    const hqc_i64 slot_ht0 = flag ? hqc_ph_build_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)d_datekey, ht0_overflow) : -1;
+    if (flag) hqc_ph_build_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)d_datekey, ht0_overflow);
   }
 }
 

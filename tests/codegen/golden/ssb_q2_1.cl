@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query q2_1: 4 compound kernel(s), resolution model ====
+// p3 grouped_aggregate into agg0: C2, global atomics per tuple (no statistics bound its slots: one atomic per tuple)
 
 // p0 hash_build ht0 from date
 // work-items: one per row of rows_date; block size: any
@@ -91,7 +92,7 @@ HQC_KERNEL void q2_1_p1_build(
     const hqc_i32 s_suppkey = hqc_pred_load_i32(col_s_suppkey, tile, flag);
 
     // ---- build ht1 (perfect_hash, sink) ----
-    const hqc_i64 slot_ht1 = flag ? hqc_ph_build_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)s_suppkey, ht1_overflow) : -1;
+    if (flag) hqc_ph_build_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)s_suppkey, ht1_overflow);
   }
 }
 

@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query q3_1: 4 compound kernel(s), resolution model ====
+// p3 grouped_aggregate into agg0: C2, global atomics per tuple (no statistics bound its slots: one atomic per tuple)
 
 // p0 hash_build ht0 from date
 // work-items: one per row of rows_date; block size: any

@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query strings_dictionary: 1 compound kernel(s), pipelined model ====
+// p0 single_aggregate into agg0: B2, one global atomic per tuple
 
 // p0 aggregate agg0 from part
 // work-items: one per row of rows_part; block size: any

@@ -49,6 +49,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
 // ==== horseqc query strings_dictionary: 1 compound kernel(s), pipelined model ====
+// p0 single_aggregate into agg0: B2, one global atomic per tuple
 
 // p0 aggregate agg0 from part
 // work-items: one per row of rows_part; block size: any

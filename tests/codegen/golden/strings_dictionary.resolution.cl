@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query strings_dictionary: 1 compound kernel(s), resolution model ====
+// p0 single_aggregate into agg0: B3, reduction in the CTA (work-efficient), one global atomic per CTA
 
 // p0 aggregate agg0 from part
 // work-items: one per row of rows_part; block size: power of two

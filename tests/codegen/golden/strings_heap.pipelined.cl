@@ -40,6 +40,7 @@ typedef uchar hqc_u8;
 #define HQC_SCRATCH_BEGIN
 
 // ==== horseqc query strings_heap: 1 compound kernel(s), pipelined model ====
+// p0 grouped_aggregate into agg0: C2, global atomics per tuple
 
 // p0 aggregate agg0 from orders
 // work-items: one per row of rows_orders; block size: any

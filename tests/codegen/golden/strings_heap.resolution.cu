@@ -49,6 +49,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
 // ==== horseqc query strings_heap: 1 compound kernel(s), resolution model ====
+// p0 grouped_aggregate into agg0: C3, table privatised in scratchpad, merged with global atomics per CTA
 
 // p0 aggregate agg0 from orders
 // work-items: one per row of rows_orders; block size: any
