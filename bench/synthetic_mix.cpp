@@ -190,7 +190,7 @@ int run(int argc, char** argv) {
     for (const Kind& k : kinds) {
       const runtime::LaunchDecision d =
           runtime::decide_launch(k.spec.name, launch_spec(k), k.kernel->attributes,
-                                 {{"n", static_cast<int64_t>(k.elements)}}, device, runtime::GridPolicy::StrideOverTiles);
+                                 {{"n", static_cast<int64_t>(k.elements)}}, device);
       runtime::DeviceBuffer out = backend->allocate(k.elements * 4);
       const double ms = timed({{&k, &out, &stream, d.config, 0}}, [] {});
       const planner::SchedulePrediction p = planner::predict_schedule(
@@ -239,7 +239,7 @@ int run(int argc, char** argv) {
     for (const Instance& in : instances) {
       const Kind& k = kinds[in.kind];
       const runtime::LaunchDecision d = runtime::decide_launch(k.spec.name, launch_spec(k), k.kernel->attributes,
-                                                               params_of(in), device, runtime::GridPolicy::StrideOverTiles);
+                                                               params_of(in), device);
       sequential.push_back({d.config, d.blocks_per_sm, sequential.size()});
     }
     // The runtime's equal share: ⌊W_SM / K⌋ warps on every SM (whole warps, so the shares fit W_SM).
@@ -254,9 +254,9 @@ int run(int argc, char** argv) {
       d.registers_per_thread = static_cast<uint32_t>(std::max(0, k.kernel->attributes.registers_per_thread));
       const uint64_t shared = k.kernel->attributes.static_shared_bytes;
       d.shared_per_block = [shared](uint32_t) { return shared; };
-      d.max_block_size = std::min<uint32_t>(runtime::kMaxBlockSize, k.kernel->attributes.max_threads_per_block > 0
+      d.max_block_size = std::min<uint32_t>(planner::kMaxBlockSize, k.kernel->attributes.max_threads_per_block > 0
                                                                         ? k.kernel->attributes.max_threads_per_block
-                                                                        : runtime::kMaxBlockSize);
+                                                                        : planner::kMaxBlockSize);
       demands.push_back(std::move(d));
     }
     const planner::ConcurrentPlan plan = planner::plan_concurrent(profile, demands);

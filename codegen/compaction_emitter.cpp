@@ -26,7 +26,6 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
   manifest.name = kernel.name;
   manifest.pipeline = kernel.pipeline;
   manifest.fixed_grid = kernel.launch.fixed_grid;
-  manifest.block_size = kernel.launch.block_size;
   manifest.power_of_two_block = true;
   manifest.scratch.bytes_per_thread = 8;  // one word per work-item: hqc_cta_sum_i64_we
   std::vector<std::string> params;

@@ -62,7 +62,7 @@ nlohmann::json GeneratedProgram::to_json() const {
         {"scratch_bytes",
          {{"fixed", k.scratch.fixed_bytes}, {"per_thread", k.scratch.bytes_per_thread}, {"per_param_unit", std::move(per_param)}}},
         {"block",
-         {{"suggested", k.block_size}, {"multiple_of", k.block_size_multiple}, {"power_of_two", k.power_of_two_block}}},
+         {{"multiple_of", k.block_size_multiple}, {"power_of_two", k.power_of_two_block}}},
         {"reductions", std::move(reductions)},
     });
     if (k.fixed_grid != 0) kernels_json.back()["fixed_grid"] = k.fixed_grid;

@@ -55,7 +55,6 @@ struct KernelManifest {
   std::string work_items_table;  // the scanned table ("" when scanning a materialized output)
   ScratchSize scratch;
   std::vector<ManifestReduction> reductions;
-  uint32_t block_size = 128;           // the IR's suggestion
   uint32_t block_size_multiple = 1;    // 32 when a SIMD (warp) mechanism is used
   bool power_of_two_block = false;     // work-efficient trees need a power of two
 };

@@ -158,7 +158,6 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
   manifest.pipeline = kernel.pipeline;
   manifest.work_items_param = pipeline.source.rows_param;
   manifest.work_items_table = pipeline.source.table;
-  manifest.block_size = kernel.launch.block_size;
 
   detail::KernelContext ctx{program, pipeline, kernel, dialect, w, manifest, {}};
   std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline);

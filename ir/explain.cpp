@@ -216,9 +216,8 @@ std::string explain_kernels(const Program& p) {
   for (const Kernel& k : p.kernels) {
     s += "kernel " + k.name + " (p" + std::to_string(k.pipeline) + ") ";
     if (k.kind != KernelKind::Compound) s += std::string(kernel_kind_name(k.kind)) + " " + k.state + " ";
-    s += "block " + std::to_string(k.launch.block_size) + " x " + std::to_string(k.launch.items_per_thread) + " over " +
-         (k.launch.tuples_param.empty() ? "a grid of " + std::to_string(k.launch.fixed_grid) : k.launch.tuples_param) +
-         ", scratch " + std::to_string(k.launch.scratch_bytes) + " B";
+    s += "over " + (k.launch.tuples_param.empty() ? "a grid of " + std::to_string(k.launch.fixed_grid) : k.launch.tuples_param) +
+         ", scratch " + std::to_string(k.launch.scratch_bytes_per_thread) + " B/thread";
     if (!k.launch.scratch_slots_param.empty()) s += " + " + std::to_string(k.launch.scratch_slot_bytes) + " B x " + k.launch.scratch_slots_param;
     s += "\n";
     for (const KernelArg& a : k.args) {
@@ -234,7 +233,7 @@ std::string explain_kernels(const Program& p) {
     }
     for (const Reduction& r : k.reductions) {
       s += std::string("  reduction ") + reduction_kind_name(r.kind) + " " + technique_name(r.technique) + " local " +
-           local_resolution_name(r.local) + " into " + r.state + "\n";
+           local_resolution_name(r.local) + " into " + r.state + (r.note.empty() ? "" : " (" + r.note + ")") + "\n";
     }
   }
   return s;

@@ -74,12 +74,12 @@ struct KernelArg {
   bool written = false;               // Buffer: the kernel writes it
 };
 
-struct LaunchConfig {
-  uint32_t block_size = 128;
-  uint32_t items_per_thread = 1;
-  std::string tuples_param;  // grid = ceil(tuples / (block_size * items_per_thread)), at least 1
+// What a launch of the kernel must respect (pass launch_constraints); the block size, grid and
+// tuples per thread are the planner's decision at run time (planner/launch.h).
+struct LaunchConstraints {
+  std::string tuples_param;  // the rows the grid covers
   uint64_t fixed_grid = 0;   // tuples_param empty: this many CTAs (compaction kernels)
-  uint32_t scratch_bytes = 0;  // scratchpad per CTA for local resolution, for `block_size`
+  uint32_t scratch_bytes_per_thread = 0;  // scratchpad per work-item for local resolution
   // A privatized aggregation table adds scratch_slot_bytes x value(scratch_slots_param) bytes
   // (known at run time only; the executor checks it against the device's limit).
   std::string scratch_slots_param;
@@ -88,7 +88,7 @@ struct LaunchConfig {
 
 // Compound: a pipeline's fused kernel. CompactCount / CompactGather: the two launches that compact
 // the aggregation table `state` after its pipeline (ir/state.h Compaction; pass compact_result);
-// they run over a fixed grid (LaunchConfig::fixed_grid) and stride over the table's chunks.
+// they run over a fixed grid (LaunchConstraints::fixed_grid) and stride over the table's chunks.
 enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather };
 const char* kernel_kind_name(KernelKind k);  // "compound", "compact_count", "compact_gather"
 
@@ -99,7 +99,7 @@ struct Kernel {
   int pipeline = 0;
   std::vector<KernelArg> args;
   std::vector<Reduction> reductions;
-  LaunchConfig launch;
+  LaunchConstraints launch;
 };
 
 }  // namespace hqc::ir

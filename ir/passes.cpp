@@ -20,7 +20,7 @@ std::vector<Pass> default_passes() {
       {"flag_arithmetic", flag_arithmetic},
       {"fuse_pipelines", fuse_pipelines},
       {"compact_result", compact_result},
-      {"plan_launch", plan_launch},
+      {"launch_constraints", launch_constraints},
   };
 }
 

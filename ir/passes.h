@@ -39,7 +39,8 @@ struct PassOptions {
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
 //   compact_result     the result's aggregation table compacted on the device before the host reads
 //                      it: two kernels after its pipeline (ir/pass_compact_result.cpp)
-//   plan_launch        block size, tuples per thread, scratchpad bytes (ir/pass_plan_launch.cpp)
+//   launch_constraints each kernel's tuple count and scratchpad demand, for the planner's launch
+//                      decision at run time (ir/pass_launch_constraints.cpp)
 std::vector<Pass> default_passes();
 
 void dictionary_tables(Program& program);
@@ -47,7 +48,7 @@ void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);
 void fuse_pipelines(Program& program);
 void compact_result(Program& program);
-void plan_launch(Program& program);
+void launch_constraints(Program& program);
 
 // Runs `passes` over `program`; returns one timing per pass in order.
 std::vector<PassTiming> run_passes(Program& program, const std::vector<Pass>& passes,

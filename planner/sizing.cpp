@@ -127,10 +127,4 @@ bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot, uint64_t budget) {
   return slots > 0 && bytes_per_slot > 0 && slots <= budget / bytes_per_slot;
 }
 
-SimpleLaunch simple_launch(uint64_t tuples) {
-  SimpleLaunch l;
-  l.items_per_thread = tuples > (1ull << 20) ? 4 : 1;
-  return l;
-}
-
 }  // namespace hqc::planner

@@ -1,7 +1,8 @@
-// Sizing of hash tables, aggregation tables and outputs from statistics, and a first, simple
-// launch configuration. Every size is computed from the data's statistics at run time
-// (never a per-query or per-scale-factor constant); overflow at run time makes the executor grow
-// the table, so an estimate that proves low costs a rebuild, never a wrong result.
+// Sizing of hash tables, aggregation tables and outputs from statistics, and the scratchpad budget
+// of privatised tables (launch geometry: planner/launch.h). Every size is computed from the data's
+// statistics at run time (never a per-query or per-scale-factor constant); overflow at run time
+// makes the executor grow the table, so an estimate that proves low costs a rebuild, never a wrong
+// result.
 //
 // Contract:
 //   - estimate_selectivity() returns a value in (0, 1], an upper-leaning estimate: equality on a
@@ -52,12 +53,5 @@ uint64_t scratchpad_budget(const DeviceProfile& profile);
 // Whether a direct-indexed table of `slots` slots x `bytes_per_slot` fits a CTA's `budget`.
 bool fits_scratchpad(uint64_t slots, uint64_t bytes_per_slot, uint64_t budget = kScratchpadBudgetBytes);
 
-// A first launch configuration, until the occupancy / knapsack model (a later issue) replaces it:
-// 256 threads per CTA, 4 tuples per thread for scans over more than 2^20 rows, else 1.
-struct SimpleLaunch {
-  uint32_t block_size = 256;
-  uint32_t items_per_thread = 1;
-};
-SimpleLaunch simple_launch(uint64_t tuples);
 
 }  // namespace hqc::planner

@@ -207,10 +207,10 @@ std::string mib(uint64_t bytes) {
 
 // ---- launch parameters of one phase ----
 
-// Rows a launch covers: its tuple count (fixed grid · block size without one).
+// Rows a launch covers: its tuple count (none for a fixed grid).
 uint64_t launch_rows(const ExecutablePlan& plan, const LaunchSpec& launch, const std::map<std::string, int64_t>& params) {
   (void)plan;
-  if (launch.tuples_param.empty()) return launch.fixed_grid * launch.block_size;
+  if (launch.tuples_param.empty()) return 0;
   return static_cast<uint64_t>(std::max<int64_t>(0, params.at(launch.tuples_param)));
 }
 
@@ -673,8 +673,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           Decided& d = decided[i];
           for (const LaunchSpec& launch : pipeline.launches) {
             const LaunchDecision ld =
-                decide_launch(plan.label, launch, modules[it.plan]->kernel(launch.kernel).attributes, params[it.plan], device,
-                              launch.strides_over_tiles ? GridPolicy::StrideOverTiles : GridPolicy::OneTuplePerWorkItem);
+                decide_launch(plan.label, launch, modules[it.plan]->kernel(launch.kernel).attributes, params[it.plan], device);
             d.configs.push_back(ld.config);
             if (d.configs.size() == it.main + 1) d.stats.blocks_per_sm = ld.blocks_per_sm;
           }
@@ -717,12 +716,10 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             const Item& it = items[i];
             const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];
             const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
-            const uint64_t rows = it.streamed ? chunk_rows
-                                  : main.tuples_param.empty()
-                                      ? main.fixed_grid * main.block_size
-                                      : static_cast<uint64_t>(std::max<int64_t>(0, params[it.plan].at(main.tuples_param)));
-            const uint64_t tile_threads = std::max<uint64_t>(1, (rows + std::max<uint32_t>(1, main.items_per_thread) - 1) /
-                                                                    std::max<uint32_t>(1, main.items_per_thread));
+            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(*plans[it.plan], main, params[it.plan]);
+            // (planned launches stride over tiles: the planner's tuples per thread)
+            const uint32_t per_thread = planner::tuples_per_thread(rows);
+            const uint64_t tile_threads = std::max<uint64_t>(1, (rows + per_thread - 1) / per_thread);
             planner::KernelDemand k;
             k.name = plans[it.plan]->label + "/" + main.kernel;
             k.threads = std::min(tile_threads, share);
@@ -731,8 +728,8 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             const uint64_t static_shared = attrs.static_shared_bytes;
             k.shared_per_block = [main, p, static_shared](uint32_t t) { return scratch_bytes_for(main, t, p) + static_shared; };
             k.power_of_two_block = main.power_of_two_block;
-            k.max_block_size = std::min<uint32_t>(kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block
-                                                                                                   : kMaxBlockSize);
+            k.max_block_size = std::min<uint32_t>(planner::kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block
+                                                                                                   : planner::kMaxBlockSize);
             k.min_block_size = std::max<uint32_t>(1, main.block_size_multiple);
             demands.push_back(std::move(k));
           }
@@ -784,7 +781,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             auto scheduled = [&](const LaunchConfig& cfg, uint32_t per_sm, size_t batch) {
               uint64_t grid = cfg.grid_blocks;
               if (it.streamed && main.strides_over_tiles) {
-                const uint64_t per_block = uint64_t{cfg.block_size} * std::max<uint32_t>(1, main.items_per_thread);
+                const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
                 grid = std::min(grid, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
               }
               return planner::ScheduledKernel{plan.label + "/" + main.kernel, bytes, cfg.block_size, grid,
@@ -853,7 +850,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
             const LaunchSpec& launch = pipeline.launches[l];
             LaunchConfig cfg = decided[i].configs[l];
             if (slot != nullptr && launch.strides_over_tiles) {
-              const uint64_t per_block = uint64_t{cfg.block_size} * std::max<uint32_t>(1, launch.items_per_thread);
+              const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
               cfg.grid_blocks = std::min(cfg.grid_blocks, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
             }
             backend.launch_on(streams[it.plan], modules[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, rows), cfg);

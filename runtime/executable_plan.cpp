@@ -48,7 +48,7 @@ void validate_plan(const ExecutablePlan& plan) {
     for (const LaunchSpec& launch : pipeline.launches) {
       const std::string where = pipeline.name + ", kernel " + launch.kernel;
       if (!kernels.count(launch.kernel)) fail(where, "kernel is not in the module's kernel list");
-      if (launch.block_size == 0 || launch.items_per_thread == 0) fail(where, "block size and items per thread must be > 0");
+      if (launch.items_per_thread == 0) fail(where, "items per thread must be > 0");
       if (!launch.tuples_param.empty() && !params.count(launch.tuples_param)) {
         fail(where, "tuple count parameter \"" + launch.tuples_param + "\" is not declared");
       }

@@ -94,9 +94,10 @@ struct ArgSpec {
 struct LaunchSpec {
   std::string kernel;
   std::vector<ArgSpec> args;
-  uint32_t block_size = 128;
-  // Grid: ceil(params[tuples_param] / (block_size * items_per_thread)) blocks, at least 1;
-  // or `fixed_grid` blocks when tuples_param is empty.
+  // The grid covers params[tuples_param] tuples, or is `fixed_grid` blocks when tuples_param is
+  // empty; the planner chooses block size and grid (planner/launch.h). A kernel with one work-item
+  // per tuple may cover items_per_thread tuples per work-item (a tile-striding kernel's is the
+  // planner's choice).
   std::string tuples_param;
   uint32_t items_per_thread = 1;
   uint64_t fixed_grid = 1;

@@ -240,8 +240,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   auto decide = [&](const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
     const Kernel& kernel = module->kernel(launch.kernel);
     const LaunchDecision decision =
-        decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties(),
-                      launch.strides_over_tiles ? GridPolicy::StrideOverTiles : GridPolicy::OneTuplePerWorkItem);
+        decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties());
     launch_stats.push_back({launch.kernel, decision.config.block_size, decision.config.grid_blocks,
                             decision.blocks_per_sm, decision.occupancy, planner::to_string(decision.limiting)});
     return decision.config;

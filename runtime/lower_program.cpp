@@ -9,7 +9,6 @@
 #include <set>
 
 #include "ir/walk.h"
-#include "planner/sizing.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -468,13 +467,11 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     LaunchSpec launch;
     launch.kernel = kernel.name;
     launch.args = lower_args(program, kernel.args);
-    launch.block_size = kernel.launch.block_size;
-    launch.items_per_thread = kernel.launch.items_per_thread;
     launch.tuples_param = kernel.launch.tuples_param;
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
     launch.power_of_two_block = kernel.kind != ir::KernelKind::Compound;
     launch.strides_over_tiles = kernel.kind != ir::KernelKind::Compound;
-    launch.scratch_bytes = kernel.launch.scratch_bytes;
+    launch.scratch_bytes_per_thread = kernel.launch.scratch_bytes_per_thread;
     if (!kernel.launch.scratch_slots_param.empty()) {
       launch.scratch_bytes_per_param.emplace_back(kernel.launch.scratch_slots_param, kernel.launch.scratch_slot_bytes);
     }
@@ -493,25 +490,9 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.args = lower_args(program, m.args);
     launch.tuples_param = m.work_items_param;
     launch.fixed_grid = std::max<uint64_t>(1, m.fixed_grid);  // without work items (compaction kernels)
-    // Block size and tuples per thread from the planner's launch rule for this many tuples; the
-    // manifest's suggestion when the kernel does not scan a counted source.
-    launch.block_size = m.block_size;
-    if (!m.work_items_param.empty()) {
-      const planner::SimpleLaunch chosen =
-          planner::simple_launch(static_cast<uint64_t>(std::max<int64_t>(0, value_of(program, values, m.work_items_param))));
-      launch.block_size = chosen.block_size;
-      launch.items_per_thread = chosen.items_per_thread;
-    }
+    // The block size, grid and tuples per thread are the planner's at run time (planner/launch.h).
     launch.block_size_multiple = std::max<uint32_t>(1, m.block_size_multiple);
     launch.power_of_two_block = m.power_of_two_block;
-    if (launch.block_size % launch.block_size_multiple != 0) {
-      launch.block_size = (launch.block_size / launch.block_size_multiple + 1) * launch.block_size_multiple;
-    }
-    if (launch.power_of_two_block) {
-      uint32_t p = 1;
-      while (p < launch.block_size) p *= 2;
-      launch.block_size = p;
-    }
     launch.scratch_bytes = static_cast<uint32_t>(m.scratch.fixed_bytes);
     launch.scratch_bytes_per_thread = static_cast<uint32_t>(m.scratch.bytes_per_thread);
     launch.scratch_bytes_per_param = m.scratch.bytes_per_param_unit;

@@ -26,9 +26,9 @@
 namespace hqc::runtime {
 
 // The usual path: codegen's module and launch manifests (argument lists incl. a trailing Scratch,
-// scratchpad size formula, block constraints). Block size and tuples per thread come from
-// planner::simple_launch() for the scanned rows, adjusted to the manifest's constraints; the plan
-// is tagged with the dialect so the executor refuses a CUDA module on an OpenCL device.
+// scratchpad size formula, block constraints); block size, grid and tuples per thread are left to
+// the planner at run time (planner/launch.h). The plan is tagged with the dialect so the executor
+// refuses a CUDA module on an OpenCL device.
 ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values,
                              const codegen::GeneratedProgram& generated);
 

@@ -80,14 +80,14 @@ TEST_CASE("a plan without aggregation materializes its output with A3 (resolutio
   CHECK(p.result.limit == 10);
   CHECK(p.result.columns[1].name == "nation");
   CHECK(p.kernels[1].reductions[0].technique == ir::Technique::A3);
-  CHECK(p.kernels[1].launch.scratch_bytes == 256 * 8);
+  CHECK(p.kernels[1].launch.scratch_bytes_per_thread == 8);
   // The customer hash table carries c_nation as payload; only the projected columns are read.
   CHECK(p.hash_tables[0].payload.size() == 1);
   CHECK(p.pipelines[1].source.columns == std::vector<std::string>{"lo_orderkey", "lo_custkey", "lo_quantity"});
   ir::Program q = test::build_inline(kMaterialize, nullptr, ir::ExecutionModel::Pipelined);
   ir::run_passes(q, ir::default_passes());
   CHECK(q.kernels[1].reductions[0].technique == ir::Technique::A2);
-  CHECK(q.kernels[1].launch.scratch_bytes == 0);
+  CHECK(q.kernels[1].launch.scratch_bytes_per_thread == 0);
 }
 
 TEST_CASE("an explicit pipeline_break materializes the node and starts a pipeline over its output") {

@@ -134,7 +134,7 @@ TEST_CASE("the pass driver verifies after each pass and names the pass that brok
 TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a usage error") {
   ir::Program p = test::build_ssb("q1.1");
   ir::PassOptions options;
-  options.skip = {"plan_launch"};
+  options.skip = {"launch_constraints"};
   std::vector<ir::PassTiming> t = ir::run_passes(p, ir::default_passes(), options);
   REQUIRE(t.size() == 6);
   CHECK(t[0].name == "dictionary_tables");
@@ -143,7 +143,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
   CHECK_FALSE(t[0].skipped);
   CHECK(t[0].milliseconds >= 0.0);
   CHECK(t[5].skipped);
-  CHECK(p.kernels[1].launch.tuples_param.empty());  // plan_launch did not run
+  CHECK(p.kernels[1].launch.tuples_param.empty());  // launch_constraints did not run
   ir::Program q = test::build_ssb("q1.1");
   options.skip = {"fuse"};
   try {
@@ -151,7 +151,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
     FAIL("expected a usage error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::Usage);
-    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, plan_launch)");
+    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, launch_constraints)");
   }
 }
 
@@ -168,7 +168,7 @@ TEST_CASE("HORSEQC_DUMP_IR dumps the IR to stderr after every pass") {
   CHECK(contains(dumped, "=== IR after build_program ===\nlogical plan q1.1\n"));
   CHECK(contains(dumped, "=== IR after assign_parameters ("));
   CHECK(contains(dumped, "=== IR after fuse_pipelines ("));
-  CHECK(contains(dumped, "=== IR after plan_launch ("));
+  CHECK(contains(dumped, "=== IR after launch_constraints ("));
   CHECK(contains(dumped, "kernel q1_1_p1_aggregate"));
   ir::Program quiet = test::build_ssb("q1.1");
   CaptureStderr capture;

@@ -107,7 +107,4 @@ TEST_CASE("the scratchpad budget comes from the device profile, capped at 48 KiB
   planner::DeviceProfile tiny = h100;
   tiny.shared_per_block = planner::kScratchpadReserveBytes;
   CHECK_THROWS_AS(planner::scratchpad_budget(tiny), hqc::Error);
-  CHECK(planner::simple_launch(1000).items_per_thread == 1);
-  CHECK(planner::simple_launch(6'000'000).items_per_thread == 4);
-  CHECK(planner::simple_launch(0).block_size == 256);
 }

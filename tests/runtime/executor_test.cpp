@@ -168,13 +168,13 @@ ExecutablePlan join_aggregate_plan(const std::string& prelude) {
                    {ArgSpec::col("dim", "d_key"), ArgSpec::col("dim", "d_cat"), ArgSpec::param("dim_rows", ScalarKind::U64),
                     ArgSpec::buf("ht_keys"), ArgSpec::buf("ht_vals"), ArgSpec::param("ht_cap", ScalarKind::I64),
                     ArgSpec::buf("ht_overflow")},
-                   64, "dim_rows"};
+                   "dim_rows"};
   LaunchSpec probe{"probe_agg",
                    {ArgSpec::col("fact", "f_fk"), ArgSpec::col("fact", "f_val"), ArgSpec::col("fact", "f_flag"),
                     ArgSpec::param("fact_rows", ScalarKind::U64), ArgSpec::param("flag_lo", ScalarKind::I32),
                     ArgSpec::buf("ht_keys"), ArgSpec::buf("ht_vals"), ArgSpec::param("ht_cap", ScalarKind::I64),
                     ArgSpec::param("cat_min", ScalarKind::I32), ArgSpec::buf("sums"), ArgSpec::buf("counts")},
-                   128, "fact_rows"};
+                   "fact_rows"};
   p.pipelines = {
       {"pipeline 0: build dim", {build}, {{"ht_overflow", CheckSpec::Action::Grow, {"ht_cap"}, "hash table on dim.d_key"}}},
       {"pipeline 1: probe fact, aggregate", {probe}, {}},
@@ -290,7 +290,7 @@ ExecutablePlan select_plan(const std::string& prelude, int64_t threshold) {
                   {{"select_big",
                     {ArgSpec::col("fact", "f_val"), ArgSpec::param("fact_rows", ScalarKind::U64),
                      ArgSpec::param("threshold", ScalarKind::I64), ArgSpec::buf("out"), ArgSpec::buf("out_count")},
-                    256, "fact_rows"}},
+                    "fact_rows"}},
                   {}}};
   p.result.rows = ResultSpec::Rows::Counter;
   p.result.counter_buffer = "out_count";
@@ -363,7 +363,7 @@ TEST_CASE("a Fail check stops the query with an error naming what overflowed") {
                   {{"sum_all",
                     {ArgSpec::col("fact", "f_val"), ArgSpec::param("fact_rows", ScalarKind::U64), ArgSpec::buf("total"),
                      ArgSpec::buf("sum_overflow")},
-                    128, "fact_rows"}},
+                    "fact_rows"}},
                   {{"sum_overflow", CheckSpec::Action::Fail, {}, "SUM(f_val) accumulator"}}}};
   ResultColumnSpec total;
   total.name = "total";

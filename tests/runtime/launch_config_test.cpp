@@ -64,7 +64,6 @@ KernelAttributes with_registers(int registers) {
 LaunchSpec scan_launch(uint32_t bytes_per_thread, bool power_of_two) {
   LaunchSpec l;
   l.kernel = "q_scan";
-  l.block_size = 128;  // the plan's suggestion: not consulted
   l.tuples_param = "rows";
   l.scratch_bytes_per_thread = bytes_per_thread;
   l.block_size_multiple = 32;
@@ -76,7 +75,6 @@ LaunchSpec scan_launch(uint32_t bytes_per_thread, bool power_of_two) {
 LaunchSpec c3_launch() {
   LaunchSpec l;
   l.kernel = "q_agg";
-  l.block_size = 256;
   l.tuples_param = "rows";
   l.scratch_bytes = 16;
   l.scratch_bytes_per_thread = 8;
@@ -129,7 +127,6 @@ TEST_CASE("launch config: a per-thread scratchpad that fits at a smaller block l
 
   LaunchSpec pow2 = c3_launch();
   pow2.power_of_two_block = true;
-  pow2.block_size = 512;
   // 43216 + 8*T <= 44*1024 = 45056 → T <= 230 → 128 as a power of two.
   CHECK(choose_launch_config("q", pow2, {}, {{"rows", 1}, {"agg0_slots", 1800}}, d).block_size == 128);
 }
@@ -176,8 +173,7 @@ TEST_CASE("launch config: a kernel limited by registers runs at its largest allo
 TEST_CASE("launch config on H100: a light kernel takes the smallest block that fills the SM") {
   // 32 registers: θ = 1024, ρ = 64 warps. T = 32 is held to B_SM = 32 blocks = 32 warps; T = 64
   // reaches 32 blocks x 2 warps = 64 warps (100%), and larger blocks only tie.
-  const LaunchDecision d = decide_launch("q", scan_launch(0, true), with_registers(32), {{"rows", 1000}}, h100(),
-                                         GridPolicy::OneTuplePerWorkItem);
+  const LaunchDecision d = decide_launch("q", scan_launch(0, true), with_registers(32), {{"rows", 1000}}, h100());
   CHECK(d.config.block_size == 64);
   CHECK(d.blocks_per_sm == 32);
   CHECK(d.occupancy == doctest::Approx(1.0));
@@ -189,8 +185,7 @@ TEST_CASE("launch config on H100: a register-limited kernel picks a smaller bloc
   // get ⌊28/k⌋ blocks: 28 warps for k = 1, 2, 4, 7, 14, 28, fewer otherwise (T = 1024 cannot run:
   // 72·1024 registers exceed the block's file). The tie goes to the smallest block, 32.
   for (const bool power_of_two : {false, true}) {
-    const LaunchDecision d = decide_launch("q", scan_launch(0, power_of_two), with_registers(72), {{"rows", 1 << 20}}, h100(),
-                                           GridPolicy::OneTuplePerWorkItem);
+    const LaunchDecision d = decide_launch("q", scan_launch(0, power_of_two), with_registers(72), {{"rows", 1 << 20}}, h100());
     CHECK(d.config.block_size == 32);
     CHECK(d.blocks_per_sm == 28);
     CHECK(d.occupancy == doctest::Approx(28.0 / 64));
@@ -205,8 +200,7 @@ TEST_CASE("launch config on H100: a scratchpad that scales with the block picks 
   // 200 B per thread, 32 registers: ζ(T) = 200·T + 1024 (already a multiple of 128), β = ⌊233472/ζ⌋.
   // Active warps by T: 32→31, 64→32, 96→33, 128→32, 160→35, 224→35, 352→33, 384→36 (ζ = 77824 =
   // 233472/3 exactly, 3 blocks x 12 warps), 576→36 (tie, larger), 608 and up → at most 32.
-  const LaunchDecision d = decide_launch("q", scan_launch(200, false), with_registers(32), {{"rows", 100000}}, h100(),
-                                         GridPolicy::OneTuplePerWorkItem);
+  const LaunchDecision d = decide_launch("q", scan_launch(200, false), with_registers(32), {{"rows", 100000}}, h100());
   CHECK(d.config.block_size == 384);
   CHECK(d.blocks_per_sm == 3);
   CHECK(d.occupancy == doctest::Approx(36.0 / 64));
@@ -225,8 +219,7 @@ TEST_CASE("launch config on H100: a scratchpad near the opt-in limit gets the la
   l.scratch_slot_bounds.clear();
   l.scratch_bytes_per_param = {{"agg0_slots", 24}};
   const DeviceProperties d = h100();
-  const LaunchDecision c = decide_launch("q", l, with_registers(32), {{"rows", 100000}, {"agg0_slots", 9500}}, d,
-                                         GridPolicy::OneTuplePerWorkItem);
+  const LaunchDecision c = decide_launch("q", l, with_registers(32), {{"rows", 100000}, {"agg0_slots", 9500}}, d);
   CHECK(c.config.block_size == 544);
   CHECK(c.blocks_per_sm == 1);
   CHECK(c.config.dynamic_shared_bytes == 228000 + 8 * 544);
@@ -254,30 +247,34 @@ TEST_CASE("launch config on H100: the kernel's constraints are respected") {
 
 TEST_CASE("launch config: kernels that stride over tiles get a grid of a few resident waves") {
   // 64 threads, 32 blocks per SM, 132 SMs, kGridWaves waves.
-  const uint64_t cap = 32 * 132 * kGridWaves;
+  const uint64_t cap = 32 * 132 * planner::kGridWaves;
   const std::map<std::string, int64_t> many = {{"rows", 10'000'000}};
-  const LaunchDecision d = decide_launch("q", scan_launch(0, true), with_registers(32), many, h100(), GridPolicy::StrideOverTiles);
+  LaunchSpec striding = scan_launch(0, true);
+  striding.strides_over_tiles = true;
+  const LaunchDecision d = decide_launch("q", striding, with_registers(32), many, h100());
   CHECK(d.config.block_size == 64);
-  CHECK(d.grid_for_tuples == 156250);  // ceil(10^7 / 64)
+  CHECK(d.items_per_thread == 4);      // above 2^20 tuples the planner sizes the grid for 4 per thread
+  CHECK(d.grid_for_tuples == 39063);   // ceil(10^7 / (64 * 4))
   CHECK(d.config.grid_blocks == cap);
   // One tuple per work-item: every tuple needs its thread.
   CHECK(choose_launch_config("q", scan_launch(0, true), with_registers(32), many, h100()).grid_blocks == 156250);
-  // Fewer tuples than the cap: the grid the tuples need.
-  CHECK(decide_launch("q", scan_launch(0, true), with_registers(32), {{"rows", 1000}}, h100(), GridPolicy::StrideOverTiles)
-            .config.grid_blocks == 16);
-  // items_per_thread divides the tuples first.
+  // Fewer tuples than the cap: the grid the tuples need, one tuple per thread at this size.
+  const LaunchDecision few = decide_launch("q", striding, with_registers(32), {{"rows", 1000}}, h100());
+  CHECK(few.items_per_thread == 1);
+  CHECK(few.config.grid_blocks == 16);
+  // A one-tuple-per-work-item kernel's own items_per_thread divides the tuples first.
   LaunchSpec l = scan_launch(0, true);
   l.items_per_thread = 4;
-  CHECK(decide_launch("q", l, with_registers(32), {{"rows", 1000}}, h100(), GridPolicy::StrideOverTiles).config.grid_blocks == 4);
+  CHECK(decide_launch("q", l, with_registers(32), {{"rows", 1000}}, h100()).config.grid_blocks == 4);
 
   // On the conservative OpenCL profile: one group per compute unit, so 2 · 1 · kGridWaves groups.
   DeviceProperties pocl = device_with(2 << 20);
   pocl.multiprocessors = 2;
   pocl.warp_size = 8;
   pocl.max_threads_per_block = 4096;
-  const LaunchDecision o = decide_launch("q", scan_launch(0, true), {}, many, pocl, GridPolicy::StrideOverTiles);
-  CHECK(o.config.block_size == kMaxBlockSize);
-  CHECK(o.config.grid_blocks == 2 * kGridWaves);
+  const LaunchDecision o = decide_launch("q", striding, {}, many, pocl);
+  CHECK(o.config.block_size == planner::kMaxBlockSize);
+  CHECK(o.config.grid_blocks == 2 * planner::kGridWaves);
 }
 
 TEST_CASE("launch config: HORSEQC_BLOCK_SIZE forces an allowed block size and refuses others") {

@@ -218,7 +218,6 @@ TEST_CASE("lower_program: hash join with growth and a two-key direct-indexed agg
   k0.pipeline = 0;
   k0.args = {col_arg("dim", "d_key"), col_arg("dim", "d_cat"), param_arg("rows_dim", ST::U64), buf_arg("ht0_keys"),
              buf_arg("ht0_vals"), param_arg("ht0_capacity", ST::I64), buf_arg("ht0_overflow")};
-  k0.launch.block_size = 32;
   k0.launch.tuples_param = "rows_dim";
   ir::Kernel k1;
   k1.name = "probe_agg2";
@@ -227,8 +226,6 @@ TEST_CASE("lower_program: hash join with growth and a two-key direct-indexed agg
              param_arg("rows_fact", ST::U64), param_arg("flag_min", ST::I32), buf_arg("ht0_keys"), buf_arg("ht0_vals"),
              param_arg("ht0_capacity", ST::I64), param_arg("cat_min", ST::I32), param_arg("cat_domain", ST::I64),
              buf_arg("agg0_sum"), buf_arg("agg0_count")};
-  k1.launch.block_size = 64;
-  k1.launch.items_per_thread = 1;
   k1.launch.tuples_param = "rows_fact";
   program.kernels = {k0, k1};
 

@@ -153,7 +153,6 @@ ir::Program scalar_program() {
   };
   k.args = {col("f_val"), col("f_tag"), param("rows_fact", ir::ScalarType::U64), param("threshold", ir::ScalarType::I64),
             buf("agg0_sum"), buf("agg0_lo"), buf("agg0_hi"), buf("agg0_cnt"), buf("agg0_tuples")};
-  k.launch.block_size = 64;
   k.launch.tuples_param = "rows_fact";
   program.kernels = {k};
 

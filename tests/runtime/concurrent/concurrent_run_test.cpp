@@ -217,7 +217,7 @@ void check_knapsack_phase(Fixture& f, const PhaseStats& phase, uint64_t chunk_ro
     const uint64_t static_shared = attrs.static_shared_bytes;
     d.shared_per_block = [spec, params, static_shared](uint32_t t) { return scratch_bytes_for(spec, t, params) + static_shared; };
     d.power_of_two_block = main->power_of_two_block;
-    d.max_block_size = std::min<uint32_t>(kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block : kMaxBlockSize);
+    d.max_block_size = std::min<uint32_t>(planner::kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block : planner::kMaxBlockSize);
     d.min_block_size = std::max<uint32_t>(1, main->block_size_multiple);
     demands.push_back(d);
   }

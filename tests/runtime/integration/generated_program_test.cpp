@@ -149,9 +149,9 @@ TEST_CASE("generated join + scalar SUM: the join table grows from 4 slots until 
       REQUIRE(run.result.rows() == 1);
       CHECK(run.result.columns[0].ints[0] == revenue);
       // Generated kernels stride over tiles, so the probe's grid is capped at a few resident waves
-      // (launch_config.h) — on PoCL well below the blocks the rows need — and the sum is complete.
+      // (planner/launch.h) — on PoCL well below the blocks the rows need — and the sum is complete.
       const LaunchStats& probe = run.stats.pipelines.back().launches.at(0);
-      CHECK(probe.grid_blocks <= uint64_t{probe.blocks_per_sm} * device.backend->properties().multiprocessors * kGridWaves);
+      CHECK(probe.grid_blocks <= uint64_t{probe.blocks_per_sm} * device.backend->properties().multiprocessors * planner::kGridWaves);
       CHECK(probe.grid_blocks <= (kFactRows + probe.block_size - 1) / probe.block_size);
     }
   }
@@ -278,7 +278,7 @@ TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever
                                   result_column("sum_price", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
         program.result.order_by = {{"f_key", false}, {"f_brand", false}};
         ir::compact_result(program);
-        ir::plan_launch(program);
+        ir::launch_constraints(program);
         REQUIRE(program.aggregations[0].compaction);
         ir::ParamValues values;
         values.values = {{"rows_fact", static_cast<int64_t>(kFactRows)}, {"agg0_capacity", capacity}, {"agg0_local_slots", 64}};
@@ -329,7 +329,7 @@ TEST_CASE("generated compaction of a direct-indexed table: keys decoded from eac
                                 result_column("hi", ir::ResultColumn::Source::Accumulator, 2, DataType::int64())});
       program.result.order_by = {{"d_year", false}, {"f_brand", false}};
       ir::compact_result(program);
-      ir::plan_launch(program);
+      ir::launch_constraints(program);
       REQUIRE(program.aggregations[0].compaction);
       REQUIRE_FALSE(program.aggregations[0].compaction->slot_buffer.empty());
       ir::ParamValues values = ir::resolve_parameters(program, t.db);
@@ -370,7 +370,7 @@ TEST_CASE("a direct-indexed group key outside its statistics raises the table's 
       aggregation_result(program, {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
                                 result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
                                 result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64())});
-      ir::plan_launch(program);
+      ir::launch_constraints(program);
       ir::ParamValues values = ir::resolve_parameters(program, t.db);
       try {
         executor.run(lower_program(program, values, codegen::generate(program, device.dialect)), t.db);
