@@ -126,15 +126,17 @@ void check_consistency(const ir::Program& program, const codegen::GeneratedProgr
           const ArrayUse* use = k.find_array(a.name);
           check.expect(use != nullptr && !use->reads.empty(), k.first_line,
                        "column " + a.table + "." + a.column + " (" + a.name + ") is listed in the manifest but never read");
-          check.expect(!any_write(k, a.name, &line), line, "writes " + a.name + ", an input column (" + a.table + "." + a.column + ")");
+          const bool written = any_write(k, a.name, &line);
+          check.expect(!written, line, "writes " + a.name + ", an input column (" + a.table + "." + a.column + ")");
           break;
         }
         case ir::KernelArg::Kind::Buffer:
-          if (!a.written)
-            check.expect(!any_write(k, a.name, &line), line, "writes " + a.name + ", a buffer the manifest calls input (written: false)");
-          else
-            check.expect(any_write(k, a.name, &line), k.first_line, "never writes " + a.name + ", a buffer the manifest calls written");
+        {
+          const bool written = any_write(k, a.name, &line);
+          if (!a.written) check.expect(!written, line, "writes " + a.name + ", a buffer the manifest calls input (written: false)");
+          else check.expect(written, k.first_line, "never writes " + a.name + ", a buffer the manifest calls written");
           break;
+        }
         case ir::KernelArg::Kind::Param:
         case ir::KernelArg::Kind::Scratch:
           break;

@@ -86,7 +86,8 @@ const FunctionDecl* defined_callee(const CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   if (callee == nullptr) return nullptr;
   const FunctionDecl* def = callee->getDefinition();
-  return def != nullptr && def->hasBody() ? def : nullptr;
+  // An implicit member (a struct's copy assignment in CUDA C++) is a plain copy, not a library call.
+  return def != nullptr && def->hasBody() && !def->isImplicit() ? def : nullptr;
 }
 
 // `if (c) return/continue/break;` without an else: the rest of the block runs under !c.
