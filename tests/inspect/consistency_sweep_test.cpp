@@ -54,7 +54,7 @@ TEST_CASE("every SSB and TPC-H query x target x model: the AST agrees with the m
       }
   CHECK(reports == 35 * 2 * 2);
   // The checks ran and the signatures were seen (not a vacuous pass).
-  CHECK(checks > 10000);
+  CHECK(checks > 5000);
   CHECK(per_cta > 0);
   CHECK(per_tuple_reduction > 0);
   MESSAGE(reports << " reports, " << checks << " checks");
