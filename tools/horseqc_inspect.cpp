@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "codegen/dialect.h"
@@ -13,8 +12,8 @@
 #include "ir/kernel.h"
 #include "ssb/benchmark_queries.h"
 #include "storage/error.h"
-#include "storage/temp_files.h"
 #include "tools/cli/args.h"
+#include "tools/cli/output_files.h"
 #include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
 #include "tpch/benchmark_queries.h"
@@ -46,28 +45,6 @@ exit codes: 0 ok, 1 the consistency check found errors, 2 usage, 3 bad plan or q
             4 unsupported construct or model, 70 internal (e.g. generated source Clang cannot parse;
             the message has Clang's diagnostics and the kernel) (docs/cli.md)
 )";
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = hqc::temp_path_for(path);
-  const hqc::TempGuard guard(tmp);
-  std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output)");
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output): " + ec.message());
-}
-
-void ensure_output_dir(const std::filesystem::path& dir) {
-  std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": exists and is not a directory");
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": cannot create the directory: " + ec.message());
-}
 
 bool dot_installed() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
 
@@ -111,10 +88,10 @@ int run(int argc, char** argv) {
   std::string picture;
   if (args.has("output")) {
     const std::filesystem::path dir = args.get_or("output", ".");
-    ensure_output_dir(dir);
+    cli::ensure_output_dir(dir);
     if (format == "html") {
       const std::string dot = inspect::render_dot(query.program, query.generated);
-      write_file(dir / (stem + ".dot"), dot);
+      cli::write_output_file(dir / (stem + ".dot"), dot);
       if (dot_installed()) {
         const std::string cmd = "dot -Tsvg '" + (dir / (stem + ".dot")).string() + "' -o '" + (dir / (stem + ".svg")).string() + "'";
         if (std::system(cmd.c_str()) == 0) picture = stem + ".svg";
@@ -127,7 +104,7 @@ int run(int argc, char** argv) {
     const std::string body = format == "text" ? inspect::render_text(report)
                              : format == "json" ? inspect::render_json(report).dump(2) + "\n"
                                                 : inspect::render_html(report, picture);
-    write_file(dir / (stem + ext), body);
+    cli::write_output_file(dir / (stem + ext), body);
     std::fprintf(stderr, "%s: %zu kernel(s), %s\n", (dir / (stem + ext)).c_str(), report.kernels.size(),
                  report.errors.empty() ? "consistent" : "consistency errors");
   } else if (format == "text") {
