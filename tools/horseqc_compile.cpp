@@ -2,15 +2,14 @@
 // Options and exit codes: docs/cli.md.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "codegen/dialect.h"
 #include "ir/explain.h"
 #include "ir/kernel.h"
 #include "storage/error.h"
-#include "storage/temp_files.h"
 #include "tools/cli/args.h"
+#include "tools/cli/output_files.h"
 #include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
 
@@ -34,37 +33,6 @@ options:
 Environment: HORSEQC_DUMP_IR=1 prints the IR after every pass to stderr.
 exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 internal (docs/cli.md)
 )";
-
-// Complete or not at all: written under a temporary name (removed on failure or interrupt), renamed.
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = hqc::temp_path_for(path);
-  const hqc::TempGuard guard(tmp);
-  std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output)");
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw hqc::Error(hqc::ErrorKind::Input, "cannot write " + path.string() + " (--output): " + ec.message());
-  }
-}
-
-// The output directory, created if absent; an existing non-directory or an uncreatable path is a
-// user error (exit 3) naming it.
-void ensure_output_dir(const std::filesystem::path& dir) {
-  std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": exists and is not a directory");
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw hqc::Error(hqc::ErrorKind::Input, "--output " + dir.string() + ": cannot create the directory: " + ec.message());
-}
 
 int run(int argc, char** argv) {
   using namespace hqc;
@@ -91,14 +59,14 @@ int run(int argc, char** argv) {
   if (!emit.empty()) return 0;
 
   const std::filesystem::path dir = args.get_or("output", ".");
-  ensure_output_dir(dir);
+  cli::ensure_output_dir(dir);
   std::string stem = query.name.empty() ? std::filesystem::path(path).stem().string() : query.name;
   const std::string ext = options.dialect == codegen::Dialect::Cuda ? ".cu" : ".cl";
   const auto source = dir / (stem + ext), manifest = dir / (stem + ".manifest.json"),
              explain = dir / (stem + ".explain.txt");
-  write_file(source, query.generated.source);
-  write_file(manifest, query.generated.to_json().dump(2) + "\n");
-  write_file(explain, ir::explain(query.program));
+  cli::write_output_file(source, query.generated.source);
+  cli::write_output_file(manifest, query.generated.to_json().dump(2) + "\n");
+  cli::write_output_file(explain, ir::explain(query.program));
   std::printf("%s: %zu kernel(s), model %s, target %s\n  %s\n  %s\n  %s\n", stem.c_str(),
               query.generated.kernels.size(), ir::execution_model_name(options.model),
               codegen::dialect_name(options.dialect), source.c_str(), manifest.c_str(), explain.c_str());
