@@ -162,7 +162,7 @@ std::string render_html(const QueryReport& r, const std::string& picture) {
     const std::string launch = k.manifest.work_items_param.empty() ? "fixed grid of " + std::to_string(k.manifest.fixed_grid)
                                                                    : "one per row (" + k.manifest.work_items_param + ")";
     out << "<tr><td>" << i + 1 << "</td><td><a href=\"#L" << k.ast.first_line << "\">" << escape(k.ast.name) << "</a></td><td>" << escape(k.pipeline)
-        << "</td><td>" << escape(launch) << ", block " << k.manifest.block_size << "</td><td>" << escape(reductions) << "</td><td>" << escape(atomics)
+        << "</td><td>" << escape(launch) << "</td><td>" << escape(reductions) << "</td><td>" << escape(atomics)
         << "</td><td>" << k.ast.barriers.size() << "</td></tr>\n";
   }
   out << "</table>\n<h2>Annotated source</h2>\n";

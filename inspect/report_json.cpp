@@ -39,7 +39,7 @@ nlohmann::json kernel_json(const KernelReport& k) {
           {"pipeline", k.pipeline},
           {"work_items", {{"param", k.manifest.work_items_param}, {"table", k.manifest.work_items_table}}},
           {"fixed_grid", k.manifest.fixed_grid},
-          {"block", {{"suggested", k.manifest.block_size}, {"multiple_of", k.manifest.block_size_multiple},
+          {"block", {{"multiple_of", k.manifest.block_size_multiple},
                      {"power_of_two", k.manifest.power_of_two_block}}},
           {"reductions", reductions},
           {"loops", loops},

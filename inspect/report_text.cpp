@@ -43,7 +43,7 @@ void kernel_text(std::ostringstream& out, const KernelReport& k, size_t index, s
         << m.work_items_param << ")";
   else
     out << "a fixed grid of " << m.fixed_grid << " CTAs";
-  out << "; block: suggested " << m.block_size;
+  out << "; block: chosen at run time";
   if (m.power_of_two_block) out << ", a power of two";
   if (m.block_size_multiple > 1) out << ", a multiple of " << m.block_size_multiple;
   out << "; scratchpad: ";
