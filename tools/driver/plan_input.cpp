@@ -34,6 +34,38 @@ bool knows_all(const Catalog& c, const std::set<std::string>& tables) {
   return true;
 }
 
+// `sql` with comments (-- to the end of the line, /* ... */) and the contents of string literals replaced
+// by spaces; quotes and line breaks stay, so positions do not move.
+std::string without_comments_and_strings(const std::string& sql) {
+  std::string out = sql;
+  size_t i = 0;
+  auto blank = [&](size_t from, size_t to) {
+    for (size_t k = from; k < to && k < out.size(); ++k)
+      if (out[k] != '\n') out[k] = ' ';
+  };
+  while (i < sql.size()) {
+    if (sql.compare(i, 2, "--") == 0) {
+      const size_t end = sql.find('\n', i);
+      blank(i, end == std::string::npos ? sql.size() : end);
+      i = end == std::string::npos ? sql.size() : end;
+    } else if (sql.compare(i, 2, "/*") == 0) {
+      const size_t end = sql.find("*/", i + 2);
+      const size_t stop = end == std::string::npos ? sql.size() : end + 2;
+      blank(i, stop);
+      i = stop;
+    } else if (sql[i] == '\'') {  // a string literal ("quoted identifiers" stay: they name tables)
+      const char quote = sql[i];
+      size_t end = i + 1;
+      while (end < sql.size() && !(sql[end] == quote && (end + 1 >= sql.size() || sql[end + 1] != quote))) end += sql[end] == quote ? 2 : 1;
+      blank(i + 1, end);
+      i = end + 1;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path) {
@@ -60,18 +92,20 @@ Catalog choose_catalog(const std::string& schema, const std::string& query_text,
   }
   std::set<std::string> tables;
   if (is_sql) {
-    // Every identifier is a candidate table name; a catalog fits when it has the FROM tables, which
-    // only the right catalog does (SSB and TPC-H share no table names but "part", "supplier" and
-    // "customer", and TPC-H's other tables never appear in SSB).
+    // Every identifier outside comments and string literals is a candidate table name; a catalog
+    // fits when it has the FROM tables, which only the right catalog does (SSB and TPC-H share no
+    // table names but "part", "supplier" and "customer", and TPC-H's other tables never appear in SSB).
     static const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
     const Catalog tpch = Catalog::tpch();
-    for (auto it = std::sregex_iterator(query_text.begin(), query_text.end(), word); it != std::sregex_iterator(); ++it) {
+    const std::string code = without_comments_and_strings(query_text);
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), word); it != std::sregex_iterator(); ++it) {
       std::string w = it->str();
       for (auto& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      // `date '1995-03-15'` is a typed literal (TPC-H), not SSB's date table.
+      // `date '1995-03-15'` is a typed literal (TPC-H), not SSB's date table (the literal's text
+      // is blanked but its quotes stay).
       size_t next = static_cast<size_t>(it->position() + it->length());
-      while (next < query_text.size() && std::isspace(static_cast<unsigned char>(query_text[next]))) ++next;
-      const bool literal_type = next < query_text.size() && query_text[next] == '\'';
+      while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+      const bool literal_type = next < code.size() && code[next] == '\'';
       if (w == "lineorder" || (w == "date" && !literal_type)) return Catalog::ssb();
       if (tpch.find(w) && w != "part" && w != "supplier" && w != "customer") return tpch;
     }
