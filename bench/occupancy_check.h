@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "planner/device_profile.h"
-#include "runtime/backend.h"
+#include "runtime/device/backend.h"
 
 namespace hqc::bench {
 

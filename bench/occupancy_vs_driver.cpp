@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bench/occupancy_check.h"
-#include "runtime/backend.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/launch_config.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/execution/launch_config.h"
 #include "storage/error.h"
 #include "tools/cli/args.h"
 

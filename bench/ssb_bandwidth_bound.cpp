@@ -1,7 +1,7 @@
 // ssb-bandwidth-bound: per SSB query on a device, the compound kernels' time next to the
 // memory-bandwidth bound = bytes of the columns the query's pipelines read ÷ the device's read
 // bandwidth, measured in the same run with the streaming read kernel the runtime calibrates with
-// (runtime/probes.h, templates/probe/probes.h). A ratio of 1.0 means the
+// (runtime/device/probes.h, templates/probe/probes.h). A ratio of 1.0 means the
 // kernels run at the speed of reading their input once.
 //
 //   ssb-bandwidth-bound --data DIR [--device auto|cuda|opencl] [--model ...] [--repeat N] [--json FILE]
@@ -19,9 +19,9 @@
 #include "codegen/dialect.h"
 #include "frontend/json_plan.h"
 #include "planner/statistics.h"
-#include "runtime/backend.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/probes.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/device/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "storage/error.h"
 #include "storage/tbl_loader.h"
@@ -32,7 +32,7 @@ namespace {
 
 using namespace hqc;
 
-// Device read bandwidth in bytes per millisecond: runtime/probes.h's streaming read over a large
+// Device read bandwidth in bytes per millisecond: runtime/device/probes.h's streaming read over a large
 // buffer (an eighth of the device memory, at most 4 GiB; 256 MiB off a GPU), best of 6 passes.
 double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* cache) {
   const auto& p = backend.properties();

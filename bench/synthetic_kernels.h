@@ -18,7 +18,7 @@
 #include <string>
 
 #include "codegen/dialect.h"
-#include "runtime/backend.h"
+#include "runtime/device/backend.h"
 
 namespace hqc::bench {
 

@@ -1,7 +1,7 @@
 // synthetic-mix: seed 002's synthetic kernel experiment (Table I, Figs. 10–11). Mixes of Table I's
 // five kernels (bench/synthetic_kernels.h), one kernel per stream, run with
 //   knapsack    launch parameters from planner::plan_concurrent for demands capped, as the runtime
-//               caps them (runtime/concurrent_executor.cpp), at an equal share of each SM's warps
+//               caps them (runtime/execution/concurrent_executor.cpp), at an equal share of each SM's warps
 //               (⌊W_SM / K⌋ warps on every SM; without the cap every kernel asks for whole SMs and
 //               the batch-level model runs them one per batch), batches one after the other,
 //   sequential  one kernel at a time, each with the launcher's full-device parameters (decide_launch),
@@ -40,12 +40,12 @@
 #include "planner/concurrent_plan.h"
 #include "planner/occupancy.h"
 #include "planner/schedule_model.h"
-#include "runtime/backend.h"
-#include "runtime/concurrent_executor.h"
-#include "runtime/executor.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/launch_config.h"
-#include "runtime/probes.h"
+#include "runtime/device/backend.h"
+#include "runtime/execution/concurrent_executor.h"
+#include "runtime/execution/executor.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/execution/launch_config.h"
+#include "runtime/device/probes.h"
 #include "storage/error.h"
 #include "tools/cli/args.h"
 

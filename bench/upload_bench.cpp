@@ -1,5 +1,5 @@
 // upload-bench: the host → device rate of one large column through DeviceColumnCache
-// (runtime/device_columns.h), by upload configuration — the synchronous copy from pageable memory,
+// (runtime/device/device_columns.h), by upload configuration — the synchronous copy from pageable memory,
 // and pinned staging by slot size × slot count × memcpy threads — next to the link's ceiling: an
 // asynchronous copy from one pinned buffer of the same size. Picks the staging defaults from
 // measurements instead of guesses.
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/backend.h"
-#include "runtime/device_columns.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/device_columns.h"
 #include "storage/column.h"
 #include "tools/cli/args.h"
 

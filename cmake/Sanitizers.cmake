@@ -22,13 +22,13 @@ endif()
 if(HORSEQC_SANITIZE)
   set(hqc_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=undefined)
   # Applied at directory scope before any target is declared, so every target inherits them; C and
-  # C++ only: nvcc (runtime/cuda_primitives.cu, compiled with g++ as host compiler) knows neither
+  # C++ only: nvcc (runtime/device/cuda_primitives.cu, compiled with g++ as host compiler) knows neither
   # option, and its CUB code is the library's, not ours.
   add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${hqc_sanitizers};-fno-omit-frame-pointer>")
   add_link_options(${hqc_sanitizers})
   # Debian's gcc links --as-needed by default, clang does not: without it a clang build records
   # libcuda.so.1 (which FindCUDAToolkit attaches to NVRTC) as needed, and no binary starts on a
-  # machine without a GPU driver. horseqc loads libcuda with dlopen (runtime/cuda_driver.h).
+  # machine without a GPU driver. horseqc loads libcuda with dlopen (runtime/device/cuda_driver.h).
   add_link_options(-Wl,--as-needed)
   # The runtime options every test (and every child process an oracle test starts) runs with.
   # intercept_tls_get_addr=0: up to LLVM 16 / GCC 13 the runtime's __tls_get_addr interceptor can take

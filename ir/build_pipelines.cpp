@@ -431,7 +431,7 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
       bind(current, bound, AttributeBinding::Origin::SourceColumn, -1, 0);
       continue;
     }
-    // As DuckDB finalizes AVG (and the host does, runtime/result.cpp): the unscaled sum divided by
+    // As DuckDB finalizes AVG (and the host does, runtime/execution/result.cpp): the unscaled sum divided by
     // count x 10^scale, one rounding — not the sum's double divided by the count, which rounds twice
     // and makes an average of equal decimals differ from their value in the last bit.
     auto half = [&](size_t index, DataType type) {
@@ -584,7 +584,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     body = &body->child(0);
   }
   if (body->kind == OpKind::Window) {
-    // Window functions run after the result is assembled (runtime/window_stage.h), before ORDER BY.
+    // Window functions run after the result is assembled (runtime/execution/window_stage.h), before ORDER BY.
     program_.result.windows = body->windows;
     program_.result.hidden.insert(program_.result.hidden.end(), body->hidden.begin(), body->hidden.end());
     body = &body->child(0);

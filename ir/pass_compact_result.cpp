@@ -10,7 +10,7 @@
 //     sum → every word of an occupied slot to its dense row, in slot order).
 //   Only the result table: a table a later pipeline scans stays sparse (that pipeline reads it on
 //   the device and skips empty slots itself), and a scalar aggregate has one slot anyway. The host
-//   then reads `rows_buffer` rows of the dense buffers (runtime/lower_program.cpp).
+//   then reads `rows_buffer` rows of the dense buffers (runtime/execution/lower_program.cpp).
 #include "ir/passes.h"
 #include "storage/error.h"
 

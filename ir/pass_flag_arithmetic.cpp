@@ -5,7 +5,7 @@
 //   guarantees: a pipeline with at least one marked node among its expressions (ir/walk.h) names in
 //     `arith_flags` a zero-filled U32 buffer "p<id>_arith_overflow"; fuse_pipelines passes it to the
 //     pipeline's kernel, codegen's checked operations raise HQC_FLAG_ARITH_OVERFLOW in it, and the
-//     runtime fails the query after the pipeline when it is set (runtime/lower_program.cpp): a value
+//     runtime fails the query after the pipeline when it is set (runtime/execution/lower_program.cpp): a value
 //     that left 64 bits is reported, never wrapped into an answer. Pipelines with none are unchanged.
 #include <functional>
 

@@ -74,7 +74,7 @@ struct ResultDesc {
   // that AggregationTable; its tuple count 0 makes the columns marked null_without_input NULL.
   std::string input_rows_state;
   // Window functions over the assembled result (their placeholder columns are result columns),
-  // computed on the device by the runtime before ORDER BY (runtime/window_stage.h); `hidden`
+  // computed on the device by the runtime before ORDER BY (runtime/execution/window_stage.h); `hidden`
   // result columns feed them only and are dropped after ORDER BY and LIMIT.
   std::vector<plan::WindowExpr> windows;
   std::vector<std::string> hidden;

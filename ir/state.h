@@ -265,7 +265,7 @@ struct AggregationTable {
   // references (one group per row at most), the host merges groups whose decoded keys are equal.
   bool merge_on_host = false;
   // Scalar: the logical plan states where its SUM/MIN/MAX/AVG are NULL (plan::LogicalOp::explicit_nulls),
-  // so a later pipeline reading it over no rows needs no check (runtime/lower_program.cpp).
+  // so a later pipeline reading it over no rows needs no check (runtime/execution/lower_program.cpp).
   bool explicit_nulls = false;
   uint32_t scratchpad_bytes_per_slot = 0;  // resolution model: a slot of the CTA's copy
   uint64_t max_scratchpad_slots = 0;       // the bound the decision was made against

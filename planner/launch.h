@@ -2,7 +2,7 @@
 // thread — chosen by the occupancy model (occupancy.h) from the compiled kernel's real resources,
 // and checked against the kernel and the device before anything is launched. Every launch decision
 // of a single query is taken here; the runtime only fills a LaunchRequest from its plan and the
-// run's parameters, and applies the LaunchChoice (runtime/launch_config.h).
+// run's parameters, and applies the LaunchChoice (runtime/execution/launch_config.h).
 //
 // Contract:
 //   - block size: among the sizes the kernel allows — multiples of the warp and of

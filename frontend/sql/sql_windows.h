@@ -10,7 +10,7 @@
 //   - Only in the outermost SELECT (not in a subquery, a WITH query, a view or a set operation's
 //     operand) and only as a whole select item, optionally aliased; elsewhere, a window call is
 //     an Unsupported error at its position (the runtime evaluates windows over the assembled
-//     result, runtime/window_stage.h).
+//     result, runtime/execution/window_stage.h).
 //   - Functions: row_number(), rank(), dense_rank(), lag/lead(x [, offset]), and
 //     sum/count/min/max/avg(x), count(*), over
 //     PARTITION BY any expressions and ORDER BY any expressions (ASC/DESC, NULLs last); frames:

@@ -1,4 +1,4 @@
-// Device probes for the planner's calibration (runtime/probes.h): the read bandwidth and the
+// Device probes for the planner's calibration (runtime/device/probes.h): the read bandwidth and the
 // integer issue rate a kernel reaches with the whole device. Not part of the query device library
 // (library_files()); needs only the dialect prelude.
 //

@@ -1,5 +1,5 @@
-// The element-wise kernels of SQL window functions (runtime/window_stage.h), between the device
-// library's sorts and scans (runtime/device_primitives.h). Not part of the query device library
+// The element-wise kernels of SQL window functions (runtime/execution/window_stage.h), between the device
+// library's sorts and scans (runtime/device/device_primitives.h). Not part of the query device library
 // (library_files()); needs only the dialect prelude. Every kernel strides over its n rows, so any
 // grid and block size is correct; rows are in window order (sorted by partition keys, then ORDER BY
 // keys) unless a kernel says otherwise.

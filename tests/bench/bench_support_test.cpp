@@ -12,8 +12,8 @@
 #include "bench/synthetic_kernels.h"
 #include "planner/device_profile.h"
 #include "planner/occupancy.h"
-#include "runtime/backend.h"
-#include "runtime/nvrtc_compiler.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/nvrtc_compiler.h"
 
 using namespace hqc;
 

@@ -8,7 +8,7 @@
 
 #include "codegen/dialect.h"
 #include "ir/kernel.h"
-#include "runtime/backend.h"
+#include "runtime/device/backend.h"
 #include "storage/error.h"
 
 namespace hqc::test {

@@ -22,7 +22,7 @@ from tpch_queries import sql_queries_main  # noqa: E402
 # (name, SQL). ORDER BY keys that are not output columns must leave no ties (the rows are compared in
 # the oracle's order then).
 QUERIES = [
-    # Window functions (computed on the device over the query's result, runtime/window_stage.h).
+    # Window functions (computed on the device over the query's result, runtime/execution/window_stage.h).
     ("window_rank_over_aggregate", "select n_name, sum(o_totalprice) as total, rank() over (order by sum(o_totalprice) desc) as r "
                                    "from orders, customer, nation where o_custkey = c_custkey and c_nationkey = n_nationkey "
                                    "group by n_name order by r, n_name"),
@@ -197,7 +197,7 @@ QUERIES = [
                                   "ls.l_shipmode = 'MAIL')"),
     # Found by the long fuzz run (seed 1010 TPC-H 1454): three structures estimated far too small
     # (an IN list of 5 of 10,000 balances) needed more doublings together than one query was given;
-    # each structure now has its own budget of rebuilds (runtime/plan_state.h RebuildBudget).
+    # each structure now has its own budget of rebuilds (runtime/execution/plan_state.h RebuildBudget).
     ("rebuild_budget_per_structure", "select sum(distinct s5.s_nationkey) as a2, c3.c_acctbal as a4, max(s5.s_nationkey) as a5, "
                                      "l2.l_shipdate as a6 from orders o1, lineitem l2, customer c3, nation n4, supplier s5 "
                                      "where l2.l_orderkey = o1.o_orderkey and o1.o_custkey = c3.c_custkey and "

@@ -260,7 +260,7 @@ constexpr TableOneKernel kTableOne[5] = {{"I", 24, 24576, false, 1},
                                          {"IV", 32, 4608, true, 24},
                                          {"V", 29, 1536, false, 32}};
 
-// The runtime's equal share of each SM's warps (runtime/concurrent_executor.cpp): ⌊W_SM / n⌋ warps
+// The runtime's equal share of each SM's warps (runtime/execution/concurrent_executor.cpp): ⌊W_SM / n⌋ warps
 // on every SM, at most what the kernel's input needs.
 uint64_t equal_share(const DeviceProfile& p, size_t kernels, uint64_t threads) {
   return std::min<uint64_t>(threads, uint64_t{p.max_warps_per_sm() / static_cast<uint32_t>(kernels)} * p.warp_size * p.sm_count);

@@ -6,10 +6,10 @@
 
 #include <unistd.h>
 
-#include "runtime/backend.h"
-#include "runtime/cuda_backend.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/nvrtc_compiler.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/cuda_backend.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/device/nvrtc_compiler.h"
 #include "storage/error.h"
 
 using namespace hqc;

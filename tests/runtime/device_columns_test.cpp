@@ -2,7 +2,7 @@
 // uploaded again instead of being served stale.
 #include <doctest/doctest.h>
 
-#include "runtime/device_columns.h"
+#include "runtime/device/device_columns.h"
 
 using namespace hqc;
 using namespace hqc::runtime;

@@ -1,4 +1,4 @@
-// Device-wide primitives (runtime/device_primitives.h) against host references: Boost.Compute on the
+// Device-wide primitives (runtime/device/device_primitives.h) against host references: Boost.Compute on the
 // OpenCL device (PoCL in CI) twice — with the algorithms Boost.Compute picks for the device's type
 // (CPU ones on PoCL) and with its GPU algorithms forced (HORSEQC_BOOST_COMPUTE_VARIANTS=gpu), the
 // code a GPU runs — or, with HORSEQC_TEST_DEVICE=cuda, CUB on the CUDA backend, where a CUDA
@@ -17,10 +17,10 @@
 
 #include <stdlib.h>
 
-#include "runtime/backend.h"
-#include "runtime/cuda_backend.h"
-#include "runtime/device_primitives.h"
-#include "runtime/opencl_backend.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/cuda_backend.h"
+#include "runtime/device/device_primitives.h"
+#include "runtime/device/opencl_backend.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/cuda_backend.h"
-#include "runtime/executor.h"
+#include "runtime/device/cuda_backend.h"
+#include "runtime/execution/executor.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -7,8 +7,8 @@
 
 #include <unistd.h>
 
-#include "runtime/kernel_cache.h"
-#include "runtime/stable_hash.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/device/stable_hash.h"
 
 using namespace hqc::runtime;
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "planner/device_profile.h"
-#include "runtime/launch_config.h"
+#include "runtime/execution/launch_config.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -8,8 +8,8 @@
 #include <map>
 #include <tuple>
 
-#include "runtime/executor.h"
-#include "runtime/lower_program.h"
+#include "runtime/execution/executor.h"
+#include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -8,9 +8,9 @@
 
 #include <unistd.h>
 
-#include "runtime/backend.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/opencl_backend.h"
+#include "runtime/device/backend.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/device/opencl_backend.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/pipeline_waves.h"
+#include "runtime/execution/pipeline_waves.h"
 
 using namespace hqc::runtime;
 

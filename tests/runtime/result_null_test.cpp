@@ -5,7 +5,7 @@
 
 #include <climits>
 
-#include "runtime/result.h"
+#include "runtime/execution/result.h"
 #include "storage/error.h"
 
 using namespace hqc;

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/result.h"
+#include "runtime/execution/result.h"
 #include "storage/date.h"
 #include "storage/error.h"
 

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "runtime/executor.h"
-#include "runtime/lower_program.h"
+#include "runtime/execution/executor.h"
+#include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 
 using namespace hqc;

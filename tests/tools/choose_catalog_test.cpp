@@ -2,6 +2,7 @@
 // its comments or string literals.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "tools/driver/plan_input.h"

@@ -6,7 +6,7 @@
 #include "ir/build_pipelines.h"
 #include "ir/resolve_parameters.h"
 #include "planner/sizing.h"
-#include "runtime/lower_program.h"
+#include "runtime/execution/lower_program.h"
 
 namespace hqc::driver {
 

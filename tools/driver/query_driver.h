@@ -21,7 +21,7 @@
 #include "ir/program.h"
 #include "planner/device_profile.h"
 #include "planner/statistics.h"
-#include "runtime/executor.h"
+#include "runtime/execution/executor.h"
 #include "storage/catalog.h"
 #include "storage/table.h"
 

@@ -1,4 +1,4 @@
-// Generated kernels through the runtime's backends (runtime/backend.h), on every backend this
+// Generated kernels through the runtime's backends (runtime/device/backend.h), on every backend this
 // machine has: OpenCL always (PoCL on a CPU-only machine), CUDA where a GPU is present — there the
 // SIMD (warp) local-resolution mechanism runs too. Programs are the hand-built ones of
 // tests/codegen/test_programs.h; arguments are bound from the launch manifest only.
@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "codegen/generate.h"
-#include "runtime/backend.h"
+#include "runtime/device/backend.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
 

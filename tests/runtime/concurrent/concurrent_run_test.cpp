@@ -1,4 +1,4 @@
-// Concurrent and streamed execution (runtime/concurrent_executor.h) on OpenCL (PoCL here; CUDA too
+// Concurrent and streamed execution (runtime/execution/concurrent_executor.h) on OpenCL (PoCL here; CUDA too
 // where a GPU is present): all 13 SSB queries at SF 0.01, compiled from their SQL text, run
 //   - sequentially and resident through Executor::run (the reference, itself checked against
 //     DuckDB by the ssb_queries tests),
@@ -25,12 +25,12 @@
 #include "planner/concurrent_plan.h"
 #include "planner/statistics.h"
 #include "planner/stream_model.h"
-#include "runtime/backend.h"
-#include "runtime/concurrent_executor.h"
-#include "runtime/database_lookup.h"
-#include "runtime/executor.h"
-#include "runtime/launch_config.h"
-#include "runtime/probes.h"
+#include "runtime/device/backend.h"
+#include "runtime/execution/concurrent_executor.h"
+#include "runtime/device/database_lookup.h"
+#include "runtime/execution/executor.h"
+#include "runtime/execution/launch_config.h"
+#include "runtime/device/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "storage/catalog.h"

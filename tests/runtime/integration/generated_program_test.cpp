@@ -15,9 +15,9 @@
 #include "codegen/generate.h"
 #include "ir/passes.h"
 #include "ir/resolve_parameters.h"
-#include "runtime/executor.h"
-#include "runtime/launch_config.h"
-#include "runtime/lower_program.h"
+#include "runtime/execution/executor.h"
+#include "runtime/execution/launch_config.h"
+#include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
 

@@ -1,0 +1,116 @@
+// Device copies of host columns, uploaded once and shared by every pipeline and query that scans
+// them (a dimension table's key column is read by the hash build of several queries).
+//
+// Contract:
+//   - get() returns the device form of a column: one buffer with the physical values (int32 for
+//     Int32/Date/dictionary codes, int64 for Int64/Decimal, double for Float64), or for a Heap
+//     string column `values` = the uint64 offsets (rows + 1) and `heap` = the bytes.
+//   - An entry is keyed by "table.column" and remembers the host vectors' address, length and a
+//     fingerprint of sampled bytes; a Column that was replaced, resized or visibly rewritten is
+//     uploaded again. A caller that rewrites column values in place (same address and length)
+//     must call clear(): sampling cannot see every byte.
+//   - Transfer time and bytes are accumulated, so the executor can report the transfer phase.
+//   - Staged uploads: a buffer of at least StagingOptions::threshold bytes is not copied from
+//     pageable memory (which the driver stages through a small bounce buffer at a fraction of the
+//     link's rate) but through `slots` pinned staging buffers of `slot_bytes` each: host threads
+//     copy piece i into slot i mod slots (memcpy split over up to `threads` threads) while the
+//     asynchronous copy of piece i − 1 runs on that slot's own stream; a slot is refilled only
+//     after its stream has drained. get() returns after every stream drained, so kernels launched
+//     afterwards on any queue see the whole column. Pinning the slots costs about as much as
+//     copying their size from pageable memory, so they are created only by get_all() for a batch
+//     that uploads at least `batch_threshold` bytes, and kept; once they exist every buffer of at
+//     least `threshold` bytes is staged. Smaller buffers and a threshold of 0 use the synchronous copy.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/device/backend.h"
+#include "storage/column.h"
+
+namespace hqc::runtime {
+
+// A column's values in the physical form devices read (values, codes or heap offsets; not the heap).
+struct HostColumnBytes {
+  const void* data = nullptr;
+  uint64_t bytes = 0;
+  uint64_t rows = 0;
+  uint32_t width() const { return rows == 0 ? 0 : static_cast<uint32_t>(bytes / rows); }
+};
+HostColumnBytes host_column_bytes(const Column& column);
+// FNV-1a over 64 sampled windows of the bytes (all of them when small): notices a different data
+// set at the same address and size without hashing everything.
+uint64_t sampled_fingerprint(const HostColumnBytes& view);
+// Device bytes of a column: values plus its heap.
+uint64_t device_bytes(const Column& column);
+
+struct DeviceColumn {
+  DeviceBuffer values;  // values, codes, or heap offsets
+  DeviceBuffer heap;    // string bytes (Heap encoding only)
+  uint64_t rows = 0;
+};
+
+struct StagingOptions {
+  uint64_t threshold = uint64_t{32} << 20;         // bytes of one buffer; 0 disables staging
+  // Bytes a get_all() batch must upload before the slots are pinned (~70 ms for 192 MiB on the H200
+  // host, paid once; it is won back after about a GiB: TPC-H SF 10's q1, not SF 1's).
+  uint64_t batch_threshold = uint64_t{1} << 30;
+  uint64_t slot_bytes = uint64_t{64} << 20;
+  unsigned slots = 3;
+  // Host threads per memcpy into a slot, at most the hardware threads (0: all of them). On the
+  // 16-core H100 host 16 threads stage 2 GiB at 37 GB/s, 8 at 28, 4 at 20; the pinned ceiling is
+  // 55 GB/s, pageable copies 8.6 (bench/upload-bench; bench/results/2026-11-22-h100-upload-bench).
+  unsigned threads = 16;
+};
+
+class DeviceColumnCache {
+ public:
+  explicit DeviceColumnCache(Backend& backend, StagingOptions staging = {}) : backend_(backend), staging_(staging) {}
+
+  const DeviceColumn& get(const std::string& table, const Column& column);
+  // get() of every (table, column), after adding up the bytes that are not resident yet: a batch of
+  // at least StagingOptions::batch_threshold bytes creates the staging slots.
+  using Request = std::pair<std::string, const Column*>;
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests);
+  void clear() { entries_.clear(); }
+  // Frees the device copies of `table`'s columns (a table that is about to be streamed in chunks).
+  void evict(const std::string& table);
+  // Whether table.column is resident now, and the device bytes all entries hold.
+  bool holds(const std::string& table, const std::string& column) const { return entries_.count(table + "." + column) > 0; }
+  uint64_t bytes_held() const;
+
+  double transfer_ms() const { return transfer_ms_; }
+  uint64_t bytes_uploaded() const { return bytes_uploaded_; }
+  uint64_t uploads() const { return uploads_; }
+  uint64_t staged_bytes() const { return staged_bytes_; }  // of bytes_uploaded(), through pinned slots
+  void reset_counters() { transfer_ms_ = 0; bytes_uploaded_ = 0; uploads_ = 0; staged_bytes_ = 0; }
+
+ private:
+  struct Entry {
+    DeviceColumn column;
+    const void* host_data = nullptr;
+    uint64_t host_bytes = 0;
+    uint64_t fingerprint = 0;
+  };
+  struct Slot {
+    PinnedBuffer host;
+    Stream stream;
+  };
+  // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
+  void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
+  bool resident(const std::string& key, const HostColumnBytes& view) const;
+
+  Backend& backend_;
+  StagingOptions staging_;
+  std::vector<Slot> slots_;  // created at the first staged upload
+  uint64_t staged_bytes_ = 0;
+  uint64_t batch_bytes_ = 0;  // of the get_all() in progress
+  std::map<std::string, Entry> entries_;
+  double transfer_ms_ = 0;
+  uint64_t bytes_uploaded_ = 0;
+  uint64_t uploads_ = 0;
+};
+
+}  // namespace hqc::runtime

@@ -1,0 +1,988 @@
+// ConcurrentExecutor::run: analyse the plans' scans (fact table, anchors, phases) → resolve
+// parameters → decide placement and chunks → (allocate state, run the phases on streams, check
+// overflow flags, grow and restart if needed) → assemble every plan's result.
+// See concurrent_executor.h for the guarantees.
+#include "runtime/execution/concurrent_executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "planner/concurrent_plan.h"
+#include "planner/occupancy.h"
+#include "planner/schedule_model.h"
+#include "runtime/device/database_lookup.h"
+#include "runtime/execution/launch_config.h"
+#include "runtime/execution/plan_state.h"
+#include "runtime/device/probes.h"
+#include "runtime/execution/result_assembly.h"
+#include "runtime/execution/watchdog.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct OverflowRestart {
+  size_t plan;
+  const CheckSpec* check;
+};
+
+const ParamSpec* find_param(const ExecutablePlan& plan, const std::string& name) {
+  for (const ParamSpec& p : plan.params) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+// The table whose rows a launch scans: its tuple count is that table's row count.
+std::string scanned_table(const ExecutablePlan& plan, const LaunchSpec& launch) {
+  if (launch.tuples_param.empty()) return "";
+  const ParamSpec* p = find_param(plan, launch.tuples_param);
+  return p != nullptr && p->source == ParamSpec::Source::RowCount ? p->table : "";
+}
+
+// ---- which table streams, which pipeline of each plan scans it, which launches run per chunk ----
+
+struct PlanLayout {
+  int anchor = -1;            // pipeline scanning the fact table; -1: none (aligned on its last pipeline)
+  std::vector<bool> chunked;  // per launch of the anchor pipeline
+};
+
+struct ScanLayout {
+  std::string table;                 // empty: no launch scans a table by its rows
+  uint64_t rows = 0;
+  std::vector<std::string> columns;  // the fact table's columns some plan reads
+  uint64_t bytes_per_row = 0;
+  std::vector<PlanLayout> plans;
+  std::string blocker;               // why the table cannot be streamed (empty: it can)
+  size_t phases = 0;
+  std::vector<size_t> shift;         // phase(q, p) = p + shift[q]
+};
+
+ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db) {
+  ScanLayout layout;
+  // The table most bytes are scanned of, by row count × the widths of its columns a launch reads.
+  std::map<std::string, uint64_t> weight;
+  for (const ExecutablePlan* plan : plans) {
+    for (const PipelineSpec& pipeline : plan->pipelines) {
+      for (const LaunchSpec& launch : pipeline.launches) {
+        const std::string table = scanned_table(*plan, launch);
+        if (table.empty()) continue;
+        for (const ArgSpec& a : launch.args) {
+          if (a.kind != ArgSpec::Kind::Column || a.table != table) continue;
+          const Column& c = lookup_column(db, a.table, a.column, plan->label);
+          weight[table] += host_column_bytes(c).bytes;
+        }
+      }
+    }
+  }
+  for (const auto& [table, w] : weight) {
+    if (layout.table.empty() || w > weight[layout.table]) layout.table = table;
+  }
+
+  std::set<std::string> columns;
+  for (const ExecutablePlan* plan : plans) {
+    PlanLayout pl;
+    const std::string who = plan->label;
+    for (size_t p = 0; p < plan->pipelines.size() && !layout.table.empty(); ++p) {
+      const PipelineSpec& pipeline = plan->pipelines[p];
+      for (const LaunchSpec& launch : pipeline.launches) {
+        bool reads = false;
+        for (const ArgSpec& a : launch.args) {
+          if (a.table != layout.table) continue;
+          if (a.kind == ArgSpec::Kind::ColumnHeap) {
+            layout.blocker = who + ": " + pipeline.name + " reads the string heap of " + a.table + "." + a.column +
+                             ", which cannot be streamed in chunks";
+          }
+          if (a.kind == ArgSpec::Kind::Column || a.kind == ArgSpec::Kind::ColumnHeap) {
+            reads = true;
+            columns.insert(a.column);
+          }
+        }
+        if (!reads) continue;
+        if (scanned_table(*plan, launch) != layout.table) {
+          layout.blocker = who + ": " + pipeline.name + " reads " + layout.table + " over " +
+                           (launch.tuples_param.empty() ? "a fixed grid" : launch.tuples_param) + ", not over its rows";
+        } else if (pl.anchor < 0) {
+          pl.anchor = static_cast<int>(p);
+        } else if (pl.anchor != static_cast<int>(p)) {
+          layout.blocker = who + ": " + layout.table + " is scanned by two pipelines (" +
+                           plan->pipelines[static_cast<size_t>(pl.anchor)].name + ", " + pipeline.name + ")";
+        }
+      }
+    }
+    if (pl.anchor >= 0) {
+      const PipelineSpec& anchor = plan->pipelines[static_cast<size_t>(pl.anchor)];
+      int state = 0;  // 0 before the chunked launches, 1 among them, 2 after
+      for (const LaunchSpec& launch : anchor.launches) {
+        const bool chunk = scanned_table(*plan, launch) == layout.table;
+        pl.chunked.push_back(chunk);
+        if (chunk && state == 2) {
+          layout.blocker = who + ": " + anchor.name + " has a launch that does not scan " + layout.table +
+                           " between launches that do";
+        }
+        if (chunk) state = 1;
+        else if (state == 1) state = 2;
+      }
+    }
+    layout.plans.push_back(std::move(pl));
+  }
+  if (!layout.table.empty()) {
+    const Table& t = lookup_table(db, layout.table, "fact table");
+    layout.rows = row_count(t);
+    for (const std::string& c : columns) {
+      layout.columns.push_back(c);
+      const HostColumnBytes view = host_column_bytes(lookup_column(db, layout.table, c, "fact table"));
+      layout.bytes_per_row += view.width();
+    }
+  }
+
+  size_t anchor_max = 0;
+  for (size_t q = 0; q < plans.size(); ++q) {
+    const size_t n = plans[q]->pipelines.size();
+    const size_t a = layout.plans[q].anchor >= 0 ? static_cast<size_t>(layout.plans[q].anchor) : (n == 0 ? 0 : n - 1);
+    anchor_max = std::max(anchor_max, a);
+  }
+  for (size_t q = 0; q < plans.size(); ++q) {
+    const size_t n = plans[q]->pipelines.size();
+    const size_t a = layout.plans[q].anchor >= 0 ? static_cast<size_t>(layout.plans[q].anchor) : (n == 0 ? 0 : n - 1);
+    layout.shift.push_back(anchor_max - a);
+    layout.phases = std::max(layout.phases, n + anchor_max - a);
+  }
+  return layout;
+}
+
+// ---- placement ----
+
+struct Footprint {
+  uint64_t state = 0;
+  uint64_t other_columns = 0;  // columns not of the fact table
+  uint64_t fact = 0;           // the fact table's columns read, whole
+  uint64_t limit = 0;
+  uint64_t working_set() const { return state + other_columns + fact; }
+};
+
+Footprint footprint(Backend& backend, DeviceColumnCache& columns, const std::vector<const ExecutablePlan*>& plans,
+                    const std::vector<std::map<std::string, int64_t>>& params, const ScanLayout& layout,
+                    const Database& db, uint64_t memory_limit) {
+  Footprint f;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (size_t q = 0; q < plans.size(); ++q) {
+    f.state += state_bytes(*plans[q], params[q]);
+    for (const PipelineSpec& pipeline : plans[q]->pipelines) {
+      for (const LaunchSpec& launch : pipeline.launches) {
+        for (const ArgSpec& a : launch.args) {
+          if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
+          if (!seen.insert({a.table, a.column}).second) continue;
+          const Column& c = lookup_column(db, a.table, a.column, plans[q]->label);
+          (a.table == layout.table ? f.fact : f.other_columns) += device_bytes(c);
+        }
+      }
+    }
+  }
+  f.limit = memory_limit > 0 ? memory_limit : backend.free_memory() + columns.bytes_held();
+  return f;
+}
+
+std::string mib(uint64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / 1048576.0);
+  return buf;
+}
+
+// ---- launch parameters of one phase ----
+
+// Rows a launch covers: its tuple count (none for a fixed grid).
+uint64_t launch_rows(const ExecutablePlan& plan, const LaunchSpec& launch, const std::map<std::string, int64_t>& params) {
+  (void)plan;
+  if (launch.tuples_param.empty()) return 0;
+  return static_cast<uint64_t>(std::max<int64_t>(0, params.at(launch.tuples_param)));
+}
+
+// Bytes a launch reads over `rows` rows of the table it scans (the columns of that table among its
+// arguments); 0 when it scans no table by its rows. Lookups into other tables and state are not
+// counted: they touch a fraction of their bytes.
+uint64_t read_bytes(const ExecutablePlan& plan, const LaunchSpec& launch, const Database& db, uint64_t rows) {
+  const std::string table = scanned_table(plan, launch);
+  if (table.empty()) return 0;
+  std::set<std::string> seen;
+  uint64_t width = 0;
+  for (const ArgSpec& a : launch.args) {
+    if (a.kind != ArgSpec::Kind::Column || a.table != table || !seen.insert(a.column).second) continue;
+    width += host_column_bytes(lookup_column(db, a.table, a.column, plan.label)).width();
+  }
+  return rows * width;
+}
+
+struct Item {
+  size_t plan = 0;
+  size_t pipeline = 0;
+  size_t main = 0;              // index of the main launch in the pipeline
+  bool streamed = false;        // the anchor pipeline of a streamed run
+};
+
+struct Decided {
+  std::vector<LaunchConfig> configs;   // per launch of the item's pipeline
+  PhaseKernel stats;
+};
+
+}  // namespace
+
+LaunchParams parse_launch_params(std::string_view text) {
+  if (text == "auto") return LaunchParams::Auto;
+  if (text == "knapsack") return LaunchParams::Knapsack;
+  if (text == "random") return LaunchParams::Random;
+  if (text == "sequential") return LaunchParams::Sequential;
+  throw Error(ErrorKind::Usage, "unknown launch parameters \"" + std::string(text) +
+                                    "\": expected auto, knapsack, random or sequential");
+}
+
+const char* to_string(LaunchParams params) {
+  switch (params) {
+    case LaunchParams::Auto: return "auto";
+    case LaunchParams::Knapsack: return "knapsack";
+    case LaunchParams::Random: return "random";
+    case LaunchParams::Sequential: return "sequential";
+  }
+  return "?";
+}
+
+std::string ConcurrentStats::summary() const {
+  std::ostringstream out;
+  char line[512];
+  out << "device: " << device << "\n";
+  std::snprintf(line, sizeof line, "concurrent: %zu queries, launch parameters %s, kernels %.3f ms (wall), "
+                "transfer %.2f ms, compile %.2f ms, finalize %.2f ms\n",
+                queries.size(), launch_params.c_str(), kernels_ms, transfer_ms, compile_ms, finalize_ms);
+  out << line;
+  if (predicted_knapsack_ms > 0 || predicted_sequential_ms > 0) {
+    std::snprintf(line, sizeof line, "schedule: %s (predicted knapsack %.3f ms, one kernel at a time %.3f ms; "
+                  "measured %.3f ms; read bandwidth %.1f GB/s, compute %.2f T ops/s, launch overhead %.1f us)\n",
+                  schedule.c_str(), predicted_knapsack_ms, predicted_sequential_ms, kernels_ms,
+                  schedule_bandwidth_bytes_per_s / 1e9, schedule_compute_ops_per_s / 1e12, schedule_launch_overhead_s * 1e6);
+    out << line;
+  }
+  for (const PhaseStats& p : phases) {
+    std::snprintf(line, sizeof line, "  phase %zu%s: %s, %s, %zu batch(es)%s, %.3f ms", p.index,
+                  p.streamed ? " (streamed)" : "", p.planner.c_str(), p.schedule.c_str(), p.batches,
+                  p.knapsack_feasible ? ", all co-resident" : "", p.wall_ms);
+    out << line;
+    if (p.predicted_knapsack_ms > 0 || p.predicted_sequential_ms > 0) {
+      std::snprintf(line, sizeof line, " (predicted knapsack %.3f ms, sequential %.3f ms)", p.predicted_knapsack_ms,
+                    p.predicted_sequential_ms);
+      out << line;
+    }
+    out << "\n";
+    for (const PhaseKernel& k : p.kernels) {
+      std::snprintf(line, sizeof line, "    %s %s: batch %zu, block %u, grid %llu (%u/SM), demand %llu threads%s\n",
+                    k.query.c_str(), k.kernel.c_str(), k.batch, k.block_size,
+                    static_cast<unsigned long long>(k.grid_blocks), k.blocks_per_sm,
+                    static_cast<unsigned long long>(k.demand_threads), k.chunked ? ", per chunk" : "");
+      out << line;
+    }
+  }
+  const StreamStats& s = stream;
+  if (s.streamed) {
+    std::snprintf(line, sizeof line,
+                  "stream: %s in %llu chunks of <= %llu rows (model %llu, at least %llu), %s transferred, "
+                  "%zu consumer(s), predicted %.3f ms, measured %.3f ms (%s)\n",
+                  s.table.c_str(), static_cast<unsigned long long>(s.chunks), static_cast<unsigned long long>(s.chunk_rows),
+                  static_cast<unsigned long long>(s.model_chunks), static_cast<unsigned long long>(s.min_chunks),
+                  mib(s.bytes_transferred).c_str(), s.consumers, s.predicted_ms, s.measured_ms, s.reason.c_str());
+  } else {
+    std::snprintf(line, sizeof line, "placement: resident (%s)\n", s.reason.c_str());
+  }
+  out << line;
+  if (rebuilds > 0) out << "rebuilds after overflow: " << rebuilds << "\n";
+  return out.str();
+}
+
+std::string ConcurrentStats::to_json() const {
+  nlohmann::json j;
+  j["device"] = device;
+  j["launch_params"] = launch_params;
+  j["queries"] = queries;
+  j["compile_ms"] = compile_ms;
+  j["transfer_ms"] = transfer_ms;
+  j["transfer_bytes"] = transfer_bytes;
+  j["kernels_ms"] = kernels_ms;
+  j["finalize_ms"] = finalize_ms;
+  j["rebuilds"] = rebuilds;
+  j["schedule"] = schedule;
+  j["schedule_bandwidth_bytes_per_s"] = schedule_bandwidth_bytes_per_s;
+  j["schedule_compute_ops_per_s"] = schedule_compute_ops_per_s;
+  j["schedule_launch_overhead_s"] = schedule_launch_overhead_s;
+  j["predicted_knapsack_ms"] = predicted_knapsack_ms;
+  j["predicted_sequential_ms"] = predicted_sequential_ms;
+  j["phases"] = nlohmann::json::array();
+  for (const PhaseStats& p : phases) {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const PhaseKernel& k : p.kernels) {
+      kernels.push_back({{"query", k.query}, {"pipeline", k.pipeline}, {"kernel", k.kernel}, {"batch", k.batch},
+                         {"demand_threads", k.demand_threads}, {"blocks_per_sm", k.blocks_per_sm},
+                         {"block_size", k.block_size}, {"grid_blocks", k.grid_blocks},
+                         {"dynamic_shared_bytes", k.dynamic_shared_bytes}, {"chunked", k.chunked}});
+    }
+    j["phases"].push_back({{"index", p.index}, {"streamed", p.streamed}, {"planner", p.planner},
+                           {"schedule", p.schedule}, {"predicted_knapsack_ms", p.predicted_knapsack_ms},
+                           {"predicted_sequential_ms", p.predicted_sequential_ms}, {"batches", p.batches},
+                           {"knapsack_feasible", p.knapsack_feasible}, {"wall_ms", p.wall_ms}, {"kernels", kernels}});
+  }
+  const StreamStats& s = stream;
+  j["stream"] = {{"streamed", s.streamed}, {"reason", s.reason}, {"table", s.table}, {"rows", s.rows},
+                 {"bytes_per_row", s.bytes_per_row}, {"working_set_bytes", s.working_set_bytes},
+                 {"memory_limit", s.memory_limit}, {"resident_bytes", s.resident_bytes},
+                 {"staging_bytes", s.staging_bytes}, {"chunks", s.chunks}, {"chunk_rows", s.chunk_rows},
+                 {"min_chunks", s.min_chunks}, {"model_chunks", s.model_chunks}, {"consumers", s.consumers},
+                 {"bytes_transferred", s.bytes_transferred}, {"h2d_bytes_per_s", s.h2d_bytes_per_s},
+                 {"kernel_bytes_per_s", s.kernel_bytes_per_s}, {"per_chunk_overhead_s", s.per_chunk_overhead_s},
+                 {"t_h2d_s", s.model.host_to_device}, {"t_kernel_s", s.model.kernel},
+                 {"t_d2h_s", s.model.device_to_host}, {"t_overhead_s", s.model.per_chunk_overhead},
+                 {"predicted_ms", s.predicted_ms}, {"serial_predicted_ms", s.serial_predicted_ms},
+                 {"measured_ms", s.measured_ms}, {"pin_ms", s.pin_ms},
+                 {"pinned_in_place_bytes", s.pinned_in_place_bytes}, {"pinned_copied_bytes", s.pinned_copied_bytes}};
+  return j.dump();
+}
+
+const ConcurrentExecutor::Calibration& ConcurrentExecutor::calibration() {
+  if (calibration_) return *calibration_;
+  Backend& backend = executor_.backend();
+  // 16 MiB: large enough to reach the copy engines' bandwidth, small enough for any memory cap.
+  constexpr uint64_t kProbe = uint64_t{16} << 20;
+  Calibration c;
+  {
+    PinnedBuffer host = backend.allocate_pinned(kProbe);
+    std::memset(host.data(), 1, kProbe);
+    DeviceBuffer a = backend.allocate(kProbe);
+    Stream stream = backend.create_stream();
+    backend.synchronize();
+    double best_h2d = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+      const auto start = Clock::now();
+      backend.upload_async(stream, a, 0, host, 0, kProbe);
+      backend.synchronize(stream);
+      best_h2d = std::max(best_h2d, static_cast<double>(kProbe) / std::max(1e-9, ms_since(start) / 1e3));
+    }
+    // Per-chunk overhead: an event, a wait and a small copy through a stream, round trip; the median
+    // of several rounds (one slow round must not decide the chunk count).
+    constexpr int kRounds = 9;
+    std::vector<double> rounds;
+    for (int i = 0; i < kRounds; ++i) {
+      const auto start = Clock::now();
+      Event e = backend.record(stream);
+      backend.wait(stream, e);
+      backend.upload_async(stream, a, 0, host, 0, 4);
+      backend.synchronize(stream);
+      rounds.push_back(ms_since(start) / 1e3);
+    }
+    std::nth_element(rounds.begin(), rounds.begin() + kRounds / 2, rounds.end());
+    c.h2d_bytes_per_s = best_h2d;
+    c.per_chunk_overhead_s = rounds[kRounds / 2];
+  }
+  // Read bandwidth and compute throughput from kernels (a copy's rate is well below what kernels
+  // read: 1.5–1.8 TB/s against 4.6 TB/s on an H200). The probe buffer is freed before any staging.
+  ExecutionStats compile_stats;
+  const std::shared_ptr<Module> probes = executor_.module_for(probes_, compile_stats);
+  const DeviceProperties& device = backend.properties();
+  c.kernel_bytes_per_s = measure_read_bandwidth(backend, *probes, read_probe_bytes(device), 3);
+  c.compute_ops_per_s = measure_compute_throughput(backend, *probes, compute_probe_iterations(device), 3);
+  calibration_ = c;
+  return *calibration_;
+}
+
+const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const Column& column, double& pin_ms,
+                                               uint64_t& registered_bytes, uint64_t& copied_bytes) {
+  const HostColumnBytes view = host_column_bytes(column);
+  const uint64_t fingerprint = sampled_fingerprint(view);
+  const std::string key = table + "." + column.name;
+  auto it = pinned_.find(key);
+  if (it != pinned_.end() && it->second.host == view.data && it->second.bytes == view.bytes &&
+      it->second.fingerprint == fingerprint) {
+    return it->second.buffer;
+  }
+  const auto start = Clock::now();
+  PinnedColumn entry;
+  if (std::optional<PinnedBuffer> in_place = executor_.backend().register_host(view.data, view.bytes)) {
+    entry.buffer = std::move(*in_place);
+    registered_bytes += view.bytes;
+  } else {
+    entry.buffer = executor_.backend().allocate_pinned(view.bytes);
+    if (view.bytes > 0) std::memcpy(entry.buffer.data(), view.data, view.bytes);
+    copied_bytes += view.bytes;
+  }
+  entry.host = view.data;
+  entry.bytes = view.bytes;
+  entry.fingerprint = fingerprint;
+  pin_ms += ms_since(start);
+  auto [pos, inserted] = pinned_.insert_or_assign(key, std::move(entry));
+  (void)inserted;
+  return pos->second.buffer;
+}
+
+bool ConcurrentExecutor::would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
+                                      const ConcurrentOptions& options) {
+  if (options.placement != Placement::Auto) return options.placement == Placement::Stream;
+  const ScanLayout layout = analyse(plans, database);
+  if (layout.table.empty()) return false;
+  std::vector<std::map<std::string, int64_t>> params;
+  for (const ExecutablePlan* p : plans) params.push_back(resolve_params(*p, database));
+  const Footprint f = footprint(executor_.backend(), executor_.device_columns(), plans, params, layout, database,
+                                options.memory_limit);
+  return f.working_set() > f.limit;
+}
+
+ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
+                                      const ConcurrentOptions& options) {
+  if (plans.empty()) throw Error(ErrorKind::Usage, "no queries to run");
+  Backend& backend = executor_.backend();
+  DeviceColumnCache& columns = executor_.device_columns();
+  const DeviceProperties& device = backend.properties();
+  const planner::DeviceProfile profile = device_profile_for(device);
+
+  ConcurrentRun out;
+  ConcurrentStats& stats = out.stats;
+  stats.device = backend.device_description();
+  stats.launch_params = to_string(options.launch_params);
+  out.executions.resize(plans.size());
+
+  // ---- compile, resolve ----
+  std::vector<std::shared_ptr<Module>> modules;
+  std::vector<std::map<std::string, int64_t>> params;
+  for (size_t q = 0; q < plans.size(); ++q) {
+    const ExecutablePlan& plan = *plans[q];
+    check_plan_runs_on(plan, backend);
+    stats.queries.push_back(plan.label);
+    ExecutionStats& es = out.executions[q].stats;
+    es.device = stats.device;
+    {
+      Watchdog::Phase phase(plan.label, "compile");
+      modules.push_back(executor_.module_for(plan.module, es));
+    }
+    stats.compile_ms += es.compile_ms;
+    params.push_back(resolve_params(plan, database));
+  }
+
+  // ---- placement ----
+  const ScanLayout layout = analyse(plans, database);
+  StreamStats& ss = stats.stream;
+  ss.table = layout.table;
+  ss.rows = layout.rows;
+  ss.bytes_per_row = layout.bytes_per_row;
+  const Footprint fp = footprint(backend, columns, plans, params, layout, database, options.memory_limit);
+  ss.working_set_bytes = fp.working_set();
+  ss.memory_limit = fp.limit;
+  bool stream = false;
+  if (options.placement == Placement::Stream) {
+    stream = true;
+    ss.reason = "streaming forced";
+  } else if (options.placement == Placement::Auto && !layout.table.empty() && fp.working_set() > fp.limit) {
+    stream = true;
+    ss.reason = "working set " + mib(fp.working_set()) + " exceeds the limit of " + mib(fp.limit);
+  } else {
+    ss.reason = "working set " + mib(fp.working_set()) + " within the limit of " + mib(fp.limit);
+  }
+  if (stream && layout.table.empty()) {
+    throw Error(ErrorKind::Unsupported, "cannot stream: no pipeline of " + stats.queries.front() +
+                                            (plans.size() > 1 ? " (and the others)" : "") + " scans a table by its rows");
+  }
+  if (stream && !layout.blocker.empty()) throw Error(ErrorKind::Unsupported, "cannot stream " + layout.table + ": " + layout.blocker);
+  if (!stream && options.chunks > 0) {
+    throw Error(ErrorKind::Usage, "a chunk count was given but the run is resident (" + ss.reason + "); add --stream");
+  }
+
+  std::vector<PinnedBuffer const*> pinned_columns;
+  uint64_t chunk_rows = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> chunk_ranges;  // [first row, rows)
+  if (stream) {
+    ss.streamed = true;
+    columns.evict(layout.table);  // the fact table lives in pinned host memory now
+    for (const std::string& c : layout.columns) {
+      pinned_columns.push_back(&pinned(layout.table, lookup_column(database, layout.table, c, "fact table"), ss.pin_ms,
+                                        ss.pinned_in_place_bytes, ss.pinned_copied_bytes));
+    }
+    ss.resident_bytes = fp.state + fp.other_columns;
+    if (ss.resident_bytes >= fp.limit) {
+      throw Error(ErrorKind::Device, "cannot stream " + layout.table + ": the dimension columns and state buffers alone need " +
+                                         mib(ss.resident_bytes) + " but the device memory limit is " + mib(fp.limit));
+    }
+    const uint64_t rows = std::max<uint64_t>(1, layout.rows);
+    const uint64_t budget_rows = (fp.limit - ss.resident_bytes) / (kStagingSlots * std::max<uint64_t>(1, layout.bytes_per_row));
+    if (budget_rows == 0) {
+      throw Error(ErrorKind::Device, "cannot stream " + layout.table + ": " + mib(fp.limit - ss.resident_bytes) +
+                                         " left under the limit of " + mib(fp.limit) + " is less than " +
+                                         std::to_string(kStagingSlots) + " rows of staging");
+    }
+    ss.min_chunks = (rows + budget_rows - 1) / budget_rows;
+    const Calibration& cal = calibration();
+    ss.h2d_bytes_per_s = cal.h2d_bytes_per_s;
+    ss.kernel_bytes_per_s = cal.kernel_bytes_per_s;
+    ss.per_chunk_overhead_s = cal.per_chunk_overhead_s;
+    uint64_t consumed_bytes = 0;  // Σ over consumers of the bytes of the fact table each reads
+    for (size_t q = 0; q < plans.size(); ++q) {
+      if (layout.plans[q].anchor < 0) continue;
+      ++ss.consumers;
+      std::set<std::string> mine;
+      for (const LaunchSpec& l : plans[q]->pipelines[static_cast<size_t>(layout.plans[q].anchor)].launches) {
+        for (const ArgSpec& a : l.args) {
+          if (a.kind == ArgSpec::Kind::Column && a.table == layout.table) mine.insert(a.column);
+        }
+      }
+      for (const std::string& c : mine) {
+        consumed_bytes += host_column_bytes(lookup_column(database, layout.table, c, "fact table")).bytes;
+      }
+    }
+    ss.model.host_to_device = static_cast<double>(layout.rows * layout.bytes_per_row) / cal.h2d_bytes_per_s;
+    ss.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;
+    ss.model.device_to_host = 0;
+    ss.model.per_chunk_overhead = cal.per_chunk_overhead_s;
+    const planner::ChunkPlan model = planner::optimal_chunks(ss.model, planner::Engines::ThreeEngines, std::min<uint64_t>(rows, 4096));
+    ss.model_chunks = model.chunks;
+    if (options.chunks > 0) {
+      if (options.chunks < ss.min_chunks) {
+        throw Error(ErrorKind::Usage, std::to_string(options.chunks) + " chunks of " + layout.table + " need " +
+                                          mib(kStagingSlots * ((rows + options.chunks - 1) / options.chunks) * layout.bytes_per_row) +
+                                          " of staging, but the limit of " + mib(fp.limit) + " leaves " +
+                                          mib(fp.limit - ss.resident_bytes) + ": use at least " +
+                                          std::to_string(ss.min_chunks) + " chunks");
+      }
+      if (options.chunks > rows) {
+        throw Error(ErrorKind::Usage, std::to_string(options.chunks) + " chunks for " + std::to_string(rows) + " rows of " +
+                                          layout.table + ": at most one chunk per row");
+      }
+      ss.chunks = options.chunks;
+    } else {
+      ss.chunks = std::min(rows, std::max(model.chunks, ss.min_chunks));
+    }
+    for (uint64_t i = 0; i < ss.chunks; ++i) {
+      const uint64_t first = layout.rows * i / ss.chunks;
+      const uint64_t last = layout.rows * (i + 1) / ss.chunks;
+      chunk_ranges.push_back({first, last - first});
+      chunk_rows = std::max(chunk_rows, last - first);
+    }
+    ss.chunk_rows = chunk_rows;
+    ss.staging_bytes = kStagingSlots * chunk_rows * layout.bytes_per_row;
+    ss.predicted_ms = 1e3 * planner::streamed_seconds(ss.model, ss.chunks, planner::Engines::ThreeEngines);
+    ss.serial_predicted_ms = 1e3 * planner::serial_seconds(ss.model);
+  }
+
+  // ---- resident columns ----
+  columns.reset_counters();
+  std::vector<DeviceColumnCache::Request> requests;
+  for (size_t q = 0; q < plans.size(); ++q) {
+    for (const PipelineSpec& pipeline : plans[q]->pipelines) {
+      for (const LaunchSpec& launch : pipeline.launches) {
+        for (const ArgSpec& a : launch.args) {
+          if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
+          if (stream && a.table == layout.table) continue;
+          const Column& c = lookup_column(database, a.table, a.column, plans[q]->label + ": " + pipeline.name);
+          requests.emplace_back(a.table, &c);
+        }
+      }
+    }
+  }
+  std::string labels;
+  for (const ExecutablePlan* p : plans) labels += (labels.empty() ? "" : ", ") + p->label;
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
+    Watchdog::Phase phase(labels, "transfer");
+    return columns.get_all(requests);
+  }();
+  stats.transfer_ms = columns.transfer_ms();
+  stats.transfer_bytes = columns.bytes_uploaded();
+
+  // ---- staging buffers (allocated once; every attempt reuses them) ----
+  std::vector<std::map<std::string, DeviceBuffer>> staging(stream ? kStagingSlots : 0);
+  for (auto& slot : staging) {
+    for (size_t c = 0; c < layout.columns.size(); ++c) {
+      const uint64_t width = host_column_bytes(lookup_column(database, layout.table, layout.columns[c], "fact table")).width();
+      slot.emplace(layout.columns[c], backend.allocate(std::max<uint64_t>(1, chunk_rows * width)));
+    }
+  }
+
+  std::vector<Stream> streams;
+  for (size_t q = 0; q < plans.size(); ++q) streams.push_back(backend.create_stream());
+  Stream copy_stream = stream ? backend.create_stream() : Stream();
+  std::mt19937_64 rng(options.seed);
+
+  std::vector<std::map<std::string, AllocatedBuffer>> buffers(plans.size());
+  std::vector<RebuildBudget> budgets(plans.size(), RebuildBudget(options.max_rebuilds));
+  for (;;) {  // attempts: restart every plan after a Grow overflow
+    const auto setup_start = Clock::now();
+    {
+      Watchdog::Phase phase(labels, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
+      for (size_t q = 0; q < plans.size(); ++q) {
+        buffers[q].clear();
+        buffers[q] = allocate_state(backend, *plans[q], params[q]);
+      }
+      backend.synchronize();  // fills ran on the default queue; streams must see them
+    }
+    stats.transfer_ms += ms_since(setup_start);
+    stats.phases.clear();
+    stats.kernels_ms = 0;
+    ss.bytes_transferred = 0;
+    ss.measured_ms = 0;
+
+    try {
+      for (size_t phase = 0; phase < layout.phases; ++phase) {
+        std::vector<Item> items;
+        for (size_t q = 0; q < plans.size(); ++q) {
+          if (phase < layout.shift[q]) continue;
+          const size_t p = phase - layout.shift[q];
+          if (p >= plans[q]->pipelines.size()) continue;
+          Item it;
+          it.plan = q;
+          it.pipeline = p;
+          it.streamed = stream && layout.plans[q].anchor == static_cast<int>(p);
+          if (layout.plans[q].anchor == static_cast<int>(p)) {
+            const std::vector<bool>& chunked = layout.plans[q].chunked;
+            it.main = static_cast<size_t>(std::find(chunked.begin(), chunked.end(), true) - chunked.begin());
+          }
+          items.push_back(it);
+          for (const ParamFromBuffer& f : plans[q]->pipelines[p].params_from_buffers) {
+            params[q][f.param] = param_from_buffer(*plans[q], f, buffers[q]);
+          }
+        }
+        if (items.empty()) continue;
+
+        // ---- launch parameters ----
+        PhaseStats ps;
+        ps.index = phase;
+        ps.streamed = std::any_of(items.begin(), items.end(), [](const Item& i) { return i.streamed; });
+        std::vector<Decided> decided(items.size());
+        // Knapsack, Sequential and Auto phases plan the knapsack and predict both schedules.
+        const bool predict = options.launch_params != LaunchParams::Random;
+        std::vector<size_t> planned;  // items whose main launch the knapsack plans
+        for (size_t i = 0; i < items.size(); ++i) {
+          const Item& it = items[i];
+          const ExecutablePlan& plan = *plans[it.plan];
+          const PipelineSpec& pipeline = plan.pipelines[it.pipeline];
+          Decided& d = decided[i];
+          for (const LaunchSpec& launch : pipeline.launches) {
+            const LaunchDecision ld =
+                decide_launch(plan.label, launch, modules[it.plan]->kernel(launch.kernel).attributes, params[it.plan], device);
+            d.configs.push_back(ld.config);
+            if (d.configs.size() == it.main + 1) d.stats.blocks_per_sm = ld.blocks_per_sm;
+          }
+          const LaunchSpec& main = pipeline.launches[it.main];
+          d.stats.query = plan.label;
+          d.stats.pipeline = pipeline.name;
+          d.stats.kernel = main.kernel;
+          d.stats.chunked = it.streamed;
+          d.stats.batch = 0;
+          // The knapsack sizes blocks in whole warps; a multiple above the warp is honoured only
+          // through power-of-two blocks (every power of two at least the multiple is one).
+          const bool plannable = main.strides_over_tiles &&
+                                 (main.power_of_two_block || main.block_size_multiple <= 1 ||
+                                  profile.warp_size % main.block_size_multiple == 0);
+          if (plannable && predict) planned.push_back(i);
+          if (main.strides_over_tiles && options.launch_params == LaunchParams::Random) {
+            const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
+            const std::vector<uint32_t> sizes = launchable_block_sizes(main, attrs, params[it.plan], device);
+            if (!sizes.empty()) {
+              const uint32_t block = sizes[std::uniform_int_distribution<size_t>(0, sizes.size() - 1)(rng)];
+              const uint64_t shared = scratch_bytes_for(main, block, params[it.plan]) + attrs.static_shared_bytes;
+              const planner::Occupancy occ = planner::compute_occupancy(
+                  profile, {block, static_cast<uint32_t>(std::max(0, attrs.registers_per_thread)), shared});
+              const uint64_t most = std::max<uint64_t>(1, uint64_t{2} * occ.blocks_per_sm * profile.sm_count);
+              LaunchConfig& cfg = d.configs[it.main];
+              cfg.block_size = block;
+              cfg.dynamic_shared_bytes = static_cast<uint32_t>(scratch_bytes_for(main, block, params[it.plan]));
+              cfg.grid_blocks = std::uniform_int_distribution<uint64_t>(1, most)(rng);
+              d.stats.blocks_per_sm = occ.blocks_per_sm;
+            }
+          }
+        }
+        const std::vector<Decided> stand_alone = decided;  // decide_launch()'s full-device launches
+        if (!planned.empty()) {
+          std::vector<planner::KernelDemand> demands;
+          // An equal share of each SM's warps (whole warps, so the shares' sum fits W_SM).
+          const uint64_t share =
+              std::max<uint64_t>(1, profile.max_warps_per_sm() / planned.size()) * profile.warp_size * profile.sm_count;
+          for (size_t i : planned) {
+            const Item& it = items[i];
+            const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];
+            const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
+            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(*plans[it.plan], main, params[it.plan]);
+            // (planned launches stride over tiles: the planner's tuples per thread)
+            const uint32_t per_thread = planner::tuples_per_thread(rows);
+            const uint64_t tile_threads = std::max<uint64_t>(1, (rows + per_thread - 1) / per_thread);
+            planner::KernelDemand k;
+            k.name = plans[it.plan]->label + "/" + main.kernel;
+            k.threads = std::min(tile_threads, share);
+            k.registers_per_thread = static_cast<uint32_t>(std::max(0, attrs.registers_per_thread));
+            const std::map<std::string, int64_t> p = params[it.plan];
+            const uint64_t static_shared = attrs.static_shared_bytes;
+            k.shared_per_block = [main, p, static_shared](uint32_t t) { return scratch_bytes_for(main, t, p) + static_shared; };
+            k.power_of_two_block = main.power_of_two_block;
+            k.max_block_size = std::min<uint32_t>(planner::kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block
+                                                                                                   : planner::kMaxBlockSize);
+            k.min_block_size = std::max<uint32_t>(1, main.block_size_multiple);
+            demands.push_back(std::move(k));
+          }
+          const planner::ConcurrentPlan cp = planner::plan_concurrent(profile, demands);
+          ps.batches = cp.batches.size();
+          ps.knapsack_feasible = cp.batches.size() == 1;
+          ps.planner = cp.batches.size() == 1 ? "knapsack" : std::string("knapsack+") + planner::to_string(cp.packing.method);
+          for (size_t b = 0; b < cp.batches.size(); ++b) {
+            const planner::Batch& batch = cp.batches[b];
+            for (size_t j = 0; j < batch.kernels.size(); ++j) {
+              const size_t i = planned[batch.kernels[j]];
+              const planner::KernelLaunch& l = batch.plan.launches[j];
+              const Item& it = items[i];
+              const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];
+              Decided& d = decided[i];
+              LaunchConfig& cfg = d.configs[it.main];
+              cfg.block_size = l.block_size;
+              cfg.dynamic_shared_bytes = static_cast<uint32_t>(scratch_bytes_for(main, l.block_size, params[it.plan]));
+              cfg.grid_blocks = std::max<uint64_t>(1, l.grid_blocks);
+              d.stats.batch = b;
+              d.stats.blocks_per_sm = l.blocks_per_sm;
+              d.stats.demand_threads = cp.capped[batch.kernels[j]].threads;
+            }
+          }
+        } else {
+          ps.planner = options.launch_params == LaunchParams::Auto ? "knapsack" : to_string(options.launch_params);
+        }
+        // ---- concurrent or one kernel at a time ----
+        bool one_at_a_time = options.launch_params == LaunchParams::Sequential;
+        // Forced Sequential (seed 002's baseline) also waits on the host after every kernel; a
+        // sequential schedule chosen by Auto orders its one-kernel batches by events only, so a
+        // streamed phase keeps overlapping the next chunk's copy with the current kernel.
+        const bool host_sync = options.launch_params == LaunchParams::Sequential;
+        if (predict) {
+          const Calibration& cal = calibration();
+          const planner::ScheduleDevice sd =
+              planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
+          stats.schedule_bandwidth_bytes_per_s = sd.bandwidth_bytes_per_s;
+          stats.schedule_compute_ops_per_s = sd.compute_ops_per_s;
+          stats.schedule_launch_overhead_s = sd.launch_overhead_s;
+          std::vector<planner::ScheduledKernel> together;
+          std::vector<planner::ScheduledKernel> alone;
+          for (size_t i = 0; i < items.size(); ++i) {
+            const Item& it = items[i];
+            const ExecutablePlan& plan = *plans[it.plan];
+            const LaunchSpec& main = plan.pipelines[it.pipeline].launches[it.main];
+            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(plan, main, params[it.plan]);
+            const uint64_t bytes = read_bytes(plan, main, database, rows);
+            auto scheduled = [&](const LaunchConfig& cfg, uint32_t per_sm, size_t batch) {
+              uint64_t grid = cfg.grid_blocks;
+              if (it.streamed && main.strides_over_tiles) {
+                const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
+                grid = std::min(grid, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
+              }
+              return planner::ScheduledKernel{plan.label + "/" + main.kernel, bytes, cfg.block_size, grid,
+                                              std::max<uint32_t>(1, per_sm), batch};
+            };
+            together.push_back(scheduled(decided[i].configs[it.main], decided[i].stats.blocks_per_sm, decided[i].stats.batch));
+            alone.push_back(scheduled(stand_alone[i].configs[it.main], stand_alone[i].stats.blocks_per_sm, i));
+          }
+          const planner::ScheduleDecision sched = planner::choose_schedule(sd, together, alone);
+          const double repeats = ps.streamed ? static_cast<double>(chunk_ranges.size()) : 1.0;
+          ps.predicted_knapsack_ms = 1e3 * sched.concurrent.seconds * repeats;
+          ps.predicted_sequential_ms = 1e3 * sched.sequential.seconds * repeats;
+          stats.predicted_knapsack_ms += ps.predicted_knapsack_ms;
+          stats.predicted_sequential_ms += ps.predicted_sequential_ms;
+          if (options.launch_params == LaunchParams::Auto) one_at_a_time = sched.choice == planner::ScheduleChoice::Sequential;
+        }
+        if (one_at_a_time) {
+          decided = stand_alone;
+          for (size_t i = 0; i < items.size(); ++i) decided[i].stats.batch = i;
+          ps.planner = "sequential";
+          ps.knapsack_feasible = false;
+        }
+        ps.schedule = one_at_a_time ? "sequential" : "concurrent";
+        if (stats.schedule.empty()) stats.schedule = ps.schedule;
+        else if (stats.schedule != ps.schedule) stats.schedule = "mixed";
+        size_t batches = 1;
+        for (size_t i = 0; i < items.size(); ++i) {
+          Decided& d = decided[i];
+          const LaunchConfig& cfg = d.configs[items[i].main];
+          d.stats.block_size = cfg.block_size;
+          d.stats.grid_blocks = cfg.grid_blocks;
+          d.stats.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+          batches = std::max(batches, d.stats.batch + 1);
+          ps.kernels.push_back(d.stats);
+        }
+        ps.batches = batches;
+
+        // ---- issue ----
+        auto args_for = [&](const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
+                            uint64_t rows) {
+          std::vector<KernelArg> args;
+          const std::map<std::string, int64_t>& p = params[it.plan];
+          const bool chunk = slot != nullptr && scanned_table(*plans[it.plan], launch) == layout.table;
+          for (const ArgSpec& a : launch.args) {
+            switch (a.kind) {
+              case ArgSpec::Kind::Column:
+                if (chunk && a.table == layout.table) args.push_back(KernelArg::buf(slot->at(a.column)));
+                else args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values));
+                break;
+              case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
+              case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers[it.plan].at(a.name).buffer)); break;
+              case ArgSpec::Kind::Param:
+                args.push_back(scalar_arg(chunk && a.name == launch.tuples_param ? static_cast<int64_t>(rows) : p.at(a.name),
+                                          a.scalar));
+                break;
+              case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
+            }
+          }
+          return args;
+        };
+        // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` / `rows`.
+        auto issue = [&](size_t i, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
+          const Item& it = items[i];
+          const PipelineSpec& pipeline = plans[it.plan]->pipelines[it.pipeline];
+          for (size_t l = from; l < to; ++l) {
+            const LaunchSpec& launch = pipeline.launches[l];
+            LaunchConfig cfg = decided[i].configs[l];
+            if (slot != nullptr && launch.strides_over_tiles) {
+              const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
+              cfg.grid_blocks = std::min(cfg.grid_blocks, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
+            }
+            backend.launch_on(streams[it.plan], modules[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, rows), cfg);
+          }
+        };
+        // Issues every item batch by batch; a later batch's streams wait for the earlier batch.
+        // `body(i)` issues item i's launches. Returns each item's stream event after its work.
+        auto issue_batches = [&](const std::function<void(size_t)>& body, const std::vector<Event>* after) {
+          std::vector<Event> previous;
+          for (size_t b = 0; b < batches; ++b) {
+            std::vector<Event> current;
+            for (size_t i = 0; i < items.size(); ++i) {
+              if (decided[i].stats.batch != b) continue;
+              const Stream& s = streams[items[i].plan];
+              if (after != nullptr) {
+                for (const Event& e : *after) backend.wait(s, e);
+              }
+              for (const Event& e : previous) backend.wait(s, e);
+              body(i);
+              current.push_back(backend.record(s));
+              if (host_sync) backend.synchronize(s);
+            }
+            previous = std::move(current);
+          }
+          return previous;  // the last batch's events: every earlier batch completed before them
+        };
+
+        const auto phase_start = Clock::now();
+        std::string running;
+        for (const Item& it : items) running += (running.empty() ? "" : ", ") + plans[it.plan]->pipelines[it.pipeline].name;
+        Watchdog::Phase watch(labels, "kernels", "phase " + std::to_string(stats.phases.size()) + ": " + running +
+                                                     (ps.streamed ? ", streamed in chunks" : ""));
+        if (!ps.streamed) {
+          issue_batches([&](size_t i) { issue(i, 0, plans[items[i].plan]->pipelines[items[i].pipeline].launches.size(), nullptr, 0); },
+                        nullptr);
+        } else {
+          // Launches before the chunked ones, once.
+          std::vector<std::pair<size_t, size_t>> ranges(items.size());  // chunked launches [first, end)
+          for (size_t i = 0; i < items.size(); ++i) {
+            const Item& it = items[i];
+            const size_t n = plans[it.plan]->pipelines[it.pipeline].launches.size();
+            if (!it.streamed) {
+              ranges[i] = {n, n};
+              continue;
+            }
+            const std::vector<bool>& chunked = layout.plans[it.plan].chunked;
+            const size_t first = it.main;
+            size_t end = first;
+            while (end < n && chunked[end]) ++end;
+            ranges[i] = {first, end};
+            issue(i, 0, first, nullptr, 0);
+          }
+          // Non-streamed items of this phase (plans without a fact-table scan) run once, alongside.
+          for (size_t i = 0; i < items.size(); ++i) {
+            if (!items[i].streamed) issue(i, 0, plans[items[i].plan]->pipelines[items[i].pipeline].launches.size(), nullptr, 0);
+          }
+          std::vector<std::vector<Event>> consumed(kStagingSlots);
+          for (size_t c = 0; c < chunk_ranges.size(); ++c) {
+            // Named variables, not a structured binding: the lambda below captures `rows`, which
+            // clang before 16 refuses for a binding (the sanitizer and fuzz build use clang 14).
+            const uint64_t first_row = chunk_ranges[c].first, rows = chunk_ranges[c].second;
+            const size_t slot = c % kStagingSlots;
+            for (const Event& e : consumed[slot]) backend.wait(copy_stream, e);
+            consumed[slot].clear();
+            for (size_t k = 0; k < layout.columns.size(); ++k) {
+              const uint64_t width = layout.rows == 0 ? 0 : pinned_columns[k]->bytes() / layout.rows;
+              backend.upload_async(copy_stream, staging[slot].at(layout.columns[k]), 0, *pinned_columns[k], first_row * width,
+                                   rows * width);
+              ss.bytes_transferred += rows * width;
+            }
+            std::vector<Event> ready;
+            ready.push_back(backend.record(copy_stream));
+            consumed[slot] = issue_batches(
+                [&](size_t i) {
+                  if (items[i].streamed) issue(i, ranges[i].first, ranges[i].second, &staging[slot], rows);
+                },
+                &ready);
+          }
+          // Launches after the chunked ones, once, after the last chunk.
+          for (size_t i = 0; i < items.size(); ++i) {
+            const size_t n = plans[items[i].plan]->pipelines[items[i].pipeline].launches.size();
+            if (items[i].streamed) issue(i, ranges[i].second, n, nullptr, 0);
+          }
+        }
+        backend.synchronize();
+        ps.wall_ms = ms_since(phase_start);
+        if (ps.streamed) ss.measured_ms = ps.wall_ms;
+        stats.kernels_ms += ps.wall_ms;
+        stats.phases.push_back(std::move(ps));
+
+        for (const Item& it : items) {
+          if (const CheckSpec* grow = check_pipeline(*plans[it.plan], plans[it.plan]->pipelines[it.pipeline], buffers[it.plan])) {
+            throw OverflowRestart{it.plan, grow};
+          }
+        }
+      }
+      break;
+    } catch (const OverflowRestart& restart) {
+      backend.synchronize();
+      ++stats.rebuilds;
+      budgets.at(restart.plan).spend(*restart.check, plans[restart.plan]->label);
+      grow_for_rerun(*restart.check, buffers[restart.plan], params[restart.plan]);
+    }
+  }
+
+  // ---- results ----
+  const auto finalize_start = Clock::now();
+  for (size_t q = 0; q < plans.size(); ++q) {
+    Execution& e = out.executions[q];
+    Watchdog::Phase phase(plans[q]->label, "finalize");
+    const auto start = Clock::now();
+    e.result = assemble_result(*plans[q], buffers[q], params[q], database, backend, executor_.kernel_cache());
+    e.stats.finalize_ms = ms_since(start);
+    e.stats.transfer_ms = stats.transfer_ms;
+    e.stats.transfer_bytes = stats.transfer_bytes;
+    e.stats.kernel_ms = stats.kernels_ms;
+    e.stats.kernel_ms_per_repeat = {stats.kernels_ms};
+    e.stats.rebuilds = stats.rebuilds;
+    e.stats.params = params[q];
+    // Its pipelines ran one per phase (the phase is the wave; the kernel time is the phase's).
+    e.stats.pipeline_schedule = "phases";
+    e.stats.waves = stats.phases.size();
+    for (const PhaseStats& p : stats.phases) {
+      for (const PhaseKernel& k : p.kernels) {
+        if (k.query != plans[q]->label) continue;
+        e.stats.pipelines.push_back(
+            {k.pipeline, p.wall_ms, p.index, 0.0, p.wall_ms, {{k.kernel, k.block_size, k.grid_blocks, k.blocks_per_sm, 0.0, ""}}});
+      }
+    }
+  }
+  stats.finalize_ms = ms_since(finalize_start);
+  return out;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,128 @@
+// Consistency checks of an ExecutablePlan before anything touches the device: a dangling name is
+// a compiler bug and is reported as such, naming the plan, the pipeline and the reference.
+#include "runtime/execution/executable_plan.h"
+
+#include <set>
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+void check_plan_runs_on(const ExecutablePlan& plan, const Backend& backend) {
+  validate_plan(plan);
+  if (plan.dialect && *plan.dialect != backend.dialect()) {
+    throw Error(ErrorKind::Usage, plan.label + ": the kernels were generated for " + codegen::dialect_name(*plan.dialect) +
+                                      " but the device is " + backend.device_description() + "; generate them for " +
+                                      backend.name());
+  }
+}
+
+uint32_t element_bytes(ElementType t) {
+  switch (t) {
+    case ElementType::I32:
+    case ElementType::U32: return 4;
+    case ElementType::I64:
+    case ElementType::U64:
+    case ElementType::F64: return 8;
+  }
+  return 8;
+}
+
+void validate_plan(const ExecutablePlan& plan) {
+  auto fail = [&](const std::string& where, const std::string& what) {
+    throw Error(ErrorKind::Internal, "executable plan " + plan.label + ": " + where + ": " + what);
+  };
+  std::set<std::string> params;
+  for (const ParamSpec& p : plan.params) {
+    if (!params.insert(p.name).second) fail("params", "parameter \"" + p.name + "\" declared twice");
+  }
+  std::set<std::string> buffers;
+  for (const BufferSpec& b : plan.buffers) {
+    if (!buffers.insert(b.name).second) fail("buffers", "buffer \"" + b.name + "\" declared twice");
+    if (!b.elements_param.empty() && !params.count(b.elements_param)) {
+      fail("buffer " + b.name, "size parameter \"" + b.elements_param + "\" is not declared");
+    }
+  }
+  std::set<std::string> kernels(plan.module.kernel_names.begin(), plan.module.kernel_names.end());
+  for (const PipelineSpec& pipeline : plan.pipelines) {
+    for (const LaunchSpec& launch : pipeline.launches) {
+      const std::string where = pipeline.name + ", kernel " + launch.kernel;
+      if (!kernels.count(launch.kernel)) fail(where, "kernel is not in the module's kernel list");
+      if (launch.items_per_thread == 0) fail(where, "items per thread must be > 0");
+      if (!launch.tuples_param.empty() && !params.count(launch.tuples_param)) {
+        fail(where, "tuple count parameter \"" + launch.tuples_param + "\" is not declared");
+      }
+      for (const auto& [name, bytes] : launch.scratch_bytes_per_param) {
+        (void)bytes;
+        if (!params.count(name)) fail(where, "scratchpad size parameter \"" + name + "\" is not declared");
+      }
+      if (launch.block_size_multiple == 0) fail(where, "block size multiple must be > 0");
+      for (const LaunchSpec::ScratchSlotBound& bound : launch.scratch_slot_bounds) {
+        if (!params.count(bound.param)) fail(where, "scratchpad slot bound on undeclared parameter \"" + bound.param + "\"");
+      }
+      for (size_t i = 0; i < launch.args.size(); ++i) {
+        const ArgSpec& a = launch.args[i];
+        const std::string arg = "argument " + std::to_string(i);
+        if (a.kind == ArgSpec::Kind::Buffer && !buffers.count(a.name)) fail(where, arg + ": buffer \"" + a.name + "\" is not declared");
+        if (a.kind == ArgSpec::Kind::Param && !params.count(a.name)) fail(where, arg + ": parameter \"" + a.name + "\" is not declared");
+        if ((a.kind == ArgSpec::Kind::Column || a.kind == ArgSpec::Kind::ColumnHeap) && (a.table.empty() || a.column.empty())) {
+          fail(where, arg + ": column argument without table and column");
+        }
+      }
+    }
+    for (const ParamFromBuffer& f : pipeline.params_from_buffers) {
+      if (!params.count(f.param)) fail(pipeline.name, "parameter \"" + f.param + "\" read from a buffer is not declared");
+      if (!buffers.count(f.buffer)) fail(pipeline.name, "buffer \"" + f.buffer + "\" a parameter is read from is not declared");
+      if (!f.nonzero_buffer.empty() && !buffers.count(f.nonzero_buffer)) {
+        fail(pipeline.name, "buffer \"" + f.nonzero_buffer + "\" checked before reading a parameter is not declared");
+      }
+    }
+    for (const CheckSpec& check : pipeline.checks) {
+      if (!buffers.count(check.flag_buffer)) fail(pipeline.name, "overflow flag buffer \"" + check.flag_buffer + "\" is not declared");
+      for (const std::string& p : check.grow_params) {
+        if (!params.count(p)) fail(pipeline.name, "grown parameter \"" + p + "\" is not declared");
+      }
+      if (!check.need_buffer.empty() && !buffers.count(check.need_buffer)) {
+        fail(pipeline.name, "buffer \"" + check.need_buffer + "\" that says what a Grow check needs is not declared");
+      }
+      if (check.action == CheckSpec::Action::Grow && check.grow_params.empty()) {
+        fail(pipeline.name, "a Grow check on \"" + check.flag_buffer + "\" names no parameter to grow");
+      }
+    }
+  }
+  const ResultSpec& r = plan.result;
+  if (r.rows == ResultSpec::Rows::Counter && !buffers.count(r.counter_buffer)) {
+    fail("result", "counter buffer \"" + r.counter_buffer + "\" is not declared");
+  }
+  if (!r.occupancy_buffer.empty() && !buffers.count(r.occupancy_buffer)) {
+    fail("result", "occupancy buffer \"" + r.occupancy_buffer + "\" is not declared");
+  }
+  if (!r.input_rows_buffer.empty() && !buffers.count(r.input_rows_buffer)) {
+    fail("result", "input row count buffer \"" + r.input_rows_buffer + "\" is not declared");
+  }
+  std::set<std::string> columns;
+  for (const ResultColumnSpec& c : r.columns) columns.insert(c.name);
+  for (const ResultColumnSpec& c : r.columns) {
+    const std::string where = "result column " + c.name;
+    if (c.source == ResultColumnSpec::Source::Buffer && !buffers.count(c.buffer)) fail(where, "buffer \"" + c.buffer + "\" is not declared");
+    if (!c.valid_buffer.empty() && !buffers.count(c.valid_buffer)) fail(where, "validity buffer \"" + c.valid_buffer + "\" is not declared");
+    if (c.source == ResultColumnSpec::Source::SlotKey && !c.buffer.empty() && !buffers.count(c.buffer)) {
+      fail(where, "key buffer \"" + c.buffer + "\" is not declared");
+    }
+    if (c.source == ResultColumnSpec::Source::SlotKey && c.divisor <= 0) fail(where, "divisor must be > 0");
+    if (!c.offset_param.empty() && !params.count(c.offset_param)) fail(where, "offset parameter \"" + c.offset_param + "\" is not declared");
+    if (c.source == ResultColumnSpec::Source::AverageOf && (!columns.count(c.sum_column) || !columns.count(c.count_column))) {
+      fail(where, "AVG refers to columns \"" + c.sum_column + "\" / \"" + c.count_column + "\" that are not in the result");
+    }
+  }
+  for (const auto& [name, descending] : r.order_by) {
+    (void)descending;
+    if (!columns.count(name)) fail("result", "ORDER BY column \"" + name + "\" is not a result column");
+  }
+  for (const plan::WindowExpr& w : r.windows) {
+    for (const std::string& n : plan::window_attributes(w))
+      if (!columns.count(n)) fail("window " + w.name, "column \"" + n + "\" is not a result column");
+  }
+}
+
+}  // namespace hqc::runtime

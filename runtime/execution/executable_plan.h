@@ -1,0 +1,250 @@
+// What the executor runs, in runtime terms: one generated module, the run-time parameters its
+// kernels take, the device buffers (state objects and outputs) with sizes that are functions of
+// those parameters, the pipelines in dependency order (one compound kernel launch each, normally),
+// the overflow checks after each pipeline, and how to turn device buffers into a Result.
+//
+// Contract (what a producer — the ir/codegen lowering — must guarantee):
+//   - every name an ArgSpec, CheckSpec or ResultColumnSpec refers to is declared in `params` or
+//     `buffers` (validate_plan() checks this and names the dangling reference);
+//   - data-dependent values (capacities, key minima, dictionary codes of literals, row counts) are
+//     ParamSpecs, so the source does not change with the data and the kernel cache hits;
+//   - a capacity that may prove too small is a Constant param listed in a CheckSpec with
+//     Action::Grow; the executor doubles it and re-runs from the first pipeline, so a result is
+//     never assembled from an overflowed table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/logical_plan.h"
+#include "runtime/device/backend.h"
+#include "runtime/execution/result.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+// F64 parameters travel through the executor's int64 parameter map as their bit pattern.
+enum class ScalarKind { I32, I64, U64, F64 };
+enum class ElementType { I32, U32, I64, U64, F64 };
+uint32_t element_bytes(ElementType t);
+
+struct ParamSpec {
+  enum class Source {
+    Constant,        // `value` (planner-sized capacities, constants of the plan)
+    RowCount,        // rows of `table`
+    ColumnMin,       // statistics of table.column (physical integer value / dictionary code)
+    ColumnMax,
+    ColumnDomain,    // max - min + 1: slots of a perfect-hash / direct-indexed table over the column
+    DictionaryCode,  // code of `literal` in table.column's dictionary, see `match`
+  };
+  // For DictionaryCode: Equal → the code, or -1 when the literal is absent (matches no row);
+  // LowerBound → first code whose string >= literal; UpperBound → first code whose string > literal.
+  // (col >= lit) is (code >= LowerBound); (col <= lit) is (code < UpperBound); PrefixEnd → first code
+  // after those starting with literal (col LIKE 'lit%' is LowerBound <= code < PrefixEnd).
+  enum class Match { Equal, LowerBound, UpperBound, PrefixEnd };
+
+  std::string name;
+  Source source = Source::Constant;
+  int64_t value = 0;
+  std::string table;
+  std::string column;
+  std::string literal;
+  Match match = Match::Equal;
+};
+
+struct BufferSpec {
+  std::string name;
+  ElementType element = ElementType::I64;
+  // elements = fixed_elements + multiplier * params[elements_param] (when elements_param is set)
+  uint64_t fixed_elements = 0;
+  std::string elements_param;
+  uint64_t multiplier = 1;
+  // Initial contents, written before the first pipeline of every run.
+  enum class Init { Zero, Pattern, None, Contents };
+  Init init = Init::Zero;
+  uint64_t pattern = 0;  // Init::Pattern: repeated value of the element's width (4 or 8 bytes)
+  // Init::Contents: the first elements x element bytes of these bytes (computed on the host from
+  // the data, e.g. a dictionary code set; at least that many).
+  std::vector<unsigned char> contents;
+};
+
+struct ArgSpec {
+  enum class Kind {
+    Column,      // device values of table.column (codes for dictionary strings; offsets for heap strings)
+    ColumnHeap,  // the byte heap of a Heap string column
+    Buffer,      // a BufferSpec by name
+    Param,       // a ParamSpec by name, passed as `scalar`
+    Scratch,     // dynamic scratchpad (OpenCL __local argument; skipped on CUDA)
+  };
+  Kind kind = Kind::Param;
+  std::string table;
+  std::string column;
+  std::string name;
+  ScalarKind scalar = ScalarKind::I64;
+
+  static ArgSpec col(std::string table, std::string column) { return {Kind::Column, std::move(table), std::move(column), "", ScalarKind::I64}; }
+  static ArgSpec heap(std::string table, std::string column) { return {Kind::ColumnHeap, std::move(table), std::move(column), "", ScalarKind::I64}; }
+  static ArgSpec buf(std::string name) { return {Kind::Buffer, "", "", std::move(name), ScalarKind::I64}; }
+  static ArgSpec param(std::string name, ScalarKind k) { return {Kind::Param, "", "", std::move(name), k}; }
+  static ArgSpec scratch() { return {Kind::Scratch, "", "", "", ScalarKind::I64}; }
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  std::vector<ArgSpec> args;
+  // The grid covers params[tuples_param] tuples, or is `fixed_grid` blocks when tuples_param is
+  // empty; the planner chooses block size and grid (planner/launch.h). A kernel with one work-item
+  // per tuple may cover items_per_thread tuples per work-item (a tile-striding kernel's is the
+  // planner's choice).
+  std::string tuples_param;
+  uint32_t items_per_thread = 1;
+  uint64_t fixed_grid = 1;
+  // Dynamic scratchpad per block = scratch_bytes + scratch_bytes_per_thread * block_size
+  //   + sum(bytes * params[name]) over scratch_bytes_per_param (e.g. a privatised group table).
+  uint32_t scratch_bytes = 0;
+  uint32_t scratch_bytes_per_thread = 0;
+  std::vector<std::pair<std::string, uint64_t>> scratch_bytes_per_param;
+  // Bounds the compiler chose a scratchpad layout against (a grouped aggregation privatised per
+  // CTA, C3): at run time params[param] must not exceed max_slots, or the kernel's scratchpad
+  // indexing would be outside what the plan was made for. The executor checks before launching.
+  struct ScratchSlotBound {
+    std::string param;   // the slots parameter (e.g. "agg0_slots")
+    uint64_t max_slots = 0;
+    std::string what;    // "aggregation table agg0 privatised in scratchpad (24 B/slot)"
+  };
+  std::vector<ScratchSlotBound> scratch_slot_bounds;
+  // Launch constraints of the local-resolution primitives the kernel uses.
+  uint32_t block_size_multiple = 1;
+  bool power_of_two_block = false;
+  // The kernel loops over tiles until every tuple is covered (codegen's compound kernels,
+  // templates/device/tile.h), so any grid is correct and the launcher caps it at a few resident
+  // waves; false for kernels with one work-item per tuple, which get the full grid above.
+  bool strides_over_tiles = false;
+};
+
+struct CheckSpec {
+  // After the pipeline, element 0 of `flag_buffer` (read as its element type) must be 0.
+  std::string flag_buffer;
+  enum class Action { Grow, Fail };
+  Action action = Action::Grow;
+  std::vector<std::string> grow_params;  // Grow: doubled before the re-run
+  std::string what;                      // "hash table of join 2 (build on date.d_datekey)"
+  // Fail: the error kind; Unsupported for an exactness limit (an accumulator that overflowed),
+  // Internal for a flag that means the statistics or the compiler were wrong.
+  ErrorKind fail_kind = ErrorKind::Unsupported;
+  // Grow, optional: element 0 of this buffer is the capacity the pipeline needed (an output's write
+  // counter, which reserves a position for every row, also those past the capacity); the re-run
+  // gets at least that, so a join that makes far more rows than estimated needs one rebuild.
+  std::string need_buffer;
+};
+
+// Before a pipeline runs, `param` takes the value of element 0 of `buffer` — e.g. the row count of
+// an output materialised by an earlier pipeline (its write-position counter), which the pipeline
+// reading that output scans.
+// Also the value of a one-row stage (an uncorrelated scalar subquery, ir Param::Source::OutputValue):
+// element 0 of its output column, copied bit for bit (doubles keep their bit pattern).
+// When `nonzero_buffer` is set, its element 0 must be nonzero (the single-tuple aggregate behind
+// the value saw rows); otherwise the value is SQL NULL, which horseqc does not represent, and the
+// run fails with Error(Unsupported) naming `what`.
+// A 128-bit value (a Decimal(38, s) column: two words per row) is two params, `element` 0 (low
+// word) and 1 (high word).
+struct ParamFromBuffer {
+  std::string param;
+  std::string buffer;
+  std::string nonzero_buffer;
+  std::string what;
+  uint64_t element = 0;
+};
+
+struct PipelineSpec {
+  std::string name;  // "pipeline 0: build date"
+  std::vector<LaunchSpec> launches;
+  std::vector<CheckSpec> checks;
+  std::vector<ParamFromBuffer> params_from_buffers;
+};
+
+struct ResultColumnSpec {
+  enum class Source {
+    Buffer,     // element r of `buffer`
+    SlotKey,    // a group key decoded from the slot index (buffer empty) or from a packed key buffer
+    AverageOf,  // sum_column / count_column (both other columns of this spec, usually hidden)
+  };
+  std::string name;
+  DataType type;  // output type; dictionary strings: the string type
+  Source source = Source::Buffer;
+  std::string buffer;
+  // The column's value of slot r is element r * stride + lane of `buffer` (hashed group keys of
+  // several columns share one buffer, one lane each per slot).
+  uint32_t stride = 1;
+  uint32_t lane = 0;
+  // Buffer: a 128-bit integer per slot, words 2r (low) and 2r + 1 (high) (exact decimal sums).
+  bool wide = false;
+  // SlotKey: key = ((raw / divisor) % modulus) + offset, raw = slot index or element of `buffer`;
+  // modulus 0 means none. Covers mixed-radix direct-indexed tables and bit-packed hash keys.
+  int64_t divisor = 1;
+  int64_t modulus = 0;
+  std::string offset_param;  // name of a param added to the key (e.g. the key minimum); empty = 0
+  // Dictionary decoding: the codes index table.column's dictionary.
+  std::string dictionary_table;
+  std::string dictionary_column;
+  // Heap strings: the values are row indices of heap_table.heap_column; the text is read there.
+  std::string heap_table;
+  std::string heap_column;
+  std::string sum_column;
+  std::string count_column;
+  bool hidden = false;  // computed for another column (an AVG's count) but not output
+  // ResultSpec::merge_groups: how rows with equal keys combine ("key": part of the key; "sum",
+  // "min", "max": the accumulator's combine; "": computed after the merge, e.g. AverageOf).
+  std::string merge;
+  // SQL NULL semantics of a single-tuple aggregate: when ResultSpec::input_rows_buffer says no row
+  // reached the aggregate, this column is NULL (SUM/MIN/MAX/AVG halves); COUNT columns leave it
+  // false and show their 0.
+  bool null_without_input = false;
+  // Buffer: one i32 per row, 0 = NULL (a left outer join's payload without a match); empty: none.
+  std::string valid_buffer;
+};
+
+struct ResultSpec {
+  enum class Rows {
+    Counter,  // rows = element 0 of `counter_buffer` (materialised output, A2/A3 write positions)
+    Slots,    // one row per slot of the first Buffer column, kept where `occupancy_buffer` != empty
+  };
+  Rows rows = Rows::Slots;
+  std::string counter_buffer;
+  std::string occupancy_buffer;  // empty: every slot is a row (e.g. a single-tuple aggregate)
+  int64_t empty_value = 0;
+  uint64_t slots = 0;            // Slots: number of slots; 0 = the occupancy (or first column) buffer's length
+  std::vector<ResultColumnSpec> columns;
+  // SQL window functions over the assembled rows (runtime/execution/window_stage.h), before ORDER BY: each
+  // fills its placeholder column `name`; the columns they read are usually hidden.
+  std::vector<plan::WindowExpr> windows;
+  std::vector<std::pair<std::string, bool>> order_by;  // (column name, descending)
+  int64_t limit = -1;                                  // -1: no LIMIT
+  int64_t offset = 0;                                  // OFFSET: rows skipped before LIMIT counts
+  // Single-tuple aggregate: element 0 counts the rows that reached it; 0 → the columns marked
+  // null_without_input are NULL. Empty: no column is ever NULL.
+  std::string input_rows_buffer;
+  // Groups were formed on the device by row references of heap-string keys (ir::AggregationTable::
+  // merge_on_host): after decoding, rows with equal keys are merged per ResultColumnSpec::merge.
+  bool merge_groups = false;
+};
+
+struct ExecutablePlan {
+  std::string label;  // the query's name, used in messages
+  std::optional<codegen::Dialect> dialect;  // the kernels' dialect: must be the backend's; none = not checked
+  ModuleSource module;
+  std::vector<ParamSpec> params;
+  std::vector<BufferSpec> buffers;
+  std::vector<PipelineSpec> pipelines;
+  ResultSpec result;
+};
+
+// Throws Error(Internal) naming the first dangling reference or inconsistent field.
+void validate_plan(const ExecutablePlan& plan);
+// validate_plan, then Error(Usage) when the plan's kernels were generated for another dialect than
+// the backend runs. Every executor calls this before anything touches the device.
+void check_plan_runs_on(const ExecutablePlan& plan, const Backend& backend);
+
+}  // namespace hqc::runtime

@@ -1,0 +1,418 @@
+// Executor::run: compile → resolve parameters → upload columns → (allocate state, run pipelines —
+// wave by wave on streams, or one after the other — check overflow flags, grow and restart if
+// needed) × repeat → assemble the result.
+// Waves are separated by a device synchronisation rather than only by events between streams:
+// after a wave the host reads its overflow flags (a probe must not run over a table whose build
+// overflowed) and the values of materialised outputs (ParamFromBuffer) that size later launches.
+// See executor.h for the guarantees; the restart-from-scratch policy is deliberate: a grown hash
+// table changes the state every later pipeline reads, so re-running only one pipeline would need
+// the plan to describe every dependency, and an overflow is rare once capacities come from
+// statistics.
+#include "runtime/execution/executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/device/database_lookup.h"
+#include "runtime/execution/launch_config.h"
+#include "runtime/execution/pipeline_waves.h"
+#include "runtime/execution/plan_state.h"
+#include "runtime/execution/result_assembly.h"
+#include "runtime/execution/watchdog.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Raised inside one attempt when a Grow check fires; caught by run() to restart.
+struct OverflowRestart {
+  const CheckSpec* check;
+};
+
+}  // namespace
+
+PipelineSchedule parse_pipeline_schedule(std::string_view text) {
+  if (text == "concurrent") return PipelineSchedule::Concurrent;
+  if (text == "sequential") return PipelineSchedule::Sequential;
+  throw Error(ErrorKind::Usage, "--pipelines: expected concurrent or sequential, got \"" + std::string(text) + "\"");
+}
+
+const char* to_string(PipelineSchedule schedule) {
+  return schedule == PipelineSchedule::Concurrent ? "concurrent" : "sequential";
+}
+
+std::string ExecutionStats::summary() const {
+  std::ostringstream out;
+  char line[256];
+  out << "device: " << device << "\n";
+  std::snprintf(line, sizeof(line), "compile: %.2f ms (%s)\n", compile_ms, compile_cache_hit ? "cache hit" : "compiled");
+  out << line;
+  std::snprintf(line, sizeof(line), "transfer: %.2f ms (%llu bytes of columns uploaded)\n", transfer_ms,
+                static_cast<unsigned long long>(transfer_bytes));
+  out << line;
+  std::snprintf(line, sizeof(line), "kernels: %.3f ms (best of %zu; pipelines %s, %zu wave(s))\n", kernel_ms,
+                kernel_ms_per_repeat.size(), pipeline_schedule.c_str(), waves);
+  out << line;
+  for (const PipelineTiming& p : pipelines) {
+    std::snprintf(line, sizeof(line), "  %s: %.3f ms (wave %zu)\n", p.name.c_str(), p.kernel_ms, p.wave);
+    out << line;
+    for (const LaunchStats& l : p.launches) {
+      std::snprintf(line, sizeof(line), "    %s: block %u, grid %llu, %u blocks/SM, occupancy %.0f%% (limited by %s)\n",
+                    l.kernel.c_str(), l.block_size, static_cast<unsigned long long>(l.grid_blocks), l.blocks_per_sm,
+                    100 * l.occupancy, l.limited_by.c_str());
+      out << line;
+    }
+  }
+  std::snprintf(line, sizeof(line), "finalize: %.2f ms\n", finalize_ms);
+  out << line;
+  if (rebuilds > 0) out << "rebuilds after overflow: " << rebuilds << "\n";
+  return out.str();
+}
+
+std::string ExecutionStats::to_json() const {
+  nlohmann::json j;
+  j["device"] = device;
+  j["compile_ms"] = compile_ms;
+  j["compile_cache_hit"] = compile_cache_hit;
+  j["transfer_ms"] = transfer_ms;
+  j["transfer_bytes"] = transfer_bytes;
+  j["pipeline_schedule"] = pipeline_schedule;
+  j["waves"] = waves;
+  j["kernel_ms"] = kernel_ms;
+  j["kernel_ms_per_repeat"] = kernel_ms_per_repeat;
+  j["pipelines"] = nlohmann::json::array();
+  for (const PipelineTiming& p : pipelines) {
+    nlohmann::json launches = nlohmann::json::array();
+    for (const LaunchStats& l : p.launches) {
+      launches.push_back({{"kernel", l.kernel},
+                          {"block_size", l.block_size},
+                          {"grid_blocks", l.grid_blocks},
+                          {"blocks_per_sm", l.blocks_per_sm},
+                          {"occupancy", l.occupancy},
+                          {"limited_by", l.limited_by}});
+    }
+    j["pipelines"].push_back({{"name", p.name},
+                              {"kernel_ms", p.kernel_ms},
+                              {"wave", p.wave},
+                              {"start_ms", p.start_ms},
+                              {"end_ms", p.end_ms},
+                              {"launches", launches}});
+  }
+  j["finalize_ms"] = finalize_ms;
+  j["rebuilds"] = rebuilds;
+  j["params"] = params;
+  return j.dump();
+}
+
+namespace {
+std::string module_key(const Backend& backend, const ModuleSource& source) {
+  std::string key = KernelCache::key_for(backend.cache_identity(), source.source, source.options);
+  for (const std::string& k : source.kernel_names) key += "|" + k;
+  return key;
+}
+}  // namespace
+
+Executor::Executor(Backend& backend, KernelCache* cache) : backend_(backend), cache_(cache), columns_(backend) {}
+
+std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, ExecutionStats& stats) {
+  const std::string key = module_key(backend_, source);
+  if (auto it = modules_.find(key); it != modules_.end()) {
+    stats.compile_cache_hit = true;
+    stats.compile_ms = 0;
+    return it->second;
+  }
+  CompileResult compiled = backend_.compile(source, cache_);
+  stats.compile_cache_hit = compiled.cache_hit;
+  stats.compile_ms = compiled.compile_ms;
+  modules_[key] = compiled.module;
+  return compiled.module;
+}
+
+double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, size_t group) {
+  double ms = 0;
+  std::vector<std::pair<const ModuleSource*, std::string>> pending;  // with its module key
+  std::set<std::string> names;
+  auto flush = [&] {
+    if (pending.size() > 1) {
+      ModuleSource combined;
+      const ModuleSource& first = *pending[0].first;
+      combined.source = first.source.substr(0, first.shared_prefix);
+      combined.options = first.options;
+      combined.label = "batch of " + std::to_string(pending.size()) + " queries (" + first.label + ", ...)";
+      for (const auto& [m, key] : pending) {
+        combined.source += "\n" + m->source.substr(m->shared_prefix);
+        combined.kernel_names.insert(combined.kernel_names.end(), m->kernel_names.begin(), m->kernel_names.end());
+      }
+      try {
+        Watchdog::Phase phase(combined.label, "compile");
+        CompileResult compiled = backend_.compile(combined, cache_);
+        ms += compiled.compile_ms;
+        for (const auto& [m, key] : pending) modules_[key] = compiled.module;
+      } catch (const Error&) {
+        // One query's kernels do not compile: run() compiles each alone and names the failing one.
+      }
+    }
+    pending.clear();
+    names.clear();
+  };
+  for (const ExecutablePlan* plan : plans) {
+    const ModuleSource& m = plan->module;
+    if (m.shared_prefix == 0 || m.shared_prefix > m.source.size()) continue;
+    std::string key = module_key(backend_, m);
+    if (modules_.count(key)) continue;
+    const std::string_view prefix(m.source.data(), m.shared_prefix);
+    const bool joins = pending.empty() || (m.options == pending[0].first->options &&
+                                           prefix == std::string_view(pending[0].first->source.data(), pending[0].first->shared_prefix));
+    if (!joins) continue;
+    bool unique = true;
+    for (const std::string& k : m.kernel_names) unique = unique && !names.count(k);
+    if (!unique || pending.size() >= group) flush();
+    pending.emplace_back(&m, std::move(key));
+    names.insert(m.kernel_names.begin(), m.kernel_names.end());
+  }
+  flush();
+  return ms;
+}
+
+Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {
+  check_plan_runs_on(plan, backend_);
+  Execution execution;
+  ExecutionStats& stats = execution.stats;
+  stats.device = backend_.device_description();
+
+  std::shared_ptr<Module> module = [&] {
+    Watchdog::Phase phase(plan.label, "compile");
+    return module_for(plan.module, stats);
+  }();
+  std::map<std::string, int64_t> params = resolve_params(plan, database);
+
+  // Columns first: they do not depend on capacities and survive restarts and repetitions.
+  columns_.reset_counters();
+  std::vector<DeviceColumnCache::Request> requests;
+  for (const PipelineSpec& pipeline : plan.pipelines) {
+    for (const LaunchSpec& launch : pipeline.launches) {
+      for (const ArgSpec& a : launch.args) {
+        if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
+        const std::string context = plan.label + ": " + pipeline.name + ", kernel " + launch.kernel;
+        const Column& column = lookup_column(database, a.table, a.column, context);
+        if (a.kind == ArgSpec::Kind::ColumnHeap && column.encoding != Encoding::Heap) {
+          throw Error(ErrorKind::Internal, context + ": " + a.table + "." + a.column + " has no string heap");
+        }
+        requests.emplace_back(a.table, &column);
+      }
+    }
+  }
+  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
+    Watchdog::Phase phase(plan.label, "transfer");
+    return columns_.get_all(requests);
+  }();
+  stats.transfer_ms = columns_.transfer_ms();
+  stats.transfer_bytes = columns_.bytes_uploaded();
+
+  // The arguments and launch decision of one launch under the current parameters.
+  auto args_for = [&](const LaunchSpec& launch, const std::map<std::string, AllocatedBuffer>& buffers) {
+    std::vector<KernelArg> args;
+    args.reserve(launch.args.size());
+    for (const ArgSpec& a : launch.args) {
+      switch (a.kind) {
+        case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values)); break;
+        case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
+        case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers.at(a.name).buffer)); break;
+        case ArgSpec::Kind::Param: args.push_back(scalar_arg(params.at(a.name), a.scalar)); break;
+        case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
+      }
+    }
+    return args;
+  };
+  auto decide = [&](const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
+    const Kernel& kernel = module->kernel(launch.kernel);
+    const LaunchDecision decision =
+        decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties());
+    launch_stats.push_back({launch.kernel, decision.config.block_size, decision.config.grid_blocks,
+                            decision.blocks_per_sm, decision.occupancy, planner::to_string(decision.limiting)});
+    return decision.config;
+  };
+
+  const bool concurrent = options.pipelines == PipelineSchedule::Concurrent;
+  stats.pipeline_schedule = to_string(options.pipelines);
+  const size_t n = plan.pipelines.size();
+  PipelineWaves waves;
+  if (concurrent) {
+    waves = pipeline_waves(plan);
+  } else {
+    waves.wave.resize(n);
+    for (size_t p = 0; p < n; ++p) waves.wave[p] = p;
+    waves.waves = n;
+  }
+  stats.waves = waves.waves;
+  std::vector<std::vector<size_t>> members(waves.waves);  // pipelines of each wave, in plan order
+  for (size_t p = 0; p < n; ++p) members[waves.wave[p]].push_back(p);
+  std::vector<Stream> streams;  // one per pipeline of the widest wave
+  if (concurrent) {
+    size_t widest = 0;
+    for (const auto& m : members) widest = std::max(widest, m.size());
+    for (size_t i = 0; i < widest; ++i) streams.push_back(backend_.create_stream());
+  }
+
+  // Sequential: each pipeline's launches synchronised one after the other, flags read after it.
+  auto run_sequential = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    Watchdog::Phase phase(plan.label, "kernels");
+    double total = 0;
+    for (size_t p = 0; p < n; ++p) {
+      const PipelineSpec& pipeline = plan.pipelines[p];
+      for (const ParamFromBuffer& f : pipeline.params_from_buffers) params[f.param] = param_from_buffer(plan, f, buffers);
+      PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
+      for (const LaunchSpec& launch : pipeline.launches) {
+        const std::vector<KernelArg> args = args_for(launch, buffers);
+        const LaunchConfig config = decide(launch, timing.launches);
+        const Kernel& kernel = module->kernel(launch.kernel);
+        phase.detail("kernel " + launch.kernel);
+        if (options.time_kernels) {
+          timing.kernel_ms += backend_.launch_timed(kernel, args, config);
+        } else {
+          const auto start = Clock::now();
+          backend_.launch(kernel, args, config);
+          backend_.synchronize();
+          timing.kernel_ms += ms_since(start);
+        }
+      }
+      timing.end_ms = timing.kernel_ms;
+      total += timing.kernel_ms;
+      timings.push_back(std::move(timing));
+      if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{grow};
+    }
+    return total;
+  };
+
+  // Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
+  auto run_waves = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
+    Watchdog::Phase phase(plan.label, "kernels");
+    backend_.synchronize();  // the state's fills ran on the default queue; the streams must see them
+    timings.assign(n, {});
+    double total = 0;
+    for (const std::vector<size_t>& wave : members) {
+      // Values of earlier waves, read before anything of this wave is issued (a host read waits).
+      std::vector<std::vector<std::pair<std::string, int64_t>>> values(wave.size());
+      for (size_t i = 0; i < wave.size(); ++i) {
+        for (const ParamFromBuffer& f : plan.pipelines[wave[i]].params_from_buffers) {
+          values[i].emplace_back(f.param, param_from_buffer(plan, f, buffers));
+        }
+      }
+      struct Issued {
+        size_t pipeline;
+        TimedLaunch timed;
+      };
+      std::vector<Issued> issued;
+      std::string kernels;
+      for (size_t p : wave)
+        for (const LaunchSpec& launch : plan.pipelines[p].launches) kernels += (kernels.empty() ? "" : ", ") + launch.kernel;
+      phase.detail("wave " + std::to_string(&wave - members.data()) + ": " + kernels);
+      const auto wave_start = Clock::now();
+      for (size_t i = 0; i < wave.size(); ++i) {
+        const PipelineSpec& pipeline = plan.pipelines[wave[i]];
+        for (const auto& [param, value] : values[i]) params[param] = value;
+        PipelineTiming& timing = timings[wave[i]];
+        timing.name = pipeline.name;
+        timing.wave = waves.wave[wave[i]];
+        for (const LaunchSpec& launch : pipeline.launches) {
+          const std::vector<KernelArg> args = args_for(launch, buffers);
+          const LaunchConfig config = decide(launch, timing.launches);
+          const Kernel& kernel = module->kernel(launch.kernel);
+          if (options.time_kernels) {
+            issued.push_back({wave[i], backend_.launch_on_timed(streams[i], kernel, args, config)});
+          } else {
+            backend_.launch_on(streams[i], kernel, args, config);
+          }
+        }
+      }
+      backend_.synchronize();
+      if (options.time_kernels && !issued.empty()) {
+        // Device times of the wave's launches on one clock, relative to its first issued launch.
+        std::vector<Backend::Interval> spans;
+        double first = 0;
+        double last = 0;
+        for (size_t k = 0; k < issued.size(); ++k) {
+          spans.push_back(backend_.launch_interval_ms(issued[k].timed, issued[0].timed));
+          first = k == 0 ? spans[k].start_ms : std::min(first, spans[k].start_ms);
+          last = k == 0 ? spans[k].end_ms : std::max(last, spans[k].end_ms);
+        }
+        for (size_t i = 0; i < wave.size(); ++i) {
+          PipelineTiming& timing = timings[wave[i]];
+          bool seen = false;
+          for (size_t k = 0; k < issued.size(); ++k) {
+            if (issued[k].pipeline != wave[i]) continue;
+            timing.kernel_ms += spans[k].end_ms - spans[k].start_ms;
+            timing.start_ms = seen ? std::min(timing.start_ms, spans[k].start_ms - first) : spans[k].start_ms - first;
+            timing.end_ms = seen ? std::max(timing.end_ms, spans[k].end_ms - first) : spans[k].end_ms - first;
+            seen = true;
+          }
+        }
+        total += last - first;
+      } else {
+        const double wall = ms_since(wave_start);
+        for (size_t p : wave) timings[p].kernel_ms = wall;
+        total += wall;
+      }
+      for (size_t p : wave) {
+        if (const CheckSpec* grow = check_pipeline(plan, plan.pipelines[p], buffers)) throw OverflowRestart{grow};
+      }
+    }
+    return total;
+  };
+
+  std::map<std::string, AllocatedBuffer> buffers;
+  const int repeat = std::max(1, options.repeat);
+  RebuildBudget budget(options.max_rebuilds);
+  double best = -1;
+  for (int rep = 0; rep < repeat; ++rep) {
+    std::vector<PipelineTiming> timings;
+    double total = 0;
+    for (;;) {  // attempts: restart from the first pipeline after a Grow overflow
+      const auto setup_start = Clock::now();
+      {
+        Watchdog::Phase setup(plan.label, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
+        buffers.clear();  // frees the previous attempt's state before allocating the grown one
+        buffers = allocate_state(backend_, plan, params);
+      }
+      stats.transfer_ms += ms_since(setup_start);
+
+      try {
+        timings.clear();
+        total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
+        break;  // every pipeline ran and no flag was raised
+      } catch (const OverflowRestart& restart) {
+        ++stats.rebuilds;
+        budget.spend(*restart.check, plan.label);
+        grow_for_rerun(*restart.check, buffers, params);
+      }
+    }
+    stats.kernel_ms_per_repeat.push_back(total);
+    if (best < 0 || total < best) {
+      best = total;
+      stats.pipelines = timings;
+    }
+  }
+  stats.kernel_ms = best;
+  stats.params = params;
+
+  const auto finalize_start = Clock::now();
+  Watchdog::Phase phase(plan.label, "finalize");
+  execution.result = assemble_result(plan, buffers, params, database, backend_, cache_);
+  stats.finalize_ms = ms_since(finalize_start);
+  return execution;
+}
+
+}  // namespace hqc::runtime

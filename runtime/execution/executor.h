@@ -1,0 +1,148 @@
+// The executor: runs an ExecutablePlan on a Backend against a Database and returns a Result with
+// per-phase timings.
+//
+// Contract:
+//   - Compiles the plan's module once per process and source (in memory) and through the on-disk
+//     KernelCache (when given): a repeated query compiles nothing.
+//   - Uploads each scanned column once (DeviceColumnCache, shared across pipelines and queries run
+//     by the same Executor).
+//   - Resolves run-time parameters from the Database (row counts, statistics, dictionary codes of
+//     string literals) — the same compiled source serves every data set.
+//   - Pipelines (ExecutorOptions::pipelines):
+//       Concurrent (the default): in waves of independent pipelines (pipeline_waves.h: the
+//         dependency DAG from the state buffers and parameters each pipeline touches); the
+//         pipelines of a wave are issued each on its own stream (CUDA stream / OpenCL command
+//         queue) and run at the same time, the device is synchronised after each wave, then the
+//         wave's overflow flags are read. The ParamFromBuffer values of a wave are read before it
+//         is issued and assigned pipeline by pipeline in plan order.
+//       Sequential: one pipeline after the other in the plan's order, each launch synchronised,
+//         its overflow flags read right after it (wave = the pipeline's index).
+//     Either way a raised flag acts the same: Grow doubles the named capacities and re-runs
+//     everything from the first pipeline with fresh buffers; Fail throws. A result is only
+//     assembled from a run in which no flag was raised; both schedules give identical results.
+//   - Timings: each launch is device-timed (events / profiling info) on its stream; a pipeline's
+//     kernel_ms is the sum of its launches' device times. The query's kernel_ms is the sum over
+//     waves of each wave's device span (first start to last end of its launches), so pipelines that
+//     overlapped count once; sequentially that is the sum of the pipelines' times.
+//   - `repeat` > 1 re-runs the pipelines (fresh state each time) and reports the best kernel time;
+//     the result of the last repetition is returned.
+//   - Block size and grid of every launch come from the planner's occupancy model with the compiled
+//     kernel's attributes (decide_launch, launch_config.h); the decision is in stats.pipelines.
+//   - Never launches a kernel whose scratchpad overruns what it was compiled for or what the device
+//     offers (decide_launch, launch_config.h): Error(Unsupported) instead, or a smaller block.
+//   - Never falls back to another device: stats.device says which one ran.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/device/backend.h"
+#include "runtime/device/device_columns.h"
+#include "runtime/execution/executable_plan.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/execution/result.h"
+#include "storage/table.h"
+
+namespace hqc::runtime {
+
+// How the pipelines of one query are scheduled (see the contract on top).
+enum class PipelineSchedule { Concurrent, Sequential };
+// "concurrent", "sequential" (as the CLI spells it); Error(Usage) listing them otherwise.
+PipelineSchedule parse_pipeline_schedule(std::string_view text);
+const char* to_string(PipelineSchedule schedule);
+
+struct ExecutorOptions {
+  int repeat = 1;
+  PipelineSchedule pipelines = PipelineSchedule::Concurrent;
+  int max_rebuilds = 12;      // capacity doublings before giving up with Error(Device)
+  bool time_kernels = true;   // device-timed launches (events / profiling)
+};
+
+// One launch as the launcher decided it (LaunchDecision, launch_config.h).
+struct LaunchStats {
+  std::string kernel;
+  uint32_t block_size = 0;
+  uint64_t grid_blocks = 0;
+  uint32_t blocks_per_sm = 0;      // predicted resident blocks per SM / compute unit
+  double occupancy = 0;            // predicted active warps / warps per SM
+  std::string limited_by;          // "warps", "registers", "shared memory", "blocks"
+};
+
+struct PipelineTiming {
+  std::string name;
+  double kernel_ms = 0;   // sum of its launches' device times (without time_kernels: its wave's wall time)
+  size_t wave = 0;        // pipelines of one wave ran at the same time
+  // Device start and end of its launches, ms after the start of its wave (0 without time_kernels).
+  double start_ms = 0;
+  double end_ms = 0;
+  std::vector<LaunchStats> launches;
+};
+
+struct ExecutionStats {
+  std::string device;               // Backend::device_description()
+  double compile_ms = 0;            // compile or cache load (0 when the module was already loaded)
+  bool compile_cache_hit = false;   // disk cache hit or module already loaded in this process
+  double transfer_ms = 0;           // column uploads + state buffer allocation/initialisation
+  uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
+  // "concurrent" or "sequential" (ExecutorOptions::pipelines); "phases" from the concurrent executor
+  // (ConcurrentExecutor: a wave is a phase of several queries)
+  std::string pipeline_schedule = "sequential";
+  size_t waves = 0;                 // waves the pipelines ran in (sequential: one per pipeline)
+  double kernel_ms = 0;             // best repetition: sum over waves of their device spans
+  std::vector<double> kernel_ms_per_repeat;
+  std::vector<PipelineTiming> pipelines;  // of the best repetition
+  double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
+  int rebuilds = 0;                 // re-runs caused by overflow flags
+  std::map<std::string, int64_t> params;  // resolved parameters of the final run (capacities grown)
+
+  // Multi-line human summary ("device: ...\ncompile: 12.3 ms (cache hit)\n...").
+  std::string summary() const;
+  // The same as a JSON object (for --format json and bench/results): {"device":..,"compile_ms":..,
+  // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"pipeline_schedule":..,"waves":..,"kernel_ms":..,
+  // "kernel_ms_per_repeat":[..],"pipelines":[{"name":..,"kernel_ms":..,"wave":..,"start_ms":..,"end_ms":..,
+  // "launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
+  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..}}
+  std::string to_json() const;
+};
+
+struct Execution {
+  Result result;
+  ExecutionStats stats;
+};
+
+class Executor {
+ public:
+  // `cache` may be null (no disk cache). Both must outlive the Executor.
+  Executor(Backend& backend, KernelCache* cache);
+
+  Execution run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options = {});
+
+  DeviceColumnCache& device_columns() { return columns_; }
+  Backend& backend() { return backend_; }
+  KernelCache* kernel_cache() { return cache_; }
+  // The loaded module of `source`: from memory, else the disk cache, else the compiler; records
+  // compile_ms / compile_cache_hit in `stats` (the concurrent executor loads its plans' modules here).
+  std::shared_ptr<Module> module_for(const ModuleSource& source, ExecutionStats& stats);
+  // Compiles the modules of `plans` as few programs (`group` plans each): one copy of their shared
+  // prelude and library, then every plan's kernels — a compiler's fixed cost per program (PoCL:
+  // ~0.3 s) paid once per group; run() then finds each plan's module loaded. Plans whose modules
+  // cannot be combined (no shared prefix, other options, a kernel name twice) and groups that fail
+  // to compile are left to run(), which compiles them one by one and reports their errors. Returns
+  // the compile time spent.
+  double precompile(const std::vector<const ExecutablePlan*>& plans, size_t group = 24);
+
+ private:
+  Backend& backend_;
+  KernelCache* cache_;
+  DeviceColumnCache columns_;
+  std::map<std::string, std::shared_ptr<Module>> modules_;
+};
+
+// Parameter resolution on its own (used by run(); exposed for tests and EXPLAIN ANALYZE-style output).
+std::map<std::string, int64_t> resolve_params(const ExecutablePlan& plan, const Database& database);
+
+}  // namespace hqc::runtime

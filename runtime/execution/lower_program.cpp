@@ -1,0 +1,510 @@
+// ir::Program + parameter values + module source → ExecutablePlan; see lower_program.h.
+// Only the IR's data structures are read (no ir/ functions are called), so runtime does not need
+// to link the compiler to run a plan.
+#include "runtime/execution/lower_program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <set>
+
+#include "ir/walk.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+// An output's capacity and the params computed from it (its rows_written, a later output's
+// capacity over those rows, sums and products of them): a Grow check grows them together, so a
+// pipeline that reads the grown output is sized for the rows it now holds.
+std::vector<std::string> capacity_and_dependents(const ir::Program& program, const std::string& capacity) {
+  std::set<std::string> grown{capacity};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Param& p : program.params) {
+      if (grown.count(p.name)) continue;
+      bool depends = false;
+      if (p.source == ir::Param::Source::OutputRows) {
+        const ir::OutputTable* read = program.find_output(p.table);
+        depends = read != nullptr && grown.count(read->capacity_param) > 0;
+      } else if (p.source == ir::Param::Source::Product || p.source == ir::Param::Source::Sum) {
+        depends = std::any_of(p.factors.begin(), p.factors.end(), [&](const std::string& f) { return grown.count(f) > 0; });
+      }
+      if (depends) changed = grown.insert(p.name).second;
+    }
+  }
+  return {grown.begin(), grown.end()};
+}
+
+// The overflow-checked expressions of a pipeline, for the message when one overflows.
+std::string checked_expressions(const ir::Program& program, const ir::Pipeline& pipeline) {
+  std::vector<std::string> found;
+  std::function<void(const plan::Expr&)> walk = [&](const plan::Expr& e) {
+    if (e.overflow_check && std::find(found.begin(), found.end(), e.to_string()) == found.end()) found.push_back(e.to_string());
+    for (const plan::ExprPtr& a : e.args) walk(*a);
+  };
+  for (const plan::Expr* e : ir::pipeline_exprs(program, pipeline)) walk(*e);
+  std::string out;
+  for (const std::string& f : found) out += (out.empty() ? "" : ", ") + f;
+  return out;
+}
+
+[[noreturn]] void fail(const ir::Program& program, const std::string& what) {
+  throw Error(ErrorKind::Internal, "lowering " + program.label + " for execution: " + what);
+}
+
+int64_t value_of(const ir::Program& program, const ir::ParamValues& values, const std::string& name) {
+  auto it = values.values.find(name);
+  if (it == values.values.end()) fail(program, "parameter \"" + name + "\" has no resolved value");
+  return it->second;
+}
+
+ElementType element_of(const ir::Program& program, ir::ScalarType t, const std::string& buffer) {
+  switch (t) {
+    case ir::ScalarType::I32: return ElementType::I32;
+    case ir::ScalarType::U32: return ElementType::U32;
+    case ir::ScalarType::I64: return ElementType::I64;
+    case ir::ScalarType::U64: return ElementType::U64;
+    case ir::ScalarType::F64: return ElementType::F64;
+  }
+  fail(program, "buffer " + buffer + " has an unknown element type");
+}
+
+ScalarKind scalar_of(const ir::Program& program, ir::ScalarType t, const std::string& param) {
+  switch (t) {
+    case ir::ScalarType::I32:
+    case ir::ScalarType::U32: return ScalarKind::I32;  // same 32 bits; the kernel reads them as it declares
+    case ir::ScalarType::I64: return ScalarKind::I64;
+    case ir::ScalarType::U64: return ScalarKind::U64;
+    case ir::ScalarType::F64: return ScalarKind::F64;
+  }
+  fail(program, "parameter " + param + " has an unknown type");
+}
+
+template <typename T>
+const T& find_state(const ir::Program& program, const std::vector<T>& states, const std::string& name,
+                    const char* kind) {
+  for (const T& s : states) {
+    if (s.name == name) return s;
+  }
+  fail(program, std::string(kind) + " \"" + name + "\" is not declared");
+}
+
+void lower_result(const ir::Program& program, const ir::ParamValues& values, ExecutablePlan& plan) {
+  const ir::ResultDesc& desc = program.result;
+  ResultSpec& r = plan.result;
+  if (desc.kind == ir::ResultDesc::Kind::Output) {
+    const ir::OutputTable& out = find_state(program, program.outputs, desc.state, "output");
+    r.rows = ResultSpec::Rows::Counter;
+    r.counter_buffer = out.counter_buffer;
+    if (!desc.input_rows_state.empty()) {
+      r.input_rows_buffer = find_state(program, program.aggregations, desc.input_rows_state, "aggregation table").occupancy_buffer;
+    }
+    for (const ir::ResultColumn& rc : desc.columns) {
+      if (rc.source != ir::ResultColumn::Source::Output || rc.index >= out.columns.size()) {
+        fail(program, "result column " + rc.name + " does not name a column of output " + out.name);
+      }
+      const ir::OutputColumn& oc = out.columns[rc.index];
+      ResultColumnSpec c;
+      c.name = rc.name;
+      c.type = rc.type;
+      c.buffer = oc.buffer;
+      c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
+      c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+      c.null_without_input = rc.null_without_input;
+      c.heap_table = oc.heap_table;
+      c.heap_column = oc.heap_column;
+      c.valid_buffer = rc.validity_index >= 0 ? out.columns.at(static_cast<size_t>(rc.validity_index)).buffer : oc.valid_buffer;
+      c.wide = ir::is_decimal128(oc.type);  // a 128-bit decimal: two words per row
+      r.columns.push_back(c);
+    }
+  } else {
+    const ir::AggregationTable& agg = find_state(program, program.aggregations, desc.state, "aggregation table");
+    r.rows = ResultSpec::Rows::Slots;
+    const bool scalar = agg.layout == ir::AggLayout::Scalar;
+    // Compacted on the device (pass compact_result): dense rows of the table's buffers, as many as
+    // the row counter says, in slot order; a direct-indexed table's keys decode from the slot index.
+    const ir::Compaction* dense = agg.compaction ? &*agg.compaction : nullptr;
+    auto read_from = [&](const std::string& buffer) {
+      if (dense == nullptr) return buffer;
+      const std::string* to = dense->dense(buffer);
+      if (to == nullptr) fail(program, "buffer " + buffer + " of " + agg.name + " is read by the result but not compacted");
+      return *to;
+    };
+    if (scalar) {
+      r.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
+      // ... and then SUM/MIN/MAX/AVG of that row are NULL (COUNT is 0): the tuple count says so.
+      r.input_rows_buffer = agg.occupancy_buffer;
+    } else if (dense != nullptr) {
+      r.rows = ResultSpec::Rows::Counter;
+      r.counter_buffer = dense->rows_buffer;
+    } else {
+      r.occupancy_buffer = agg.occupancy_buffer;
+      r.empty_value = 0;
+    }
+    r.merge_groups = agg.merge_on_host;
+    auto merge_of = [](const ir::Accumulator& acc) {
+      return acc.func == plan::AggFunc::Min ? "min" : acc.func == plan::AggFunc::Max ? "max" : "sum";
+    };
+    // Mixed-radix strides of a direct-indexed table: stride of the last key is 1.
+    std::vector<int64_t> strides(agg.keys.size(), 1);
+    if (agg.layout == ir::AggLayout::DirectIndexed) {
+      for (size_t i = agg.keys.size(); i-- > 1;) {
+        strides[i - 1] = strides[i] * value_of(program, values, agg.keys[i].domain_param);
+      }
+    }
+    // A group of a grouped aggregate exists only because a row reached it, so only the single
+    // tuple of a scalar aggregate can have no input; COUNT over no rows is 0, not NULL.
+    auto null_without_input = [&](const ir::Accumulator& acc) {
+      return scalar && !r.input_rows_buffer.empty() && acc.nullable();
+    };
+    auto accumulator_column = [&](size_t index) {
+      if (index >= agg.accumulators.size()) fail(program, "accumulator index " + std::to_string(index) + " out of range");
+      return "__" + agg.accumulators[index].name;
+    };
+    // Accumulators an AVG reads (its SUM and COUNT halves), in accumulator order; only these get
+    // hidden columns, so e.g. a MIN of a dictionary string is never read without its dictionary.
+    std::vector<bool> average_input(agg.accumulators.size(), false);
+    for (const ir::ResultColumn& rc : desc.columns) {
+      ResultColumnSpec c;
+      c.name = rc.name;
+      c.type = rc.type;
+      switch (rc.source) {
+        case ir::ResultColumn::Source::GroupKey: {
+          if (rc.index >= agg.keys.size()) fail(program, "result column " + rc.name + ": group key index out of range");
+          const ir::GroupKey& key = agg.keys[rc.index];
+          c.dictionary_table = rc.dict_table.empty() ? key.dict_table : rc.dict_table;
+          c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
+          c.heap_table = key.heap_table;
+          c.heap_column = key.heap_column;
+          c.merge = "key";
+          if (agg.layout == ir::AggLayout::DirectIndexed) {
+            c.source = ResultColumnSpec::Source::SlotKey;
+            c.divisor = strides[rc.index];
+            c.modulus = value_of(program, values, key.domain_param);
+            c.offset_param = key.min_param;
+            if (dense != nullptr) c.buffer = dense->slot_buffer;  // raw = the row's slot index
+          } else if (agg.layout == ir::AggLayout::GlobalHash) {
+            c.buffer = read_from(key.key_buffer);
+            c.stride = agg.key_lanes;
+            c.lane = key.key_lane;
+          } else {
+            fail(program, "result column " + rc.name + " is a group key of a scalar aggregate");
+          }
+          break;
+        }
+        case ir::ResultColumn::Source::Accumulator:
+          if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
+          c.buffer = read_from(agg.accumulators[rc.index].buffer);
+          c.wide = agg.accumulators[rc.index].wide;
+          c.merge = merge_of(agg.accumulators[rc.index]);
+          // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
+          c.dictionary_table = rc.dict_table;
+          c.dictionary_column = rc.dict_column;
+          c.null_without_input = null_without_input(agg.accumulators[rc.index]);
+          break;
+        case ir::ResultColumn::Source::Average:
+          c.source = ResultColumnSpec::Source::AverageOf;
+          c.sum_column = accumulator_column(rc.index);
+          c.count_column = accumulator_column(rc.count_index);
+          average_input[rc.index] = true;
+          average_input[rc.count_index] = true;
+          break;
+        case ir::ResultColumn::Source::Output:
+          fail(program, "result column " + rc.name + " reads an output from an aggregation result");
+      }
+      r.columns.push_back(c);
+    }
+    // Merging groups on the host compares every group key: a key the query does not select is read
+    // as a hidden column (else rows of different groups would merge into one).
+    if (agg.merge_on_host) {
+      for (size_t k = 0; k < agg.keys.size(); ++k) {
+        const bool selected = std::any_of(desc.columns.begin(), desc.columns.end(), [&](const ir::ResultColumn& rc) {
+          return rc.source == ir::ResultColumn::Source::GroupKey && rc.index == k;
+        });
+        if (selected) continue;
+        if (agg.layout != ir::AggLayout::GlobalHash)
+          fail(program, "group key " + agg.keys[k].name + " merged on the host needs a hashed table");
+        const ir::GroupKey& key = agg.keys[k];
+        ResultColumnSpec c;
+        c.name = "__key_" + key.name;
+        c.type = key.type;
+        c.dictionary_table = key.dict_table;
+        c.dictionary_column = key.dict_column;
+        c.heap_table = key.heap_table;
+        c.heap_column = key.heap_column;
+        c.merge = "key";
+        c.buffer = read_from(key.key_buffer);
+        c.stride = agg.key_lanes;
+        c.lane = key.key_lane;
+        c.hidden = true;
+        r.columns.push_back(c);
+      }
+    }
+    for (size_t i = 0; i < agg.accumulators.size(); ++i) {
+      if (!average_input[i]) continue;
+      const ir::Accumulator& acc = agg.accumulators[i];
+      ResultColumnSpec c;
+      c.name = "__" + acc.name;
+      c.type = acc.type;
+      c.buffer = read_from(acc.buffer);
+      c.wide = acc.wide;
+      c.merge = merge_of(acc);
+      c.hidden = true;
+      c.null_without_input = null_without_input(acc);
+      r.columns.push_back(c);
+    }
+  }
+  for (ResultColumnSpec& c : r.columns)
+    if (std::find(desc.hidden.begin(), desc.hidden.end(), c.name) != desc.hidden.end()) c.hidden = true;
+  r.windows = desc.windows;
+  for (const plan::SortKey& key : desc.order_by) r.order_by.emplace_back(key.name, key.descending);
+  r.limit = desc.limit;
+  r.offset = desc.offset;
+}
+
+std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir::KernelArg>& args) {
+  std::vector<ArgSpec> out;
+  for (const ir::KernelArg& a : args) {
+    switch (a.kind) {
+      case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column)); break;
+      case ir::KernelArg::Kind::ColumnHeap: out.push_back(ArgSpec::heap(a.table, a.column)); break;
+      case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name)); break;
+      case ir::KernelArg::Kind::Param: out.push_back(ArgSpec::param(a.name, scalar_of(program, a.type, a.name))); break;
+      case ir::KernelArg::Kind::Scratch: out.push_back(ArgSpec::scratch()); break;
+    }
+  }
+  return out;
+}
+
+// The IR decided to privatise an aggregation table per CTA against max_scratchpad_slots; the launch
+// carries that bound so the executor can refuse slot counts (from the run's statistics) beyond it.
+void add_scratch_bounds(const ir::Program& program, LaunchSpec& launch) {
+  for (const auto& [param, bytes] : launch.scratch_bytes_per_param) {
+    (void)bytes;
+    for (const ir::AggregationTable& agg : program.aggregations) {
+      const std::string& slots = agg.layout == ir::AggLayout::GlobalHash ? agg.local_slots_param : agg.slots_param;
+      if (!agg.scratchpad || slots != param || agg.max_scratchpad_slots == 0) continue;
+      launch.scratch_slot_bounds.push_back(
+          {param, agg.max_scratchpad_slots,
+           "aggregation table " + agg.name + " privatised in scratchpad (" + std::to_string(agg.scratchpad_bytes_per_slot) +
+               " B/slot)"});
+    }
+  }
+}
+
+struct PipelineLaunch {
+  int pipeline;
+  LaunchSpec launch;
+};
+
+ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& values, ModuleSource module,
+                          std::optional<codegen::Dialect> dialect, const std::vector<PipelineLaunch>& launches) {
+  ExecutablePlan plan;
+  plan.label = program.label;
+  plan.dialect = dialect;
+  plan.module = std::move(module);
+  if (plan.module.kernel_names.empty()) {
+    for (const PipelineLaunch& l : launches) plan.module.kernel_names.push_back(l.launch.kernel);
+  }
+  if (plan.module.label.empty() || plan.module.label == "kernel") plan.module.label = program.label;
+
+  for (const ir::Param& p : program.params) {
+    ParamSpec spec;
+    spec.name = p.name;
+    spec.source = ParamSpec::Source::Constant;
+    spec.value = value_of(program, values, p.name);
+    if (p.source == ir::Param::Source::RowCount) {
+      // Kept as a row count (resolved again from the database the plan runs on, to the same value):
+      // the concurrent executor recognises a fact-table scan by its tuple count being one.
+      spec.source = ParamSpec::Source::RowCount;
+      spec.table = p.table;
+    }
+    plan.params.push_back(spec);
+  }
+  for (const ir::Buffer& b : program.buffers) {
+    BufferSpec spec;
+    spec.name = b.name;
+    spec.element = element_of(program, b.element, b.name);
+    spec.fixed_elements = b.fixed_elements;
+    spec.elements_param = b.elements_param;
+    spec.multiplier = b.multiplier;
+    spec.init = b.fill == ir::Buffer::Fill::Zero      ? BufferSpec::Init::Zero
+                : b.fill == ir::Buffer::Fill::Pattern ? BufferSpec::Init::Pattern
+                : b.fill == ir::Buffer::Fill::CodeTable ? BufferSpec::Init::Contents
+                                                      : BufferSpec::Init::None;
+    spec.pattern = b.pattern;
+    if (b.fill == ir::Buffer::Fill::CodeTable) {
+      auto it = values.contents.find(b.name);
+      if (it == values.contents.end()) fail(program, "per-code buffer " + b.name + " has no resolved contents");
+      // At the buffer's element width (I32 flags, I64 packed strings), host byte order.
+      const uint32_t width = element_bytes(element_of(program, b.element, b.name));  // runtime does not link ir/
+      spec.contents.resize(it->second.size() * width);
+      for (size_t i = 0; i < it->second.size(); ++i) {
+        if (width == 4) {
+          const auto v = static_cast<int32_t>(it->second[i]);
+          std::memcpy(spec.contents.data() + i * width, &v, width);
+        } else {
+          std::memcpy(spec.contents.data() + i * width, &it->second[i], width);
+        }
+      }
+    }
+    plan.buffers.push_back(spec);
+  }
+
+  for (const ir::Pipeline& pipeline : program.pipelines) {
+    PipelineSpec ps;
+    ps.name = pipeline.name;
+    for (const PipelineLaunch& l : launches) {
+      if (l.pipeline != pipeline.id) continue;
+      ps.launches.push_back(l.launch);
+      add_scratch_bounds(program, ps.launches.back());
+    }
+    if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
+
+    // Values an earlier pipeline computed (rows it wrote, the value of a one-row stage) are read
+    // back right after the pipeline that writes them, so every later pipeline's launch has them.
+    // An output several pipelines append to (a UNION ALL) is read after the last of them.
+    if (pipeline.id > 0) {
+      const ir::Pipeline& writer = program.pipelines[static_cast<size_t>(pipeline.id - 1)];
+      const bool written_later = std::any_of(program.pipelines.begin() + pipeline.id, program.pipelines.end(), [&](const ir::Pipeline& q) {
+        return q.sink.kind == ir::SinkKind::Materialize && q.sink.state == writer.sink.state;
+      });
+      for (const ir::Param& p : program.params) {
+        if (p.source != ir::Param::Source::OutputRows && p.source != ir::Param::Source::OutputValue) continue;
+        if (writer.sink.kind != ir::SinkKind::Materialize || writer.sink.state != p.table || written_later) continue;
+        const ir::OutputTable& out = find_state(program, program.outputs, p.table, "output");
+        if (p.source == ir::Param::Source::OutputRows) {
+          ps.params_from_buffers.push_back({p.name, out.counter_buffer, "", ""});
+          continue;
+        }
+        ParamFromBuffer f{p.name, "", "", "the " + p.comment, p.word};
+        for (const ir::OutputColumn& c : out.columns) {
+          if (c.name == p.column) f.buffer = c.buffer;
+        }
+        if (f.buffer.empty()) fail(program, "parameter " + p.name + " reads unknown column " + p.column + " of " + out.name);
+        // A single-tuple aggregate over no rows has a NULL SUM/MIN/MAX/AVG (unless the plan tests
+        // that itself: AggregationTable::explicit_nulls).
+        if (!writer.source.aggregation.empty()) {
+          const ir::AggregationTable& agg = find_state(program, program.aggregations, writer.source.aggregation, "aggregation table");
+          bool nullable = std::any_of(agg.accumulators.begin(), agg.accumulators.end(), [](const ir::Accumulator& a) { return a.nullable(); });
+          if (agg.layout == ir::AggLayout::Scalar && nullable && !agg.explicit_nulls) f.nonzero_buffer = agg.occupancy_buffer;
+        }
+        ps.params_from_buffers.push_back(f);
+      }
+    }
+    if (!pipeline.arith_flags.empty()) {
+      CheckSpec check;
+      check.flag_buffer = pipeline.arith_flags;
+      check.action = CheckSpec::Action::Fail;
+      check.fail_kind = ErrorKind::Unsupported;
+      check.what = "64-bit arithmetic (" + checked_expressions(program, pipeline) + ")";
+      ps.checks.push_back(check);
+    }
+    if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
+      const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");
+      if (!ht.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = ht.overflow_buffer;
+        check.what = "hash table " + ht.name + " (build on " + ht.build_table + ")";
+        if (ht.layout == ir::HashLayout::LinearProbing) {
+          check.action = CheckSpec::Action::Grow;
+          check.grow_params = {ht.capacity_param};
+        } else {
+          check.action = CheckSpec::Action::Fail;
+          check.fail_kind = ErrorKind::Internal;
+          check.what = "perfect-hash table " + ht.name + " (build on " + ht.build_table +
+                       "; a build key outside the statistics' [min, max])";
+        }
+        ps.checks.push_back(check);
+      }
+    } else if (pipeline.sink.kind == ir::SinkKind::Materialize) {
+      const ir::OutputTable& out = find_state(program, program.outputs, pipeline.sink.state, "output");
+      if (!out.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = out.overflow_buffer;
+        check.what = "output " + out.name + " (rows of several matches per probe)";
+        check.action = CheckSpec::Action::Grow;
+        check.grow_params = capacity_and_dependents(program, out.capacity_param);
+        check.need_buffer = out.counter_buffer;
+        ps.checks.push_back(check);
+      }
+    } else if (pipeline.sink.kind == ir::SinkKind::Aggregate) {
+      const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.sink.state, "aggregation table");
+      if (!agg.overflow_buffer.empty()) {
+        CheckSpec check;
+        check.flag_buffer = agg.overflow_buffer;
+        check.what = "aggregation table " + agg.name;
+        if (agg.layout == ir::AggLayout::GlobalHash && !agg.slots_param.empty()) {
+          check.action = CheckSpec::Action::Grow;
+          check.grow_params = {agg.slots_param};
+        } else {
+          // A direct-indexed table is sized by the key domains: a flag means a key outside them —
+          // the statistics the kernels were sized with do not describe the data. No result.
+          check.action = CheckSpec::Action::Fail;
+          check.fail_kind = ErrorKind::Internal;
+          check.what += " (direct-indexed by the group keys' [min, max]: a row's key fell outside the statistics' "
+                        "domain, so the statistics do not describe the data; no result is given rather than one "
+                        "without that row)";
+        }
+        ps.checks.push_back(check);
+      }
+    }
+    plan.pipelines.push_back(std::move(ps));
+  }
+  lower_result(program, values, plan);
+  validate_plan(plan);
+  return plan;
+}
+
+}  // namespace
+
+ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values, ModuleSource module) {
+  if (program.kernels.empty()) fail(program, "the program has no kernels (did the fusion pass run?)");
+  std::vector<PipelineLaunch> launches;
+  for (const ir::Kernel& kernel : program.kernels) {
+    LaunchSpec launch;
+    launch.kernel = kernel.name;
+    launch.args = lower_args(program, kernel.args);
+    launch.tuples_param = kernel.launch.tuples_param;
+    launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
+    launch.power_of_two_block = kernel.kind != ir::KernelKind::Compound;
+    launch.strides_over_tiles = kernel.kind != ir::KernelKind::Compound;
+    launch.scratch_bytes_per_thread = kernel.launch.scratch_bytes_per_thread;
+    if (!kernel.launch.scratch_slots_param.empty()) {
+      launch.scratch_bytes_per_param.emplace_back(kernel.launch.scratch_slots_param, kernel.launch.scratch_slot_bytes);
+    }
+    launches.push_back({kernel.pipeline, launch});
+  }
+  return lower_with(program, values, std::move(module), std::nullopt, launches);
+}
+
+ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& values,
+                             const codegen::GeneratedProgram& generated) {
+  if (generated.kernels.empty()) fail(program, "the generated program has no kernels");
+  std::vector<PipelineLaunch> launches;
+  for (const codegen::KernelManifest& m : generated.kernels) {
+    LaunchSpec launch;
+    launch.kernel = m.name;
+    launch.args = lower_args(program, m.args);
+    launch.tuples_param = m.work_items_param;
+    launch.fixed_grid = std::max<uint64_t>(1, m.fixed_grid);  // without work items (compaction kernels)
+    // The block size, grid and tuples per thread are the planner's at run time (planner/launch.h).
+    launch.block_size_multiple = std::max<uint32_t>(1, m.block_size_multiple);
+    launch.power_of_two_block = m.power_of_two_block;
+    launch.scratch_bytes = static_cast<uint32_t>(m.scratch.fixed_bytes);
+    launch.scratch_bytes_per_thread = static_cast<uint32_t>(m.scratch.bytes_per_thread);
+    launch.scratch_bytes_per_param = m.scratch.bytes_per_param_unit;
+    launch.strides_over_tiles = true;  // KernelManifest: any grid size, kernels stride over tiles
+    launches.push_back({m.pipeline, launch});
+  }
+  ModuleSource module;
+  module.source = generated.source;
+  module.shared_prefix = generated.source.size() - generated.kernels_source.size();
+  module.options = generated.compile_options;
+  module.label = generated.label.empty() ? program.label : generated.label;
+  return lower_with(program, values, std::move(module), generated.dialect, launches);
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,112 @@
+// State buffers, scalar arguments and overflow checks of one run; see plan_state.h.
+#include "runtime/execution/plan_state.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+uint64_t buffer_elements(const BufferSpec& b, const std::map<std::string, int64_t>& params, const std::string& label) {
+  uint64_t elements = b.fixed_elements;
+  if (!b.elements_param.empty()) {
+    const int64_t p = params.at(b.elements_param);
+    if (p < 0) {
+      throw Error(ErrorKind::Internal, label + ": buffer " + b.name + " sized by parameter " + b.elements_param +
+                                           " = " + std::to_string(p) + " (negative)");
+    }
+    elements += b.multiplier * static_cast<uint64_t>(p);
+  }
+  return std::max<uint64_t>(elements, 1);  // kernels may take the address of an empty output
+}
+
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params) {
+  uint64_t bytes = 0;
+  for (const BufferSpec& spec : plan.buffers) bytes += buffer_elements(spec, params, plan.label) * element_bytes(spec.element);
+  return bytes;
+}
+
+std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
+                                                      const std::map<std::string, int64_t>& params) {
+  const uint64_t needed = state_bytes(plan, params);
+  if (needed > backend.properties().global_memory) {
+    throw Error(ErrorKind::Device, plan.label + ": state buffers need " + std::to_string(needed >> 20) + " MiB but " +
+                                       backend.properties().name + " has " +
+                                       std::to_string(backend.properties().global_memory >> 20) + " MiB");
+  }
+  std::map<std::string, AllocatedBuffer> buffers;
+  for (const BufferSpec& spec : plan.buffers) {
+    AllocatedBuffer allocated;
+    allocated.spec = &spec;
+    allocated.elements = buffer_elements(spec, params, plan.label);
+    allocated.buffer = backend.allocate(allocated.elements * element_bytes(spec.element));
+    if (spec.init == BufferSpec::Init::Zero) {
+      allocated.buffer.fill_u32(0);
+    } else if (spec.init == BufferSpec::Init::Contents) {
+      const uint64_t bytes = allocated.elements * element_bytes(spec.element);
+      if (spec.contents.size() < bytes) {
+        throw Error(ErrorKind::Internal, plan.label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
+                                             " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
+      }
+      allocated.buffer.upload(spec.contents.data(), bytes);
+    } else if (spec.init == BufferSpec::Init::Pattern) {
+      if (element_bytes(spec.element) == 4) {
+        allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
+      } else {
+        allocated.buffer.fill_u64(spec.pattern);
+      }
+    }
+    buffers.emplace(spec.name, std::move(allocated));
+  }
+  return buffers;
+}
+
+KernelArg scalar_arg(int64_t value, ScalarKind kind) {
+  switch (kind) {
+    case ScalarKind::I32: return KernelArg::int32(static_cast<int32_t>(value));
+    case ScalarKind::I64: return KernelArg::int64(value);
+    case ScalarKind::U64: return KernelArg::uint64(static_cast<uint64_t>(value));
+    case ScalarKind::F64: return KernelArg::float64(std::bit_cast<double>(value));
+  }
+  return KernelArg::int64(value);
+}
+
+int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, const std::map<std::string, AllocatedBuffer>& buffers) {
+  if (!f.nonzero_buffer.empty() && read_ints(buffers.at(f.nonzero_buffer), 1)[0] == 0) {
+    throw Error(ErrorKind::Unsupported,
+                plan.label + ": " + f.what + " is NULL (its aggregate saw no rows); NULL values are not supported yet");
+  }
+  const AllocatedBuffer& b = buffers.at(f.buffer);
+  if (b.spec->element != ElementType::F64) return read_ints(b, f.element + 1)[f.element];
+  return std::bit_cast<int64_t>(read_floats(b, f.element + 1)[f.element]);
+}
+
+void grow_for_rerun(const CheckSpec& check, const std::map<std::string, AllocatedBuffer>& buffers,
+                    std::map<std::string, int64_t>& params) {
+  const int64_t need = check.need_buffer.empty() ? 0 : read_ints(buffers.at(check.need_buffer), 1)[0];
+  for (const std::string& p : check.grow_params) params[p] = std::max<int64_t>({1, params[p] * 2, need});
+}
+
+void RebuildBudget::spend(const CheckSpec& check, const std::string& label) {
+  if (++used_[check.flag_buffer] > max_)
+    throw Error(ErrorKind::Device, label + ": " + check.what + " still overflows after " + std::to_string(max_) +
+                                       " rebuilds with doubled capacity");
+}
+
+const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
+                                const std::map<std::string, AllocatedBuffer>& buffers) {
+  for (const CheckSpec& check : pipeline.checks) {
+    if (read_ints(buffers.at(check.flag_buffer), 1)[0] == 0) continue;
+    if (check.action == CheckSpec::Action::Fail) {
+      throw Error(check.fail_kind, plan.label + ": " + pipeline.name + ": " + check.what + " overflowed" +
+                                       (check.fail_kind == ErrorKind::Unsupported
+                                            ? "; horseqc cannot compute this result exactly"
+                                            : " (a bug: please report it with the query)"));
+    }
+    return &check;
+  }
+  return nullptr;
+}
+
+}  // namespace hqc::runtime

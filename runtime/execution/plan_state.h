@@ -1,0 +1,62 @@
+// The per-run state of an ExecutablePlan, shared by the sequential Executor and the concurrent /
+// streamed one: state buffers sized by the resolved parameters and initialised, scalar kernel
+// arguments, and the overflow checks after a pipeline.
+//
+// Contract:
+//   - allocate_state() frees nothing itself: the caller clears its previous state first. It throws
+//     Error(Device) naming the plan when the buffers need more than the device's global memory.
+//     Fills are issued on the backend's default queue (asynchronous); call Backend::synchronize()
+//     before streams use the buffers.
+//   - check_pipeline() reads each CheckSpec's flag: a raised Fail flag throws (Unsupported for an
+//     exactness limit, Internal for a compiler or statistics error); the first raised Grow flag is
+//     returned (nullptr when none), so the caller doubles its capacities and restarts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/device/backend.h"
+#include "runtime/execution/executable_plan.h"
+#include "runtime/execution/result_assembly.h"
+
+namespace hqc::runtime {
+
+// fixed_elements + multiplier · params[elements_param], at least 1.
+uint64_t buffer_elements(const BufferSpec& buffer, const std::map<std::string, int64_t>& params, const std::string& label);
+// Device bytes of all state buffers of `plan` under `params`.
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params);
+
+std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
+                                                      const std::map<std::string, int64_t>& params);
+
+// F64 values arrive as their bit pattern (the parameter maps hold int64).
+KernelArg scalar_arg(int64_t value, ScalarKind kind);
+
+// The value a ParamFromBuffer names, read after the pipeline that wrote it: element f.element of f.buffer
+// (integers widened, doubles as their bits). Throws Error(Unsupported) when f.nonzero_buffer says
+// the single-tuple aggregate behind the value saw no rows (the value is SQL NULL).
+int64_t param_from_buffer(const ExecutablePlan& plan, const ParamFromBuffer& f, const std::map<std::string, AllocatedBuffer>& buffers);
+
+// The values of a Grow check's grow_params for the re-run: doubled, and at least what its
+// need_buffer says the pipeline needed.
+void grow_for_rerun(const CheckSpec& check, const std::map<std::string, AllocatedBuffer>& buffers,
+                    std::map<std::string, int64_t>& params);
+
+// How often each structure (a Grow check, by its flag buffer) was grown: each may double
+// `max_rebuilds` times — several underestimated structures of one query grow in turn, none of
+// them starved by the others' rebuilds. spend() throws Error(Device) once one has used its share.
+class RebuildBudget {
+ public:
+  explicit RebuildBudget(int max_rebuilds) : max_(max_rebuilds) {}
+  void spend(const CheckSpec& check, const std::string& label);
+
+ private:
+  int max_;
+  std::map<std::string, int> used_;
+};
+
+const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
+                                const std::map<std::string, AllocatedBuffer>& buffers);
+
+}  // namespace hqc::runtime

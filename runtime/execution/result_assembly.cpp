@@ -1,0 +1,394 @@
+// Result assembly from device buffers; see result_assembly.h.
+#include "runtime/execution/result_assembly.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include "runtime/device/database_lookup.h"
+#include "runtime/execution/window_stage.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count) {
+  std::vector<int64_t> out(count);
+  switch (b.spec->element) {
+    case ElementType::I32: {
+      auto raw = b.buffer.download_as<int32_t>(count);
+      for (uint64_t i = 0; i < count; ++i) out[i] = raw[i];
+      break;
+    }
+    case ElementType::U32: {
+      auto raw = b.buffer.download_as<uint32_t>(count);
+      for (uint64_t i = 0; i < count; ++i) out[i] = raw[i];
+      break;
+    }
+    case ElementType::I64:
+    case ElementType::U64:
+      b.buffer.download(out.data(), count * 8);
+      break;
+    case ElementType::F64:
+      throw Error(ErrorKind::Internal, "buffer " + b.spec->name + " holds doubles but an integer column reads it");
+  }
+  return out;
+}
+
+std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count) {
+  if (b.spec->element == ElementType::F64) return b.buffer.download_as<double>(count);
+  std::vector<double> out(count);
+  auto ints = read_ints(b, count);
+  for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<double>(ints[i]);
+  return out;
+}
+
+namespace {
+
+// Row references of a heap-string column (ir/state.h, "Heap strings") → the texts of those rows.
+ResultColumn decode_heap_rows(const ResultColumn& rows, const Column& column, DataType string_type, const std::string& where) {
+  ResultColumn out;
+  out.name = rows.name;
+  out.type = string_type;
+  out.valid = rows.valid;
+  out.strings.reserve(rows.ints.size());
+  for (uint64_t r = 0; r < rows.ints.size(); ++r) {
+    if (rows.is_null(r)) {
+      out.strings.emplace_back();
+      continue;
+    }
+    const int64_t row = rows.ints[r];
+    if (row < 0 || static_cast<uint64_t>(row) >= column.size())
+      throw Error(ErrorKind::Internal, where + ": row reference " + std::to_string(row) + " outside the " +
+                                           std::to_string(column.size()) + " rows of " + column.name);
+    out.strings.emplace_back(column.string_at(static_cast<uint64_t>(row)));
+  }
+  return out;
+}
+
+// Packed strings (ir/state.h, "Packed strings") → their texts.
+ResultColumn decode_packed(const ResultColumn& packed, DataType string_type) {
+  ResultColumn out;
+  out.name = packed.name;
+  string_type.packed = false;
+  out.type = string_type;
+  out.valid = packed.valid;
+  out.strings.reserve(packed.ints.size());
+  for (uint64_t r = 0; r < packed.ints.size(); ++r) out.strings.push_back(packed.is_null(r) ? std::string() : unpack_string(packed.ints[r]));
+  return out;
+}
+
+__extension__ typedef unsigned __int128 uint128;
+
+int128 int_value(const ResultColumn& c, uint64_t r) {
+  if (c.highs.empty()) return c.ints[r];
+  return static_cast<int128>((static_cast<uint128>(static_cast<uint64_t>(c.highs[r])) << 64) |
+                             static_cast<uint64_t>(c.ints[r]));
+}
+
+// Groups formed per row reference of a heap-string key (ResultSpec::merge_groups): rows whose
+// decoded keys are equal become one, their accumulators combined (sum / min / max), in first-seen
+// order. Columns computed from others (AVG) are left for later.
+void merge_equal_groups(Result& result, const ResultSpec& spec) {
+  std::vector<size_t> keys;
+  for (size_t i = 0; i < spec.columns.size(); ++i)
+    if (spec.columns[i].merge == "key") keys.push_back(i);
+  if (keys.empty()) throw Error(ErrorKind::Internal, "merging groups on the host without a key column");
+  // Rows from a key column: an AVG's column is still empty here (finalized after the merge).
+  const uint64_t rows = result.columns[keys.front()].rows();
+  // Key texts, length-prefixed (so no two key tuples join to the same string) -> kept row.
+  std::unordered_map<std::string, uint64_t> first;
+  first.reserve(rows);
+  std::vector<uint64_t> kept, target(rows);
+  for (uint64_t r = 0; r < rows; ++r) {
+    std::string k;
+    for (size_t i : keys) {
+      const std::string t = result.columns[i].is_null(r) ? std::string("\x01NULL") : result.columns[i].text(r);
+      k += std::to_string(t.size()) + ':' + t;
+    }
+    auto [it, fresh] = first.emplace(std::move(k), r);
+    if (fresh) kept.push_back(r);
+    target[r] = it->second;
+  }
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    const std::string& how = spec.columns[i].merge;
+    if (how != "sum" && how != "min" && how != "max") continue;
+    ResultColumn& c = result.columns[i];
+    if (c.type.id == TypeId::Float64) {
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        double& into = c.floats[target[r]];
+        into = how == "sum" ? into + c.floats[r] : how == "min" ? std::min(into, c.floats[r]) : std::max(into, c.floats[r]);
+      }
+    } else if (c.type.id == TypeId::String) {
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        std::string& into = c.strings[target[r]];
+        if ((how == "min" && c.strings[r] < into) || (how == "max" && c.strings[r] > into)) into = c.strings[r];
+      }
+    } else {
+      std::vector<int128> v(c.rows());
+      for (uint64_t r = 0; r < c.rows(); ++r) v[r] = int_value(c, r);
+      for (uint64_t r = 0; r < c.rows(); ++r) {
+        if (target[r] == r) continue;
+        int128& into = v[target[r]];
+        into = how == "sum" ? into + v[r] : how == "min" ? std::min(into, v[r]) : std::max(into, v[r]);
+      }
+      bool fits = true;
+      for (uint64_t r : kept) fits = fits && v[r] >= INT64_MIN && v[r] <= INT64_MAX;
+      c.highs.assign(fits ? 0 : c.rows(), 0);
+      for (uint64_t r : kept) {
+        c.ints[r] = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v[r])));
+        if (!fits) c.highs[r] = static_cast<int64_t>(static_cast<uint128>(v[r]) >> 64);
+      }
+    }
+  }
+  result.select_rows(kept);
+}
+
+const AllocatedBuffer& find_buffer(const std::map<std::string, AllocatedBuffer>& buffers, const std::string& name,
+                                   const std::string& context) {
+  auto it = buffers.find(name);
+  if (it == buffers.end()) throw Error(ErrorKind::Internal, context + ": buffer \"" + name + "\" was not allocated");
+  return it->second;
+}
+
+struct ColumnReader {
+  const std::map<std::string, AllocatedBuffer>& buffers;
+  const std::map<std::string, int64_t>& params;
+  const Database& database;
+  const std::string& context;
+  uint64_t extent;  // elements to read from each buffer
+  bool no_input;    // a single-tuple aggregate that no row reached
+  // Each integer buffer is copied back once, however many columns read it (the lanes of a key
+  // buffer, a top-k's ORDER BY columns read again with the rest).
+  mutable std::map<std::string, std::vector<int64_t>> downloaded;
+
+  const std::vector<int64_t>& ints(const AllocatedBuffer& b, uint64_t count) const {
+    auto it = downloaded.find(b.spec->name);
+    if (it == downloaded.end() || it->second.size() < count) it = downloaded.insert_or_assign(b.spec->name, read_ints(b, count)).first;
+    return it->second;
+  }
+};
+
+size_t column_index(const ResultSpec& spec, const std::string& name, const std::string& context) {
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    if (spec.columns[i].name == name) return i;
+  }
+  throw Error(ErrorKind::Internal, context + ": no result column named " + name);
+}
+
+// Column `c` for the rows (slot indices) in `selected`; an AverageOf column comes back empty, typed
+// Float64 (read_columns fills it from its halves).
+// With `codes`, a dictionary string stays its (order-preserving) codes, typed Int64: enough to sort;
+// so does a packed string (its integer order is its byte order).
+ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>& selected, const ColumnReader& in,
+                         bool codes) {
+  const std::string where = in.context + " column " + c.name;
+  const uint64_t extent = in.extent;
+  ResultColumn col;
+  col.name = c.name;
+  const bool decode = !c.dictionary_table.empty();
+  const bool packed = c.type.is_string() && c.type.packed;
+  col.type = decode || !c.heap_table.empty() ? DataType::int32() : c.type;
+  if ((decode && codes) || packed) col.type = DataType::int64();
+  if (c.source == ResultColumnSpec::Source::AverageOf) {
+    col.type = DataType::float64();
+    return col;
+  }
+  const AllocatedBuffer* source = nullptr;
+  if (c.stride == 0 || c.lane >= c.stride) throw Error(ErrorKind::Internal, where + ": lane outside the stride");
+  if (!c.buffer.empty()) {
+    source = &find_buffer(in.buffers, c.buffer, where);
+    if (extent * c.stride > source->elements) {
+      throw Error(ErrorKind::Internal, where + ": " + std::to_string(extent) + " rows but buffer " + c.buffer +
+                                           " holds only " + std::to_string(source->elements) +
+                                           " (an output overflow the kernel did not flag)");
+    }
+  }
+  const uint64_t stride = c.stride, lane = c.lane;
+  col.ints.reserve(selected.size());
+  if (c.source == ResultColumnSpec::Source::Buffer && c.wide) {
+    if (extent * 2 > source->elements || col.type.id == TypeId::Float64)
+      throw Error(ErrorKind::Internal, where + ": 128-bit column needs two integer words per slot");
+    const std::vector<int64_t>& all = in.ints(*source, extent * 2);
+    for (uint64_t s : selected) {
+      col.ints.push_back(all[2 * s]);
+      col.highs.push_back(all[2 * s + 1]);
+    }
+  } else if (c.source == ResultColumnSpec::Source::Buffer) {
+    if (col.type.id == TypeId::Float64) {
+      auto all = read_floats(*source, extent * stride);
+      for (uint64_t s : selected) col.floats.push_back(all[s * stride + lane]);
+    } else {
+      const std::vector<int64_t>& all = in.ints(*source, extent * stride);
+      for (uint64_t s : selected) col.ints.push_back(all[s * stride + lane]);
+    }
+  } else {  // SlotKey
+    static const std::vector<int64_t> none;
+    const std::vector<int64_t>& raw = source != nullptr ? in.ints(*source, extent * stride) : none;
+    const int64_t offset = c.offset_param.empty() ? 0 : in.params.at(c.offset_param);
+    for (uint64_t s : selected) {
+      int64_t key = source != nullptr ? raw[s * stride + lane] : static_cast<int64_t>(s);
+      key /= c.divisor;
+      if (c.modulus > 0) key %= c.modulus;
+      col.ints.push_back(key + offset);
+    }
+  }
+  // Before decoding: the accumulator of an empty MIN/MAX holds its identity (INT64_MAX/MIN),
+  // which is no dictionary code.
+  if (in.no_input && c.null_without_input) {
+    for (uint64_t r = 0; r < col.rows(); ++r) col.set_null(r);
+  }
+  // NULL build columns of a left outer join: rows whose validity element is 0.
+  if (!c.valid_buffer.empty()) {
+    const std::vector<int64_t>& valid = in.ints(find_buffer(in.buffers, c.valid_buffer, where), extent);
+    for (uint64_t r = 0; r < selected.size(); ++r)
+      if (valid[selected[r]] == 0) col.set_null(r);
+  }
+  // Every value fits int64 (NULL rows, whose slots may hold a MIN's identity, are zeroed by now):
+  // keep the plain representation.
+  if (col.fits_int64()) col.highs.clear();
+  if (decode && !codes) {
+    const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
+    col = decode_dictionary(col, dict.dictionary, c.type);
+  } else if (!c.heap_table.empty()) {
+    col = decode_heap_rows(col, lookup_column(in.database, c.heap_table, c.heap_column, where), c.type, where);
+  } else if (packed && !codes) {
+    col = decode_packed(col, c.type);
+  }
+  return col;
+}
+
+// The columns spec.columns[which[i]] for `selected`, in that order; an AVG's halves must be among them.
+Result read_columns(const ResultSpec& spec, const std::vector<size_t>& which, const std::vector<uint64_t>& selected,
+                    const ColumnReader& in, bool codes) {
+  Result result;
+  for (size_t i : which) result.columns.push_back(read_column(spec.columns[i], selected, in, codes));
+  if (spec.merge_groups && which.size() == spec.columns.size()) merge_equal_groups(result, spec);
+  for (size_t k = 0; k < which.size(); ++k) {
+    const ResultColumnSpec& c = spec.columns[which[k]];
+    if (c.source != ResultColumnSpec::Source::AverageOf) continue;
+    result.columns[k] = finalize_average(c.name, result.columns[result.index_of(c.sum_column)],
+                                         result.columns[result.index_of(c.count_column)]);
+  }
+  return result;
+}
+
+}  // namespace
+
+Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
+                       const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
+                       KernelCache* cache) {
+  const ResultSpec& spec = plan.result;
+  const std::string context = plan.label + ": result";
+
+  // ---- which rows / slots make the result ----
+  uint64_t extent = 0;               // elements to read from each buffer
+  std::vector<uint64_t> selected;    // slot indices kept, in slot order
+  if (spec.rows == ResultSpec::Rows::Counter) {
+    const AllocatedBuffer& counter = find_buffer(buffers, spec.counter_buffer, context);
+    const int64_t n = read_ints(counter, 1)[0];
+    if (n < 0) throw Error(ErrorKind::Internal, context + ": output counter is negative (" + std::to_string(n) + ")");
+    extent = static_cast<uint64_t>(n);
+    selected.resize(extent);
+    for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+  } else {
+    extent = spec.slots;
+    if (extent == 0 && !spec.occupancy_buffer.empty()) extent = find_buffer(buffers, spec.occupancy_buffer, context).elements;
+    if (extent == 0) {
+      for (const ResultColumnSpec& c : spec.columns) {
+        if (c.source == ResultColumnSpec::Source::Buffer) {
+          extent = find_buffer(buffers, c.buffer, context).elements;
+          break;
+        }
+      }
+    }
+    if (spec.occupancy_buffer.empty()) {
+      selected.resize(extent);
+      for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+    } else {
+      auto occupancy = read_ints(find_buffer(buffers, spec.occupancy_buffer, context), extent);
+      for (uint64_t i = 0; i < extent; ++i) {
+        if (occupancy[i] != spec.empty_value) selected.push_back(i);
+      }
+    }
+  }
+
+  // ---- SQL NULLs of a single-tuple aggregate that no row reached ----
+  bool no_input = false;
+  if (!spec.input_rows_buffer.empty()) {
+    const int64_t n = read_ints(find_buffer(buffers, spec.input_rows_buffer, context), 1)[0];
+    if (n < 0) throw Error(ErrorKind::Internal, context + ": input row count is negative (" + std::to_string(n) + ")");
+    no_input = n == 0;
+  }
+
+  // ---- ORDER BY ... LIMIT k over more than k rows: top-k ----
+  // Only the columns the ORDER BY compares (and an AVG key's halves) are read for every row; the
+  // first k rows in ORDER BY order (ties in slot order, as the stable sort orders them) become the
+  // selection, and every other column — dictionary decoding included — is read for those k only.
+  // Dictionary strings compare as their codes (the dictionaries preserve order).
+  ColumnReader reader{buffers, params, database, context, extent, no_input};
+  // (Not when the host merges groups of equal texts: rows are final only after the merge.)
+  // (Nor under window functions: they see every row.)
+  // OFFSET m LIMIT k keeps rows m .. m + k - 1 of the order: the first m + k are chosen, the first
+  // m of them dropped last.
+  const int64_t fetch = spec.limit < 0                                             ? -1
+                        : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
+                                                                                          : spec.limit + spec.offset;
+  if (fetch >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
+      selected.size() > static_cast<uint64_t>(fetch)) {
+    std::vector<size_t> needed;
+    auto need = [&](size_t i) {
+      if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
+    };
+    std::vector<size_t> key_columns;
+    for (const auto& [name, descending] : spec.order_by) {
+      (void)descending;
+      size_t i = column_index(spec, name, context);
+      key_columns.push_back(i);
+      if (spec.columns[i].source == ResultColumnSpec::Source::AverageOf) {
+        need(column_index(spec, spec.columns[i].sum_column, context));
+        need(column_index(spec, spec.columns[i].count_column, context));
+      }
+    }
+    for (size_t i : key_columns) need(i);
+    Result keys_only = read_columns(spec, needed, selected, reader, /*codes=*/true);
+    std::vector<SortKey> keys;
+    for (size_t k = 0; k < key_columns.size(); ++k) {
+      size_t at = static_cast<size_t>(std::find(needed.begin(), needed.end(), key_columns[k]) - needed.begin());
+      keys.push_back({at, spec.order_by[k].second});
+    }
+    std::vector<uint64_t> chosen;
+    for (uint64_t r : keys_only.top_k(keys, static_cast<uint64_t>(fetch))) chosen.push_back(selected[r]);
+    selected = std::move(chosen);
+  }
+
+  // ---- columns ----
+  std::vector<size_t> all(spec.columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Result result = read_columns(spec, all, selected, reader, /*codes=*/false);
+  result.validate();
+
+  // ---- window functions, ORDER BY, LIMIT, then drop hidden columns ----
+  apply_windows(backend, cache, spec.windows, result);
+  std::vector<SortKey> keys;
+  for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
+  if (fetch >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(fetch)) {
+    // ORDER BY ... LIMIT k over rows read whole (window functions see every row): the first k in
+    // O(n log k), exactly the rows and order the stable sort would give.
+    result.select_rows(result.top_k(keys, static_cast<uint64_t>(fetch)));
+  } else {
+    result.sort(keys);
+    if (fetch >= 0) result.limit(static_cast<uint64_t>(fetch));
+  }
+  if (spec.offset > 0) result.skip(static_cast<uint64_t>(spec.offset));
+  std::vector<size_t> visible;
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    if (!spec.columns[i].hidden) visible.push_back(i);
+  }
+  result.project(visible);
+  return result;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,39 @@
+// Device buffers → Result, as a plan's ResultSpec describes: row selection (output counter or
+// occupied slots), key decoding from slots / packed keys, SQL NULLs of a single-tuple aggregate over
+// no rows, dictionary decoding (64-bit codes of MIN/MAX included), AVG, window functions (on the
+// device, runtime/execution/window_stage.h), ORDER BY, LIMIT.
+//
+// Contract: reads only buffers named by the spec; a row count above a buffer's capacity, a
+// dictionary code outside its dictionary, or a type/element mismatch throws Error(Internal) —
+// never a silently truncated or garbled result. Hidden columns are dropped last.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/device/backend.h"
+#include "runtime/execution/executable_plan.h"
+#include "runtime/execution/result.h"
+#include "storage/table.h"
+
+namespace hqc::runtime {
+
+struct AllocatedBuffer {
+  const BufferSpec* spec = nullptr;
+  DeviceBuffer buffer;
+  uint64_t elements = 0;
+};
+
+// Element values of a device buffer widened to int64 (U64 reinterpreted) or, for F64, as doubles.
+std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count);
+std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count);
+
+class KernelCache;
+
+// `backend` (and `cache`, which may be null) run the plan's window functions (runtime/execution/window_stage.h).
+Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
+                       const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
+                       KernelCache* cache);
+
+}  // namespace hqc::runtime
