@@ -16,13 +16,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "planner/concurrent_plan.h"
+#include "planner/concurrent_launch.h"
 #include "planner/occupancy.h"
 #include "planner/schedule_model.h"
 #include "runtime/device/database_lookup.h"
+#include "runtime/device/probes.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/plan_state.h"
-#include "runtime/device/probes.h"
 #include "runtime/execution/result_assembly.h"
 #include "runtime/execution/watchdog.h"
 #include "storage/error.h"
@@ -666,6 +666,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
         // Knapsack, Sequential and Auto phases plan the knapsack and predict both schedules.
         const bool predict = options.launch_params != LaunchParams::Random;
         std::vector<size_t> planned;  // items whose main launch the knapsack plans
+        std::vector<planner::ConcurrentKernel> planned_kernels;
         for (size_t i = 0; i < items.size(); ++i) {
           const Item& it = items[i];
           const ExecutablePlan& plan = *plans[it.plan];
@@ -683,76 +684,35 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           d.stats.kernel = main.kernel;
           d.stats.chunked = it.streamed;
           d.stats.batch = 0;
-          // The knapsack sizes blocks in whole warps; a multiple above the warp is honoured only
-          // through power-of-two blocks (every power of two at least the multiple is one).
-          const bool plannable = main.strides_over_tiles &&
-                                 (main.power_of_two_block || main.block_size_multiple <= 1 ||
-                                  profile.warp_size % main.block_size_multiple == 0);
-          if (plannable && predict) planned.push_back(i);
+          // The planner's view of the main launch: the rows it covers in this phase.
+          const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
+          planner::ConcurrentKernel ck{plan.label + "/" + main.kernel, launch_request(plan.label, main, params[it.plan]),
+                                       compiled_kernel(attrs)};
+          if (main.strides_over_tiles) ck.request.tuples = it.streamed ? chunk_rows : launch_rows(plan, main, params[it.plan]);
+          if (planner::knapsack_can_plan(ck.request, profile) && predict) {
+            planned.push_back(i);
+            planned_kernels.push_back(ck);
+          }
           if (main.strides_over_tiles && options.launch_params == LaunchParams::Random) {
-            const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
-            const std::vector<uint32_t> sizes = launchable_block_sizes(main, attrs, params[it.plan], device);
-            if (!sizes.empty()) {
-              const uint32_t block = sizes[std::uniform_int_distribution<size_t>(0, sizes.size() - 1)(rng)];
-              const uint64_t shared = scratch_bytes_for(main, block, params[it.plan]) + attrs.static_shared_bytes;
-              const planner::Occupancy occ = planner::compute_occupancy(
-                  profile, {block, static_cast<uint32_t>(std::max(0, attrs.registers_per_thread)), shared});
-              const uint64_t most = std::max<uint64_t>(1, uint64_t{2} * occ.blocks_per_sm * profile.sm_count);
-              LaunchConfig& cfg = d.configs[it.main];
-              cfg.block_size = block;
-              cfg.dynamic_shared_bytes = static_cast<uint32_t>(scratch_bytes_for(main, block, params[it.plan]));
-              cfg.grid_blocks = std::uniform_int_distribution<uint64_t>(1, most)(rng);
-              d.stats.blocks_per_sm = occ.blocks_per_sm;
+            if (const std::optional<planner::ConcurrentChoice> r = planner::random_launch(ck, profile, rng)) {
+              d.configs[it.main] = {.grid_blocks = r->grid_blocks, .block_size = r->block_size, .dynamic_shared_bytes = r->dynamic_shared_bytes};
+              d.stats.blocks_per_sm = r->blocks_per_sm;
             }
           }
         }
         const std::vector<Decided> stand_alone = decided;  // decide_launch()'s full-device launches
         if (!planned.empty()) {
-          std::vector<planner::KernelDemand> demands;
-          // An equal share of each SM's warps (whole warps, so the shares' sum fits W_SM).
-          const uint64_t share =
-              std::max<uint64_t>(1, profile.max_warps_per_sm() / planned.size()) * profile.warp_size * profile.sm_count;
-          for (size_t i : planned) {
-            const Item& it = items[i];
-            const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];
-            const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
-            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(*plans[it.plan], main, params[it.plan]);
-            // (planned launches stride over tiles: the planner's tuples per thread)
-            const uint32_t per_thread = planner::tuples_per_thread(rows);
-            const uint64_t tile_threads = std::max<uint64_t>(1, (rows + per_thread - 1) / per_thread);
-            planner::KernelDemand k;
-            k.name = plans[it.plan]->label + "/" + main.kernel;
-            k.threads = std::min(tile_threads, share);
-            k.registers_per_thread = static_cast<uint32_t>(std::max(0, attrs.registers_per_thread));
-            const std::map<std::string, int64_t> p = params[it.plan];
-            const uint64_t static_shared = attrs.static_shared_bytes;
-            k.shared_per_block = [main, p, static_shared](uint32_t t) { return scratch_bytes_for(main, t, p) + static_shared; };
-            k.power_of_two_block = main.power_of_two_block;
-            k.max_block_size = std::min<uint32_t>(planner::kMaxBlockSize, attrs.max_threads_per_block > 0 ? attrs.max_threads_per_block
-                                                                                                   : planner::kMaxBlockSize);
-            k.min_block_size = std::max<uint32_t>(1, main.block_size_multiple);
-            demands.push_back(std::move(k));
-          }
-          const planner::ConcurrentPlan cp = planner::plan_concurrent(profile, demands);
-          ps.batches = cp.batches.size();
-          ps.knapsack_feasible = cp.batches.size() == 1;
-          ps.planner = cp.batches.size() == 1 ? "knapsack" : std::string("knapsack+") + planner::to_string(cp.packing.method);
-          for (size_t b = 0; b < cp.batches.size(); ++b) {
-            const planner::Batch& batch = cp.batches[b];
-            for (size_t j = 0; j < batch.kernels.size(); ++j) {
-              const size_t i = planned[batch.kernels[j]];
-              const planner::KernelLaunch& l = batch.plan.launches[j];
-              const Item& it = items[i];
-              const LaunchSpec& main = plans[it.plan]->pipelines[it.pipeline].launches[it.main];
-              Decided& d = decided[i];
-              LaunchConfig& cfg = d.configs[it.main];
-              cfg.block_size = l.block_size;
-              cfg.dynamic_shared_bytes = static_cast<uint32_t>(scratch_bytes_for(main, l.block_size, params[it.plan]));
-              cfg.grid_blocks = std::max<uint64_t>(1, l.grid_blocks);
-              d.stats.batch = b;
-              d.stats.blocks_per_sm = l.blocks_per_sm;
-              d.stats.demand_threads = cp.capped[batch.kernels[j]].threads;
-            }
+          const planner::ConcurrentLaunches cl = planner::plan_concurrent_launches(planned_kernels, profile);
+          ps.batches = cl.batches;
+          ps.knapsack_feasible = cl.batches == 1;
+          ps.planner = cl.planner;
+          for (size_t j = 0; j < planned.size(); ++j) {
+            const planner::ConcurrentChoice& c = cl.kernels[j];
+            Decided& d = decided[planned[j]];
+            d.configs[items[planned[j]].main] = {.grid_blocks = c.grid_blocks, .block_size = c.block_size, .dynamic_shared_bytes = c.dynamic_shared_bytes};
+            d.stats.batch = c.batch;
+            d.stats.blocks_per_sm = c.blocks_per_sm;
+            d.stats.demand_threads = c.demand_threads;
           }
         } else {
           ps.planner = options.launch_params == LaunchParams::Auto ? "knapsack" : to_string(options.launch_params);
