@@ -53,7 +53,7 @@ const ParamSpec* find_param(const ExecutablePlan& plan, const std::string& name)
 std::string scanned_table(const ExecutablePlan& plan, const LaunchSpec& launch) {
   if (launch.tuples_param.empty()) return "";
   const ParamSpec* p = find_param(plan, launch.tuples_param);
-  return p != nullptr && p->source == ParamSpec::Source::RowCount ? p->table : "";
+  return p != nullptr ? p->rows_of : "";
 }
 
 // ---- which table streams, which pipeline of each plan scans it, which launches run per chunk ----
@@ -440,7 +440,7 @@ bool ConcurrentExecutor::would_stream(const std::vector<const ExecutablePlan*>& 
   const ScanLayout layout = analyse(plans, database);
   if (layout.table.empty()) return false;
   std::vector<std::map<std::string, int64_t>> params;
-  for (const ExecutablePlan* p : plans) params.push_back(resolve_params(*p, database));
+  for (const ExecutablePlan* p : plans) params.push_back(param_values(*p));
   const Footprint f = footprint(executor_.backend(), executor_.device_columns(), plans, params, layout, database,
                                 options.memory_limit);
   return f.working_set() > f.limit;
@@ -474,7 +474,7 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
       modules.push_back(executor_.module_for(plan.module, es));
     }
     stats.compile_ms += es.compile_ms;
-    params.push_back(resolve_params(plan, database));
+    params.push_back(param_values(plan));
   }
 
   // ---- placement ----

@@ -125,4 +125,10 @@ void validate_plan(const ExecutablePlan& plan) {
   }
 }
 
+std::map<std::string, int64_t> param_values(const ExecutablePlan& plan) {
+  std::map<std::string, int64_t> values;
+  for (const ParamSpec& p : plan.params) values[p.name] = p.value;
+  return values;
+}
+
 }  // namespace hqc::runtime

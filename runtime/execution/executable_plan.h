@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,28 +31,14 @@ enum class ScalarKind { I32, I64, U64, F64 };
 enum class ElementType { I32, U32, I64, U64, F64 };
 uint32_t element_bytes(ElementType t);
 
+// A run-time parameter (a kernel argument) with its value, resolved against the database once, by
+// ir::resolve_parameters when the program was lowered (execution/lower_program.h). `rows_of`: for a
+// tuple count, the table whose rows it counts (the concurrent executor recognises a scan of the fact
+// table by it, and gives each chunk its own count); empty otherwise.
 struct ParamSpec {
-  enum class Source {
-    Constant,        // `value` (planner-sized capacities, constants of the plan)
-    RowCount,        // rows of `table`
-    ColumnMin,       // statistics of table.column (physical integer value / dictionary code)
-    ColumnMax,
-    ColumnDomain,    // max - min + 1: slots of a perfect-hash / direct-indexed table over the column
-    DictionaryCode,  // code of `literal` in table.column's dictionary, see `match`
-  };
-  // For DictionaryCode: Equal → the code, or -1 when the literal is absent (matches no row);
-  // LowerBound → first code whose string >= literal; UpperBound → first code whose string > literal.
-  // (col >= lit) is (code >= LowerBound); (col <= lit) is (code < UpperBound); PrefixEnd → first code
-  // after those starting with literal (col LIKE 'lit%' is LowerBound <= code < PrefixEnd).
-  enum class Match { Equal, LowerBound, UpperBound, PrefixEnd };
-
   std::string name;
-  Source source = Source::Constant;
   int64_t value = 0;
-  std::string table;
-  std::string column;
-  std::string literal;
-  Match match = Match::Equal;
+  std::string rows_of;
 };
 
 struct BufferSpec {
@@ -246,5 +233,9 @@ void validate_plan(const ExecutablePlan& plan);
 // validate_plan, then Error(Usage) when the plan's kernels were generated for another dialect than
 // the backend runs. Every executor calls this before anything touches the device.
 void check_plan_runs_on(const ExecutablePlan& plan, const Backend& backend);
+
+// The plan's parameter values by name (resolved when the plan was lowered), the starting point of a
+// run's parameters (later pipelines and overflow restarts change their copy).
+std::map<std::string, int64_t> param_values(const ExecutablePlan& plan);
 
 }  // namespace hqc::runtime

@@ -197,7 +197,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
     Watchdog::Phase phase(plan.label, "compile");
     return module_for(plan.module, stats);
   }();
-  std::map<std::string, int64_t> params = resolve_params(plan, database);
+  std::map<std::string, int64_t> params = param_values(plan);
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
   columns_.reset_counters();

@@ -142,7 +142,5 @@ class Executor {
   std::map<std::string, std::shared_ptr<Module>> modules_;
 };
 
-// Parameter resolution on its own (used by run(); exposed for tests and EXPLAIN ANALYZE-style output).
-std::map<std::string, int64_t> resolve_params(const ExecutablePlan& plan, const Database& database);
 
 }  // namespace hqc::runtime

@@ -311,17 +311,8 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
   if (plan.module.label.empty() || plan.module.label == "kernel") plan.module.label = program.label;
 
   for (const ir::Param& p : program.params) {
-    ParamSpec spec;
-    spec.name = p.name;
-    spec.source = ParamSpec::Source::Constant;
-    spec.value = value_of(program, values, p.name);
-    if (p.source == ir::Param::Source::RowCount) {
-      // Kept as a row count (resolved again from the database the plan runs on, to the same value):
-      // the concurrent executor recognises a fact-table scan by its tuple count being one.
-      spec.source = ParamSpec::Source::RowCount;
-      spec.table = p.table;
-    }
-    plan.params.push_back(spec);
+    // A row count names its table: the concurrent executor recognises a fact-table scan by it.
+    plan.params.push_back({p.name, value_of(program, values, p.name), p.source == ir::Param::Source::RowCount ? p.table : ""});
   }
   for (const ir::Buffer& b : program.buffers) {
     BufferSpec spec;

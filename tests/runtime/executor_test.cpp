@@ -148,14 +148,17 @@ ExecutablePlan join_aggregate_plan(const std::string& prelude) {
   ExecutablePlan p;
   p.label = "join-agg";
   p.module = {prelude + kBody, {}, {"build", "probe_agg"}, "join-agg"};
-  using S = ParamSpec::Source;
+  // The values ir::resolve_parameters gives for make_data()'s tables.
+  const TestData t = make_data();
+  const auto [cat_min, cat_max] = std::minmax_element(t.d_cat.begin(), t.d_cat.end());
+  const std::vector<std::string>& flags = t.db.tables.at("fact").columns.back().dictionary;  // f_flag
   p.params = {
-      {"dim_rows", S::RowCount, 0, "dim"},
-      {"fact_rows", S::RowCount, 0, "fact"},
-      {"ht_cap", S::Constant, 2},  // far too small on purpose: the executor must grow it
-      {"cat_min", S::ColumnMin, 0, "dim", "d_cat"},
-      {"cat_domain", S::ColumnDomain, 0, "dim", "d_cat"},
-      {"flag_lo", S::DictionaryCode, 0, "fact", "f_flag", "M", ParamSpec::Match::LowerBound},
+      {"dim_rows", static_cast<int64_t>(t.d_key.size()), "dim"},
+      {"fact_rows", static_cast<int64_t>(t.f_fk.size()), "fact"},
+      {"ht_cap", 2},  // far too small on purpose: the executor must grow it
+      {"cat_min", *cat_min},
+      {"cat_domain", *cat_max - *cat_min + 1},
+      {"flag_lo", std::lower_bound(flags.begin(), flags.end(), std::string("M")) - flags.begin()},  // f_flag >= 'M'
   };
   p.buffers = {
       {"ht_keys", ElementType::I32, 0, "ht_cap", 1, BufferSpec::Init::Pattern, 0xFFFFFFFFull},
@@ -283,8 +286,7 @@ ExecutablePlan select_plan(const std::string& prelude, int64_t threshold) {
   ExecutablePlan p;
   p.label = "select";
   p.module = {prelude + kBody, {}, {"select_big"}, "select"};
-  using S = ParamSpec::Source;
-  p.params = {{"fact_rows", S::RowCount, 0, "fact"}, {"threshold", S::Constant, threshold}};
+  p.params = {{"fact_rows", static_cast<int64_t>(make_data().f_fk.size()), "fact"}, {"threshold", threshold}};
   p.buffers = {{"out", ElementType::I64, 0, "fact_rows"}, {"out_count", ElementType::I64, 1}};
   p.pipelines = {{"pipeline 0: select",
                   {{"select_big",
@@ -357,7 +359,7 @@ TEST_CASE("a Fail check stops the query with an error naming what overflowed") {
   ExecutablePlan p;
   p.label = "sum";
   p.module = {std::string(kOpenClPrelude) + kBody, {}, {"sum_all"}, "sum"};
-  p.params = {{"fact_rows", ParamSpec::Source::RowCount, 0, "fact"}};
+  p.params = {{"fact_rows", static_cast<int64_t>(t.f_fk.size()), "fact"}};
   p.buffers = {{"total", ElementType::I64, 1}, {"sum_overflow", ElementType::I32, 1}};
   p.pipelines = {{"pipeline 0: sum",
                   {{"sum_all",
@@ -415,25 +417,13 @@ TEST_CASE("kernels generated for another dialect are refused before the device i
   CHECK(executor.run(p, t.db).result.rows() > 0);
 }
 
-TEST_CASE("dictionary-code parameters: equal, lower and upper bounds") {
-  TestData t = make_data();
-  ExecutablePlan p;
-  p.label = "params";
-  using S = ParamSpec::Source;
-  using M = ParamSpec::Match;
-  p.params = {{"eq_hit", S::DictionaryCode, 0, "dim", "d_cat", "cherry", M::Equal},
-              {"eq_miss", S::DictionaryCode, 0, "dim", "d_cat", "blueberry", M::Equal},
-              {"lb", S::DictionaryCode, 0, "dim", "d_cat", "blueberry", M::LowerBound},
-              {"ub", S::DictionaryCode, 0, "dim", "d_cat", "cherry", M::UpperBound},
-              {"kmin", S::ColumnMin, 0, "dim", "d_key"},
-              {"kmax", S::ColumnMax, 0, "dim", "d_key"}};
-  auto v = resolve_params(p, t.db);
-  CHECK(v["eq_hit"] == 2);
-  CHECK(v["eq_miss"] == -1);
-  CHECK(v["lb"] == 2);  // first string >= "blueberry" is "cherry"
-  CHECK(v["ub"] == 3);
-  CHECK(v["kmin"] == 1000);
-  CHECK(v["kmax"] == 1063);
-  p.params.push_back({"bad", S::RowCount, 0, "no_table"});
-  CHECK_THROWS_AS(resolve_params(p, t.db), Error);
+TEST_CASE("a plan's parameters are its resolved values") {
+  const ExecutablePlan p = join_aggregate_plan(kOpenClPrelude);
+  const std::map<std::string, int64_t> v = param_values(p);
+  REQUIRE(v.size() == p.params.size());
+  CHECK(v.at("dim_rows") == 10);
+  CHECK(v.at("fact_rows") == 5000);
+  CHECK(v.at("cat_min") == 1);     // d_cat's codes are 1..3
+  CHECK(v.at("cat_domain") == 3);
+  CHECK(v.at("flag_lo") == 1);     // "M" in {"A", "M", "Z"}
 }

@@ -205,7 +205,7 @@ void check_knapsack_phase(Fixture& f, const PhaseStats& phase, uint64_t chunk_ro
     REQUIRE(main != nullptr);
     ExecutionStats es;
     const KernelAttributes attrs = f.executor->module_for(plan.module, es)->kernel(main->kernel).attributes;
-    const std::map<std::string, int64_t> params = resolve_params(plan, ssb_data());
+    const std::map<std::string, int64_t> params = param_values(plan);
     const uint64_t rows = k.chunked ? chunk_rows : static_cast<uint64_t>(params.at(main->tuples_param));
     planner::KernelDemand d;
     d.name = k.query;
