@@ -1,5 +1,6 @@
 // One call from a bound logical plan to a verified kernel program: build_program() followed by the
-// default passes (ir/passes.h). What the CLI and the runtime call; tests call the pieces.
+// default passes (ir/passes.h). What the command-line programs call (tools/driver/query_driver.cpp);
+// tests also call the pieces.
 #pragma once
 
 #include <memory>

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "codegen/generate.h"
-#include "ir/build_pipelines.h"
+#include "ir/compile.h"
 #include "ir/resolve_parameters.h"
 #include "planner/sizing.h"
 #include "runtime/execution/lower_program.h"
@@ -25,8 +25,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.model = options.model;
   build.stats = options.stats;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
-  q.program = ir::build_program(std::move(plan), catalog, build);
-  q.passes = ir::run_passes(q.program, ir::default_passes());
+  q.program = ir::compile_program(std::move(plan), catalog, build, {}, &q.passes);
   q.plan_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
   q.generated = codegen::generate(q.program, options.dialect);
