@@ -37,11 +37,6 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-struct OverflowRestart {
-  size_t plan;
-  const CheckSpec* check;
-};
-
 const ParamSpec* find_param(const ExecutablePlan& plan, const std::string& name) {
   for (const ParamSpec& p : plan.params) {
     if (p.name == name) return &p;
@@ -619,24 +614,13 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
   std::mt19937_64 rng(options.seed);
 
   std::vector<std::map<std::string, AllocatedBuffer>> buffers(plans.size());
-  std::vector<RebuildBudget> budgets(plans.size(), RebuildBudget(options.max_rebuilds));
-  for (;;) {  // attempts: restart every plan after a Grow overflow
-    const auto setup_start = Clock::now();
-    {
-      Watchdog::Phase phase(labels, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
-      for (size_t q = 0; q < plans.size(); ++q) {
-        buffers[q].clear();
-        buffers[q] = allocate_state(backend, *plans[q], params[q]);
-      }
-      backend.synchronize();  // fills ran on the default queue; streams must see them
-    }
-    stats.transfer_ms += ms_since(setup_start);
+  OverflowRestarts restarts(backend, plans, params, buffers, options.max_rebuilds);
+  restarts.run(labels, [&] {  // one attempt: every plan from its first pipeline
     stats.phases.clear();
     stats.kernels_ms = 0;
     ss.bytes_transferred = 0;
     ss.measured_ms = 0;
-
-    try {
+    {
       for (size_t phase = 0; phase < layout.phases; ++phase) {
         std::vector<Item> items;
         for (size_t q = 0; q < plans.size(); ++q) {
@@ -907,14 +891,8 @@ ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& 
           }
         }
       }
-      break;
-    } catch (const OverflowRestart& restart) {
-      backend.synchronize();
-      ++stats.rebuilds;
-      budgets.at(restart.plan).spend(*restart.check, plans[restart.plan]->label);
-      grow_for_rerun(*restart.check, buffers[restart.plan], params[restart.plan]);
     }
-  }
+  }, stats.transfer_ms, stats.rebuilds);
 
   // ---- results ----
   const auto finalize_start = Clock::now();

@@ -37,11 +37,6 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Raised inside one attempt when a Grow check fires; caught by run() to restart.
-struct OverflowRestart {
-  const CheckSpec* check;
-};
-
 }  // namespace
 
 PipelineSchedule parse_pipeline_schedule(std::string_view text) {
@@ -197,7 +192,11 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
     Watchdog::Phase phase(plan.label, "compile");
     return module_for(plan.module, stats);
   }();
-  std::map<std::string, int64_t> params = param_values(plan);
+  // One plan's parameters and state, as the restart loop (OverflowRestarts) keeps them.
+  std::vector<std::map<std::string, int64_t>> plan_params{param_values(plan)};
+  std::map<std::string, int64_t>& params = plan_params[0];
+  std::vector<std::map<std::string, AllocatedBuffer>> plan_buffers(1);
+  std::map<std::string, AllocatedBuffer>& buffers = plan_buffers[0];
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
   columns_.reset_counters();
@@ -292,7 +291,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
       timing.end_ms = timing.kernel_ms;
       total += timing.kernel_ms;
       timings.push_back(std::move(timing));
-      if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{grow};
+      if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{0, grow};
     }
     return total;
   };
@@ -367,38 +366,22 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
         total += wall;
       }
       for (size_t p : wave) {
-        if (const CheckSpec* grow = check_pipeline(plan, plan.pipelines[p], buffers)) throw OverflowRestart{grow};
+        if (const CheckSpec* grow = check_pipeline(plan, plan.pipelines[p], buffers)) throw OverflowRestart{0, grow};
       }
     }
     return total;
   };
 
-  std::map<std::string, AllocatedBuffer> buffers;
   const int repeat = std::max(1, options.repeat);
-  RebuildBudget budget(options.max_rebuilds);
+  OverflowRestarts restarts(backend_, {&plan}, plan_params, plan_buffers, options.max_rebuilds);
   double best = -1;
   for (int rep = 0; rep < repeat; ++rep) {
     std::vector<PipelineTiming> timings;
     double total = 0;
-    for (;;) {  // attempts: restart from the first pipeline after a Grow overflow
-      const auto setup_start = Clock::now();
-      {
-        Watchdog::Phase setup(plan.label, "transfer", stats.rebuilds ? "state after a rebuild" : "state");
-        buffers.clear();  // frees the previous attempt's state before allocating the grown one
-        buffers = allocate_state(backend_, plan, params);
-      }
-      stats.transfer_ms += ms_since(setup_start);
-
-      try {
-        timings.clear();
-        total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
-        break;  // every pipeline ran and no flag was raised
-      } catch (const OverflowRestart& restart) {
-        ++stats.rebuilds;
-        budget.spend(*restart.check, plan.label);
-        grow_for_rerun(*restart.check, buffers, params);
-      }
-    }
+    restarts.run(plan.label, [&] {
+      timings.clear();
+      total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
+    }, stats.transfer_ms, stats.rebuilds);
     stats.kernel_ms_per_repeat.push_back(total);
     if (best < 0 || total < best) {
       best = total;

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 
+#include "runtime/execution/watchdog.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -107,6 +109,36 @@ const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& 
     return &check;
   }
   return nullptr;
+}
+
+OverflowRestarts::OverflowRestarts(Backend& backend, std::vector<const ExecutablePlan*> plans,
+                                   std::vector<std::map<std::string, int64_t>>& params,
+                                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds)
+    : backend_(backend), plans_(std::move(plans)), params_(params), buffers_(buffers),
+      budgets_(plans_.size(), RebuildBudget(max_rebuilds)) {}
+
+void OverflowRestarts::run(const std::string& label, const std::function<void()>& attempt, double& setup_ms, int& rebuilds) {
+  for (;;) {
+    const auto setup_start = std::chrono::steady_clock::now();
+    {
+      Watchdog::Phase phase(label, "transfer", rebuilds ? "state after a rebuild" : "state");
+      for (size_t q = 0; q < plans_.size(); ++q) {
+        buffers_[q].clear();  // frees the previous attempt's state before allocating the grown one
+        buffers_[q] = allocate_state(backend_, *plans_[q], params_[q]);
+      }
+      backend_.synchronize();  // the fills ran on the default queue; streams must see them
+    }
+    setup_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup_start).count();
+    try {
+      attempt();
+      return;  // every pipeline ran and no flag was raised
+    } catch (const OverflowRestart& restart) {
+      backend_.synchronize();
+      ++rebuilds;
+      budgets_.at(restart.plan).spend(*restart.check, plans_[restart.plan]->label);
+      grow_for_rerun(*restart.check, buffers_[restart.plan], params_[restart.plan]);
+    }
+  }
 }
 
 }  // namespace hqc::runtime

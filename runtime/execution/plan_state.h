@@ -10,11 +10,18 @@
 //   - check_pipeline() reads each CheckSpec's flag: a raised Fail flag throws (Unsupported for an
 //     exactness limit, Internal for a compiler or statistics error); the first raised Grow flag is
 //     returned (nullptr when none), so the caller doubles its capacities and restarts.
+//   - OverflowRestarts is THE overflow restart loop of every executor: before each attempt every
+//     plan's previous state is freed and the state for its current parameters allocated and filled
+//     (the device synchronised, so streams see the fills); an attempt that throws OverflowRestart
+//     (after check_pipeline() returned a Grow check) spends that plan's rebuild budget, doubles the
+//     capacities the check names (grow_for_rerun) and runs again from the first pipeline.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "runtime/device/backend.h"
 #include "runtime/execution/executable_plan.h"
@@ -58,5 +65,31 @@ class RebuildBudget {
 
 const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& pipeline,
                                 const std::map<std::string, AllocatedBuffer>& buffers);
+
+// Thrown by an attempt when a Grow check of plan `plan` (its index in the run) fired.
+struct OverflowRestart {
+  size_t plan = 0;
+  const CheckSpec* check = nullptr;
+};
+
+// One run's plans with their parameters and state, restarted until no Grow check fires.
+class OverflowRestarts {
+ public:
+  // `params` and `buffers` hold one entry per plan and outlive this object; the budgets last as long
+  // as it does (across repetitions of the query).
+  OverflowRestarts(Backend& backend, std::vector<const ExecutablePlan*> plans, std::vector<std::map<std::string, int64_t>>& params,
+                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds);
+  // Runs `attempt` until it returns without an OverflowRestart. `label` names the run in the
+  // watchdog; the time spent allocating and filling state is added to `setup_ms`, every restart to
+  // `rebuilds`.
+  void run(const std::string& label, const std::function<void()>& attempt, double& setup_ms, int& rebuilds);
+
+ private:
+  Backend& backend_;
+  std::vector<const ExecutablePlan*> plans_;
+  std::vector<std::map<std::string, int64_t>>& params_;
+  std::vector<std::map<std::string, AllocatedBuffer>>& buffers_;
+  std::vector<RebuildBudget> budgets_;
+};
 
 }  // namespace hqc::runtime
