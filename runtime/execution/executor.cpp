@@ -182,30 +182,56 @@ double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, siz
   return ms;
 }
 
-Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {
-  check_plan_runs_on(plan, backend_);
-  Execution execution;
-  ExecutionStats& stats = execution.stats;
-  stats.device = backend_.device_description();
+namespace {
 
-  std::shared_ptr<Module> module = [&] {
-    Watchdog::Phase phase(plan.label, "compile");
-    return module_for(plan.module, stats);
-  }();
-  // One plan's parameters and state, as the restart loop (OverflowRestarts) keeps them.
-  std::vector<std::map<std::string, int64_t>> plan_params{param_values(plan)};
-  std::map<std::string, int64_t>& params = plan_params[0];
-  std::vector<std::map<std::string, AllocatedBuffer>> plan_buffers(1);
-  std::map<std::string, AllocatedBuffer>& buffers = plan_buffers[0];
+// One query's run on the Executor's backend: the steps of Executor::run, each a method, sharing the
+// run's module, parameters, device columns and state.
+class SingleQueryRun {
+ public:
+  SingleQueryRun(Backend& backend, const ExecutablePlan& plan, const ExecutorOptions& options, ExecutionStats& stats)
+      : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1) {}
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
-  columns_.reset_counters();
+  void upload_columns(DeviceColumnCache& columns, const Database& database);
+  // The pipelines' order: waves of the dependency DAG (concurrent) or one per wave (sequential).
+  void plan_waves();
+  // repeat × (allocate state, run every pipeline, restart on a Grow overflow); the best repetition's
+  // pipeline timings are kept.
+  void run_repeated(std::shared_ptr<Module> module);
+
+  std::map<std::string, int64_t>& params() { return params_[0]; }
+  std::map<std::string, AllocatedBuffer>& buffers() { return buffers_[0]; }
+
+ private:
+  std::vector<KernelArg> args_for(const LaunchSpec& launch);
+  LaunchConfig decide(const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats);
+  double run_sequential(std::vector<PipelineTiming>& timings);
+  double run_waves(std::vector<PipelineTiming>& timings);
+  // The device times of one wave's launches on one clock, into the pipelines' timings; the wave's span.
+  double time_wave(const std::vector<size_t>& wave, const std::vector<std::pair<size_t, TimedLaunch>>& issued,
+                   std::vector<PipelineTiming>& timings);
+
+  Backend& backend_;
+  const ExecutablePlan& plan_;
+  const ExecutorOptions& options_;
+  ExecutionStats& stats_;
+  std::vector<std::map<std::string, int64_t>> params_;          // one plan's, as OverflowRestarts keeps them
+  std::vector<std::map<std::string, AllocatedBuffer>> buffers_;
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> columns_;
+  std::shared_ptr<Module> module_;
+  PipelineWaves waves_;
+  std::vector<std::vector<size_t>> members_;  // pipelines of each wave, in plan order
+  std::vector<Stream> streams_;               // one per pipeline of the widest wave (concurrent)
+};
+
+void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& database) {
+  columns.reset_counters();
   std::vector<DeviceColumnCache::Request> requests;
-  for (const PipelineSpec& pipeline : plan.pipelines) {
+  for (const PipelineSpec& pipeline : plan_.pipelines) {
     for (const LaunchSpec& launch : pipeline.launches) {
       for (const ArgSpec& a : launch.args) {
         if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
-        const std::string context = plan.label + ": " + pipeline.name + ", kernel " + launch.kernel;
+        const std::string context = plan_.label + ": " + pipeline.name + ", kernel " + launch.kernel;
         const Column& column = lookup_column(database, a.table, a.column, context);
         if (a.kind == ArgSpec::Kind::ColumnHeap && column.encoding != Encoding::Heap) {
           throw Error(ErrorKind::Internal, context + ": " + a.table + "." + a.column + " has no string heap");
@@ -214,186 +240,201 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
       }
     }
   }
-  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
-    Watchdog::Phase phase(plan.label, "transfer");
-    return columns_.get_all(requests);
-  }();
-  stats.transfer_ms = columns_.transfer_ms();
-  stats.transfer_bytes = columns_.bytes_uploaded();
+  Watchdog::Phase phase(plan_.label, "transfer");
+  columns_ = columns.get_all(requests);
+  stats_.transfer_ms = columns.transfer_ms();
+  stats_.transfer_bytes = columns.bytes_uploaded();
+}
 
-  // The arguments and launch decision of one launch under the current parameters.
-  auto args_for = [&](const LaunchSpec& launch, const std::map<std::string, AllocatedBuffer>& buffers) {
-    std::vector<KernelArg> args;
-    args.reserve(launch.args.size());
-    for (const ArgSpec& a : launch.args) {
-      switch (a.kind) {
-        case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values)); break;
-        case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
-        case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers.at(a.name).buffer)); break;
-        case ArgSpec::Kind::Param: args.push_back(scalar_arg(params.at(a.name), a.scalar)); break;
-        case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
-      }
-    }
-    return args;
-  };
-  auto decide = [&](const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
-    const Kernel& kernel = module->kernel(launch.kernel);
-    const LaunchDecision decision =
-        decide_launch(plan.label, launch, kernel.attributes, params, backend_.properties());
-    launch_stats.push_back({launch.kernel, decision.config.block_size, decision.config.grid_blocks,
-                            decision.blocks_per_sm, decision.occupancy, planner::to_string(decision.limiting)});
-    return decision.config;
-  };
-
-  const bool concurrent = options.pipelines == PipelineSchedule::Concurrent;
-  stats.pipeline_schedule = to_string(options.pipelines);
-  const size_t n = plan.pipelines.size();
-  PipelineWaves waves;
+void SingleQueryRun::plan_waves() {
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent;
+  stats_.pipeline_schedule = to_string(options_.pipelines);
+  const size_t n = plan_.pipelines.size();
   if (concurrent) {
-    waves = pipeline_waves(plan);
+    waves_ = pipeline_waves(plan_);
   } else {
-    waves.wave.resize(n);
-    for (size_t p = 0; p < n; ++p) waves.wave[p] = p;
-    waves.waves = n;
+    waves_.wave.resize(n);
+    for (size_t p = 0; p < n; ++p) waves_.wave[p] = p;
+    waves_.waves = n;
   }
-  stats.waves = waves.waves;
-  std::vector<std::vector<size_t>> members(waves.waves);  // pipelines of each wave, in plan order
-  for (size_t p = 0; p < n; ++p) members[waves.wave[p]].push_back(p);
-  std::vector<Stream> streams;  // one per pipeline of the widest wave
+  stats_.waves = waves_.waves;
+  members_.assign(waves_.waves, {});
+  for (size_t p = 0; p < n; ++p) members_[waves_.wave[p]].push_back(p);
   if (concurrent) {
     size_t widest = 0;
-    for (const auto& m : members) widest = std::max(widest, m.size());
-    for (size_t i = 0; i < widest; ++i) streams.push_back(backend_.create_stream());
+    for (const auto& m : members_) widest = std::max(widest, m.size());
+    for (size_t i = 0; i < widest; ++i) streams_.push_back(backend_.create_stream());
   }
+}
 
-  // Sequential: each pipeline's launches synchronised one after the other, flags read after it.
-  auto run_sequential = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
-    Watchdog::Phase phase(plan.label, "kernels");
-    double total = 0;
-    for (size_t p = 0; p < n; ++p) {
-      const PipelineSpec& pipeline = plan.pipelines[p];
-      for (const ParamFromBuffer& f : pipeline.params_from_buffers) params[f.param] = param_from_buffer(plan, f, buffers);
-      PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
-      for (const LaunchSpec& launch : pipeline.launches) {
-        const std::vector<KernelArg> args = args_for(launch, buffers);
-        const LaunchConfig config = decide(launch, timing.launches);
-        const Kernel& kernel = module->kernel(launch.kernel);
-        phase.detail("kernel " + launch.kernel);
-        if (options.time_kernels) {
-          timing.kernel_ms += backend_.launch_timed(kernel, args, config);
-        } else {
-          const auto start = Clock::now();
-          backend_.launch(kernel, args, config);
-          backend_.synchronize();
-          timing.kernel_ms += ms_since(start);
-        }
-      }
-      timing.end_ms = timing.kernel_ms;
-      total += timing.kernel_ms;
-      timings.push_back(std::move(timing));
-      if (const CheckSpec* grow = check_pipeline(plan, pipeline, buffers)) throw OverflowRestart{0, grow};
+// The arguments of one launch under the current parameters.
+std::vector<KernelArg> SingleQueryRun::args_for(const LaunchSpec& launch) {
+  std::vector<KernelArg> args;
+  args.reserve(launch.args.size());
+  for (const ArgSpec& a : launch.args) {
+    switch (a.kind) {
+      case ArgSpec::Kind::Column: args.push_back(KernelArg::buf(columns_.at({a.table, a.column})->values)); break;
+      case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(columns_.at({a.table, a.column})->heap)); break;
+      case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers().at(a.name).buffer)); break;
+      case ArgSpec::Kind::Param: args.push_back(scalar_arg(params().at(a.name), a.scalar)); break;
+      case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
     }
-    return total;
-  };
+  }
+  return args;
+}
 
-  // Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
-  auto run_waves = [&](std::map<std::string, AllocatedBuffer>& buffers, std::vector<PipelineTiming>& timings) {
-    Watchdog::Phase phase(plan.label, "kernels");
-    backend_.synchronize();  // the state's fills ran on the default queue; the streams must see them
-    timings.assign(n, {});
-    double total = 0;
-    for (const std::vector<size_t>& wave : members) {
-      // Values of earlier waves, read before anything of this wave is issued (a host read waits).
-      std::vector<std::vector<std::pair<std::string, int64_t>>> values(wave.size());
-      for (size_t i = 0; i < wave.size(); ++i) {
-        for (const ParamFromBuffer& f : plan.pipelines[wave[i]].params_from_buffers) {
-          values[i].emplace_back(f.param, param_from_buffer(plan, f, buffers));
-        }
-      }
-      struct Issued {
-        size_t pipeline;
-        TimedLaunch timed;
-      };
-      std::vector<Issued> issued;
-      std::string kernels;
-      for (size_t p : wave)
-        for (const LaunchSpec& launch : plan.pipelines[p].launches) kernels += (kernels.empty() ? "" : ", ") + launch.kernel;
-      phase.detail("wave " + std::to_string(&wave - members.data()) + ": " + kernels);
-      const auto wave_start = Clock::now();
-      for (size_t i = 0; i < wave.size(); ++i) {
-        const PipelineSpec& pipeline = plan.pipelines[wave[i]];
-        for (const auto& [param, value] : values[i]) params[param] = value;
-        PipelineTiming& timing = timings[wave[i]];
-        timing.name = pipeline.name;
-        timing.wave = waves.wave[wave[i]];
-        for (const LaunchSpec& launch : pipeline.launches) {
-          const std::vector<KernelArg> args = args_for(launch, buffers);
-          const LaunchConfig config = decide(launch, timing.launches);
-          const Kernel& kernel = module->kernel(launch.kernel);
-          if (options.time_kernels) {
-            issued.push_back({wave[i], backend_.launch_on_timed(streams[i], kernel, args, config)});
-          } else {
-            backend_.launch_on(streams[i], kernel, args, config);
-          }
-        }
-      }
-      backend_.synchronize();
-      if (options.time_kernels && !issued.empty()) {
-        // Device times of the wave's launches on one clock, relative to its first issued launch.
-        std::vector<Backend::Interval> spans;
-        double first = 0;
-        double last = 0;
-        for (size_t k = 0; k < issued.size(); ++k) {
-          spans.push_back(backend_.launch_interval_ms(issued[k].timed, issued[0].timed));
-          first = k == 0 ? spans[k].start_ms : std::min(first, spans[k].start_ms);
-          last = k == 0 ? spans[k].end_ms : std::max(last, spans[k].end_ms);
-        }
-        for (size_t i = 0; i < wave.size(); ++i) {
-          PipelineTiming& timing = timings[wave[i]];
-          bool seen = false;
-          for (size_t k = 0; k < issued.size(); ++k) {
-            if (issued[k].pipeline != wave[i]) continue;
-            timing.kernel_ms += spans[k].end_ms - spans[k].start_ms;
-            timing.start_ms = seen ? std::min(timing.start_ms, spans[k].start_ms - first) : spans[k].start_ms - first;
-            timing.end_ms = seen ? std::max(timing.end_ms, spans[k].end_ms - first) : spans[k].end_ms - first;
-            seen = true;
-          }
-        }
-        total += last - first;
+// The planner's launch decision under the current parameters, recorded in `launch_stats`.
+LaunchConfig SingleQueryRun::decide(const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
+  const Kernel& kernel = module_->kernel(launch.kernel);
+  const LaunchDecision decision = decide_launch(plan_.label, launch, kernel.attributes, params(), backend_.properties());
+  launch_stats.push_back({launch.kernel, decision.config.block_size, decision.config.grid_blocks, decision.blocks_per_sm,
+                          decision.occupancy, planner::to_string(decision.limiting)});
+  return decision.config;
+}
+
+// Sequential: each pipeline's launches synchronised one after the other, flags read after it.
+double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
+  Watchdog::Phase phase(plan_.label, "kernels");
+  double total = 0;
+  for (size_t p = 0; p < plan_.pipelines.size(); ++p) {
+    const PipelineSpec& pipeline = plan_.pipelines[p];
+    for (const ParamFromBuffer& f : pipeline.params_from_buffers) params()[f.param] = param_from_buffer(plan_, f, buffers());
+    PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
+    for (const LaunchSpec& launch : pipeline.launches) {
+      const std::vector<KernelArg> args = args_for(launch);
+      const LaunchConfig config = decide(launch, timing.launches);
+      const Kernel& kernel = module_->kernel(launch.kernel);
+      phase.detail("kernel " + launch.kernel);
+      if (options_.time_kernels) {
+        timing.kernel_ms += backend_.launch_timed(kernel, args, config);
       } else {
-        const double wall = ms_since(wave_start);
-        for (size_t p : wave) timings[p].kernel_ms = wall;
-        total += wall;
-      }
-      for (size_t p : wave) {
-        if (const CheckSpec* grow = check_pipeline(plan, plan.pipelines[p], buffers)) throw OverflowRestart{0, grow};
+        const auto start = Clock::now();
+        backend_.launch(kernel, args, config);
+        backend_.synchronize();
+        timing.kernel_ms += ms_since(start);
       }
     }
-    return total;
-  };
+    timing.end_ms = timing.kernel_ms;
+    total += timing.kernel_ms;
+    timings.push_back(std::move(timing));
+    if (const CheckSpec* grow = check_pipeline(plan_, pipeline, buffers())) throw OverflowRestart{0, grow};
+  }
+  return total;
+}
 
-  const int repeat = std::max(1, options.repeat);
-  OverflowRestarts restarts(backend_, {&plan}, plan_params, plan_buffers, options.max_rebuilds);
+// Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
+double SingleQueryRun::run_waves(std::vector<PipelineTiming>& timings) {
+  Watchdog::Phase phase(plan_.label, "kernels");
+  timings.assign(plan_.pipelines.size(), {});
+  double total = 0;
+  for (const std::vector<size_t>& wave : members_) {
+    // Values of earlier waves, read before anything of this wave is issued (a host read waits).
+    std::vector<std::vector<std::pair<std::string, int64_t>>> values(wave.size());
+    for (size_t i = 0; i < wave.size(); ++i) {
+      for (const ParamFromBuffer& f : plan_.pipelines[wave[i]].params_from_buffers)
+        values[i].emplace_back(f.param, param_from_buffer(plan_, f, buffers()));
+    }
+    std::vector<std::pair<size_t, TimedLaunch>> issued;  // (pipeline, launch)
+    std::string kernels;
+    for (size_t p : wave)
+      for (const LaunchSpec& launch : plan_.pipelines[p].launches) kernels += (kernels.empty() ? "" : ", ") + launch.kernel;
+    phase.detail("wave " + std::to_string(&wave - members_.data()) + ": " + kernels);
+    const auto wave_start = Clock::now();
+    for (size_t i = 0; i < wave.size(); ++i) {
+      const PipelineSpec& pipeline = plan_.pipelines[wave[i]];
+      for (const auto& [param, value] : values[i]) params()[param] = value;
+      PipelineTiming& timing = timings[wave[i]];
+      timing.name = pipeline.name;
+      timing.wave = waves_.wave[wave[i]];
+      for (const LaunchSpec& launch : pipeline.launches) {
+        const std::vector<KernelArg> args = args_for(launch);
+        const LaunchConfig config = decide(launch, timing.launches);
+        const Kernel& kernel = module_->kernel(launch.kernel);
+        if (options_.time_kernels) issued.emplace_back(wave[i], backend_.launch_on_timed(streams_[i], kernel, args, config));
+        else backend_.launch_on(streams_[i], kernel, args, config);
+      }
+    }
+    backend_.synchronize();
+    if (options_.time_kernels && !issued.empty()) {
+      total += time_wave(wave, issued, timings);
+    } else {
+      const double wall = ms_since(wave_start);
+      for (size_t p : wave) timings[p].kernel_ms = wall;
+      total += wall;
+    }
+    for (size_t p : wave) {
+      if (const CheckSpec* grow = check_pipeline(plan_, plan_.pipelines[p], buffers())) throw OverflowRestart{0, grow};
+    }
+  }
+  return total;
+}
+
+double SingleQueryRun::time_wave(const std::vector<size_t>& wave, const std::vector<std::pair<size_t, TimedLaunch>>& issued,
+                                 std::vector<PipelineTiming>& timings) {
+  // Device times of the wave's launches on one clock, relative to its first issued launch.
+  std::vector<Backend::Interval> spans;
+  double first = 0;
+  double last = 0;
+  for (size_t k = 0; k < issued.size(); ++k) {
+    spans.push_back(backend_.launch_interval_ms(issued[k].second, issued[0].second));
+    first = k == 0 ? spans[k].start_ms : std::min(first, spans[k].start_ms);
+    last = k == 0 ? spans[k].end_ms : std::max(last, spans[k].end_ms);
+  }
+  for (size_t p : wave) {
+    PipelineTiming& timing = timings[p];
+    bool seen = false;
+    for (size_t k = 0; k < issued.size(); ++k) {
+      if (issued[k].first != p) continue;
+      timing.kernel_ms += spans[k].end_ms - spans[k].start_ms;
+      timing.start_ms = seen ? std::min(timing.start_ms, spans[k].start_ms - first) : spans[k].start_ms - first;
+      timing.end_ms = seen ? std::max(timing.end_ms, spans[k].end_ms - first) : spans[k].end_ms - first;
+      seen = true;
+    }
+  }
+  return last - first;
+}
+
+void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
+  module_ = std::move(module);
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent;
+  OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds);
   double best = -1;
-  for (int rep = 0; rep < repeat; ++rep) {
+  for (int rep = 0; rep < std::max(1, options_.repeat); ++rep) {
     std::vector<PipelineTiming> timings;
     double total = 0;
-    restarts.run(plan.label, [&] {
+    restarts.run(plan_.label, [&] {
       timings.clear();
-      total = concurrent ? run_waves(buffers, timings) : run_sequential(buffers, timings);
-    }, stats.transfer_ms, stats.rebuilds);
-    stats.kernel_ms_per_repeat.push_back(total);
+      total = concurrent ? run_waves(timings) : run_sequential(timings);
+    }, stats_.transfer_ms, stats_.rebuilds);
+    stats_.kernel_ms_per_repeat.push_back(total);
     if (best < 0 || total < best) {
       best = total;
-      stats.pipelines = timings;
+      stats_.pipelines = timings;
     }
   }
-  stats.kernel_ms = best;
-  stats.params = params;
+  stats_.kernel_ms = best;
+  stats_.params = params();
+}
+
+}  // namespace
+
+Execution Executor::run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options) {
+  check_plan_runs_on(plan, backend_);
+  Execution execution;
+  ExecutionStats& stats = execution.stats;
+  stats.device = backend_.device_description();
+  std::shared_ptr<Module> module = [&] {
+    Watchdog::Phase phase(plan.label, "compile");
+    return module_for(plan.module, stats);
+  }();
+  SingleQueryRun run(backend_, plan, options, stats);
+  run.upload_columns(columns_, database);
+  run.plan_waves();
+  run.run_repeated(std::move(module));
 
   const auto finalize_start = Clock::now();
   Watchdog::Phase phase(plan.label, "finalize");
-  execution.result = assemble_result(plan, buffers, params, database, backend_, cache_);
+  execution.result = assemble_result(plan, run.buffers(), run.params(), database, backend_, cache_);
   stats.finalize_ms = ms_since(finalize_start);
   return execution;
 }
