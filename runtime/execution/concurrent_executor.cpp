@@ -441,485 +441,549 @@ bool ConcurrentExecutor::would_stream(const std::vector<const ExecutablePlan*>& 
   return f.working_set() > f.limit;
 }
 
-ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
-                                      const ConcurrentOptions& options) {
-  if (plans.empty()) throw Error(ErrorKind::Usage, "no queries to run");
-  Backend& backend = executor_.backend();
-  DeviceColumnCache& columns = executor_.device_columns();
-  const DeviceProperties& device = backend.properties();
-  const planner::DeviceProfile profile = device_profile_for(device);
+// One run of several plans at once (ConcurrentExecutor::run): its steps as methods sharing the
+// run's modules, parameters, placement, device columns, staging buffers, streams and state.
+class ConcurrentQueriesRun {
+ public:
+  ConcurrentQueriesRun(ConcurrentExecutor& owner, const std::vector<const ExecutablePlan*>& plans, const Database& database,
+                       const ConcurrentOptions& options, ConcurrentRun& out)
+      : owner_(owner), backend_(owner.executor_.backend()), columns_(owner.executor_.device_columns()),
+        device_(backend_.properties()), profile_(device_profile_for(device_)), plans_(plans), database_(database),
+        options_(options), out_(out), stats_(out.stats), ss_(out.stats.stream), rng_(options.seed) {
+    stats_.device = backend_.device_description();
+    stats_.launch_params = to_string(options.launch_params);
+    out_.executions.resize(plans.size());
+    for (const ExecutablePlan* p : plans) labels_ += (labels_.empty() ? "" : ", ") + p->label;
+  }
 
-  ConcurrentRun out;
-  ConcurrentStats& stats = out.stats;
-  stats.device = backend.device_description();
-  stats.launch_params = to_string(options.launch_params);
-  out.executions.resize(plans.size());
+  void compile();     // every plan's module and parameter values
+  void place();       // resident or streamed (ScanLayout, footprint), and the chunks
+  void upload();      // resident columns, staging buffers, streams
+  void run_phases();  // every phase, restarted from the first on a Grow overflow
+  void finish();      // results and per-plan statistics
 
-  // ---- compile, resolve ----
-  std::vector<std::shared_ptr<Module>> modules;
-  std::vector<std::map<std::string, int64_t>> params;
-  for (size_t q = 0; q < plans.size(); ++q) {
-    const ExecutablePlan& plan = *plans[q];
-    check_plan_runs_on(plan, backend);
-    stats.queries.push_back(plan.label);
-    ExecutionStats& es = out.executions[q].stats;
-    es.device = stats.device;
+ private:
+  void plan_chunks(const Footprint& fp);
+  std::vector<Item> phase_items(size_t phase);
+  // Each item's launches as decide_launch() takes them alone (`stand_alone`), and with the phase's
+  // other kernels (`decided`: the knapsack's or random parameters for the main launches).
+  void decide_launches(PhaseStats& ps, const std::vector<Item>& items, std::vector<Decided>& decided,
+                       std::vector<Decided>& stand_alone);
+  // Predicts both schedules (unless random) and returns whether the phase runs one kernel at a time.
+  bool one_at_a_time(PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided,
+                     const std::vector<Decided>& stand_alone);
+  void issue_phase(const PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided, size_t batches);
+  std::vector<KernelArg> args_for(const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
+                                  uint64_t rows);
+  // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` / `rows`.
+  void issue(const Item& it, const Decided& d, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot,
+             uint64_t rows);
+
+  ConcurrentExecutor& owner_;
+  Backend& backend_;
+  DeviceColumnCache& columns_;
+  const DeviceProperties& device_;
+  const planner::DeviceProfile profile_;
+  const std::vector<const ExecutablePlan*>& plans_;
+  const Database& database_;
+  const ConcurrentOptions& options_;
+  ConcurrentRun& out_;
+  ConcurrentStats& stats_;
+  StreamStats& ss_;
+  std::mt19937_64 rng_;
+  std::string labels_;
+
+  std::vector<std::shared_ptr<Module>> modules_;
+  std::vector<std::map<std::string, int64_t>> params_;
+  std::vector<std::map<std::string, AllocatedBuffer>> buffers_;
+  ScanLayout layout_;
+  bool stream_ = false;
+  std::vector<PinnedBuffer const*> pinned_columns_;
+  uint64_t chunk_rows_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> chunk_ranges_;  // [first row, rows)
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns_;
+  std::vector<std::map<std::string, DeviceBuffer>> staging_;
+  std::vector<Stream> streams_;
+  Stream copy_stream_;
+  bool host_sync_ = false;  // forced Sequential: the host waits after every kernel
+};
+
+void ConcurrentQueriesRun::compile() {
+  for (size_t q = 0; q < plans_.size(); ++q) {
+    const ExecutablePlan& plan = *plans_[q];
+    check_plan_runs_on(plan, backend_);
+    stats_.queries.push_back(plan.label);
+    ExecutionStats& es = out_.executions[q].stats;
+    es.device = stats_.device;
     {
       Watchdog::Phase phase(plan.label, "compile");
-      modules.push_back(executor_.module_for(plan.module, es));
+      modules_.push_back(owner_.executor_.module_for(plan.module, es));
     }
-    stats.compile_ms += es.compile_ms;
-    params.push_back(param_values(plan));
+    stats_.compile_ms += es.compile_ms;
+    params_.push_back(param_values(plan));
   }
+}
 
-  // ---- placement ----
-  const ScanLayout layout = analyse(plans, database);
-  StreamStats& ss = stats.stream;
-  ss.table = layout.table;
-  ss.rows = layout.rows;
-  ss.bytes_per_row = layout.bytes_per_row;
-  const Footprint fp = footprint(backend, columns, plans, params, layout, database, options.memory_limit);
-  ss.working_set_bytes = fp.working_set();
-  ss.memory_limit = fp.limit;
-  bool stream = false;
-  if (options.placement == Placement::Stream) {
-    stream = true;
-    ss.reason = "streaming forced";
-  } else if (options.placement == Placement::Auto && !layout.table.empty() && fp.working_set() > fp.limit) {
-    stream = true;
-    ss.reason = "working set " + mib(fp.working_set()) + " exceeds the limit of " + mib(fp.limit);
+void ConcurrentQueriesRun::place() {
+  layout_ = analyse(plans_, database_);
+  ss_.table = layout_.table;
+  ss_.rows = layout_.rows;
+  ss_.bytes_per_row = layout_.bytes_per_row;
+  const Footprint fp = footprint(backend_, columns_, plans_, params_, layout_, database_, options_.memory_limit);
+  ss_.working_set_bytes = fp.working_set();
+  ss_.memory_limit = fp.limit;
+  if (options_.placement == Placement::Stream) {
+    stream_ = true;
+    ss_.reason = "streaming forced";
+  } else if (options_.placement == Placement::Auto && !layout_.table.empty() && fp.working_set() > fp.limit) {
+    stream_ = true;
+    ss_.reason = "working set " + mib(fp.working_set()) + " exceeds the limit of " + mib(fp.limit);
   } else {
-    ss.reason = "working set " + mib(fp.working_set()) + " within the limit of " + mib(fp.limit);
+    ss_.reason = "working set " + mib(fp.working_set()) + " within the limit of " + mib(fp.limit);
   }
-  if (stream && layout.table.empty()) {
-    throw Error(ErrorKind::Unsupported, "cannot stream: no pipeline of " + stats.queries.front() +
-                                            (plans.size() > 1 ? " (and the others)" : "") + " scans a table by its rows");
+  if (stream_ && layout_.table.empty()) {
+    throw Error(ErrorKind::Unsupported, "cannot stream: no pipeline of " + stats_.queries.front() +
+                                            (plans_.size() > 1 ? " (and the others)" : "") + " scans a table by its rows");
   }
-  if (stream && !layout.blocker.empty()) throw Error(ErrorKind::Unsupported, "cannot stream " + layout.table + ": " + layout.blocker);
-  if (!stream && options.chunks > 0) {
-    throw Error(ErrorKind::Usage, "a chunk count was given but the run is resident (" + ss.reason + "); add --stream");
+  if (stream_ && !layout_.blocker.empty()) throw Error(ErrorKind::Unsupported, "cannot stream " + layout_.table + ": " + layout_.blocker);
+  if (!stream_ && options_.chunks > 0) {
+    throw Error(ErrorKind::Usage, "a chunk count was given but the run is resident (" + ss_.reason + "); add --stream");
   }
+  if (stream_) plan_chunks(fp);
+}
 
-  std::vector<PinnedBuffer const*> pinned_columns;
-  uint64_t chunk_rows = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> chunk_ranges;  // [first row, rows)
-  if (stream) {
-    ss.streamed = true;
-    columns.evict(layout.table);  // the fact table lives in pinned host memory now
-    for (const std::string& c : layout.columns) {
-      pinned_columns.push_back(&pinned(layout.table, lookup_column(database, layout.table, c, "fact table"), ss.pin_ms,
-                                        ss.pinned_in_place_bytes, ss.pinned_copied_bytes));
-    }
-    ss.resident_bytes = fp.state + fp.other_columns;
-    if (ss.resident_bytes >= fp.limit) {
-      throw Error(ErrorKind::Device, "cannot stream " + layout.table + ": the dimension columns and state buffers alone need " +
-                                         mib(ss.resident_bytes) + " but the device memory limit is " + mib(fp.limit));
-    }
-    const uint64_t rows = std::max<uint64_t>(1, layout.rows);
-    const uint64_t budget_rows = (fp.limit - ss.resident_bytes) / (kStagingSlots * std::max<uint64_t>(1, layout.bytes_per_row));
-    if (budget_rows == 0) {
-      throw Error(ErrorKind::Device, "cannot stream " + layout.table + ": " + mib(fp.limit - ss.resident_bytes) +
-                                         " left under the limit of " + mib(fp.limit) + " is less than " +
-                                         std::to_string(kStagingSlots) + " rows of staging");
-    }
-    ss.min_chunks = (rows + budget_rows - 1) / budget_rows;
-    const Calibration& cal = calibration();
-    ss.h2d_bytes_per_s = cal.h2d_bytes_per_s;
-    ss.kernel_bytes_per_s = cal.kernel_bytes_per_s;
-    ss.per_chunk_overhead_s = cal.per_chunk_overhead_s;
-    uint64_t consumed_bytes = 0;  // Σ over consumers of the bytes of the fact table each reads
-    for (size_t q = 0; q < plans.size(); ++q) {
-      if (layout.plans[q].anchor < 0) continue;
-      ++ss.consumers;
-      std::set<std::string> mine;
-      for (const LaunchSpec& l : plans[q]->pipelines[static_cast<size_t>(layout.plans[q].anchor)].launches) {
-        for (const ArgSpec& a : l.args) {
-          if (a.kind == ArgSpec::Kind::Column && a.table == layout.table) mine.insert(a.column);
-        }
-      }
-      for (const std::string& c : mine) {
-        consumed_bytes += host_column_bytes(lookup_column(database, layout.table, c, "fact table")).bytes;
-      }
-    }
-    ss.model.host_to_device = static_cast<double>(layout.rows * layout.bytes_per_row) / cal.h2d_bytes_per_s;
-    ss.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;
-    ss.model.device_to_host = 0;
-    ss.model.per_chunk_overhead = cal.per_chunk_overhead_s;
-    const planner::ChunkPlan model = planner::optimal_chunks(ss.model, planner::Engines::ThreeEngines, std::min<uint64_t>(rows, 4096));
-    ss.model_chunks = model.chunks;
-    if (options.chunks > 0) {
-      if (options.chunks < ss.min_chunks) {
-        throw Error(ErrorKind::Usage, std::to_string(options.chunks) + " chunks of " + layout.table + " need " +
-                                          mib(kStagingSlots * ((rows + options.chunks - 1) / options.chunks) * layout.bytes_per_row) +
-                                          " of staging, but the limit of " + mib(fp.limit) + " leaves " +
-                                          mib(fp.limit - ss.resident_bytes) + ": use at least " +
-                                          std::to_string(ss.min_chunks) + " chunks");
-      }
-      if (options.chunks > rows) {
-        throw Error(ErrorKind::Usage, std::to_string(options.chunks) + " chunks for " + std::to_string(rows) + " rows of " +
-                                          layout.table + ": at most one chunk per row");
-      }
-      ss.chunks = options.chunks;
-    } else {
-      ss.chunks = std::min(rows, std::max(model.chunks, ss.min_chunks));
-    }
-    for (uint64_t i = 0; i < ss.chunks; ++i) {
-      const uint64_t first = layout.rows * i / ss.chunks;
-      const uint64_t last = layout.rows * (i + 1) / ss.chunks;
-      chunk_ranges.push_back({first, last - first});
-      chunk_rows = std::max(chunk_rows, last - first);
-    }
-    ss.chunk_rows = chunk_rows;
-    ss.staging_bytes = kStagingSlots * chunk_rows * layout.bytes_per_row;
-    ss.predicted_ms = 1e3 * planner::streamed_seconds(ss.model, ss.chunks, planner::Engines::ThreeEngines);
-    ss.serial_predicted_ms = 1e3 * planner::serial_seconds(ss.model);
+void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
+  ss_.streamed = true;
+  columns_.evict(layout_.table);  // the fact table lives in pinned host memory now
+  for (const std::string& c : layout_.columns) {
+    pinned_columns_.push_back(&owner_.pinned(layout_.table, lookup_column(database_, layout_.table, c, "fact table"), ss_.pin_ms,
+                                             ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes));
   }
+  ss_.resident_bytes = fp.state + fp.other_columns;
+  if (ss_.resident_bytes >= fp.limit) {
+    throw Error(ErrorKind::Device, "cannot stream " + layout_.table + ": the dimension columns and state buffers alone need " +
+                                       mib(ss_.resident_bytes) + " but the device memory limit is " + mib(fp.limit));
+  }
+  const uint64_t rows = std::max<uint64_t>(1, layout_.rows);
+  const uint64_t budget_rows = (fp.limit - ss_.resident_bytes) / (kStagingSlots * std::max<uint64_t>(1, layout_.bytes_per_row));
+  if (budget_rows == 0) {
+    throw Error(ErrorKind::Device, "cannot stream " + layout_.table + ": " + mib(fp.limit - ss_.resident_bytes) +
+                                       " left under the limit of " + mib(fp.limit) + " is less than " +
+                                       std::to_string(kStagingSlots) + " rows of staging");
+  }
+  ss_.min_chunks = (rows + budget_rows - 1) / budget_rows;
+  const ConcurrentExecutor::Calibration& cal = owner_.calibration();
+  ss_.h2d_bytes_per_s = cal.h2d_bytes_per_s;
+  ss_.kernel_bytes_per_s = cal.kernel_bytes_per_s;
+  ss_.per_chunk_overhead_s = cal.per_chunk_overhead_s;
+  uint64_t consumed_bytes = 0;  // Σ over consumers of the bytes of the fact table each reads
+  for (size_t q = 0; q < plans_.size(); ++q) {
+    if (layout_.plans[q].anchor < 0) continue;
+    ++ss_.consumers;
+    std::set<std::string> mine;
+    for (const LaunchSpec& l : plans_[q]->pipelines[static_cast<size_t>(layout_.plans[q].anchor)].launches) {
+      for (const ArgSpec& a : l.args) {
+        if (a.kind == ArgSpec::Kind::Column && a.table == layout_.table) mine.insert(a.column);
+      }
+    }
+    for (const std::string& c : mine) consumed_bytes += host_column_bytes(lookup_column(database_, layout_.table, c, "fact table")).bytes;
+  }
+  ss_.model.host_to_device = static_cast<double>(layout_.rows * layout_.bytes_per_row) / cal.h2d_bytes_per_s;
+  ss_.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;
+  ss_.model.device_to_host = 0;
+  ss_.model.per_chunk_overhead = cal.per_chunk_overhead_s;
+  const planner::ChunkPlan model = planner::optimal_chunks(ss_.model, planner::Engines::ThreeEngines, std::min<uint64_t>(rows, 4096));
+  ss_.model_chunks = model.chunks;
+  if (options_.chunks > 0) {
+    if (options_.chunks < ss_.min_chunks) {
+      throw Error(ErrorKind::Usage, std::to_string(options_.chunks) + " chunks of " + layout_.table + " need " +
+                                        mib(kStagingSlots * ((rows + options_.chunks - 1) / options_.chunks) * layout_.bytes_per_row) +
+                                        " of staging, but the limit of " + mib(fp.limit) + " leaves " +
+                                        mib(fp.limit - ss_.resident_bytes) + ": use at least " +
+                                        std::to_string(ss_.min_chunks) + " chunks");
+    }
+    if (options_.chunks > rows) {
+      throw Error(ErrorKind::Usage, std::to_string(options_.chunks) + " chunks for " + std::to_string(rows) + " rows of " +
+                                        layout_.table + ": at most one chunk per row");
+    }
+    ss_.chunks = options_.chunks;
+  } else {
+    ss_.chunks = std::min(rows, std::max(model.chunks, ss_.min_chunks));
+  }
+  for (uint64_t i = 0; i < ss_.chunks; ++i) {
+    const uint64_t first = layout_.rows * i / ss_.chunks;
+    const uint64_t last = layout_.rows * (i + 1) / ss_.chunks;
+    chunk_ranges_.push_back({first, last - first});
+    chunk_rows_ = std::max(chunk_rows_, last - first);
+  }
+  ss_.chunk_rows = chunk_rows_;
+  ss_.staging_bytes = kStagingSlots * chunk_rows_ * layout_.bytes_per_row;
+  ss_.predicted_ms = 1e3 * planner::streamed_seconds(ss_.model, ss_.chunks, planner::Engines::ThreeEngines);
+  ss_.serial_predicted_ms = 1e3 * planner::serial_seconds(ss_.model);
+}
 
-  // ---- resident columns ----
-  columns.reset_counters();
+void ConcurrentQueriesRun::upload() {
+  columns_.reset_counters();
   std::vector<DeviceColumnCache::Request> requests;
-  for (size_t q = 0; q < plans.size(); ++q) {
-    for (const PipelineSpec& pipeline : plans[q]->pipelines) {
+  for (size_t q = 0; q < plans_.size(); ++q) {
+    for (const PipelineSpec& pipeline : plans_[q]->pipelines) {
       for (const LaunchSpec& launch : pipeline.launches) {
         for (const ArgSpec& a : launch.args) {
           if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
-          if (stream && a.table == layout.table) continue;
-          const Column& c = lookup_column(database, a.table, a.column, plans[q]->label + ": " + pipeline.name);
+          if (stream_ && a.table == layout_.table) continue;
+          const Column& c = lookup_column(database_, a.table, a.column, plans_[q]->label + ": " + pipeline.name);
           requests.emplace_back(a.table, &c);
         }
       }
     }
   }
-  std::string labels;
-  for (const ExecutablePlan* p : plans) labels += (labels.empty() ? "" : ", ") + p->label;
-  const std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns = [&] {
-    Watchdog::Phase phase(labels, "transfer");
-    return columns.get_all(requests);
-  }();
-  stats.transfer_ms = columns.transfer_ms();
-  stats.transfer_bytes = columns.bytes_uploaded();
-
-  // ---- staging buffers (allocated once; every attempt reuses them) ----
-  std::vector<std::map<std::string, DeviceBuffer>> staging(stream ? kStagingSlots : 0);
-  for (auto& slot : staging) {
-    for (size_t c = 0; c < layout.columns.size(); ++c) {
-      const uint64_t width = host_column_bytes(lookup_column(database, layout.table, layout.columns[c], "fact table")).width();
-      slot.emplace(layout.columns[c], backend.allocate(std::max<uint64_t>(1, chunk_rows * width)));
+  {
+    Watchdog::Phase phase(labels_, "transfer");
+    device_columns_ = columns_.get_all(requests);
+  }
+  stats_.transfer_ms = columns_.transfer_ms();
+  stats_.transfer_bytes = columns_.bytes_uploaded();
+  // Staging buffers: allocated once; every attempt reuses them.
+  staging_.resize(stream_ ? kStagingSlots : 0);
+  for (auto& slot : staging_) {
+    for (size_t c = 0; c < layout_.columns.size(); ++c) {
+      const uint64_t width = host_column_bytes(lookup_column(database_, layout_.table, layout_.columns[c], "fact table")).width();
+      slot.emplace(layout_.columns[c], backend_.allocate(std::max<uint64_t>(1, chunk_rows_ * width)));
     }
   }
+  for (size_t q = 0; q < plans_.size(); ++q) streams_.push_back(backend_.create_stream());
+  if (stream_) copy_stream_ = backend_.create_stream();
+}
 
-  std::vector<Stream> streams;
-  for (size_t q = 0; q < plans.size(); ++q) streams.push_back(backend.create_stream());
-  Stream copy_stream = stream ? backend.create_stream() : Stream();
-  std::mt19937_64 rng(options.seed);
+// The pipelines that run in `phase` (one per plan at most), their parameters from earlier pipelines set.
+std::vector<Item> ConcurrentQueriesRun::phase_items(size_t phase) {
+  std::vector<Item> items;
+  for (size_t q = 0; q < plans_.size(); ++q) {
+    if (phase < layout_.shift[q]) continue;
+    const size_t p = phase - layout_.shift[q];
+    if (p >= plans_[q]->pipelines.size()) continue;
+    Item it;
+    it.plan = q;
+    it.pipeline = p;
+    it.streamed = stream_ && layout_.plans[q].anchor == static_cast<int>(p);
+    if (layout_.plans[q].anchor == static_cast<int>(p)) {
+      const std::vector<bool>& chunked = layout_.plans[q].chunked;
+      it.main = static_cast<size_t>(std::find(chunked.begin(), chunked.end(), true) - chunked.begin());
+    }
+    items.push_back(it);
+    for (const ParamFromBuffer& f : plans_[q]->pipelines[p].params_from_buffers)
+      params_[q][f.param] = param_from_buffer(*plans_[q], f, buffers_[q]);
+  }
+  return items;
+}
 
-  std::vector<std::map<std::string, AllocatedBuffer>> buffers(plans.size());
-  OverflowRestarts restarts(backend, plans, params, buffers, options.max_rebuilds);
-  restarts.run(labels, [&] {  // one attempt: every plan from its first pipeline
-    stats.phases.clear();
-    stats.kernels_ms = 0;
-    ss.bytes_transferred = 0;
-    ss.measured_ms = 0;
-    {
-      for (size_t phase = 0; phase < layout.phases; ++phase) {
-        std::vector<Item> items;
-        for (size_t q = 0; q < plans.size(); ++q) {
-          if (phase < layout.shift[q]) continue;
-          const size_t p = phase - layout.shift[q];
-          if (p >= plans[q]->pipelines.size()) continue;
-          Item it;
-          it.plan = q;
-          it.pipeline = p;
-          it.streamed = stream && layout.plans[q].anchor == static_cast<int>(p);
-          if (layout.plans[q].anchor == static_cast<int>(p)) {
-            const std::vector<bool>& chunked = layout.plans[q].chunked;
-            it.main = static_cast<size_t>(std::find(chunked.begin(), chunked.end(), true) - chunked.begin());
-          }
-          items.push_back(it);
-          for (const ParamFromBuffer& f : plans[q]->pipelines[p].params_from_buffers) {
-            params[q][f.param] = param_from_buffer(*plans[q], f, buffers[q]);
-          }
-        }
-        if (items.empty()) continue;
-
-        // ---- launch parameters ----
-        PhaseStats ps;
-        ps.index = phase;
-        ps.streamed = std::any_of(items.begin(), items.end(), [](const Item& i) { return i.streamed; });
-        std::vector<Decided> decided(items.size());
-        // Knapsack, Sequential and Auto phases plan the knapsack and predict both schedules.
-        const bool predict = options.launch_params != LaunchParams::Random;
-        std::vector<size_t> planned;  // items whose main launch the knapsack plans
-        std::vector<planner::ConcurrentKernel> planned_kernels;
-        for (size_t i = 0; i < items.size(); ++i) {
-          const Item& it = items[i];
-          const ExecutablePlan& plan = *plans[it.plan];
-          const PipelineSpec& pipeline = plan.pipelines[it.pipeline];
-          Decided& d = decided[i];
-          for (const LaunchSpec& launch : pipeline.launches) {
-            const LaunchDecision ld =
-                decide_launch(plan.label, launch, modules[it.plan]->kernel(launch.kernel).attributes, params[it.plan], device);
-            d.configs.push_back(ld.config);
-            if (d.configs.size() == it.main + 1) d.stats.blocks_per_sm = ld.blocks_per_sm;
-          }
-          const LaunchSpec& main = pipeline.launches[it.main];
-          d.stats.query = plan.label;
-          d.stats.pipeline = pipeline.name;
-          d.stats.kernel = main.kernel;
-          d.stats.chunked = it.streamed;
-          d.stats.batch = 0;
-          // The planner's view of the main launch: the rows it covers in this phase.
-          const KernelAttributes& attrs = modules[it.plan]->kernel(main.kernel).attributes;
-          planner::ConcurrentKernel ck{plan.label + "/" + main.kernel, launch_request(plan.label, main, params[it.plan]),
-                                       compiled_kernel(attrs)};
-          if (main.strides_over_tiles) ck.request.tuples = it.streamed ? chunk_rows : launch_rows(plan, main, params[it.plan]);
-          if (planner::knapsack_can_plan(ck.request, profile) && predict) {
-            planned.push_back(i);
-            planned_kernels.push_back(ck);
-          }
-          if (main.strides_over_tiles && options.launch_params == LaunchParams::Random) {
-            if (const std::optional<planner::ConcurrentChoice> r = planner::random_launch(ck, profile, rng)) {
-              d.configs[it.main] = {.grid_blocks = r->grid_blocks, .block_size = r->block_size, .dynamic_shared_bytes = r->dynamic_shared_bytes};
-              d.stats.blocks_per_sm = r->blocks_per_sm;
-            }
-          }
-        }
-        const std::vector<Decided> stand_alone = decided;  // decide_launch()'s full-device launches
-        if (!planned.empty()) {
-          const planner::ConcurrentLaunches cl = planner::plan_concurrent_launches(planned_kernels, profile);
-          ps.batches = cl.batches;
-          ps.knapsack_feasible = cl.batches == 1;
-          ps.planner = cl.planner;
-          for (size_t j = 0; j < planned.size(); ++j) {
-            const planner::ConcurrentChoice& c = cl.kernels[j];
-            Decided& d = decided[planned[j]];
-            d.configs[items[planned[j]].main] = {.grid_blocks = c.grid_blocks, .block_size = c.block_size, .dynamic_shared_bytes = c.dynamic_shared_bytes};
-            d.stats.batch = c.batch;
-            d.stats.blocks_per_sm = c.blocks_per_sm;
-            d.stats.demand_threads = c.demand_threads;
-          }
-        } else {
-          ps.planner = options.launch_params == LaunchParams::Auto ? "knapsack" : to_string(options.launch_params);
-        }
-        // ---- concurrent or one kernel at a time ----
-        bool one_at_a_time = options.launch_params == LaunchParams::Sequential;
-        // Forced Sequential (seed 002's baseline) also waits on the host after every kernel; a
-        // sequential schedule chosen by Auto orders its one-kernel batches by events only, so a
-        // streamed phase keeps overlapping the next chunk's copy with the current kernel.
-        const bool host_sync = options.launch_params == LaunchParams::Sequential;
-        if (predict) {
-          const Calibration& cal = calibration();
-          const planner::ScheduleDevice sd =
-              planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
-          stats.schedule_bandwidth_bytes_per_s = sd.bandwidth_bytes_per_s;
-          stats.schedule_compute_ops_per_s = sd.compute_ops_per_s;
-          stats.schedule_launch_overhead_s = sd.launch_overhead_s;
-          std::vector<planner::ScheduledKernel> together;
-          std::vector<planner::ScheduledKernel> alone;
-          for (size_t i = 0; i < items.size(); ++i) {
-            const Item& it = items[i];
-            const ExecutablePlan& plan = *plans[it.plan];
-            const LaunchSpec& main = plan.pipelines[it.pipeline].launches[it.main];
-            const uint64_t rows = it.streamed ? chunk_rows : launch_rows(plan, main, params[it.plan]);
-            const uint64_t bytes = read_bytes(plan, main, database, rows);
-            auto scheduled = [&](const LaunchConfig& cfg, uint32_t per_sm, size_t batch) {
-              uint64_t grid = cfg.grid_blocks;
-              if (it.streamed && main.strides_over_tiles) {
-                const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
-                grid = std::min(grid, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
-              }
-              return planner::ScheduledKernel{plan.label + "/" + main.kernel, bytes, cfg.block_size, grid,
-                                              std::max<uint32_t>(1, per_sm), batch};
-            };
-            together.push_back(scheduled(decided[i].configs[it.main], decided[i].stats.blocks_per_sm, decided[i].stats.batch));
-            alone.push_back(scheduled(stand_alone[i].configs[it.main], stand_alone[i].stats.blocks_per_sm, i));
-          }
-          const planner::ScheduleDecision sched = planner::choose_schedule(sd, together, alone);
-          const double repeats = ps.streamed ? static_cast<double>(chunk_ranges.size()) : 1.0;
-          ps.predicted_knapsack_ms = 1e3 * sched.concurrent.seconds * repeats;
-          ps.predicted_sequential_ms = 1e3 * sched.sequential.seconds * repeats;
-          stats.predicted_knapsack_ms += ps.predicted_knapsack_ms;
-          stats.predicted_sequential_ms += ps.predicted_sequential_ms;
-          if (options.launch_params == LaunchParams::Auto) one_at_a_time = sched.choice == planner::ScheduleChoice::Sequential;
-        }
-        if (one_at_a_time) {
-          decided = stand_alone;
-          for (size_t i = 0; i < items.size(); ++i) decided[i].stats.batch = i;
-          ps.planner = "sequential";
-          ps.knapsack_feasible = false;
-        }
-        ps.schedule = one_at_a_time ? "sequential" : "concurrent";
-        if (stats.schedule.empty()) stats.schedule = ps.schedule;
-        else if (stats.schedule != ps.schedule) stats.schedule = "mixed";
-        size_t batches = 1;
-        for (size_t i = 0; i < items.size(); ++i) {
-          Decided& d = decided[i];
-          const LaunchConfig& cfg = d.configs[items[i].main];
-          d.stats.block_size = cfg.block_size;
-          d.stats.grid_blocks = cfg.grid_blocks;
-          d.stats.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
-          batches = std::max(batches, d.stats.batch + 1);
-          ps.kernels.push_back(d.stats);
-        }
-        ps.batches = batches;
-
-        // ---- issue ----
-        auto args_for = [&](const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
-                            uint64_t rows) {
-          std::vector<KernelArg> args;
-          const std::map<std::string, int64_t>& p = params[it.plan];
-          const bool chunk = slot != nullptr && scanned_table(*plans[it.plan], launch) == layout.table;
-          for (const ArgSpec& a : launch.args) {
-            switch (a.kind) {
-              case ArgSpec::Kind::Column:
-                if (chunk && a.table == layout.table) args.push_back(KernelArg::buf(slot->at(a.column)));
-                else args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->values));
-                break;
-              case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns.at({a.table, a.column})->heap)); break;
-              case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers[it.plan].at(a.name).buffer)); break;
-              case ArgSpec::Kind::Param:
-                args.push_back(scalar_arg(chunk && a.name == launch.tuples_param ? static_cast<int64_t>(rows) : p.at(a.name),
-                                          a.scalar));
-                break;
-              case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
-            }
-          }
-          return args;
-        };
-        // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` / `rows`.
-        auto issue = [&](size_t i, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
-          const Item& it = items[i];
-          const PipelineSpec& pipeline = plans[it.plan]->pipelines[it.pipeline];
-          for (size_t l = from; l < to; ++l) {
-            const LaunchSpec& launch = pipeline.launches[l];
-            LaunchConfig cfg = decided[i].configs[l];
-            if (slot != nullptr && launch.strides_over_tiles) {
-              const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
-              cfg.grid_blocks = std::min(cfg.grid_blocks, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
-            }
-            backend.launch_on(streams[it.plan], modules[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, rows), cfg);
-          }
-        };
-        // Issues every item batch by batch; a later batch's streams wait for the earlier batch.
-        // `body(i)` issues item i's launches. Returns each item's stream event after its work.
-        auto issue_batches = [&](const std::function<void(size_t)>& body, const std::vector<Event>* after) {
-          std::vector<Event> previous;
-          for (size_t b = 0; b < batches; ++b) {
-            std::vector<Event> current;
-            for (size_t i = 0; i < items.size(); ++i) {
-              if (decided[i].stats.batch != b) continue;
-              const Stream& s = streams[items[i].plan];
-              if (after != nullptr) {
-                for (const Event& e : *after) backend.wait(s, e);
-              }
-              for (const Event& e : previous) backend.wait(s, e);
-              body(i);
-              current.push_back(backend.record(s));
-              if (host_sync) backend.synchronize(s);
-            }
-            previous = std::move(current);
-          }
-          return previous;  // the last batch's events: every earlier batch completed before them
-        };
-
-        const auto phase_start = Clock::now();
-        std::string running;
-        for (const Item& it : items) running += (running.empty() ? "" : ", ") + plans[it.plan]->pipelines[it.pipeline].name;
-        Watchdog::Phase watch(labels, "kernels", "phase " + std::to_string(stats.phases.size()) + ": " + running +
-                                                     (ps.streamed ? ", streamed in chunks" : ""));
-        if (!ps.streamed) {
-          issue_batches([&](size_t i) { issue(i, 0, plans[items[i].plan]->pipelines[items[i].pipeline].launches.size(), nullptr, 0); },
-                        nullptr);
-        } else {
-          // Launches before the chunked ones, once.
-          std::vector<std::pair<size_t, size_t>> ranges(items.size());  // chunked launches [first, end)
-          for (size_t i = 0; i < items.size(); ++i) {
-            const Item& it = items[i];
-            const size_t n = plans[it.plan]->pipelines[it.pipeline].launches.size();
-            if (!it.streamed) {
-              ranges[i] = {n, n};
-              continue;
-            }
-            const std::vector<bool>& chunked = layout.plans[it.plan].chunked;
-            const size_t first = it.main;
-            size_t end = first;
-            while (end < n && chunked[end]) ++end;
-            ranges[i] = {first, end};
-            issue(i, 0, first, nullptr, 0);
-          }
-          // Non-streamed items of this phase (plans without a fact-table scan) run once, alongside.
-          for (size_t i = 0; i < items.size(); ++i) {
-            if (!items[i].streamed) issue(i, 0, plans[items[i].plan]->pipelines[items[i].pipeline].launches.size(), nullptr, 0);
-          }
-          std::vector<std::vector<Event>> consumed(kStagingSlots);
-          for (size_t c = 0; c < chunk_ranges.size(); ++c) {
-            // Named variables, not a structured binding: the lambda below captures `rows`, which
-            // clang before 16 refuses for a binding (the sanitizer and fuzz build use clang 14).
-            const uint64_t first_row = chunk_ranges[c].first, rows = chunk_ranges[c].second;
-            const size_t slot = c % kStagingSlots;
-            for (const Event& e : consumed[slot]) backend.wait(copy_stream, e);
-            consumed[slot].clear();
-            for (size_t k = 0; k < layout.columns.size(); ++k) {
-              const uint64_t width = layout.rows == 0 ? 0 : pinned_columns[k]->bytes() / layout.rows;
-              backend.upload_async(copy_stream, staging[slot].at(layout.columns[k]), 0, *pinned_columns[k], first_row * width,
-                                   rows * width);
-              ss.bytes_transferred += rows * width;
-            }
-            std::vector<Event> ready;
-            ready.push_back(backend.record(copy_stream));
-            consumed[slot] = issue_batches(
-                [&](size_t i) {
-                  if (items[i].streamed) issue(i, ranges[i].first, ranges[i].second, &staging[slot], rows);
-                },
-                &ready);
-          }
-          // Launches after the chunked ones, once, after the last chunk.
-          for (size_t i = 0; i < items.size(); ++i) {
-            const size_t n = plans[items[i].plan]->pipelines[items[i].pipeline].launches.size();
-            if (items[i].streamed) issue(i, ranges[i].second, n, nullptr, 0);
-          }
-        }
-        backend.synchronize();
-        ps.wall_ms = ms_since(phase_start);
-        if (ps.streamed) ss.measured_ms = ps.wall_ms;
-        stats.kernels_ms += ps.wall_ms;
-        stats.phases.push_back(std::move(ps));
-
-        for (const Item& it : items) {
-          if (const CheckSpec* grow = check_pipeline(*plans[it.plan], plans[it.plan]->pipelines[it.pipeline], buffers[it.plan])) {
-            throw OverflowRestart{it.plan, grow};
-          }
-        }
+void ConcurrentQueriesRun::decide_launches(PhaseStats& ps, const std::vector<Item>& items, std::vector<Decided>& decided,
+                                           std::vector<Decided>& stand_alone) {
+  // Knapsack, Sequential and Auto phases plan the knapsack and predict both schedules.
+  const bool predict = options_.launch_params != LaunchParams::Random;
+  std::vector<size_t> planned;  // items whose main launch the knapsack plans
+  std::vector<planner::ConcurrentKernel> planned_kernels;
+  decided.assign(items.size(), {});
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    const ExecutablePlan& plan = *plans_[it.plan];
+    const PipelineSpec& pipeline = plan.pipelines[it.pipeline];
+    Decided& d = decided[i];
+    for (const LaunchSpec& launch : pipeline.launches) {
+      const LaunchDecision ld =
+          decide_launch(plan.label, launch, modules_[it.plan]->kernel(launch.kernel).attributes, params_[it.plan], device_);
+      d.configs.push_back(ld.config);
+      if (d.configs.size() == it.main + 1) d.stats.blocks_per_sm = ld.blocks_per_sm;
+    }
+    const LaunchSpec& main = pipeline.launches[it.main];
+    d.stats.query = plan.label;
+    d.stats.pipeline = pipeline.name;
+    d.stats.kernel = main.kernel;
+    d.stats.chunked = it.streamed;
+    d.stats.batch = 0;
+    // The planner's view of the main launch: the rows it covers in this phase.
+    planner::ConcurrentKernel ck{plan.label + "/" + main.kernel, launch_request(plan.label, main, params_[it.plan]),
+                                 compiled_kernel(modules_[it.plan]->kernel(main.kernel).attributes)};
+    if (main.strides_over_tiles) ck.request.tuples = it.streamed ? chunk_rows_ : launch_rows(plan, main, params_[it.plan]);
+    if (planner::knapsack_can_plan(ck.request, profile_) && predict) {
+      planned.push_back(i);
+      planned_kernels.push_back(ck);
+    }
+    if (main.strides_over_tiles && options_.launch_params == LaunchParams::Random) {
+      if (const std::optional<planner::ConcurrentChoice> r = planner::random_launch(ck, profile_, rng_)) {
+        d.configs[it.main] = {.grid_blocks = r->grid_blocks, .block_size = r->block_size, .dynamic_shared_bytes = r->dynamic_shared_bytes};
+        d.stats.blocks_per_sm = r->blocks_per_sm;
       }
     }
-  }, stats.transfer_ms, stats.rebuilds);
+  }
+  stand_alone = decided;  // decide_launch()'s full-device launches
+  if (planned.empty()) {
+    ps.planner = options_.launch_params == LaunchParams::Auto ? "knapsack" : to_string(options_.launch_params);
+    return;
+  }
+  const planner::ConcurrentLaunches cl = planner::plan_concurrent_launches(planned_kernels, profile_);
+  ps.batches = cl.batches;
+  ps.knapsack_feasible = cl.batches == 1;
+  ps.planner = cl.planner;
+  for (size_t j = 0; j < planned.size(); ++j) {
+    const planner::ConcurrentChoice& c = cl.kernels[j];
+    Decided& d = decided[planned[j]];
+    d.configs[items[planned[j]].main] = {.grid_blocks = c.grid_blocks, .block_size = c.block_size, .dynamic_shared_bytes = c.dynamic_shared_bytes};
+    d.stats.batch = c.batch;
+    d.stats.blocks_per_sm = c.blocks_per_sm;
+    d.stats.demand_threads = c.demand_threads;
+  }
+}
 
-  // ---- results ----
+bool ConcurrentQueriesRun::one_at_a_time(PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided,
+                                         const std::vector<Decided>& stand_alone) {
+  bool sequential = options_.launch_params == LaunchParams::Sequential;
+  if (options_.launch_params == LaunchParams::Random) return sequential;
+  const ConcurrentExecutor::Calibration& cal = owner_.calibration();
+  const planner::ScheduleDevice sd =
+      planner::schedule_device(profile_, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
+  stats_.schedule_bandwidth_bytes_per_s = sd.bandwidth_bytes_per_s;
+  stats_.schedule_compute_ops_per_s = sd.compute_ops_per_s;
+  stats_.schedule_launch_overhead_s = sd.launch_overhead_s;
+  std::vector<planner::ScheduledKernel> together;
+  std::vector<planner::ScheduledKernel> alone;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    const ExecutablePlan& plan = *plans_[it.plan];
+    const LaunchSpec& main = plan.pipelines[it.pipeline].launches[it.main];
+    const uint64_t rows = it.streamed ? chunk_rows_ : launch_rows(plan, main, params_[it.plan]);
+    const uint64_t bytes = read_bytes(plan, main, database_, rows);
+    auto scheduled = [&](const LaunchConfig& cfg, uint32_t per_sm, size_t batch) {
+      uint64_t grid = cfg.grid_blocks;
+      if (it.streamed && main.strides_over_tiles) {
+        const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
+        grid = std::min(grid, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
+      }
+      return planner::ScheduledKernel{plan.label + "/" + main.kernel, bytes, cfg.block_size, grid, std::max<uint32_t>(1, per_sm), batch};
+    };
+    together.push_back(scheduled(decided[i].configs[it.main], decided[i].stats.blocks_per_sm, decided[i].stats.batch));
+    alone.push_back(scheduled(stand_alone[i].configs[it.main], stand_alone[i].stats.blocks_per_sm, i));
+  }
+  const planner::ScheduleDecision sched = planner::choose_schedule(sd, together, alone);
+  const double repeats = ps.streamed ? static_cast<double>(chunk_ranges_.size()) : 1.0;
+  ps.predicted_knapsack_ms = 1e3 * sched.concurrent.seconds * repeats;
+  ps.predicted_sequential_ms = 1e3 * sched.sequential.seconds * repeats;
+  stats_.predicted_knapsack_ms += ps.predicted_knapsack_ms;
+  stats_.predicted_sequential_ms += ps.predicted_sequential_ms;
+  if (options_.launch_params == LaunchParams::Auto) sequential = sched.choice == planner::ScheduleChoice::Sequential;
+  return sequential;
+}
+
+std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const LaunchSpec& launch,
+                                                      const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
+  std::vector<KernelArg> args;
+  const std::map<std::string, int64_t>& p = params_[it.plan];
+  const bool chunk = slot != nullptr && scanned_table(*plans_[it.plan], launch) == layout_.table;
+  for (const ArgSpec& a : launch.args) {
+    switch (a.kind) {
+      case ArgSpec::Kind::Column:
+        if (chunk && a.table == layout_.table) args.push_back(KernelArg::buf(slot->at(a.column)));
+        else args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->values));
+        break;
+      case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->heap)); break;
+      case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers_[it.plan].at(a.name).buffer)); break;
+      case ArgSpec::Kind::Param:
+        args.push_back(scalar_arg(chunk && a.name == launch.tuples_param ? static_cast<int64_t>(rows) : p.at(a.name), a.scalar));
+        break;
+      case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
+    }
+  }
+  return args;
+}
+
+void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, size_t to,
+                                 const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
+  const PipelineSpec& pipeline = plans_[it.plan]->pipelines[it.pipeline];
+  for (size_t l = from; l < to; ++l) {
+    const LaunchSpec& launch = pipeline.launches[l];
+    LaunchConfig cfg = d.configs[l];
+    if (slot != nullptr && launch.strides_over_tiles) {
+      const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
+      cfg.grid_blocks = std::min(cfg.grid_blocks, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
+    }
+    backend_.launch_on(streams_[it.plan], modules_[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, rows), cfg);
+  }
+}
+
+void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided,
+                                       size_t batches) {
+  auto launches = [&](size_t i) { return plans_[items[i].plan]->pipelines[items[i].pipeline].launches.size(); };
+  // Issues every item batch by batch; a later batch's streams wait for the earlier batch.
+  // `body(i)` issues item i's launches. Returns the last batch's events (every earlier batch
+  // completed before them).
+  auto issue_batches = [&](const std::function<void(size_t)>& body, const std::vector<Event>* after) {
+    std::vector<Event> previous;
+    for (size_t b = 0; b < batches; ++b) {
+      std::vector<Event> current;
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (decided[i].stats.batch != b) continue;
+        const Stream& s = streams_[items[i].plan];
+        if (after != nullptr) {
+          for (const Event& e : *after) backend_.wait(s, e);
+        }
+        for (const Event& e : previous) backend_.wait(s, e);
+        body(i);
+        current.push_back(backend_.record(s));
+        if (host_sync_) backend_.synchronize(s);
+      }
+      previous = std::move(current);
+    }
+    return previous;
+  };
+  if (!ps.streamed) {
+    issue_batches([&](size_t i) { issue(items[i], decided[i], 0, launches(i), nullptr, 0); }, nullptr);
+    return;
+  }
+  // Launches before the chunked ones, once.
+  std::vector<std::pair<size_t, size_t>> ranges(items.size());  // chunked launches [first, end)
+  for (size_t i = 0; i < items.size(); ++i) {
+    const size_t n = launches(i);
+    if (!items[i].streamed) {
+      ranges[i] = {n, n};
+      continue;
+    }
+    const std::vector<bool>& chunked = layout_.plans[items[i].plan].chunked;
+    size_t end = items[i].main;
+    while (end < n && chunked[end]) ++end;
+    ranges[i] = {items[i].main, end};
+    issue(items[i], decided[i], 0, items[i].main, nullptr, 0);
+  }
+  // Non-streamed items of this phase (plans without a fact-table scan) run once, alongside.
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].streamed) issue(items[i], decided[i], 0, launches(i), nullptr, 0);
+  }
+  std::vector<std::vector<Event>> consumed(kStagingSlots);
+  for (size_t c = 0; c < chunk_ranges_.size(); ++c) {
+    // Named variables, not a structured binding: the lambda below captures `rows`, which
+    // clang before 16 refuses for a binding (the sanitizer and fuzz build use clang 14).
+    const uint64_t first_row = chunk_ranges_[c].first, rows = chunk_ranges_[c].second;
+    const size_t slot = c % kStagingSlots;
+    for (const Event& e : consumed[slot]) backend_.wait(copy_stream_, e);
+    consumed[slot].clear();
+    for (size_t k = 0; k < layout_.columns.size(); ++k) {
+      const uint64_t width = layout_.rows == 0 ? 0 : pinned_columns_[k]->bytes() / layout_.rows;
+      backend_.upload_async(copy_stream_, staging_[slot].at(layout_.columns[k]), 0, *pinned_columns_[k], first_row * width,
+                            rows * width);
+      ss_.bytes_transferred += rows * width;
+    }
+    std::vector<Event> ready;
+    ready.push_back(backend_.record(copy_stream_));
+    consumed[slot] = issue_batches(
+        [&](size_t i) {
+          if (items[i].streamed) issue(items[i], decided[i], ranges[i].first, ranges[i].second, &staging_[slot], rows);
+        },
+        &ready);
+  }
+  // Launches after the chunked ones, once, after the last chunk.
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].streamed) issue(items[i], decided[i], ranges[i].second, launches(i), nullptr, 0);
+  }
+}
+
+void ConcurrentQueriesRun::run_phases() {
+  buffers_.resize(plans_.size());
+  // Forced Sequential (seed 002's baseline) also waits on the host after every kernel; a
+  // sequential schedule chosen by Auto orders its one-kernel batches by events only, so a
+  // streamed phase keeps overlapping the next chunk's copy with the current kernel.
+  host_sync_ = options_.launch_params == LaunchParams::Sequential;
+  OverflowRestarts restarts(backend_, plans_, params_, buffers_, options_.max_rebuilds);
+  restarts.run(labels_, [&] {  // one attempt: every plan from its first pipeline
+    stats_.phases.clear();
+    stats_.kernels_ms = 0;
+    ss_.bytes_transferred = 0;
+    ss_.measured_ms = 0;
+    for (size_t phase = 0; phase < layout_.phases; ++phase) {
+      const std::vector<Item> items = phase_items(phase);
+      if (items.empty()) continue;
+      PhaseStats ps;
+      ps.index = phase;
+      ps.streamed = std::any_of(items.begin(), items.end(), [](const Item& i) { return i.streamed; });
+      std::vector<Decided> decided, stand_alone;
+      decide_launches(ps, items, decided, stand_alone);
+      const bool sequential = one_at_a_time(ps, items, decided, stand_alone);
+      if (sequential) {
+        decided = stand_alone;
+        for (size_t i = 0; i < items.size(); ++i) decided[i].stats.batch = i;
+        ps.planner = "sequential";
+        ps.knapsack_feasible = false;
+      }
+      ps.schedule = sequential ? "sequential" : "concurrent";
+      if (stats_.schedule.empty()) stats_.schedule = ps.schedule;
+      else if (stats_.schedule != ps.schedule) stats_.schedule = "mixed";
+      size_t batches = 1;
+      for (size_t i = 0; i < items.size(); ++i) {
+        Decided& d = decided[i];
+        const LaunchConfig& cfg = d.configs[items[i].main];
+        d.stats.block_size = cfg.block_size;
+        d.stats.grid_blocks = cfg.grid_blocks;
+        d.stats.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+        batches = std::max(batches, d.stats.batch + 1);
+        ps.kernels.push_back(d.stats);
+      }
+      ps.batches = batches;
+
+      const auto phase_start = Clock::now();
+      std::string running;
+      for (const Item& it : items) running += (running.empty() ? "" : ", ") + plans_[it.plan]->pipelines[it.pipeline].name;
+      Watchdog::Phase watch(labels_, "kernels", "phase " + std::to_string(stats_.phases.size()) + ": " + running +
+                                                    (ps.streamed ? ", streamed in chunks" : ""));
+      issue_phase(ps, items, decided, batches);
+      backend_.synchronize();
+      ps.wall_ms = ms_since(phase_start);
+      if (ps.streamed) ss_.measured_ms = ps.wall_ms;
+      stats_.kernels_ms += ps.wall_ms;
+      stats_.phases.push_back(std::move(ps));
+      for (const Item& it : items) {
+        if (const CheckSpec* grow = check_pipeline(*plans_[it.plan], plans_[it.plan]->pipelines[it.pipeline], buffers_[it.plan]))
+          throw OverflowRestart{it.plan, grow};
+      }
+    }
+  }, stats_.transfer_ms, stats_.rebuilds);
+}
+
+void ConcurrentQueriesRun::finish() {
   const auto finalize_start = Clock::now();
-  for (size_t q = 0; q < plans.size(); ++q) {
-    Execution& e = out.executions[q];
-    Watchdog::Phase phase(plans[q]->label, "finalize");
+  for (size_t q = 0; q < plans_.size(); ++q) {
+    Execution& e = out_.executions[q];
+    Watchdog::Phase phase(plans_[q]->label, "finalize");
     const auto start = Clock::now();
-    e.result = assemble_result(*plans[q], buffers[q], params[q], database, backend, executor_.kernel_cache());
+    e.result = assemble_result(*plans_[q], buffers_[q], params_[q], database_, backend_, owner_.executor_.kernel_cache());
     e.stats.finalize_ms = ms_since(start);
-    e.stats.transfer_ms = stats.transfer_ms;
-    e.stats.transfer_bytes = stats.transfer_bytes;
-    e.stats.kernel_ms = stats.kernels_ms;
-    e.stats.kernel_ms_per_repeat = {stats.kernels_ms};
-    e.stats.rebuilds = stats.rebuilds;
-    e.stats.params = params[q];
+    e.stats.transfer_ms = stats_.transfer_ms;
+    e.stats.transfer_bytes = stats_.transfer_bytes;
+    e.stats.kernel_ms = stats_.kernels_ms;
+    e.stats.kernel_ms_per_repeat = {stats_.kernels_ms};
+    e.stats.rebuilds = stats_.rebuilds;
+    e.stats.params = params_[q];
     // Its pipelines ran one per phase (the phase is the wave; the kernel time is the phase's).
     e.stats.pipeline_schedule = "phases";
-    e.stats.waves = stats.phases.size();
-    for (const PhaseStats& p : stats.phases) {
+    e.stats.waves = stats_.phases.size();
+    for (const PhaseStats& p : stats_.phases) {
       for (const PhaseKernel& k : p.kernels) {
-        if (k.query != plans[q]->label) continue;
+        if (k.query != plans_[q]->label) continue;
         e.stats.pipelines.push_back(
             {k.pipeline, p.wall_ms, p.index, 0.0, p.wall_ms, {{k.kernel, k.block_size, k.grid_blocks, k.blocks_per_sm, 0.0, ""}}});
       }
     }
   }
-  stats.finalize_ms = ms_since(finalize_start);
+  stats_.finalize_ms = ms_since(finalize_start);
+}
+
+ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
+                                      const ConcurrentOptions& options) {
+  if (plans.empty()) throw Error(ErrorKind::Usage, "no queries to run");
+  ConcurrentRun out;
+  ConcurrentQueriesRun run(*this, plans, database, options, out);
+  run.compile();
+  run.place();
+  run.upload();
+  run.run_phases();
+  run.finish();
   return out;
 }
 

@@ -188,6 +188,8 @@ struct ConcurrentRun {
   ConcurrentStats stats;
 };
 
+class ConcurrentQueriesRun;
+
 class ConcurrentExecutor {
  public:
   // Shares the executor's backend, kernel cache, loaded modules and device column cache. A streamed
@@ -215,6 +217,7 @@ class ConcurrentExecutor {
   const Calibration& calibration();
 
  private:
+  friend class ConcurrentQueriesRun;  // one run's steps (concurrent_executor.cpp)
   struct PinnedColumn {
     PinnedBuffer buffer;
     const void* host = nullptr;
