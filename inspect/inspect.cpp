@@ -29,6 +29,13 @@ ByteEstimate estimate(const codegen::KernelManifest& m, const KernelFindings& k,
     const bool always = std::any_of(use->reads.begin(), use->reads.end(), [](const Access& r) { return r.guard.empty(); });
     (always ? b.unconditional_read : b.conditional_read) += bytes;
   }
+  // Stores: each store statement on a global array at most once per scanned row.
+  for (const ir::KernelArg& a : m.args) {
+    if (a.kind != ir::KernelArg::Kind::Buffer) continue;
+    const ArrayUse* use = k.find_array(a.name);
+    if (use == nullptr || use->space != Space::Global) continue;
+    b.stored_upper += b.rows * ir::scalar_bytes(a.type) * use->writes.size();
+  }
   return b;
 }
 

@@ -24,12 +24,16 @@
 
 namespace hqc::inspect {
 
-// Estimated global-memory traffic of one kernel over its base-table columns at a scale factor,
-// from the catalog's row counts (what the ncu DRAM figures of the execution-model experiments
-// compare with). Hash tables, aggregation tables and outputs depend on the data and are not counted.
+// Estimated global-memory traffic of one kernel at a scale factor, from the catalog's row counts
+// (what the ncu DRAM figures of the execution-model experiments compare with). Reads: the base-table
+// columns. Writes: an upper bound for the arrays the kernel stores to (hash-table keys and payloads,
+// materialised outputs): every scanned row storing each of them once per store statement; arrays
+// only updated by atomics (aggregation tables, counters, flags) are not counted — their traffic is
+// their footprint, which depends on the data's groups.
 struct ByteEstimate {
   uint64_t unconditional_read = 0;  // columns read for every row
   uint64_t conditional_read = 0;    // columns read only behind a filter or probe: an upper bound
+  uint64_t stored_upper = 0;        // stores: rows x bytes stored per row, an upper bound
   uint64_t rows = 0;                // rows of the scanned table (0: not a base table)
 };
 

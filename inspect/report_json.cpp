@@ -49,7 +49,8 @@ nlohmann::json kernel_json(const KernelReport& k) {
           {"shared", shared},
           {"calls", calls},
           {"estimated_bytes", {{"rows", k.bytes.rows}, {"unconditional_read", k.bytes.unconditional_read},
-                               {"conditional_read_upper_bound", k.bytes.conditional_read}}}};
+                               {"conditional_read_upper_bound", k.bytes.conditional_read},
+                               {"stored_upper_bound", k.bytes.stored_upper}}}};
 }
 
 }  // namespace

@@ -93,7 +93,8 @@ void kernel_text(std::ostringstream& out, const KernelReport& k, size_t index, s
     char sfbuf[32];
     std::snprintf(sfbuf, sizeof sfbuf, "%g", sf);
     out << "  estimated column reads at SF " << sfbuf << ": " << bytes_label(k.bytes.unconditional_read) << " unconditional, up to "
-        << bytes_label(k.bytes.conditional_read) << " behind filters and probes\n";
+        << bytes_label(k.bytes.conditional_read) << " behind filters and probes; stores up to "
+        << bytes_label(k.bytes.stored_upper) << "\n";
   }
 }
 
@@ -102,12 +103,13 @@ void kernel_text(std::ostringstream& out, const KernelReport& k, size_t index, s
 std::string render_text(const QueryReport& r) {
   std::ostringstream out;
   out << "horseqc-inspect: " << r.query << ", model " << r.model << ", target " << r.target << " (module " << r.file_name << ")\n";
-  uint64_t always = 0, behind = 0;
-  for (const KernelReport& k : r.kernels) always += k.bytes.unconditional_read, behind += k.bytes.conditional_read;
+  uint64_t always = 0, behind = 0, stored = 0;
+  for (const KernelReport& k : r.kernels) always += k.bytes.unconditional_read, behind += k.bytes.conditional_read, stored += k.bytes.stored_upper;
   char sfbuf[32];
   std::snprintf(sfbuf, sizeof sfbuf, "%g", r.sf);
   out << "kernels in launch order: " << r.kernels.size() << "; estimated column reads at SF " << sfbuf << ": "
-      << bytes_label(always) << " unconditional, up to " << bytes_label(behind) << " behind filters and probes\n";
+      << bytes_label(always) << " unconditional, up to " << bytes_label(behind) << " behind filters and probes; stores up to "
+      << bytes_label(stored) << " (atomic-only tables not counted)\n";
   if (r.errors.empty()) out << "consistency: ok (" << r.checks << " checks)\n";
   else {
     out << "consistency: " << r.errors.size() << " error(s) in " << r.checks << " checks\n";

@@ -26,9 +26,9 @@ Compiles a query as horseqc-compile does, parses every generated kernel with Cla
 reports what each kernel does to memory: the global arrays it reads and writes and under which
 filters, its atomics (global or shared; per tuple, per warp or per CTA: Table 4's x2 / x3), barriers,
 shared memory, loops and library calls; per query the kernels in launch order with their pipelines,
-reduction techniques, launch parameters and estimated column bytes. Then checks the kernels against
-the launch manifest and the IR (docs/inspect.md); a disagreement is printed as an error and makes the
-exit code 1.
+reduction techniques, launch parameters, estimated column bytes read and stored. Then checks the
+kernels against the launch manifest and the IR (docs/inspect.md); a disagreement is printed as an
+error and makes the exit code 1.
 
 options:
   --model resolution|pipelined|operator_at_a_time|multi_pass   micro execution model (default resolution)

@@ -39,4 +39,13 @@ TEST_CASE("HTML, DOT and JSON renderings of SSB Q3.1") {
   REQUIRE(json["kernels"].size() == report.kernels.size());
   CHECK(json["kernels"][3]["name"] == "q3_1_p3_aggregate");
   CHECK(json["kernels"][3]["reductions"][0]["technique"] == "C2");
+
+  // Bytes at SF 1 from the catalog's row counts: the date build reads d_datekey and d_year and stores
+  // a key and a payload (4 B each) per row, at most; the aggregation only updates its table by atomics.
+  const uint64_t date_rows = hqc::Catalog::ssb().find("date")->rows_at_sf1;
+  CHECK(json["kernels"][0]["estimated_bytes"]["rows"] == date_rows);
+  CHECK(json["kernels"][0]["estimated_bytes"]["stored_upper_bound"] == date_rows * 8);
+  CHECK(json["kernels"][0]["estimated_bytes"]["unconditional_read"].get<uint64_t>() +
+            json["kernels"][0]["estimated_bytes"]["conditional_read_upper_bound"].get<uint64_t>() == date_rows * 8);
+  CHECK(json["kernels"][3]["estimated_bytes"]["stored_upper_bound"] == 0);
 }
