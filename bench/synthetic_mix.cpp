@@ -45,7 +45,6 @@
 #include "runtime/execution/executor.h"
 #include "runtime/device/kernel_cache.h"
 #include "runtime/execution/launch_config.h"
-#include "runtime/device/probes.h"
 #include "storage/error.h"
 #include "tools/cli/args.h"
 
@@ -140,9 +139,7 @@ int run(int argc, char** argv) {
   }
 
   runtime::Executor executor(*backend, cache.get());
-  runtime::ConcurrentExecutor concurrent(
-      executor, runtime::probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)));
-  const auto& cal = concurrent.calibration();
+  const auto& cal = executor.calibration();
   const planner::ScheduleDevice sd =
       planner::schedule_device(profile, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
   std::printf("schedule model: read bandwidth %.1f GB/s, compute %.2f T ops/s, launch overhead %.1f us\n",

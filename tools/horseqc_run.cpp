@@ -20,7 +20,6 @@
 #include "runtime/execution/concurrent_executor.h"
 #include "runtime/device/kernel_cache.h"
 #include "runtime/execution/launch_config.h"
-#include "runtime/device/probes.h"
 #include "runtime/execution/watchdog.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
@@ -342,8 +341,6 @@ int run(int argc, char** argv) {
   compile.dialect = backend->dialect();
   const planner::DeviceProfile profile = runtime::device_profile_for(backend->properties());
   compile.device = &profile;
-  runtime::ConcurrentExecutor concurrent(
-      executor, runtime::probe_module(codegen::dialect_prelude(compile.dialect), codegen::compile_options(compile.dialect)));
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
 
@@ -387,7 +384,7 @@ int run(int argc, char** argv) {
   auto run_concurrently = [&](const std::vector<const runtime::ExecutablePlan*>& plans, std::vector<double>& per_repeat) {
     std::optional<runtime::ConcurrentRun> best;
     for (long rep = 0; rep < repeat; ++rep) {
-      runtime::ConcurrentRun run = concurrent.run(plans, db, concurrent_options);
+      runtime::ConcurrentRun run = executor.run(plans, db, concurrent_options);
       per_repeat.push_back(run.stats.kernels_ms);
       if (!best || run.stats.kernels_ms < best->stats.kernels_ms) best = std::move(run);
     }
@@ -450,7 +447,7 @@ int run(int argc, char** argv) {
       if (ready != prepared.end()) r = ready->second.first;
       const runtime::ExecutablePlan plan =
           ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r), db);
-      if (concurrent.would_stream({&plan}, db, concurrent_options)) {
+      if (executor.would_stream({&plan}, db, concurrent_options)) {
         // Streamed in chunks (forced, or the working set does not fit the device memory limit):
         // the concurrent executor with this one query; --repeat re-runs the whole stream.
         std::vector<double> per_repeat;

@@ -1,4 +1,4 @@
-// ConcurrentExecutor::run: analyse the plans' scans (fact table, anchors, phases) → resolve
+// Executor::run(plans): analyse the plans' scans (fact table, anchors, phases) → resolve
 // parameters → decide placement and chunks → (allocate state, run the phases on streams, check
 // overflow flags, grow and restart if needed) → assemble every plan's result.
 // See concurrent_executor.h for the guarantees.
@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "codegen/dialect.h"
 #include "planner/concurrent_launch.h"
 #include "planner/occupancy.h"
 #include "planner/schedule_model.h"
@@ -354,9 +355,9 @@ std::string ConcurrentStats::to_json() const {
   return j.dump();
 }
 
-const ConcurrentExecutor::Calibration& ConcurrentExecutor::calibration() {
+const Calibration& Executor::calibration() {
   if (calibration_) return *calibration_;
-  Backend& backend = executor_.backend();
+  Backend& backend = backend_;
   // 16 MiB: large enough to reach the copy engines' bandwidth, small enough for any memory cap.
   constexpr uint64_t kProbe = uint64_t{16} << 20;
   Calibration c;
@@ -392,15 +393,17 @@ const ConcurrentExecutor::Calibration& ConcurrentExecutor::calibration() {
   // Read bandwidth and compute throughput from kernels (a copy's rate is well below what kernels
   // read: 1.5–1.8 TB/s against 4.6 TB/s on an H200). The probe buffer is freed before any staging.
   ExecutionStats compile_stats;
-  const std::shared_ptr<Module> probes = executor_.module_for(probes_, compile_stats);
+  const codegen::Dialect dialect = backend.dialect();
+  const std::shared_ptr<Module> probes =
+      module_for(probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)), compile_stats);
   const DeviceProperties& device = backend.properties();
   c.kernel_bytes_per_s = measure_read_bandwidth(backend, *probes, read_probe_bytes(device), 3);
   c.compute_ops_per_s = measure_compute_throughput(backend, *probes, compute_probe_iterations(device), 3);
-  calibration_ = c;
+  calibration_ = std::make_unique<Calibration>(c);
   return *calibration_;
 }
 
-const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const Column& column, double& pin_ms,
+const PinnedBuffer& Executor::pinned(const std::string& table, const Column& column, double& pin_ms,
                                                uint64_t& registered_bytes, uint64_t& copied_bytes) {
   const HostColumnBytes view = host_column_bytes(column);
   const uint64_t fingerprint = sampled_fingerprint(view);
@@ -412,11 +415,11 @@ const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const C
   }
   const auto start = Clock::now();
   PinnedColumn entry;
-  if (std::optional<PinnedBuffer> in_place = executor_.backend().register_host(view.data, view.bytes)) {
+  if (std::optional<PinnedBuffer> in_place = backend_.register_host(view.data, view.bytes)) {
     entry.buffer = std::move(*in_place);
     registered_bytes += view.bytes;
   } else {
-    entry.buffer = executor_.backend().allocate_pinned(view.bytes);
+    entry.buffer = backend_.allocate_pinned(view.bytes);
     if (view.bytes > 0) std::memcpy(entry.buffer.data(), view.data, view.bytes);
     copied_bytes += view.bytes;
   }
@@ -429,25 +432,25 @@ const PinnedBuffer& ConcurrentExecutor::pinned(const std::string& table, const C
   return pos->second.buffer;
 }
 
-bool ConcurrentExecutor::would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
+bool Executor::would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
                                       const ConcurrentOptions& options) {
   if (options.placement != Placement::Auto) return options.placement == Placement::Stream;
   const ScanLayout layout = analyse(plans, database);
   if (layout.table.empty()) return false;
   std::vector<std::map<std::string, int64_t>> params;
   for (const ExecutablePlan* p : plans) params.push_back(param_values(*p));
-  const Footprint f = footprint(executor_.backend(), executor_.device_columns(), plans, params, layout, database,
+  const Footprint f = footprint(backend_, columns_, plans, params, layout, database,
                                 options.memory_limit);
   return f.working_set() > f.limit;
 }
 
-// One run of several plans at once (ConcurrentExecutor::run): its steps as methods sharing the
+// One run of several plans at once (Executor::run(plans)): its steps as methods sharing the
 // run's modules, parameters, placement, device columns, staging buffers, streams and state.
 class ConcurrentQueriesRun {
  public:
-  ConcurrentQueriesRun(ConcurrentExecutor& owner, const std::vector<const ExecutablePlan*>& plans, const Database& database,
+  ConcurrentQueriesRun(Executor& owner, const std::vector<const ExecutablePlan*>& plans, const Database& database,
                        const ConcurrentOptions& options, ConcurrentRun& out)
-      : owner_(owner), backend_(owner.executor_.backend()), columns_(owner.executor_.device_columns()),
+      : owner_(owner), backend_(owner.backend_), columns_(owner.columns_),
         device_(backend_.properties()), profile_(device_profile_for(device_)), plans_(plans), database_(database),
         options_(options), out_(out), stats_(out.stats), ss_(out.stats.stream), rng_(options.seed) {
     stats_.device = backend_.device_description();
@@ -479,7 +482,7 @@ class ConcurrentQueriesRun {
   void issue(const Item& it, const Decided& d, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot,
              uint64_t rows);
 
-  ConcurrentExecutor& owner_;
+  Executor& owner_;
   Backend& backend_;
   DeviceColumnCache& columns_;
   const DeviceProperties& device_;
@@ -517,7 +520,7 @@ void ConcurrentQueriesRun::compile() {
     es.device = stats_.device;
     {
       Watchdog::Phase phase(plan.label, "compile");
-      modules_.push_back(owner_.executor_.module_for(plan.module, es));
+      modules_.push_back(owner_.module_for(plan.module, es));
     }
     stats_.compile_ms += es.compile_ms;
     params_.push_back(param_values(plan));
@@ -572,7 +575,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
                                        std::to_string(kStagingSlots) + " rows of staging");
   }
   ss_.min_chunks = (rows + budget_rows - 1) / budget_rows;
-  const ConcurrentExecutor::Calibration& cal = owner_.calibration();
+  const Calibration& cal = owner_.calibration();
   ss_.h2d_bytes_per_s = cal.h2d_bytes_per_s;
   ss_.kernel_bytes_per_s = cal.kernel_bytes_per_s;
   ss_.per_chunk_overhead_s = cal.per_chunk_overhead_s;
@@ -739,7 +742,7 @@ bool ConcurrentQueriesRun::one_at_a_time(PhaseStats& ps, const std::vector<Item>
                                          const std::vector<Decided>& stand_alone) {
   bool sequential = options_.launch_params == LaunchParams::Sequential;
   if (options_.launch_params == LaunchParams::Random) return sequential;
-  const ConcurrentExecutor::Calibration& cal = owner_.calibration();
+  const Calibration& cal = owner_.calibration();
   const planner::ScheduleDevice sd =
       planner::schedule_device(profile_, cal.kernel_bytes_per_s, cal.compute_ops_per_s, cal.per_chunk_overhead_s);
   stats_.schedule_bandwidth_bytes_per_s = sd.bandwidth_bytes_per_s;
@@ -952,7 +955,7 @@ void ConcurrentQueriesRun::finish() {
     Execution& e = out_.executions[q];
     Watchdog::Phase phase(plans_[q]->label, "finalize");
     const auto start = Clock::now();
-    e.result = assemble_result(*plans_[q], buffers_[q], params_[q], database_, backend_, owner_.executor_.kernel_cache());
+    e.result = assemble_result(*plans_[q], buffers_[q], params_[q], database_, backend_, owner_.cache_);
     e.stats.finalize_ms = ms_since(start);
     e.stats.transfer_ms = stats_.transfer_ms;
     e.stats.transfer_bytes = stats_.transfer_bytes;
@@ -974,7 +977,7 @@ void ConcurrentQueriesRun::finish() {
   stats_.finalize_ms = ms_since(finalize_start);
 }
 
-ConcurrentRun ConcurrentExecutor::run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
+ConcurrentRun Executor::run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
                                       const ConcurrentOptions& options) {
   if (plans.empty()) throw Error(ErrorKind::Usage, "no queries to run");
   ConcurrentRun out;

@@ -1,4 +1,5 @@
-// The concurrent and streamed executor: several queries' compound kernels at the same time in
+// The Executor's second schedule, Executor::run(plans, database, ConcurrentOptions) (its steps are
+// ConcurrentQueriesRun's methods in concurrent_executor.cpp): several queries' compound kernels at the same time in
 // separate streams (CUDA streams / OpenCL command queues) with launch parameters from the
 // kernel-level knapsack, and a fact table larger than the device memory horseqc may use streamed
 // through the device in chunks from pinned host memory, each chunk shared by every query's kernel.
@@ -188,51 +189,14 @@ struct ConcurrentRun {
   ConcurrentStats stats;
 };
 
-class ConcurrentQueriesRun;
-
-class ConcurrentExecutor {
- public:
-  // Shares the executor's backend, kernel cache, loaded modules and device column cache. A streamed
-  // run keeps the fact table's columns page-locked (in place) until this executor is destroyed, so
-  // the Database a streamed run read must outlive it. `probes`: runtime::probe_module() for the
-  // backend's dialect, compiled on the first calibration.
-  ConcurrentExecutor(Executor& executor, ModuleSource probes) : executor_(executor), probes_(std::move(probes)) {}
-
-  ConcurrentRun run(const std::vector<const ExecutablePlan*>& plans, const Database& database,
-                    const ConcurrentOptions& options);
-
-  // Whether run() would stream these plans under `options` (Auto: the working set exceeds the limit).
-  bool would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
-                    const ConcurrentOptions& options);
-
-  // Measured once (the first run that needs it): H→D bandwidth (a pinned 16 MiB upload), the read
-  // bandwidth and compute throughput of the probes (runtime/device/probes.h), per-chunk overhead (an event,
-  // a wait and a small copy, round trip; median of 9).
-  struct Calibration {
-    double h2d_bytes_per_s = 0;
-    double kernel_bytes_per_s = 0;   // read bandwidth: what a streaming read kernel reaches
-    double compute_ops_per_s = 0;    // lane multiply-adds per second, whole device
-    double per_chunk_overhead_s = 0;
-  };
-  const Calibration& calibration();
-
- private:
-  friend class ConcurrentQueriesRun;  // one run's steps (concurrent_executor.cpp)
-  struct PinnedColumn {
-    PinnedBuffer buffer;
-    const void* host = nullptr;
-    uint64_t bytes = 0;
-    uint64_t fingerprint = 0;
-  };
-  // The column in page-locked host memory: registered in place where the backend can (CUDA), else
-  // copied; cached per executor while the column's memory and contents stay the same.
-  const PinnedBuffer& pinned(const std::string& table, const Column& column, double& pin_ms, uint64_t& registered_bytes,
-                             uint64_t& copied_bytes);
-
-  Executor& executor_;
-  ModuleSource probes_;
-  std::optional<Calibration> calibration_;
-  std::map<std::string, PinnedColumn> pinned_;
+// Measured once per Executor (the first run that needs it): H→D bandwidth (a pinned 16 MiB upload),
+// the read bandwidth and compute throughput of the probes (runtime/device/probes.h), per-chunk
+// overhead (an event, a wait and a small copy, round trip; median of 9). Executor::calibration().
+struct Calibration {
+  double h2d_bytes_per_s = 0;
+  double kernel_bytes_per_s = 0;   // read bandwidth: what a streaming read kernel reaches
+  double compute_ops_per_s = 0;    // lane multiply-adds per second, whole device
+  double per_chunk_overhead_s = 0;
 };
 
 }  // namespace hqc::runtime

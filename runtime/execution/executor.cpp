@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device/database_lookup.h"
+#include "runtime/execution/concurrent_executor.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/pipeline_waves.h"
 #include "runtime/execution/plan_state.h"
@@ -121,6 +122,7 @@ std::string module_key(const Backend& backend, const ModuleSource& source) {
 }  // namespace
 
 Executor::Executor(Backend& backend, KernelCache* cache) : backend_(backend), cache_(cache), columns_(backend) {}
+Executor::~Executor() = default;
 
 std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, ExecutionStats& stats) {
   const std::string key = module_key(backend_, source);

@@ -89,7 +89,7 @@ struct ExecutionStats {
   double transfer_ms = 0;           // column uploads + state buffer allocation/initialisation
   uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
   // "concurrent" or "sequential" (ExecutorOptions::pipelines); "phases" from the concurrent executor
-  // (ConcurrentExecutor: a wave is a phase of several queries)
+  // (Executor::run(plans): a wave is a phase of several queries)
   std::string pipeline_schedule = "sequential";
   size_t waves = 0;                 // waves the pipelines ran in (sequential: one per pipeline)
   double kernel_ms = 0;             // best repetition: sum over waves of their device spans
@@ -114,12 +114,31 @@ struct Execution {
   ExecutionStats stats;
 };
 
+struct ConcurrentOptions;  // concurrent_executor.h: the several-queries schedule's options, results
+struct ConcurrentRun;      // and calibration
+struct Calibration;
+class ConcurrentQueriesRun;
+
+// Runs compiled plans on one backend. Two schedules, one restart loop (OverflowRestarts):
+//   - one query (run(plan)): its pipelines wave by wave on streams, or one after the other
+//     (SingleQueryRun in executor.cpp);
+//   - several queries at once (run(plans), concurrent_executor.h): one stream each, pipelines aligned
+//     in phases, the planner's concurrent launches, the fact table streamed in chunks when it does not
+//     fit (ConcurrentQueriesRun in concurrent_executor.cpp).
 class Executor {
  public:
-  // `cache` may be null (no disk cache). Both must outlive the Executor.
+  // `cache` may be null (no disk cache). Both must outlive the Executor. A streamed run keeps the
+  // fact table's columns page-locked (in place) until the Executor is destroyed, so the Database a
+  // streamed run read must outlive it.
   Executor(Backend& backend, KernelCache* cache);
+  ~Executor();
 
   Execution run(const ExecutablePlan& plan, const Database& database, const ExecutorOptions& options = {});
+  ConcurrentRun run(const std::vector<const ExecutablePlan*>& plans, const Database& database, const ConcurrentOptions& options);
+  // Whether run(plans) would stream these plans under `options` (Auto: the working set exceeds the limit).
+  bool would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database, const ConcurrentOptions& options);
+  // Measured on the first call (concurrent_executor.h, Calibration).
+  const Calibration& calibration();
 
   DeviceColumnCache& device_columns() { return columns_; }
   Backend& backend() { return backend_; }
@@ -136,10 +155,24 @@ class Executor {
   double precompile(const std::vector<const ExecutablePlan*>& plans, size_t group = 24);
 
  private:
+  friend class ConcurrentQueriesRun;
+  struct PinnedColumn {
+    PinnedBuffer buffer;
+    const void* host = nullptr;
+    uint64_t bytes = 0;
+    uint64_t fingerprint = 0;
+  };
+  // The column in page-locked host memory: registered in place where the backend can (CUDA), else
+  // copied; cached while the column's memory and contents stay the same.
+  const PinnedBuffer& pinned(const std::string& table, const Column& column, double& pin_ms, uint64_t& registered_bytes,
+                             uint64_t& copied_bytes);
+
   Backend& backend_;
   KernelCache* cache_;
   DeviceColumnCache columns_;
   std::map<std::string, std::shared_ptr<Module>> modules_;
+  std::unique_ptr<Calibration> calibration_;
+  std::map<std::string, PinnedColumn> pinned_;
 };
 
 

@@ -30,7 +30,6 @@
 #include "runtime/device/database_lookup.h"
 #include "runtime/execution/executor.h"
 #include "runtime/execution/launch_config.h"
-#include "runtime/device/probes.h"
 #include "ssb/benchmark_queries.h"
 #include "ssb/generator.h"
 #include "storage/catalog.h"
@@ -122,7 +121,6 @@ class RecordingBackend final : public Backend {
 struct Fixture {
   std::unique_ptr<RecordingBackend> backend;
   std::unique_ptr<Executor> executor;
-  std::unique_ptr<ConcurrentExecutor> concurrent;
   std::vector<std::string> names;
   std::vector<ExecutablePlan> plans;
   std::vector<std::string> reference;  // sequential resident results, CSV
@@ -136,9 +134,6 @@ Fixture& fixture(DeviceChoice choice) {
   Fixture& f = *slot;
   f.backend = std::make_unique<RecordingBackend>(open_backend(choice));
   f.executor = std::make_unique<Executor>(*f.backend, nullptr);
-  const codegen::Dialect dialect = f.backend->dialect();
-  f.concurrent = std::make_unique<ConcurrentExecutor>(
-      *f.executor, probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)));
   const Database& db = ssb_data();
   const Catalog catalog = Catalog::ssb();
   const planner::DatabaseStatistics stats(db);
@@ -258,7 +253,7 @@ uint64_t model_chunks(const StreamStats& s) {
 uint64_t limit_for(Fixture& f, const std::vector<const ExecutablePlan*>& plans, uint64_t chunks) {
   ConcurrentOptions probe;
   probe.placement = Placement::Stream;
-  const ConcurrentRun run = f.concurrent->run(plans, ssb_data(), probe);
+  const ConcurrentRun run = f.executor->run(plans, ssb_data(), probe);
   const StreamStats& s = run.stats.stream;
   return s.resident_bytes + kStagingSlots * ((s.rows + chunks - 1) / chunks) * s.bytes_per_row;
 }
@@ -272,7 +267,7 @@ TEST_CASE("concurrent SSB queries with knapsack launch parameters equal sequenti
     ConcurrentOptions options;
     options.placement = Placement::Resident;
     options.launch_params = LaunchParams::Knapsack;
-    const ConcurrentRun run = f.concurrent->run(all_plans(f), ssb_data(), options);
+    const ConcurrentRun run = f.executor->run(all_plans(f), ssb_data(), options);
     check_results(f, run, every(f));
     CHECK_FALSE(run.stats.stream.streamed);
     CHECK(run.stats.launch_params == "knapsack");
@@ -298,7 +293,7 @@ TEST_CASE("concurrent SSB queries with random and sequential launch parameters e
       options.placement = Placement::Resident;
       options.launch_params = lp;
       options.seed = 7;
-      const ConcurrentRun run = f.concurrent->run(all_plans(f), ssb_data(), options);
+      const ConcurrentRun run = f.executor->run(all_plans(f), ssb_data(), options);
       INFO(to_string(lp));
       check_results(f, run, every(f));
       CHECK(run.stats.launch_params == to_string(lp));
@@ -322,7 +317,7 @@ TEST_CASE("auto launch parameters run the schedule the model predicts faster, ph
     ConcurrentOptions options;
     options.placement = Placement::Resident;
     CHECK(options.launch_params == LaunchParams::Auto);  // the default
-    const ConcurrentRun run = f.concurrent->run(all_plans(f), ssb_data(), options);
+    const ConcurrentRun run = f.executor->run(all_plans(f), ssb_data(), options);
     check_results(f, run, every(f));
     CHECK(run.stats.launch_params == "auto");
     CHECK(run.stats.schedule_bandwidth_bytes_per_s > 0);
@@ -364,7 +359,7 @@ TEST_CASE("each SSB query streamed in chunks under a small memory limit equals i
       options.launch_params = LaunchParams::Knapsack;
       options.memory_limit = limit_for(f, one, 6);  // auto placement: the working set does not fit
       f.backend->clear();
-      const ConcurrentRun run = f.concurrent->run(one, ssb_data(), options);
+      const ConcurrentRun run = f.executor->run(one, ssb_data(), options);
       check_results(f, run, {q});
       const StreamStats& s = run.stats.stream;
       REQUIRE(s.streamed);
@@ -397,7 +392,7 @@ TEST_CASE("concurrent streamed SSB queries share one scan of lineorder") {
     options.launch_params = LaunchParams::Knapsack;
     options.memory_limit = limit_for(f, plans, 4);
     f.backend->clear();
-    const ConcurrentRun run = f.concurrent->run(plans, ssb_data(), options);
+    const ConcurrentRun run = f.executor->run(plans, ssb_data(), options);
     check_results(f, run, every(f));
     const StreamStats& s = run.stats.stream;
     REQUIRE(s.streamed);
@@ -415,11 +410,11 @@ TEST_CASE("concurrent streamed SSB queries share one scan of lineorder") {
       ConcurrentOptions forced = options;
       forced.placement = Placement::Stream;
       forced.chunks = s.min_chunks + 3;
-      const ConcurrentRun more = f.concurrent->run(plans, ssb_data(), forced);
+      const ConcurrentRun more = f.executor->run(plans, ssb_data(), forced);
       check_results(f, more, every(f));
       CHECK(more.stats.stream.chunks == s.min_chunks + 3);
       forced.chunks = s.min_chunks - 1;
-      CHECK_THROWS_WITH_AS(f.concurrent->run(plans, ssb_data(), forced), doctest::Contains("use at least"), Error);
+      CHECK_THROWS_WITH_AS(f.executor->run(plans, ssb_data(), forced), doctest::Contains("use at least"), Error);
     }
   }
 }
@@ -429,6 +424,6 @@ TEST_CASE("a memory limit below the resident dimension tables is a clear device 
   ConcurrentOptions options;
   options.placement = Placement::Stream;
   options.memory_limit = 1024;
-  CHECK_THROWS_WITH_AS(f.concurrent->run(all_plans(f), ssb_data(), options),
+  CHECK_THROWS_WITH_AS(f.executor->run(all_plans(f), ssb_data(), options),
                        doctest::Contains("dimension columns and state buffers alone need"), Error);
 }
