@@ -385,8 +385,8 @@ int run(int argc, char** argv) {
     std::optional<runtime::ConcurrentRun> best;
     for (long rep = 0; rep < repeat; ++rep) {
       runtime::ConcurrentRun run = executor.run(plans, db, concurrent_options);
-      per_repeat.push_back(run.stats.kernels_ms);
-      if (!best || run.stats.kernels_ms < best->stats.kernels_ms) best = std::move(run);
+      per_repeat.push_back(run.stats.kernel_ms);
+      if (!best || run.stats.kernel_ms < best->stats.kernel_ms) best = std::move(run);
     }
     return std::move(*best);
   };

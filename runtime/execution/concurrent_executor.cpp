@@ -264,12 +264,12 @@ std::string ConcurrentStats::summary() const {
   out << "device: " << device << "\n";
   std::snprintf(line, sizeof line, "concurrent: %zu queries, launch parameters %s, kernels %.3f ms (wall), "
                 "transfer %.2f ms, compile %.2f ms, finalize %.2f ms\n",
-                queries.size(), launch_params.c_str(), kernels_ms, transfer_ms, compile_ms, finalize_ms);
+                queries.size(), launch_params.c_str(), kernel_ms, transfer_ms, compile_ms, finalize_ms);
   out << line;
   if (predicted_knapsack_ms > 0 || predicted_sequential_ms > 0) {
     std::snprintf(line, sizeof line, "schedule: %s (predicted knapsack %.3f ms, one kernel at a time %.3f ms; "
                   "measured %.3f ms; read bandwidth %.1f GB/s, compute %.2f T ops/s, launch overhead %.1f us)\n",
-                  schedule.c_str(), predicted_knapsack_ms, predicted_sequential_ms, kernels_ms,
+                  schedule.c_str(), predicted_knapsack_ms, predicted_sequential_ms, kernel_ms,
                   schedule_bandwidth_bytes_per_s / 1e9, schedule_compute_ops_per_s / 1e12, schedule_launch_overhead_s * 1e6);
     out << line;
   }
@@ -316,7 +316,7 @@ std::string ConcurrentStats::to_json() const {
   j["compile_ms"] = compile_ms;
   j["transfer_ms"] = transfer_ms;
   j["transfer_bytes"] = transfer_bytes;
-  j["kernels_ms"] = kernels_ms;
+  j["kernels_ms"] = kernel_ms;
   j["finalize_ms"] = finalize_ms;
   j["rebuilds"] = rebuilds;
   j["schedule"] = schedule;
@@ -897,7 +897,7 @@ void ConcurrentQueriesRun::run_phases() {
   OverflowRestarts restarts(backend_, plans_, params_, buffers_, options_.max_rebuilds);
   restarts.run(labels_, [&] {  // one attempt: every plan from its first pipeline
     stats_.phases.clear();
-    stats_.kernels_ms = 0;
+    stats_.kernel_ms = 0;
     ss_.bytes_transferred = 0;
     ss_.measured_ms = 0;
     for (size_t phase = 0; phase < layout_.phases; ++phase) {
@@ -939,7 +939,7 @@ void ConcurrentQueriesRun::run_phases() {
       backend_.synchronize();
       ps.wall_ms = ms_since(phase_start);
       if (ps.streamed) ss_.measured_ms = ps.wall_ms;
-      stats_.kernels_ms += ps.wall_ms;
+      stats_.kernel_ms += ps.wall_ms;
       stats_.phases.push_back(std::move(ps));
       for (const Item& it : items) {
         if (const CheckSpec* grow = check_pipeline(*plans_[it.plan], plans_[it.plan]->pipelines[it.pipeline], buffers_[it.plan]))
@@ -959,8 +959,8 @@ void ConcurrentQueriesRun::finish() {
     e.stats.finalize_ms = ms_since(start);
     e.stats.transfer_ms = stats_.transfer_ms;
     e.stats.transfer_bytes = stats_.transfer_bytes;
-    e.stats.kernel_ms = stats_.kernels_ms;
-    e.stats.kernel_ms_per_repeat = {stats_.kernels_ms};
+    e.stats.kernel_ms = stats_.kernel_ms;
+    e.stats.kernel_ms_per_repeat = {stats_.kernel_ms};
     e.stats.rebuilds = stats_.rebuilds;
     e.stats.params = params_[q];
     // Its pipelines ran one per phase (the phase is the wave; the kernel time is the phase's).

@@ -148,16 +148,11 @@ struct StreamStats {
   uint64_t pinned_copied_bytes = 0;    // columns copied into pinned buffers (OpenCL, or registration refused)
 };
 
-struct ConcurrentStats {
-  std::string device;
+// RunTimes of the whole run (transfer: resident columns + state; kernel_ms: the sum of the phases'
+// wall times of the final attempt, "kernels_ms" in the JSON), and the concurrent schedule's own.
+struct ConcurrentStats : RunTimes {
   std::string launch_params;
   std::vector<std::string> queries;
-  double compile_ms = 0;
-  double transfer_ms = 0;         // resident column uploads + state allocation / initialisation
-  uint64_t transfer_bytes = 0;    // resident column bytes uploaded by this run
-  double kernels_ms = 0;          // sum of the phases' wall times of the final attempt
-  double finalize_ms = 0;
-  int rebuilds = 0;
   // The schedule model's inputs and, summed over the phases, its predictions; `schedule` is
   // "concurrent", "sequential" or "mixed" (phases differ).
   std::string schedule;

@@ -82,21 +82,28 @@ struct PipelineTiming {
   std::vector<LaunchStats> launches;
 };
 
-struct ExecutionStats {
+// What every run measures, whichever schedule ran it: the phases of one query's end-to-end time.
+// ExecutionStats (one query) and ConcurrentStats (several at once, concurrent_executor.h) add what
+// their schedule has on top.
+struct RunTimes {
   std::string device;               // Backend::device_description()
   double compile_ms = 0;            // compile or cache load (0 when the module was already loaded)
-  bool compile_cache_hit = false;   // disk cache hit or module already loaded in this process
   double transfer_ms = 0;           // column uploads + state buffer allocation/initialisation
   uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
+  double kernel_ms = 0;             // one query: its best repetition; several: the phases' wall times
+  double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
+  int rebuilds = 0;                 // re-runs caused by overflow flags
+};
+
+struct ExecutionStats : RunTimes {
+  bool compile_cache_hit = false;   // disk cache hit or module already loaded in this process
   // "concurrent" or "sequential" (ExecutorOptions::pipelines); "phases" from the concurrent executor
   // (Executor::run(plans): a wave is a phase of several queries)
   std::string pipeline_schedule = "sequential";
   size_t waves = 0;                 // waves the pipelines ran in (sequential: one per pipeline)
-  double kernel_ms = 0;             // best repetition: sum over waves of their device spans
+  // kernel_ms (RunTimes): the best repetition, the sum over waves of their device spans
   std::vector<double> kernel_ms_per_repeat;
   std::vector<PipelineTiming> pipelines;  // of the best repetition
-  double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
-  int rebuilds = 0;                 // re-runs caused by overflow flags
   std::map<std::string, int64_t> params;  // resolved parameters of the final run (capacities grown)
 
   // Multi-line human summary ("device: ...\ncompile: 12.3 ms (cache hit)\n...").
