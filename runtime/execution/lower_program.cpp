@@ -91,160 +91,130 @@ const T& find_state(const ir::Program& program, const std::vector<T>& states, co
   fail(program, std::string(kind) + " \"" + name + "\" is not declared");
 }
 
-void lower_result(const ir::Program& program, const ir::ParamValues& values, ExecutablePlan& plan) {
-  const ir::ResultDesc& desc = program.result;
-  ResultSpec& r = plan.result;
-  if (desc.kind == ir::ResultDesc::Kind::Output) {
-    const ir::OutputTable& out = find_state(program, program.outputs, desc.state, "output");
-    r.rows = ResultSpec::Rows::Counter;
-    r.counter_buffer = out.counter_buffer;
-    if (!desc.input_rows_state.empty()) {
-      r.input_rows_buffer = find_state(program, program.aggregations, desc.input_rows_state, "aggregation table").occupancy_buffer;
+void lower_output_result(const ir::Program& program, const ir::ResultDesc& desc, ResultSpec& r) {
+  const ir::OutputTable& out = find_state(program, program.outputs, desc.state, "output");
+  r.rows = ResultSpec::Rows::Counter;
+  r.counter_buffer = out.counter_buffer;
+  if (!desc.input_rows_state.empty()) {
+    r.input_rows_buffer = find_state(program, program.aggregations, desc.input_rows_state, "aggregation table").occupancy_buffer;
+  }
+  for (const ir::ResultColumn& rc : desc.columns) {
+    if (rc.source != ir::ResultColumn::Source::Output || rc.index >= out.columns.size()) {
+      fail(program, "result column " + rc.name + " does not name a column of output " + out.name);
     }
-    for (const ir::ResultColumn& rc : desc.columns) {
-      if (rc.source != ir::ResultColumn::Source::Output || rc.index >= out.columns.size()) {
-        fail(program, "result column " + rc.name + " does not name a column of output " + out.name);
-      }
-      const ir::OutputColumn& oc = out.columns[rc.index];
-      ResultColumnSpec c;
-      c.name = rc.name;
-      c.type = rc.type;
-      c.buffer = oc.buffer;
-      c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
-      c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
-      c.null_without_input = rc.null_without_input;
-      c.heap_table = oc.heap_table;
-      c.heap_column = oc.heap_column;
-      c.valid_buffer = rc.validity_index >= 0 ? out.columns.at(static_cast<size_t>(rc.validity_index)).buffer : oc.valid_buffer;
-      c.wide = ir::is_decimal128(oc.type);  // a 128-bit decimal: two words per row
-      r.columns.push_back(c);
-    }
-  } else {
-    const ir::AggregationTable& agg = find_state(program, program.aggregations, desc.state, "aggregation table");
-    r.rows = ResultSpec::Rows::Slots;
-    const bool scalar = agg.layout == ir::AggLayout::Scalar;
-    // Compacted on the device (pass compact_result): dense rows of the table's buffers, as many as
-    // the row counter says, in slot order; a direct-indexed table's keys decode from the slot index.
-    const ir::Compaction* dense = agg.compaction ? &*agg.compaction : nullptr;
-    auto read_from = [&](const std::string& buffer) {
-      if (dense == nullptr) return buffer;
-      const std::string* to = dense->dense(buffer);
-      if (to == nullptr) fail(program, "buffer " + buffer + " of " + agg.name + " is read by the result but not compacted");
-      return *to;
-    };
-    if (scalar) {
-      r.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
-      // ... and then SUM/MIN/MAX/AVG of that row are NULL (COUNT is 0): the tuple count says so.
-      r.input_rows_buffer = agg.occupancy_buffer;
-    } else if (dense != nullptr) {
-      r.rows = ResultSpec::Rows::Counter;
-      r.counter_buffer = dense->rows_buffer;
-    } else {
-      r.occupancy_buffer = agg.occupancy_buffer;
-      r.empty_value = 0;
-    }
-    r.merge_groups = agg.merge_on_host;
-    auto merge_of = [](const ir::Accumulator& acc) {
-      return acc.func == plan::AggFunc::Min ? "min" : acc.func == plan::AggFunc::Max ? "max" : "sum";
-    };
+    const ir::OutputColumn& oc = out.columns[rc.index];
+    ResultColumnSpec c;
+    c.name = rc.name;
+    c.type = rc.type;
+    c.buffer = oc.buffer;
+    c.dictionary_table = rc.dict_table.empty() ? oc.dict_table : rc.dict_table;
+    c.dictionary_column = rc.dict_table.empty() ? oc.dict_column : rc.dict_column;
+    c.null_without_input = rc.null_without_input;
+    c.heap_table = oc.heap_table;
+    c.heap_column = oc.heap_column;
+    c.valid_buffer = rc.validity_index >= 0 ? out.columns.at(static_cast<size_t>(rc.validity_index)).buffer : oc.valid_buffer;
+    c.wide = ir::is_decimal128(oc.type);  // a 128-bit decimal: two words per row
+    r.columns.push_back(c);
+  }
+}
+
+// The result read from an aggregation table: which rows (one for a scalar aggregate, the compacted
+// rows, or the occupied slots), and each result column's buffer and decoding.
+class AggregationResult {
+ public:
+  AggregationResult(const ir::Program& program, const ir::ParamValues& values, const ir::AggregationTable& agg, ResultSpec& r)
+      : program_(program), values_(values), agg_(agg), r_(r), scalar_(agg.layout == ir::AggLayout::Scalar),
+        dense_(agg.compaction ? &*agg.compaction : nullptr), strides_(agg.keys.size(), 1) {
     // Mixed-radix strides of a direct-indexed table: stride of the last key is 1.
-    std::vector<int64_t> strides(agg.keys.size(), 1);
     if (agg.layout == ir::AggLayout::DirectIndexed) {
-      for (size_t i = agg.keys.size(); i-- > 1;) {
-        strides[i - 1] = strides[i] * value_of(program, values, agg.keys[i].domain_param);
-      }
+      for (size_t i = agg.keys.size(); i-- > 1;) strides_[i - 1] = strides_[i] * value_of(program, values, agg.keys[i].domain_param);
     }
-    // A group of a grouped aggregate exists only because a row reached it, so only the single
-    // tuple of a scalar aggregate can have no input; COUNT over no rows is 0, not NULL.
-    auto null_without_input = [&](const ir::Accumulator& acc) {
-      return scalar && !r.input_rows_buffer.empty() && acc.nullable();
-    };
-    auto accumulator_column = [&](size_t index) {
-      if (index >= agg.accumulators.size()) fail(program, "accumulator index " + std::to_string(index) + " out of range");
-      return "__" + agg.accumulators[index].name;
-    };
-    // Accumulators an AVG reads (its SUM and COUNT halves), in accumulator order; only these get
-    // hidden columns, so e.g. a MIN of a dictionary string is never read without its dictionary.
-    std::vector<bool> average_input(agg.accumulators.size(), false);
-    for (const ir::ResultColumn& rc : desc.columns) {
+  }
+
+  void rows() {
+    r_.rows = ResultSpec::Rows::Slots;
+    if (scalar_) {
+      r_.slots = 1;  // a single-tuple aggregate has one row even when no tuple qualified
+      // ... and then SUM/MIN/MAX/AVG of that row are NULL (COUNT is 0): the tuple count says so.
+      r_.input_rows_buffer = agg_.occupancy_buffer;
+    } else if (dense_ != nullptr) {
+      // Compacted on the device (pass compact_result): dense rows of the table's buffers, as many
+      // as the row counter says, in slot order; a direct-indexed table's keys decode from the slot index.
+      r_.rows = ResultSpec::Rows::Counter;
+      r_.counter_buffer = dense_->rows_buffer;
+    } else {
+      r_.occupancy_buffer = agg_.occupancy_buffer;
+      r_.empty_value = 0;
+    }
+    r_.merge_groups = agg_.merge_on_host;
+  }
+
+  ResultColumnSpec column(const ir::ResultColumn& rc) {
+    ResultColumnSpec c;
+    c.name = rc.name;
+    c.type = rc.type;
+    switch (rc.source) {
+      case ir::ResultColumn::Source::GroupKey: group_key(rc, c); break;
+      case ir::ResultColumn::Source::Accumulator: {
+        if (rc.index >= agg_.accumulators.size()) fail(program_, "result column " + rc.name + ": accumulator index out of range");
+        const ir::Accumulator& acc = agg_.accumulators[rc.index];
+        c.buffer = read_from(acc.buffer);
+        c.wide = acc.wide;
+        c.merge = merge_of(acc);
+        // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
+        c.dictionary_table = rc.dict_table;
+        c.dictionary_column = rc.dict_column;
+        c.null_without_input = null_without_input(acc);
+        break;
+      }
+      case ir::ResultColumn::Source::Average:
+        c.source = ResultColumnSpec::Source::AverageOf;
+        c.sum_column = accumulator_column(rc.index);
+        c.count_column = accumulator_column(rc.count_index);
+        average_input_.resize(agg_.accumulators.size(), false);
+        average_input_[rc.index] = true;
+        average_input_[rc.count_index] = true;
+        break;
+      case ir::ResultColumn::Source::Output:
+        fail(program_, "result column " + rc.name + " reads an output from an aggregation result");
+    }
+    return c;
+  }
+
+  // Merging groups on the host compares every group key: a key the query does not select is read
+  // as a hidden column (else rows of different groups would merge into one).
+  void hidden_keys(const std::vector<ir::ResultColumn>& selected_columns) {
+    if (!agg_.merge_on_host) return;
+    for (size_t k = 0; k < agg_.keys.size(); ++k) {
+      const bool selected = std::any_of(selected_columns.begin(), selected_columns.end(), [&](const ir::ResultColumn& rc) {
+        return rc.source == ir::ResultColumn::Source::GroupKey && rc.index == k;
+      });
+      if (selected) continue;
+      if (agg_.layout != ir::AggLayout::GlobalHash)
+        fail(program_, "group key " + agg_.keys[k].name + " merged on the host needs a hashed table");
+      const ir::GroupKey& key = agg_.keys[k];
       ResultColumnSpec c;
-      c.name = rc.name;
-      c.type = rc.type;
-      switch (rc.source) {
-        case ir::ResultColumn::Source::GroupKey: {
-          if (rc.index >= agg.keys.size()) fail(program, "result column " + rc.name + ": group key index out of range");
-          const ir::GroupKey& key = agg.keys[rc.index];
-          c.dictionary_table = rc.dict_table.empty() ? key.dict_table : rc.dict_table;
-          c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
-          c.heap_table = key.heap_table;
-          c.heap_column = key.heap_column;
-          c.merge = "key";
-          if (agg.layout == ir::AggLayout::DirectIndexed) {
-            c.source = ResultColumnSpec::Source::SlotKey;
-            c.divisor = strides[rc.index];
-            c.modulus = value_of(program, values, key.domain_param);
-            c.offset_param = key.min_param;
-            if (dense != nullptr) c.buffer = dense->slot_buffer;  // raw = the row's slot index
-          } else if (agg.layout == ir::AggLayout::GlobalHash) {
-            c.buffer = read_from(key.key_buffer);
-            c.stride = agg.key_lanes;
-            c.lane = key.key_lane;
-          } else {
-            fail(program, "result column " + rc.name + " is a group key of a scalar aggregate");
-          }
-          break;
-        }
-        case ir::ResultColumn::Source::Accumulator:
-          if (rc.index >= agg.accumulators.size()) fail(program, "result column " + rc.name + ": accumulator index out of range");
-          c.buffer = read_from(agg.accumulators[rc.index].buffer);
-          c.wide = agg.accumulators[rc.index].wide;
-          c.merge = merge_of(agg.accumulators[rc.index]);
-          // MIN/MAX of a dictionary string: the accumulator holds the (widened) code.
-          c.dictionary_table = rc.dict_table;
-          c.dictionary_column = rc.dict_column;
-          c.null_without_input = null_without_input(agg.accumulators[rc.index]);
-          break;
-        case ir::ResultColumn::Source::Average:
-          c.source = ResultColumnSpec::Source::AverageOf;
-          c.sum_column = accumulator_column(rc.index);
-          c.count_column = accumulator_column(rc.count_index);
-          average_input[rc.index] = true;
-          average_input[rc.count_index] = true;
-          break;
-        case ir::ResultColumn::Source::Output:
-          fail(program, "result column " + rc.name + " reads an output from an aggregation result");
-      }
-      r.columns.push_back(c);
+      c.name = "__key_" + key.name;
+      c.type = key.type;
+      c.dictionary_table = key.dict_table;
+      c.dictionary_column = key.dict_column;
+      c.heap_table = key.heap_table;
+      c.heap_column = key.heap_column;
+      c.merge = "key";
+      c.buffer = read_from(key.key_buffer);
+      c.stride = agg_.key_lanes;
+      c.lane = key.key_lane;
+      c.hidden = true;
+      r_.columns.push_back(c);
     }
-    // Merging groups on the host compares every group key: a key the query does not select is read
-    // as a hidden column (else rows of different groups would merge into one).
-    if (agg.merge_on_host) {
-      for (size_t k = 0; k < agg.keys.size(); ++k) {
-        const bool selected = std::any_of(desc.columns.begin(), desc.columns.end(), [&](const ir::ResultColumn& rc) {
-          return rc.source == ir::ResultColumn::Source::GroupKey && rc.index == k;
-        });
-        if (selected) continue;
-        if (agg.layout != ir::AggLayout::GlobalHash)
-          fail(program, "group key " + agg.keys[k].name + " merged on the host needs a hashed table");
-        const ir::GroupKey& key = agg.keys[k];
-        ResultColumnSpec c;
-        c.name = "__key_" + key.name;
-        c.type = key.type;
-        c.dictionary_table = key.dict_table;
-        c.dictionary_column = key.dict_column;
-        c.heap_table = key.heap_table;
-        c.heap_column = key.heap_column;
-        c.merge = "key";
-        c.buffer = read_from(key.key_buffer);
-        c.stride = agg.key_lanes;
-        c.lane = key.key_lane;
-        c.hidden = true;
-        r.columns.push_back(c);
-      }
-    }
-    for (size_t i = 0; i < agg.accumulators.size(); ++i) {
-      if (!average_input[i]) continue;
-      const ir::Accumulator& acc = agg.accumulators[i];
+  }
+
+  // Accumulators an AVG reads (its SUM and COUNT halves), in accumulator order; only these get
+  // hidden columns, so e.g. a MIN of a dictionary string is never read without its dictionary.
+  void hidden_average_inputs() {
+    for (size_t i = 0; i < average_input_.size(); ++i) {
+      if (!average_input_[i]) continue;
+      const ir::Accumulator& acc = agg_.accumulators[i];
       ResultColumnSpec c;
       c.name = "__" + acc.name;
       c.type = acc.type;
@@ -253,8 +223,71 @@ void lower_result(const ir::Program& program, const ir::ParamValues& values, Exe
       c.merge = merge_of(acc);
       c.hidden = true;
       c.null_without_input = null_without_input(acc);
-      r.columns.push_back(c);
+      r_.columns.push_back(c);
     }
+  }
+
+ private:
+  void group_key(const ir::ResultColumn& rc, ResultColumnSpec& c) {
+    if (rc.index >= agg_.keys.size()) fail(program_, "result column " + rc.name + ": group key index out of range");
+    const ir::GroupKey& key = agg_.keys[rc.index];
+    c.dictionary_table = rc.dict_table.empty() ? key.dict_table : rc.dict_table;
+    c.dictionary_column = rc.dict_table.empty() ? key.dict_column : rc.dict_column;
+    c.heap_table = key.heap_table;
+    c.heap_column = key.heap_column;
+    c.merge = "key";
+    if (agg_.layout == ir::AggLayout::DirectIndexed) {
+      c.source = ResultColumnSpec::Source::SlotKey;
+      c.divisor = strides_[rc.index];
+      c.modulus = value_of(program_, values_, key.domain_param);
+      c.offset_param = key.min_param;
+      if (dense_ != nullptr) c.buffer = dense_->slot_buffer;  // raw = the row's slot index
+    } else if (agg_.layout == ir::AggLayout::GlobalHash) {
+      c.buffer = read_from(key.key_buffer);
+      c.stride = agg_.key_lanes;
+      c.lane = key.key_lane;
+    } else {
+      fail(program_, "result column " + rc.name + " is a group key of a scalar aggregate");
+    }
+  }
+  std::string read_from(const std::string& buffer) const {
+    if (dense_ == nullptr) return buffer;
+    const std::string* to = dense_->dense(buffer);
+    if (to == nullptr) fail(program_, "buffer " + buffer + " of " + agg_.name + " is read by the result but not compacted");
+    return *to;
+  }
+  static const char* merge_of(const ir::Accumulator& acc) {
+    return acc.func == plan::AggFunc::Min ? "min" : acc.func == plan::AggFunc::Max ? "max" : "sum";
+  }
+  // A group of a grouped aggregate exists only because a row reached it, so only the single tuple
+  // of a scalar aggregate can have no input; COUNT over no rows is 0, not NULL.
+  bool null_without_input(const ir::Accumulator& acc) const { return scalar_ && !r_.input_rows_buffer.empty() && acc.nullable(); }
+  std::string accumulator_column(size_t index) const {
+    if (index >= agg_.accumulators.size()) fail(program_, "accumulator index " + std::to_string(index) + " out of range");
+    return "__" + agg_.accumulators[index].name;
+  }
+
+  const ir::Program& program_;
+  const ir::ParamValues& values_;
+  const ir::AggregationTable& agg_;
+  ResultSpec& r_;
+  const bool scalar_;
+  const ir::Compaction* dense_;
+  std::vector<int64_t> strides_;
+  std::vector<bool> average_input_;
+};
+
+void lower_result(const ir::Program& program, const ir::ParamValues& values, ExecutablePlan& plan) {
+  const ir::ResultDesc& desc = program.result;
+  ResultSpec& r = plan.result;
+  if (desc.kind == ir::ResultDesc::Kind::Output) {
+    lower_output_result(program, desc, r);
+  } else {
+    AggregationResult result(program, values, find_state(program, program.aggregations, desc.state, "aggregation table"), r);
+    result.rows();
+    for (const ir::ResultColumn& rc : desc.columns) r.columns.push_back(result.column(rc));
+    result.hidden_keys(desc.columns);
+    result.hidden_average_inputs();
   }
   for (ResultColumnSpec& c : r.columns)
     if (std::find(desc.hidden.begin(), desc.hidden.end(), c.name) != desc.hidden.end()) c.hidden = true;
