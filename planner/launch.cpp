@@ -10,18 +10,31 @@ namespace hqc::planner {
 
 namespace {
 
+// What bounds a launch's block size: a multiple of `step` (the warp and the kernel's multiple), at
+// most `at_most` (the compiled kernel's, the device's and the templates' limits).
+struct BlockLimits {
+  uint32_t step = 1;
+  uint32_t kernel_max = 0;
+  uint32_t at_most = 0;
+};
+
+BlockLimits block_limits(const LaunchRequest& launch, const CompiledKernel& kernel, const DeviceProfile& device) {
+  BlockLimits l;
+  l.step = std::lcm(std::max<uint32_t>(1, launch.block_size_multiple), device.warp_size);
+  l.kernel_max = kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block : device.max_threads_per_block;
+  l.at_most = std::min({l.kernel_max, device.max_threads_per_block, kMaxBlockSize});
+  return l;
+}
+
 // The block sizes the kernel's rules and the device's limits allow, ascending: multiples of the
-// warp and the kernel's multiple, or powers of two that are such multiples.
-std::vector<uint32_t> allowed_block_sizes(const LaunchRequest& launch, const CompiledKernel& kernel, const DeviceProfile& device) {
-  const uint32_t step = std::lcm(std::max<uint32_t>(1, launch.block_size_multiple), device.warp_size);
-  const uint32_t kernel_max = kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block : device.max_threads_per_block;
-  const uint32_t at_most = std::min({kernel_max, device.max_threads_per_block, kMaxBlockSize});
+// step, or powers of two that are such multiples.
+std::vector<uint32_t> allowed_block_sizes(const LaunchRequest& launch, const BlockLimits& l) {
   std::vector<uint32_t> sizes;
   if (launch.power_of_two_block) {
-    for (uint64_t p = 1; p <= at_most; p *= 2)
-      if (p % step == 0) sizes.push_back(static_cast<uint32_t>(p));
+    for (uint64_t p = 1; p <= l.at_most; p *= 2)
+      if (p % l.step == 0) sizes.push_back(static_cast<uint32_t>(p));
   } else {
-    for (uint64_t b = step; b <= at_most; b += step) sizes.push_back(static_cast<uint32_t>(b));
+    for (uint64_t b = l.step; b <= l.at_most; b += l.step) sizes.push_back(static_cast<uint32_t>(b));
   }
   return sizes;
 }
@@ -57,7 +70,8 @@ LaunchChoice decide_launch(const LaunchRequest& launch, const CompiledKernel& ke
   check_slot_bounds(launch);
 
   // ---- block sizes the compiled kernel can run ----
-  std::vector<uint32_t> sizes = allowed_block_sizes(launch, kernel, device);
+  const BlockLimits limits = block_limits(launch, kernel, device);
+  std::vector<uint32_t> sizes = allowed_block_sizes(launch, limits);
   if (forced_block != 0 && !sizes.empty()) {
     if (std::find(sizes.begin(), sizes.end(), forced_block) == sizes.end()) {
       std::string allowed;
@@ -68,10 +82,8 @@ LaunchChoice decide_launch(const LaunchRequest& launch, const CompiledKernel& ke
     sizes = {forced_block};
   }
   if (sizes.empty()) {
-    const uint32_t step = std::lcm(std::max<uint32_t>(1, launch.block_size_multiple), device.warp_size);
-    const uint32_t kernel_max = kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block : device.max_threads_per_block;
-    throw Error(ErrorKind::Device, launch.where + ": the compiled kernel allows at most " + std::to_string(kernel_max) +
-                                       " threads per block, below its required multiple of " + std::to_string(step) +
+    throw Error(ErrorKind::Device, launch.where + ": the compiled kernel allows at most " + std::to_string(limits.kernel_max) +
+                                       " threads per block, below its required multiple of " + std::to_string(limits.step) +
                                        (launch.power_of_two_block ? " (as a power of two)" : ""));
   }
 
@@ -135,7 +147,7 @@ LaunchChoice decide_launch(const LaunchRequest& launch, const CompiledKernel& ke
 
 std::vector<uint32_t> launchable_block_sizes(const LaunchRequest& launch, const CompiledKernel& kernel, const DeviceProfile& device) {
   std::vector<uint32_t> out;
-  for (const uint32_t size : allowed_block_sizes(launch, kernel, device)) {
+  for (const uint32_t size : allowed_block_sizes(launch, block_limits(launch, kernel, device))) {
     const uint64_t shared = scratch_bytes(launch, size) + kernel.static_shared_bytes;
     if (shared > device.shared_per_block_optin) continue;
     if (compute_occupancy(device, {size, kernel.registers_per_thread, shared}).blocks_per_sm == 0) continue;

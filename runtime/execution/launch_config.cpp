@@ -93,17 +93,10 @@ uint64_t scratch_bytes_for(const LaunchSpec& launch, uint32_t block_size, const 
 
 LaunchDecision decide_launch(const std::string& label, const LaunchSpec& launch, const KernelAttributes& kernel,
                              const std::map<std::string, int64_t>& params, const DeviceProperties& device) {
-  const planner::LaunchChoice c = planner::decide_launch(launch_request(label, launch, params), compiled_kernel(kernel),
-                                                         device_profile_for(device), device.name, forced_block_size());
-  LaunchDecision d;
-  d.config.block_size = c.block_size;
-  d.config.grid_blocks = c.grid_blocks;
-  d.config.dynamic_shared_bytes = c.dynamic_shared_bytes;
-  d.items_per_thread = c.items_per_thread;
-  d.blocks_per_sm = c.blocks_per_sm;
-  d.occupancy = c.occupancy;
-  d.limiting = c.limiting;
-  d.grid_for_tuples = c.grid_for_tuples;
+  LaunchDecision d{planner::decide_launch(launch_request(label, launch, params), compiled_kernel(kernel),
+                                          device_profile_for(device), device.name, forced_block_size()),
+                   {}};
+  d.config = {.grid_blocks = d.grid_blocks, .block_size = d.block_size, .dynamic_shared_bytes = d.dynamic_shared_bytes};
   return d;
 }
 

@@ -25,14 +25,9 @@
 
 namespace hqc::runtime {
 
-// What the planner decided and why: the backend's configuration plus the occupancy model's prediction.
-struct LaunchDecision {
+// What the planner decided and why (planner::LaunchChoice), with the backend's configuration of it.
+struct LaunchDecision : planner::LaunchChoice {
   LaunchConfig config;
-  uint32_t items_per_thread = 1;    // tuples per thread the grid was sized for
-  uint32_t blocks_per_sm = 0;       // β predicted at the chosen block size
-  double occupancy = 0;             // active warps / W_SM at the chosen block size
-  planner::OccupancyLimit limiting = planner::OccupancyLimit::NotLaunchable;  // what bounds β
-  uint64_t grid_for_tuples = 0;     // blocks the tuples need (before a striding kernel's cap)
 };
 
 // The device as the occupancy model sees it (see planner/device_profile_from_properties.h).
