@@ -67,10 +67,25 @@ nlohmann::json GeneratedProgram::to_json() const {
     });
     if (k.fixed_grid != 0) kernels_json.back()["fixed_grid"] = k.fixed_grid;
   }
-  return {{"label", label},
-          {"dialect", dialect_name(dialect)},
-          {"compile_options", compile_options},
-          {"kernels", std::move(kernels_json)}};
+  nlohmann::json out = {{"label", label},
+                        {"dialect", dialect_name(dialect)},
+                        {"compile_options", compile_options},
+                        {"kernels", std::move(kernels_json)}};
+  if (library_calls.empty()) return out;
+  nlohmann::json calls = nlohmann::json::array();
+  for (const ir::LibraryCall& c : library_calls) {
+    nlohmann::json j = {{"op", ir::library_op_name(c.op)}, {"after", c.after}, {"buffers", c.buffers}, {"count", c.count_param},
+                        {"what", c.what}};
+    if (c.op == ir::LibraryOp::Reduce || c.op == ir::LibraryOp::ReduceByKey) {
+      j["reduce"] = ir::reduce_op_name(c.reduce);
+      j["type"] = c.f64 ? "f64" : "i64";
+    }
+    if (!c.result_param.empty()) j["result"] = c.result_param;
+    if (!c.limit_param.empty()) j["limit"] = c.limit_param;
+    calls.push_back(std::move(j));
+  }
+  out["library_calls"] = std::move(calls);
+  return out;
 }
 
 }  // namespace hqc::codegen

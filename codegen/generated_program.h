@@ -12,6 +12,8 @@
 //     run-time params, so the planner can size blocks without recompiling.
 //   - block_size_multiple / power_of_two_block: the launch constraints of the local-resolution
 //     primitives used (templates/device/scan.h).
+//   - library_calls (multi_pass) are run by the runtime's device primitives (CUB, Boost.Compute)
+//     after the kernel each names; to_json() lists them under "library_calls" (absent otherwise).
 //   - to_json() is deterministic (stable key order, args in order) — it is the launch manifest file.
 #pragma once
 
@@ -66,6 +68,8 @@ struct GeneratedProgram {
   std::string kernels_source;  // the query-specific part only (what golden tests compare)
   std::vector<std::string> compile_options;
   std::vector<KernelManifest> kernels;
+  // Multi-pass: the library primitives between the kernels, each after the kernel it names.
+  std::vector<ir::LibraryCall> library_calls;
 
   nlohmann::json to_json() const;
 };

@@ -81,11 +81,43 @@ class SinkEmitter {
   // Registers scratch regions and manifest reductions; runs before anything is written.
   virtual void plan(KernelContext& ctx) = 0;
   virtual void before_loop(KernelContext& ctx) = 0;  // after scratch pointers, before the tile loop
+  // First statement(s) of a tile iteration, before the operators (a multi-pass write position).
+  virtual void begin_tuple(KernelContext&) {}
   virtual void in_loop(KernelContext& ctx) = 0;      // last statement(s) of a tile iteration
   virtual void after_loop(KernelContext& ctx) = 0;   // global propagation after the tile loop
 };
 
-std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline);
+// The sink of `kernel` (a compound kernel, or a multi-pass count / write kernel) of `pipeline`.
+std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline, const ir::Kernel& kernel);
+// The multi-pass count sink, and the write sink of an aggregation (multi_pass_emitter.cpp).
+std::unique_ptr<SinkEmitter> make_multi_pass_sink(const ir::Pipeline& pipeline, const ir::Kernel& kernel);
+// The multi-pass finish kernel: the library's reduced values into the table (multi_pass_emitter.cpp).
+void emit_finish_kernel(const ir::Program& program, const ir::Kernel& kernel, SourceWriter& w, KernelManifest& manifest);
+
+// One accumulator (or the occupancy count) as the templates see it.
+struct AccumulatorPlan {
+  std::string name;       // accumulator name, or "count" for the occupancy
+  std::string op;         // "sum", "min", "max"
+  std::string type;       // "i64" | "f64" | "i128" (exact decimal sum, two words per slot)
+  std::string buffer;     // global buffer name
+  std::string pointer;    // global pointer expression of the right type
+  std::string input;      // device expression of this tuple's contribution
+  std::string identity;   // register / scratchpad initial value
+  std::string state;      // 128-bit MIN/MAX: the state-word buffer of the locked update
+};
+
+// The accumulators of `agg` with this tuple's contribution, and last (when the table has one) its
+// occupancy count; Unsupported for a NULL-able payload read by a key or an accumulator other than
+// COUNT(column), and for MIN/MAX of doubles (sink_emitter.cpp).
+std::vector<AccumulatorPlan> plan_accumulators(KernelContext& ctx, const ir::AggregationTable& agg);
+// The direct-indexed slot of this tuple as names::group_index(agg) (a key outside its domain raises
+// the table's flag and clears `flag`).
+void emit_direct_slot(KernelContext& ctx, const ir::AggregationTable& agg);
+// Declares the key variable of a hashed table (names::group_key(agg)); returns its name.
+std::string emit_group_key(KernelContext& ctx, const ir::AggregationTable& agg);
+// Find-or-insert of key variable `key` in the global hash table of `agg`: its slot, or -1 with the
+// table's flag raised (an expression).
+std::string hashed_group_slot(KernelContext& ctx, const ir::AggregationTable& agg, const std::string& key);
 
 // Pipeline operators inside the tile loop (operator_emitter.cpp): loads are placed right before
 // the first operator that needs a column; filters and probes narrow `flag`.

@@ -160,7 +160,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
   manifest.work_items_table = pipeline.source.table;
 
   detail::KernelContext ctx{program, pipeline, kernel, dialect, w, manifest, {}};
-  std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline);
+  std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline, kernel);
   sink->plan(ctx);
   detail::plan_operators(ctx);
 
@@ -216,6 +216,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
                         rows + "; " + names::tile() + " += hqc_tile_stride())");
     w.line(std::string("const hqc_i32 ") + names::tile_items() + " = hqc_tile_items(" + names::tile() + ", " + rows + ");");
     w.line(std::string("hqc_i32 ") + names::flag() + " = hqc_tile_valid(" + names::tile_items() + ");");
+    sink->begin_tuple(ctx);
     detail::emit_operators(ctx, [&] { sink->in_loop(ctx); });
   }
   sink->after_loop(ctx);
@@ -236,16 +237,24 @@ std::string technique_summary(const ManifestReduction& r) {
     case ir::Technique::B3: return "reduction in the CTA (" + local + "), one global atomic per CTA";
     case ir::Technique::C2: return "global atomics per tuple";
     case ir::Technique::C3: return "table privatised in scratchpad, merged with global atomics per CTA";
-    default: return "";
+    case ir::Technique::A1: return "count kernel, library prefix sum, write kernel";
+    case ir::Technique::B1: return "count, prefix sum, inputs materialized, library reduce per aggregate";
+    case ir::Technique::C1: return "count, prefix sum, (slot, inputs) materialized, library sort + reduce-by-key, finish kernel";
   }
+  return "";
 }
 
 // "// ==== horseqc query q: N compound kernel(s), M model ====" and one line per reduction with the
 // technique generated for it (which may differ from the model's request: the line then says why).
 std::string query_banner(const ir::Program& program, const std::vector<KernelManifest>& kernels) {
   SourceWriter w;
-  w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
-         ir::execution_model_name(program.model) + " model ====");
+  if (program.model == ir::ExecutionModel::MultiPass)
+    w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.kernels.size()) + " kernel(s) and " +
+           std::to_string(program.library_calls.size()) + " library call(s) for " + std::to_string(program.pipelines.size()) +
+           " pipeline(s), multi_pass model ====");
+  else
+    w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
+           ir::execution_model_name(program.model) + " model ====");
   for (const KernelManifest& k : kernels)
     for (const ManifestReduction& r : k.reductions)
       w.line("// p" + std::to_string(k.pipeline) + " " + ir::reduction_kind_name(r.kind) + " into " + r.state + ": " +
@@ -256,9 +265,9 @@ std::string query_banner(const ir::Program& program, const std::vector<KernelMan
 }  // namespace
 
 GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
-  if (program.model != ir::ExecutionModel::Resolution && program.model != ir::ExecutionModel::Pipelined)
+  if (program.model == ir::ExecutionModel::OperatorAtATime)
     throw Error(ErrorKind::Unsupported, "query " + program.label + ": the " + ir::execution_model_name(program.model) +
-                                            " model is not generated (use resolution or pipelined)");
+                                            " model is not generated (use resolution, pipelined or multi_pass)");
   if (program.kernels.empty())
     throw Error(ErrorKind::Internal, "query " + program.label + ": no kernels; run the fusion pass before codegen");
   GeneratedProgram out;
@@ -269,13 +278,22 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   for (const ir::Kernel& k : program.kernels) {
     w.blank();
     KernelManifest m;
-    if (k.kind == ir::KernelKind::Compound) detail::emit_kernel(program, k, dialect, w, m);
-    else detail::emit_compaction_kernel(program, k, w, m);
+    if (k.kind == ir::KernelKind::Compound || k.kind == ir::KernelKind::PassCount || k.kind == ir::KernelKind::PassWrite)
+      detail::emit_kernel(program, k, dialect, w, m);
+    else if (k.kind == ir::KernelKind::PassFinish)
+      detail::emit_finish_kernel(program, k, w, m);
+    else
+      detail::emit_compaction_kernel(program, k, w, m);
     out.kernels.push_back(std::move(m));
   }
   // The banner is written last: the technique of each reduction is known once its sink was emitted.
   out.kernels_source = query_banner(program, out.kernels) + "\n" + w.str();
-  out.source = device_library_source(dialect) + "\n" + out.kernels_source;
+  out.library_calls = program.library_calls;
+  // The multi-pass kernels' helpers follow the device library only in their model's modules.
+  const std::string multi_pass = program.model == ir::ExecutionModel::MultiPass
+                                     ? "\n// ==== templates/multi_pass/multi_pass.h ====\n" + templates::template_source("multi_pass/multi_pass.h")
+                                     : "";
+  out.source = device_library_source(dialect) + multi_pass + "\n" + out.kernels_source;
   return out;
 }
 

@@ -29,6 +29,8 @@ std::string merge_slot(const std::string& state) { return "ms_" + state; }
 std::string merge_key(const std::string& state) { return "mkey_" + state; }
 std::string merge_group(const std::string& state) { return "mg_" + state; }
 std::string write_position(const std::string& state) { return "pos_" + state; }
+std::string next_position(const std::string& state) { return "next_" + state; }
+std::string counted(const std::string& state) { return "counted_" + state; }
 std::string map_value(const std::string& ir_variable) { return ir_variable; }
 
 std::string string_begin(const std::string& ir_variable) { return "begin_" + ir_variable; }

@@ -51,6 +51,10 @@ std::string merge_key(const std::string& state);
 std::string merge_group(const std::string& state);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
+// Multi-pass: the next write position of this work-item's row: "next_out0"; the tuple counted
+// by the count kernel (flag before the group slot is found): "counted_agg0".
+std::string next_position(const std::string& state);
+std::string counted(const std::string& state);
 // This row's byte range of a heap string attribute: "begin_p_name", "end_p_name".
 std::string string_begin(const std::string& ir_variable);
 std::string string_end(const std::string& ir_variable);

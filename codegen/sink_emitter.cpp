@@ -51,15 +51,15 @@ const ir::Reduction* find_reduction(const KernelContext& ctx, const std::string&
   return nullptr;
 }
 
-bool is_pipelined(ir::Technique t) { return t == ir::Technique::A2 || t == ir::Technique::B2 || t == ir::Technique::C2; }
 bool is_resolution(ir::Technique t) { return t == ir::Technique::A3 || t == ir::Technique::B3 || t == ir::Technique::C3; }
+bool is_multi_pass(ir::Technique t) { return t == ir::Technique::A1 || t == ir::Technique::B1 || t == ir::Technique::C1; }
 
 const ir::Reduction& require_reduction(const KernelContext& ctx, const std::string& state) {
   const ir::Reduction* r = find_reduction(ctx, state);
   if (r == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": no reduction listed for state " + state);
-  if (!is_pipelined(r->technique) && !is_resolution(r->technique))
-    throw Error(ErrorKind::Unsupported, ctx.where() + ": technique " + std::string(ir::technique_name(r->technique)) +
-                                            " (multi-pass) is not generated; use the resolution or pipelined model");
+  if (is_multi_pass(r->technique) != (ctx.kernel.kind == ir::KernelKind::PassWrite))
+    throw Error(ErrorKind::Internal, ctx.where() + ": technique " + std::string(ir::technique_name(r->technique)) + " in a " +
+                                         ir::kernel_kind_name(ctx.kernel.kind) + " kernel");
   return *r;
 }
 
@@ -173,16 +173,32 @@ class MaterializeSink : public SinkEmitter {
       }
       scratch_ = ctx.add_scratch(names::scratch_pointer(out_->name, "scan"), "hqc_u64", words, size);
     } else {
-      m.technique = ir::Technique::A2;
+      m.technique = r.technique == ir::Technique::A1 ? ir::Technique::A1 : ir::Technique::A2;
     }
     local_ = m.local;
+    technique_ = m.technique;
     ctx.manifest.reductions.push_back(m);
   }
   void before_loop(KernelContext&) override {}
+  // A1: this row's first write position from the library's prefix sum; the last row's work-item
+  // stores the total in the output's counter.
+  void begin_tuple(KernelContext& ctx) override {
+    if (technique_ != ir::Technique::A1) return;
+    const std::string& offsets = ctx.require_arg(ctx.kernel.multi_pass.offsets);
+    const std::string tile = std::string(names::tile()) + ", " + names::tile_items();
+    ctx.w.line("hqc_u64 " + names::next_position(out_->name) + " = hqc_mp_first_position(" + offsets + ", " + tile + ");");
+    ctx.w.line("hqc_mp_store_total(" + offsets + ", " + tile + ", " + ctx.require_arg(ctx.pipeline.source.rows_param) + ", " +
+               ctx.require_arg(out_->counter_buffer) + ");");
+  }
   void in_loop(KernelContext& ctx) override {
     const std::string pos = names::write_position(out_->name);
     const std::string& counter = ctx.require_arg(out_->counter_buffer);
-    if (local_ == ir::LocalResolution::None) {
+    if (technique_ == ir::Technique::A1) {
+      ctx.w.banner("materialize " + out_->name + ": at the prefix-summed position (A1, sink)");
+      const std::string next = names::next_position(out_->name);
+      ctx.w.line("const hqc_u64 " + pos + " = " + next + ";");
+      ctx.w.line(next + " += " + names::flag() + " ? 1 : 0;");
+    } else if (local_ == ir::LocalResolution::None) {
       ctx.w.banner("materialize " + out_->name + ": one atomic per tuple (A2, sink)");
       ctx.w.line("const hqc_u64 " + pos + " = hqc_reserve_atomic((hqc_u32)" + names::flag() + ", " + counter + ");");
     } else {
@@ -219,22 +235,153 @@ class MaterializeSink : public SinkEmitter {
  private:
   const ir::OutputTable* out_ = nullptr;
   ir::LocalResolution local_ = ir::LocalResolution::None;
+  ir::Technique technique_ = ir::Technique::A2;
   std::string scratch_;
 };
 
+}  // namespace
+
 // ---------------------------------------------------------------- aggregation
 
-// One accumulator (or the occupancy count) as the templates see it.
-struct AccumulatorPlan {
-  std::string name;       // accumulator name, or "count" for the occupancy
-  std::string op;         // "sum", "min", "max"
-  std::string type;       // "i64" | "f64" | "i128" (exact decimal sum, two words per slot)
-  std::string buffer;     // global buffer name
-  std::string pointer;    // global pointer expression of the right type
-  std::string input;      // device expression of this tuple's contribution
-  std::string identity;   // register / scratchpad initial value
-  std::string state;      // 128-bit MIN/MAX: the state-word buffer of the locked update
-};
+// The direct-indexed slot of this tuple (names::group_index): each key's offset in its domain, then
+// the mixed-radix index. The domains come from column statistics, so every offset is in range unless
+// they lied; if they did, the tuple raises the table's flag (never dropped, never aliased to another
+// group's slot), `flag` drops it and the run fails.
+void emit_direct_slot(KernelContext& ctx, const ir::AggregationTable& agg) {
+  const std::string g = names::group_index(agg.name);
+  std::string radix;
+  for (size_t i = 0; i < agg.keys.size(); ++i) {
+    const ir::GroupKey& k = agg.keys[i];
+    const std::string offset = g + "_k" + std::to_string(i);
+    ctx.w.line("const hqc_i64 " + offset + " = (hqc_i64)" + ctx.expr(*k.expr) + " - " + ctx.require_arg(k.min_param) + ";");
+    ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_gb_index_ok(" + offset + ", " +
+               ctx.require_arg(k.domain_param) + ", " + ctx.require_arg(agg.overflow_buffer) + ");");
+    radix = i == 0 ? offset : "(" + radix + ") * " + ctx.require_arg(k.domain_param) + " + " + offset;
+  }
+  ctx.w.line("const hqc_i64 " + g + " = " + (radix.empty() ? "0" : radix) + ";");
+}
+
+// The key variable of a hashed table (names::group_key), declared: one key, a scalar (found by a CAS
+// on it); several, a private array of the widened keys, one lane each per slot.
+std::string emit_group_key(KernelContext& ctx, const ir::AggregationTable& agg) {
+  const std::string key = names::group_key(agg.name);
+  if (agg.keys.size() == 1) {
+    ctx.w.line("const hqc_i64 " + key + " = (hqc_i64)" + ctx.expr(*agg.keys[0].expr) + ";");
+  } else {
+    auto lanes = ctx.w.block("const hqc_i64 " + key + "[" + std::to_string(agg.keys.size()) + "] =", ";");
+    for (size_t i = 0; i < agg.keys.size(); ++i)
+      ctx.w.line("(hqc_i64)" + ctx.expr(*agg.keys[i].expr) + (i + 1 < agg.keys.size() ? "," : ""));
+  }
+  return key;
+}
+
+// Find-or-insert of key variable `key` (a scalar for one key, an array of lanes for several) in
+// the global hash table: its slot, or -1 with the table's flag raised.
+std::string hashed_group_slot(KernelContext& ctx, const ir::AggregationTable& agg, const std::string& key) {
+  const std::string& capacity = ctx.require_arg(agg.slots_param);
+  const std::string& flags = ctx.require_arg(agg.overflow_buffer);
+  if (agg.keys.size() == 1)
+    return "hqc_gb_hash_slot_i64(" + ctx.require_arg(agg.keys[0].key_buffer) + ", " + capacity + ", " + key + ", " + flags + ")";
+  return "hqc_gb_hash_slot_keys(" + ctx.require_arg(agg.keys[0].key_buffer) + ", " + capacity + ", " + key + ", " +
+         std::to_string(agg.keys.size()) + ", " + flags + ")";
+}
+
+namespace {
+
+const ir::Buffer& table_buffer(const KernelContext& ctx, const std::string& name) {
+  if (ctx.kernel.kind != ir::KernelKind::PassWrite) return ctx.require_buffer(name);
+  const ir::Buffer* b = ctx.program.find_buffer(name);
+  if (b == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": buffer \"" + name + "\" is not declared in the program");
+  return *b;
+}
+
+}  // namespace
+
+std::vector<AccumulatorPlan> plan_accumulators(KernelContext& ctx, const ir::AggregationTable& agg) {
+  std::vector<AccumulatorPlan> accs;
+  for (const ir::GroupKey& k : agg.keys) reject_nullable(ctx, *k.expr, "group key " + k.name);
+  for (const ir::Accumulator& acc : agg.accumulators) {
+    if (acc.arg && acc.func != plan::AggFunc::Count) reject_nullable(ctx, *acc.arg, "accumulator " + acc.name);
+    AccumulatorPlan a;
+    a.name = acc.name;
+    a.buffer = acc.buffer;
+    // The table's own buffers (arguments of a compound kernel; a multi-pass write kernel only reads
+    // the inputs: the finish kernel stores into them).
+    const ir::Buffer& b = table_buffer(ctx, acc.buffer);
+    a.type = b.element == ir::ScalarType::F64 ? "f64" : acc.wide ? "i128" : "i64";
+    const bool extreme = acc.func == plan::AggFunc::Min || acc.func == plan::AggFunc::Max;
+    if (acc.wide && (b.element != ir::ScalarType::I64 || (!extreme && acc.func != plan::AggFunc::Sum) ||
+                     extreme == acc.state_buffer.empty()))
+      throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name +
+                                           " is neither an int64 SUM nor a MIN/MAX with a state buffer");
+    if (!acc.state_buffer.empty()) a.state = ctx.require_arg(acc.state_buffer);
+    if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
+      throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
+    a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;
+    switch (acc.func) {
+      case plan::AggFunc::Sum:
+        a.op = "sum";
+        a.input = std::string(a.type == "f64" ? "(hqc_f64)" : "(hqc_i64)") + ctx.expr(*acc.arg);
+        a.identity = a.type == "f64" ? "0.0" : a.type == "i128" ? "hqc_i128_zero()" : "0";
+        break;
+      case plan::AggFunc::Count:
+      case plan::AggFunc::CountStar: {
+        a.op = "sum";
+        a.input = a.type == "f64" ? "1.0" : "1";
+        a.identity = a.type == "f64" ? "0.0" : "0";
+        // COUNT(column) skips NULLs: a left outer join's payload is NULL where nothing matched.
+        std::string matched;
+        if (acc.arg) {
+          std::set<std::string> slots;
+          plan::visit(*acc.arg, [&](const plan::Expr& x) {
+            if (x.kind == plan::ExprKind::Column) {
+              std::string s = null_slot(ctx, x.source, x.column);
+              if (!s.empty()) slots.insert(s);
+            }
+          });
+          for (const std::string& s : slots) matched += (matched.empty() ? "" : " && ") + s + " >= 0";
+        }
+        if (!matched.empty()) a.input = "(" + matched + " ? " + a.input + " : " + a.identity + ")";
+        break;
+      }
+      case plan::AggFunc::Min:
+      case plan::AggFunc::Max:
+        if (a.type == "f64")
+          throw Error(ErrorKind::Unsupported, ctx.where() + ": " + plan::agg_func_name(acc.func) +
+                                                  " of a floating-point value is not generated yet");
+        a.op = acc.func == plan::AggFunc::Min ? "min" : "max";
+        if (a.type == "i128") {  // a 128-bit value, whole (ir/decimal128.cpp)
+          a.input = ctx.expr(*acc.arg);
+          a.identity = acc.func == plan::AggFunc::Min ? "hqc_i128_max_value()" : "hqc_i128_min_value()";
+          break;
+        }
+        a.input = "(hqc_i64)" + ctx.expr(*acc.arg);
+        a.identity = acc.func == plan::AggFunc::Min ? "HQC_I64_MAX" : "HQC_I64_MIN";
+        break;
+      case plan::AggFunc::Avg:
+        throw Error(ErrorKind::Internal, ctx.where() + ": AVG must be lowered into SUM and COUNT by the IR");
+    }
+    // A filtered aggregate: rows where the filter fails add the identity.
+    // (A 128-bit SUM adds 64-bit inputs: its neutral input is 0, not its 128-bit identity.)
+    if (acc.filter)
+      a.input = "(" + ctx.expr(*acc.filter) + " ? " + a.input + " : " + (a.type == "i128" && a.op == "sum" ? "0" : a.identity) + ")";
+    accs.push_back(a);
+  }
+  if (!agg.occupancy_buffer.empty()) {
+    // Last, so C3 flushes can use it as the "group seen by this CTA" test.
+    const ir::Buffer& b = table_buffer(ctx, agg.occupancy_buffer);
+    AccumulatorPlan a{"count", "sum", "i64", b.name,
+                      b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name, "1", "0"};
+    accs.push_back(a);
+  } else if (agg.layout == ir::AggLayout::DirectIndexed) {
+    throw Error(ErrorKind::Internal, ctx.where() + ": direct-indexed aggregation " + agg.name +
+                                         " has no occupancy buffer (needed to tell empty groups)");
+  }
+  return accs;
+}
+
+
+namespace {
 
 class AggregateSink : public SinkEmitter {
  public:
@@ -242,7 +389,7 @@ class AggregateSink : public SinkEmitter {
     agg_ = ctx.program.find_aggregation(ctx.pipeline.sink.state);
     if (agg_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown aggregation " + ctx.pipeline.sink.state);
     const ir::Reduction& r = require_reduction(ctx, agg_->name);
-    build_accumulators(ctx);
+    accs_ = plan_accumulators(ctx, *agg_);
     ManifestReduction m{agg_->name, r.kind, r.technique, ir::LocalResolution::None, r.note};
     if (agg_->layout == ir::AggLayout::Scalar) {
       m.kind = ir::ReductionKind::SingleAggregate;
@@ -345,36 +492,16 @@ class AggregateSink : public SinkEmitter {
     }
     const std::string g = names::group_index(agg_->name);
     if (agg_->layout == ir::AggLayout::DirectIndexed) {
-      // Each key's offset in its domain, then the mixed-radix slot. The domains come from column
-      // statistics, so every offset is in range unless they lied; if they did, the tuple raises the
-      // table's flag (never dropped, never aliased to another group's slot) and the run fails.
-      std::string radix;
-      for (size_t i = 0; i < agg_->keys.size(); ++i) {
-        const ir::GroupKey& k = agg_->keys[i];
-        const std::string offset = g + "_k" + std::to_string(i);
-        ctx.w.line("const hqc_i64 " + offset + " = (hqc_i64)" + ctx.expr(*k.expr) + " - " + ctx.require_arg(k.min_param) + ";");
-        ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && hqc_gb_index_ok(" + offset + ", " +
-                   ctx.require_arg(k.domain_param) + ", " + ctx.require_arg(agg_->overflow_buffer) + ");");
-        radix = i == 0 ? offset : "(" + radix + ") * " + ctx.require_arg(k.domain_param) + " + " + offset;
-      }
-      ctx.w.line("const hqc_i64 " + g + " = " + (radix.empty() ? "0" : radix) + ";");
+      emit_direct_slot(ctx, *agg_);
     } else {
-      // One key: a CAS on it; several: a private array of the widened keys, one lane each per slot.
-      const std::string key = names::group_key(agg_->name);
-      if (agg_->keys.size() == 1) {
-        ctx.w.line("const hqc_i64 " + key + " = (hqc_i64)" + ctx.expr(*agg_->keys[0].expr) + ";");
-      } else {
-        auto lanes = ctx.w.block("const hqc_i64 " + key + "[" + std::to_string(agg_->keys.size()) + "] =", ";");
-        for (size_t i = 0; i < agg_->keys.size(); ++i)
-          ctx.w.line("(hqc_i64)" + ctx.expr(*agg_->keys[i].expr) + (i + 1 < agg_->keys.size() ? "," : ""));
-      }
+      const std::string key = emit_group_key(ctx, *agg_);
       if (technique_ == ir::Technique::C3) {
         // The CTA's table first; a tuple it has no room for goes to the global table at once.
         const std::string lg = names::local_group(agg_->name);
         ctx.w.line("const hqc_i64 " + lg + " = " + names::flag() + " ? hqc_gb_local_slot_keys(" + local_keys_ + ", " +
                    ctx.require_arg(local_slots_param_) + ", " + (agg_->keys.size() == 1 ? "&" + key : key) + ", " +
                    std::to_string(agg_->keys.size()) + ") : -1;");
-        ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " && " + lg + " < 0 ? " + global_slot(ctx, key) + " : -1;");
+        ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " && " + lg + " < 0 ? " + hashed_group_slot(ctx, *agg_, key) + " : -1;");
         ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && (" + lg + " >= 0 || " + g + " >= 0);");
         {
           auto local = ctx.w.block("if (" + lg + " >= 0)");
@@ -388,7 +515,7 @@ class AggregateSink : public SinkEmitter {
           ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + state_arg(a) + g + ", " + a.input + ");");
         return;
       }
-      ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? " + global_slot(ctx, key) + " : -1;");
+      ctx.w.line("const hqc_i64 " + g + " = " + names::flag() + " ? " + hashed_group_slot(ctx, *agg_, key) + " : -1;");
       ctx.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + g + " >= 0;");
     }
     auto s = ctx.w.block(std::string("if (") + names::flag() + ")");
@@ -422,7 +549,7 @@ class AggregateSink : public SinkEmitter {
         for (size_t i = 0; i < agg_->keys.size(); ++i)
           ctx.w.line(local_keys_ + "[" + slot + " * " + n + " + " + std::to_string(i) + "]" + (i + 1 < agg_->keys.size() ? "," : ""));
       }
-      ctx.w.line("const hqc_i64 " + mg + " = " + global_slot(ctx, key) + ";");
+      ctx.w.line("const hqc_i64 " + mg + " = " + hashed_group_slot(ctx, *agg_, key) + ";");
       ctx.w.line("if (" + mg + " < 0) continue;  // the global table is full: flagged, the host grows it");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
@@ -442,98 +569,8 @@ class AggregateSink : public SinkEmitter {
   }
 
  private:
-  void build_accumulators(KernelContext& ctx) {
-    for (const ir::GroupKey& k : agg_->keys) reject_nullable(ctx, *k.expr, "group key " + k.name);
-    for (const ir::Accumulator& acc : agg_->accumulators) {
-      if (acc.arg && acc.func != plan::AggFunc::Count) reject_nullable(ctx, *acc.arg, "accumulator " + acc.name);
-      AccumulatorPlan a;
-      a.name = acc.name;
-      a.buffer = acc.buffer;
-      const ir::Buffer& b = ctx.require_buffer(acc.buffer);
-      a.type = b.element == ir::ScalarType::F64 ? "f64" : acc.wide ? "i128" : "i64";
-      const bool extreme = acc.func == plan::AggFunc::Min || acc.func == plan::AggFunc::Max;
-      if (acc.wide && (b.element != ir::ScalarType::I64 || (!extreme && acc.func != plan::AggFunc::Sum) ||
-                       extreme == acc.state_buffer.empty()))
-        throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name +
-                                             " is neither an int64 SUM nor a MIN/MAX with a state buffer");
-      if (!acc.state_buffer.empty()) a.state = ctx.require_arg(acc.state_buffer);
-      if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
-        throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
-      a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;
-      switch (acc.func) {
-        case plan::AggFunc::Sum:
-          a.op = "sum";
-          a.input = std::string(a.type == "f64" ? "(hqc_f64)" : "(hqc_i64)") + ctx.expr(*acc.arg);
-          a.identity = a.type == "f64" ? "0.0" : a.type == "i128" ? "hqc_i128_zero()" : "0";
-          break;
-        case plan::AggFunc::Count:
-        case plan::AggFunc::CountStar: {
-          a.op = "sum";
-          a.input = a.type == "f64" ? "1.0" : "1";
-          a.identity = a.type == "f64" ? "0.0" : "0";
-          // COUNT(column) skips NULLs: a left outer join's payload is NULL where nothing matched.
-          std::string matched;
-          if (acc.arg) {
-            std::set<std::string> slots;
-            plan::visit(*acc.arg, [&](const plan::Expr& x) {
-              if (x.kind == plan::ExprKind::Column) {
-                std::string s = null_slot(ctx, x.source, x.column);
-                if (!s.empty()) slots.insert(s);
-              }
-            });
-            for (const std::string& s : slots) matched += (matched.empty() ? "" : " && ") + s + " >= 0";
-          }
-          if (!matched.empty()) a.input = "(" + matched + " ? " + a.input + " : " + a.identity + ")";
-          break;
-        }
-        case plan::AggFunc::Min:
-        case plan::AggFunc::Max:
-          if (a.type == "f64")
-            throw Error(ErrorKind::Unsupported, ctx.where() + ": " + plan::agg_func_name(acc.func) +
-                                                    " of a floating-point value is not generated yet");
-          a.op = acc.func == plan::AggFunc::Min ? "min" : "max";
-          if (a.type == "i128") {  // a 128-bit value, whole (ir/decimal128.cpp)
-            a.input = ctx.expr(*acc.arg);
-            a.identity = acc.func == plan::AggFunc::Min ? "hqc_i128_max_value()" : "hqc_i128_min_value()";
-            break;
-          }
-          a.input = "(hqc_i64)" + ctx.expr(*acc.arg);
-          a.identity = acc.func == plan::AggFunc::Min ? "HQC_I64_MAX" : "HQC_I64_MIN";
-          break;
-        case plan::AggFunc::Avg:
-          throw Error(ErrorKind::Internal, ctx.where() + ": AVG must be lowered into SUM and COUNT by the IR");
-      }
-      // A filtered aggregate: rows where the filter fails add the identity.
-      // (A 128-bit SUM adds 64-bit inputs: its neutral input is 0, not its 128-bit identity.)
-      if (acc.filter)
-        a.input = "(" + ctx.expr(*acc.filter) + " ? " + a.input + " : " + (a.type == "i128" && a.op == "sum" ? "0" : a.identity) + ")";
-      accs_.push_back(a);
-    }
-    if (!agg_->occupancy_buffer.empty()) {
-      // Last, so C3 flushes can use it as the "group seen by this CTA" test.
-      const ir::Buffer& b = ctx.require_buffer(agg_->occupancy_buffer);
-      AccumulatorPlan a{"count", "sum", "i64", b.name,
-                        b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name, "1", "0"};
-      accs_.push_back(a);
-    } else if (agg_->layout == ir::AggLayout::DirectIndexed) {
-      throw Error(ErrorKind::Internal, ctx.where() + ": direct-indexed aggregation " + agg_->name +
-                                           " has no occupancy buffer (needed to tell empty groups)");
-    }
-  }
-
   // The state-word argument of a 128-bit MIN/MAX's templates (with its separator), else nothing.
   static std::string state_arg(const AccumulatorPlan& a) { return a.state.empty() ? "" : a.state + ", "; }
-
-  // Find-or-insert of key variable `key` (a scalar for one key, an array of lanes for several) in
-  // the global hash table: its slot, or -1 with the table's flag raised.
-  std::string global_slot(KernelContext& ctx, const std::string& key) const {
-    const std::string& capacity = ctx.require_arg(agg_->slots_param);
-    const std::string& flags = ctx.require_arg(agg_->overflow_buffer);
-    if (agg_->keys.size() == 1)
-      return "hqc_gb_hash_slot_i64(" + ctx.require_arg(agg_->keys[0].key_buffer) + ", " + capacity + ", " + key + ", " + flags + ")";
-    return "hqc_gb_hash_slot_keys(" + ctx.require_arg(agg_->keys[0].key_buffer) + ", " + capacity + ", " + key + ", " +
-           std::to_string(agg_->keys.size()) + ", " + flags + ")";
-  }
 
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
   const ir::AggregationTable* agg_ = nullptr;
@@ -549,7 +586,9 @@ class AggregateSink : public SinkEmitter {
 
 }  // namespace
 
-std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline) {
+std::unique_ptr<SinkEmitter> make_sink_emitter(const ir::Pipeline& pipeline, const ir::Kernel& kernel) {
+  if (kernel.kind == ir::KernelKind::PassCount || (kernel.kind == ir::KernelKind::PassWrite && pipeline.sink.kind == ir::SinkKind::Aggregate))
+    return make_multi_pass_sink(pipeline, kernel);
   switch (pipeline.sink.kind) {
     case ir::SinkKind::HashBuild: return std::make_unique<HashBuildSink>();
     case ir::SinkKind::Aggregate: return std::make_unique<AggregateSink>();

@@ -235,6 +235,15 @@ std::string explain_kernels(const Program& p) {
       s += std::string("  reduction ") + reduction_kind_name(r.kind) + " " + technique_name(r.technique) + " local " +
            local_resolution_name(r.local) + " into " + r.state + (r.note.empty() ? "" : " (" + r.note + ")") + "\n";
     }
+    for (const LibraryCall& c : p.library_calls) {
+      if (c.after != k.name) continue;
+      s += std::string("library ") + library_op_name(c.op) + "(";
+      for (size_t i = 0; i < c.buffers.size(); ++i) s += (i ? ", " : "") + c.buffers[i];
+      s += ") over " + c.count_param;
+      if (c.op == LibraryOp::Reduce || c.op == LibraryOp::ReduceByKey) s += std::string(", ") + reduce_op_name(c.reduce) + (c.f64 ? " f64" : " i64");
+      if (!c.result_param.empty()) s += " -> " + c.result_param + (c.limit_param.empty() ? "" : " (at most " + c.limit_param + ")");
+      s += ": " + c.what + "\n";
+    }
   }
   return s;
 }

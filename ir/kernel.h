@@ -4,6 +4,11 @@
 // Contract:
 //   - under Resolution and Pipelined, each pipeline becomes exactly one compound kernel (the
 //     pipeline's ops run in registers; nothing is materialized in between);
+//   - under MultiPass, a pipeline with a reduction becomes a count kernel, a library prefix sum and
+//     a write kernel, and an aggregating one also library calls (reduce; sort, gather,
+//     reduce-by-key) and a finish kernel that stores the reduced values into its table
+//     (Program::library_calls lists the calls between the kernels; ir/pass_fuse_multi_pass.cpp);
+//     a hash build stays one kernel (no reduction);
 //   - every reduction a kernel performs (write positions of a materialization, a single-tuple
 //     aggregate, a grouped aggregate) is listed with its technique from Table 4 of the HorseQC
 //     paper: A/B/C x 1 (multi-pass) / 2 (pipelined: one atomic per tuple) / 3 (resolution: local
@@ -24,7 +29,7 @@ enum class ExecutionModel : uint8_t {
   Resolution,       // default: compound kernel, local resolution + one atomic per CTA (A3/B3/C3)
   Pipelined,        // compound kernel, one atomic per tuple (A2/B2/C2)
   OperatorAtATime,  // representable, not implemented: Unsupported
-  MultiPass,        // representable, not implemented: Unsupported
+  MultiPass,        // count kernel, library prefix sum, write kernel (A1/B1/C1: library reductions)
 };
 const char* execution_model_name(ExecutionModel m);  // "resolution", "pipelined", ...
 // Parses the names above ("operator_at_a_time", "multi_pass"); throws Error(Usage) otherwise.
@@ -89,8 +94,62 @@ struct LaunchConstraints {
 // Compound: a pipeline's fused kernel. CompactCount / CompactGather: the two launches that compact
 // the aggregation table `state` after its pipeline (ir/state.h Compaction; pass compact_result);
 // they run over a fixed grid (LaunchConstraints::fixed_grid) and stride over the table's chunks.
-enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather };
-const char* kernel_kind_name(KernelKind k);  // "compound", "compact_count", "compact_gather"
+// PassCount / PassWrite / PassFinish: the multi-pass model's kernels of a pipeline (the count of
+// outputs per source row; the write at the prefix-summed positions; the store of the library's
+// reduced values into the aggregation table).
+enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather, PassCount, PassWrite, PassFinish };
+const char* kernel_kind_name(KernelKind k);  // "compound", "compact_count", ..., "pass_finish"
+
+// A device-wide primitive of a library (CUB on CUDA, Boost.Compute on OpenCL:
+// runtime/device/device_primitives.h) that runs between two kernels of a pipeline; never generated.
+enum class LibraryOp : uint8_t {
+  InclusiveScan,  // buffers {in/out}: in place, int64 sums (per-row counts → end offsets)
+  SortByKey,      // buffers {keys (u64), values (u32)}: stable, in place
+  Gather,         // buffers {map (u32), in, out}: out[i] = in[map[i]], 64-bit elements
+  Reduce,         // buffers {in, out}: out[0] = op over the values
+  ReduceByKey,    // buffers {keys, values, out_keys, out_values}: one output per run of equal keys
+};
+const char* library_op_name(LibraryOp op);  // "inclusive_scan", "sort_by_key", ...
+enum class ReduceOp : uint8_t { Sum, Min, Max };
+const char* reduce_op_name(ReduceOp op);  // "sum", "min", "max"
+
+struct LibraryCall {
+  LibraryOp op = LibraryOp::InclusiveScan;
+  int pipeline = 0;
+  std::string after;                 // the kernel (Kernel::name) it runs after
+  std::vector<std::string> buffers;  // per LibraryOp above
+  std::string count_param;           // the elements it processes
+  // Set from the call's outcome for the kernels and calls after it: InclusiveScan: the last
+  // element (the total), capped at `limit_param`'s value when that is set; Reduce: 1 when it saw
+  // values, else 0; ReduceByKey: the number of runs. Empty: none.
+  std::string result_param;
+  std::string limit_param;
+  ReduceOp reduce = ReduceOp::Sum;   // Reduce, ReduceByKey
+  bool f64 = false;                  // Reduce, ReduceByKey: doubles (else int64)
+  std::string what;                  // what it is for (EXPLAIN, statistics)
+};
+
+// The multi-pass model's materialization of a pipeline's reduction (ir/pass_fuse_multi_pass.cpp):
+// the buffers its count, write and finish kernels and its library calls share.
+struct PassLane {               // one materialized value per qualifying tuple, in write order
+  std::string accumulator;      // Accumulator::name, or "" for the occupancy (ones, never gathered)
+  std::string part;             // "" (the value), "hi" / "lo" (a 128-bit SUM's int64 halves: v >> 32, v & 2^32-1)
+  std::string buffer;           // the materialized values
+  std::string reduced;          // the library's result: one per group (grouped), element 0 (scalar)
+  bool f64 = false;
+  ReduceOp reduce = ReduceOp::Sum;
+};
+struct MultiPass {
+  std::string offsets;          // I64 per source row: outputs of the row (count), then end offsets (scan)
+  bool match_loop = false;      // a probe may match several times: counts accumulate (offsets zero-filled)
+  std::string rows_param;       // qualifying tuples: the scan's total, capped at capacity_param
+  std::string capacity_param;   // elements of the lanes (aggregation)
+  std::string overflow_buffer;  // U32: a tuple past the capacity (an estimate) — grow; "" when a bound
+  std::string total_buffer;     // U64: the scan's total, the capacity the re-run needs ("" when a bound)
+  std::string keys, perm, sorted, reduced_keys;  // grouped: slot per tuple, its position, a gathered lane, slot per group
+  std::string groups_param;     // groups the finish kernel stores (grouped: runs; scalar: 1 or 0)
+  std::vector<PassLane> lanes;
+};
 
 struct Kernel {
   std::string name;  // C identifier: "<label>_p<pipeline>_<sink>", e.g. "q1_1_p1_aggregate"
@@ -100,6 +159,7 @@ struct Kernel {
   std::vector<KernelArg> args;
   std::vector<Reduction> reductions;
   LaunchConstraints launch;
+  MultiPass multi_pass;  // PassCount / PassWrite / PassFinish only
 };
 
 }  // namespace hqc::ir

@@ -91,6 +91,29 @@ const char* kernel_kind_name(KernelKind k) {
     case KernelKind::Compound: return "compound";
     case KernelKind::CompactCount: return "compact_count";
     case KernelKind::CompactGather: return "compact_gather";
+    case KernelKind::PassCount: return "pass_count";
+    case KernelKind::PassWrite: return "pass_write";
+    case KernelKind::PassFinish: return "pass_finish";
+  }
+  return "?";
+}
+
+const char* library_op_name(LibraryOp op) {
+  switch (op) {
+    case LibraryOp::InclusiveScan: return "inclusive_scan";
+    case LibraryOp::SortByKey: return "sort_by_key";
+    case LibraryOp::Gather: return "gather";
+    case LibraryOp::Reduce: return "reduce";
+    case LibraryOp::ReduceByKey: return "reduce_by_key";
+  }
+  return "?";
+}
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Min: return "min";
+    case ReduceOp::Max: return "max";
   }
   return "?";
 }

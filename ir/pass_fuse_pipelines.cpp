@@ -18,9 +18,12 @@
 //     AggregationTable::local_slots_param) unless the statistics expect more than
 //     kLocalHashCrowding times as many groups; a table with a locked 128-bit MIN/MAX never is.
 //     A C2 under the resolution model carries the reason in Reduction::note.
-//   throws: Error(Unsupported) for operator_at_a_time and multi_pass (representable, not implemented).
+//     multi_pass: each pipeline's compound kernel is split into count / write / finish kernels with
+//     library calls between them (A1/B1/C1; ir/pass_fuse_multi_pass.cpp).
+//   throws: Error(Unsupported) for operator_at_a_time (representable, not implemented).
 #include <algorithm>
 
+#include "ir/fusion.h"
 #include "ir/passes.h"
 #include "planner/sizing.h"
 #include "ir/walk.h"
@@ -170,7 +173,9 @@ bool reads_string_bytes(const Program& program, const Pipeline& p, const std::st
   return reads;
 }
 
-Kernel fuse(const Program& program, const Pipeline& p) {
+}  // namespace
+
+Kernel compound_kernel(const Program& program, const Pipeline& p) {
   bool resolution = program.model == ExecutionModel::Resolution;
   Kernel k;
   k.pipeline = p.id;
@@ -311,16 +316,18 @@ Kernel fuse(const Program& program, const Pipeline& p) {
   return k;
 }
 
-}  // namespace
-
 void fuse_pipelines(Program& program) {
-  if (program.model == ExecutionModel::OperatorAtATime || program.model == ExecutionModel::MultiPass) {
+  if (program.model == ExecutionModel::OperatorAtATime) {
     throw Error(ErrorKind::Unsupported, std::string("micro execution model ") + execution_model_name(program.model) +
-                                            " is representable but not implemented; use resolution or pipelined");
+                                            " is representable but not implemented; use resolution, pipelined or multi_pass");
   }
   program.kernels.clear();
+  program.library_calls.clear();
   if (program.model == ExecutionModel::Resolution) privatise_aggregations(program);
-  for (const Pipeline& p : program.pipelines) program.kernels.push_back(fuse(program, p));
+  for (const Pipeline& p : program.pipelines) {
+    if (program.model == ExecutionModel::MultiPass) split_multi_pass(program, p, compound_kernel(program, p));
+    else program.kernels.push_back(compound_kernel(program, p));
+  }
 }
 
 }  // namespace hqc::ir

@@ -8,6 +8,8 @@
 //     slots x bytes per slot with slots known at run time.
 //   Compaction kernels (pass compact_result): a fixed grid of 256 CTAs (any grid is correct: they
 //   stride over the table's chunks), 8 bytes of scratchpad per work-item.
+//   Multi-pass kernels: count and write cover the source rows, finish the groups (MultiPass::
+//   groups_param); no scratchpad (their reductions are the library's).
 //   The kernel source never depends on these.
 #include "ir/passes.h"
 #include "storage/error.h"
@@ -17,7 +19,11 @@ namespace hqc::ir {
 void launch_constraints(Program& program) {
   for (Kernel& k : program.kernels) {
     k.launch = {};
-    if (k.kind != KernelKind::Compound) {
+    if (k.kind == KernelKind::PassFinish) {
+      k.launch.tuples_param = k.multi_pass.groups_param;
+      continue;
+    }
+    if (k.kind == KernelKind::CompactCount || k.kind == KernelKind::CompactGather) {
       // Compaction (templates/device/compact.h): a fixed grid striding over the table's chunks, a
       // work-efficient CTA scan and sum over one 8-byte word per work-item.
       k.launch.fixed_grid = 256;

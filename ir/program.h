@@ -98,6 +98,7 @@ struct Program {
   std::vector<OutputTable> outputs;
   std::vector<Pipeline> pipelines;  // dependency order
   std::vector<Kernel> kernels;      // filled by the fusion pass
+  std::vector<LibraryCall> library_calls;  // multi-pass: library primitives between kernels (fusion pass)
   ResultDesc result;
 
   // nullptr when absent.

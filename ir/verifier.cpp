@@ -32,6 +32,7 @@ class Verifier {
         fail("state object " + state + " is the sink of " + std::to_string(count) + " pipelines (expected 1" + (output ? " or more)" : ")"));
     }
     kernels();
+    library_calls();
     result();
   }
 
@@ -305,27 +306,47 @@ class Verifier {
     return std::all_of(it->second.begin(), it->second.end(), [&](int writer) { return reached.count(writer) != 0; });
   }
 
+  // Whether kernels[i] is one of pipeline kernels: a compound kernel, or multi-pass kernels.
+  static bool pipeline_kernel(KernelKind k) {
+    return k == KernelKind::Compound || k == KernelKind::PassCount || k == KernelKind::PassWrite || k == KernelKind::PassFinish;
+  }
+
   void kernels() const {
     if (p_.kernels.empty()) return;
-    // One compound kernel per pipeline, in pipeline order; then the compaction kernels.
+    // The kernels of each pipeline, in pipeline order (one compound kernel; under multi_pass a
+    // count, a write and, for an aggregation, a finish kernel, or the compound kernel of a hash
+    // build); then the compaction kernels.
     size_t compound = 0;
-    while (compound < p_.kernels.size() && p_.kernels[compound].kind == KernelKind::Compound) ++compound;
-    if (compound != p_.pipelines.size()) fail("expected one compound kernel per pipeline, found " + std::to_string(compound));
+    while (compound < p_.kernels.size() && pipeline_kernel(p_.kernels[compound].kind)) ++compound;
+    std::set<int> pipelines_seen;
+    int last = -1;
+    for (size_t i = 0; i < compound; ++i) {
+      const Kernel& k = p_.kernels[i];
+      if (k.pipeline < last) fail("kernel " + k.name + ": pipeline kernels out of pipeline order");
+      last = k.pipeline;
+      pipelines_seen.insert(k.pipeline);
+      const bool pass = k.kind != KernelKind::Compound;
+      if (pass != (p_.model == ExecutionModel::MultiPass && p_.pipelines.at(static_cast<size_t>(k.pipeline)).sink.kind != SinkKind::HashBuild))
+        fail("kernel " + k.name + ": a " + kernel_kind_name(k.kind) + " kernel under the " + execution_model_name(p_.model) + " model");
+    }
+    if (pipelines_seen.size() != p_.pipelines.size() || (last >= 0 && last + 1 != static_cast<int>(p_.pipelines.size())))
+      fail("expected the kernels of every pipeline, found kernels of " + std::to_string(pipelines_seen.size()) + " of " +
+           std::to_string(p_.pipelines.size()));
     std::set<std::string> names;
     for (size_t i = 0; i < p_.kernels.size(); ++i) {
       const Kernel& k = p_.kernels[i];
       std::string who = "kernel " + k.name;
       if (!names.insert(k.name).second) fail(who + " declared twice");
       if (i >= compound) {
-        if (k.kind == KernelKind::Compound) fail(who + ": a compound kernel after the compaction kernels");
+        if (pipeline_kernel(k.kind)) fail(who + ": a pipeline kernel after the compaction kernels");
         if (k.pipeline < 0 || k.pipeline >= static_cast<int>(p_.pipelines.size())) fail(who + ": unknown pipeline");
         const AggregationTable* a = p_.find_aggregation(k.state);
         if (a == nullptr || !a->compaction) fail(who + ": compacts " + k.state + ", which has no compaction");
         const Pipeline& writer = p_.pipelines[static_cast<size_t>(k.pipeline)];
         if (writer.sink.kind != SinkKind::Aggregate || writer.sink.state != k.state)
           fail(who + ": belongs to p" + std::to_string(k.pipeline) + ", which does not aggregate into " + k.state);
-      } else if (k.pipeline != static_cast<int>(i)) {
-        fail(who + ": belongs to p" + std::to_string(k.pipeline) + " but sits at position " + std::to_string(i));
+      } else if (k.pipeline < 0 || k.pipeline >= static_cast<int>(p_.pipelines.size())) {
+        fail(who + ": belongs to unknown pipeline p" + std::to_string(k.pipeline));
       }
       for (const KernelArg& a : k.args) {
         if (a.kind == KernelArg::Kind::Buffer) need_buffer(a.name, who);
@@ -337,7 +358,29 @@ class Verifier {
         if (p_.model == ExecutionModel::Resolution && (r.technique == Technique::A2 || r.technique == Technique::B2)) {
           fail(who + ": technique " + technique_name(r.technique) + " under the resolution model");
         }
+        const bool multi_pass_technique = r.technique == Technique::A1 || r.technique == Technique::B1 || r.technique == Technique::C1;
+        if (multi_pass_technique != (p_.model == ExecutionModel::MultiPass))
+          fail(who + ": technique " + technique_name(r.technique) + " under the " + execution_model_name(p_.model) + " model");
       }
+    }
+  }
+
+  // Each library call follows a kernel of its pipeline and names declared buffers and params.
+  void library_calls() const {
+    static const std::map<LibraryOp, size_t> arity = {{LibraryOp::InclusiveScan, 1}, {LibraryOp::SortByKey, 2}, {LibraryOp::Gather, 3},
+                                                      {LibraryOp::Reduce, 2}, {LibraryOp::ReduceByKey, 4}};
+    if (!p_.library_calls.empty() && p_.model != ExecutionModel::MultiPass)
+      fail("library calls under the " + std::string(execution_model_name(p_.model)) + " model");
+    for (const LibraryCall& c : p_.library_calls) {
+      const std::string who = std::string("library call ") + library_op_name(c.op) + " (" + c.what + ")";
+      const bool follows = std::any_of(p_.kernels.begin(), p_.kernels.end(),
+                                       [&](const Kernel& k) { return k.name == c.after && k.pipeline == c.pipeline; });
+      if (!follows) fail(who + ": follows " + c.after + ", which is no kernel of p" + std::to_string(c.pipeline));
+      if (c.buffers.size() != arity.at(c.op)) fail(who + ": expected " + std::to_string(arity.at(c.op)) + " buffers");
+      for (const std::string& b : c.buffers) need_buffer(b, who);
+      need_param(c.count_param, who);
+      if (!c.result_param.empty()) need_param(c.result_param, who);
+      if (!c.limit_param.empty()) need_param(c.limit_param, who);
     }
   }
 

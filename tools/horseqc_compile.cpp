@@ -23,7 +23,9 @@ launch configuration) and <name>.explain.txt (logical plan, pipelines, kernels).
 
 options:
   --target cuda|opencl              source dialect (default cuda)
-  --model resolution|pipelined      micro execution model (default resolution)
+  --model resolution|pipelined|multi_pass
+                                    micro execution model (default resolution); multi_pass: count
+                                    and write kernels with library prefix sums and reductions between
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
   -o, --output DIR                  output directory (default: the current directory)
@@ -48,7 +50,7 @@ int run(int argc, char** argv) {
 
   driver::CompileOptions options;
   options.dialect = codegen::parse_dialect(args.get_choice("target", {"cuda", "opencl"}, "cuda"));
-  options.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
+  options.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass"}, "resolution"));
   const std::string text = driver::read_text_file(path);
   const Catalog catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(path));
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);

@@ -58,7 +58,12 @@ options:
   --sf X                          scale factor of generated data (default 0.01)
   --data DIR                      use the .tbl files in DIR instead of generated data
   --device auto|cuda|opencl       auto: CUDA, else an OpenCL GPU, else OpenCL on the CPU (default auto)
-  --model resolution|pipelined    micro execution model (default resolution)
+  --model resolution|pipelined|multi_pass
+                                  micro execution model (default resolution): one compound kernel
+                                  per pipeline with local resolution + one atomic per CTA, or one
+                                  atomic per tuple; multi_pass: count kernel, library prefix sum,
+                                  write kernel, library reductions (CUB / Boost.Compute); its
+                                  pipelines run one after the other, not with --concurrent
   --from-sql | --from-plan        compile the SQL text (default) or the JSON plan of each query (ssb)
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
@@ -172,7 +177,7 @@ int run(int argc, char** argv) {
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
   const std::string format = args.get_choice("format", {"table", "csv", "json"}, "table");
   const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
-  const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined"}, "resolution"));
+  const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass"}, "resolution"));
   const long repeat = args.get_long("repeat", 1);
   if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
   if (args.has("from-sql") && args.has("from-plan")) throw Error(ErrorKind::Usage, "give --from-sql or --from-plan, not both");

@@ -32,6 +32,11 @@ class DeviceBuffer;
 
 enum class ScanOp { Sum, Min, Max };
 
+// The element type of reduce / reduce_by_key values: int64 (Sum wraps modulo 2^64, Min/Max signed)
+// or double (IEEE sums in the library's order; Min/Max of non-NaN values).
+enum class ValueType { I64, F64 };
+const char* value_type_name(ValueType t);  // "i64", "f64"
+
 // "sum", "min", "max" (for messages).
 const char* scan_op_name(ScanOp op);
 
@@ -60,6 +65,20 @@ class DevicePrimitives {
   // starts a segment, whatever heads[0] says); out may be the same buffer as in.
   virtual void segmented_inclusive_scan(const DeviceBuffer& heads, const DeviceBuffer& in, DeviceBuffer& out,
                                         uint64_t n, ScanOp op) = 0;
+
+  // out[i] = in[0] + ... + in[i - 1] (out[0] = 0) over int64 elements, wrapping; out may be in.
+  virtual void exclusive_scan(const DeviceBuffer& in, DeviceBuffer& out, uint64_t n) = 0;
+
+  // out[0] = in[0] op ... op in[n - 1] over n values of `type`; only element 0 of out is written
+  // (n == 0 writes nothing). out must not overlap in.
+  virtual void reduce(const DeviceBuffer& in, DeviceBuffer& out, uint64_t n, ScanOp op, ValueType type) = 0;
+
+  // keys: n uint64 keys in which equal keys are adjacent (e.g. sorted); values: n values of `type`.
+  // For each run g of equal keys, in order: out_keys[g] = the run's key, out_values[g] = op over the
+  // run's values. Returns the number of runs (0 when n == 0). Outputs must not overlap the inputs
+  // and hold at least n elements (the runs are at most n).
+  virtual uint64_t reduce_by_key(const DeviceBuffer& keys, const DeviceBuffer& values, DeviceBuffer& out_keys,
+                                 DeviceBuffer& out_values, uint64_t n, ScanOp op, ValueType type) = 0;
 };
 
 // The argument checks of each operation, shared by the implementations (see the contract on top):

@@ -515,6 +515,10 @@ void ConcurrentQueriesRun::compile() {
   for (size_t q = 0; q < plans_.size(); ++q) {
     const ExecutablePlan& plan = *plans_[q];
     check_plan_runs_on(plan, backend_);
+    for (const PipelineSpec& p : plan.pipelines)
+      if (!p.library_steps.empty())
+        throw Error(ErrorKind::Unsupported, plan.label + ": " + p.name + " has library calls between its kernels (the multi_pass model), which "
+                                            "synchronise the device; concurrent queries run the resolution and pipelined models");
     stats_.queries.push_back(plan.label);
     ExecutionStats& es = out_.executions[q].stats;
     es.device = stats_.device;

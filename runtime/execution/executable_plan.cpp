@@ -2,6 +2,7 @@
 // a compiler bug and is reported as such, naming the plan, the pipeline and the reference.
 #include "runtime/execution/executable_plan.h"
 
+#include <map>
 #include <set>
 
 #include "storage/error.h"
@@ -26,6 +27,17 @@ uint32_t element_bytes(ElementType t) {
     case ElementType::F64: return 8;
   }
   return 8;
+}
+
+const char* library_step_name(LibraryStep::Op op) {
+  switch (op) {
+    case LibraryStep::Op::InclusiveScan: return "inclusive_scan";
+    case LibraryStep::Op::SortByKey: return "sort_by_key";
+    case LibraryStep::Op::Gather: return "gather";
+    case LibraryStep::Op::Reduce: return "reduce";
+    case LibraryStep::Op::ReduceByKey: return "reduce_by_key";
+  }
+  return "?";
 }
 
 void validate_plan(const ExecutablePlan& plan) {
@@ -69,6 +81,19 @@ void validate_plan(const ExecutablePlan& plan) {
           fail(where, arg + ": column argument without table and column");
         }
       }
+    }
+    static const std::map<LibraryStep::Op, size_t> arity = {{LibraryStep::Op::InclusiveScan, 1}, {LibraryStep::Op::SortByKey, 2},
+                                                            {LibraryStep::Op::Gather, 3}, {LibraryStep::Op::Reduce, 2},
+                                                            {LibraryStep::Op::ReduceByKey, 4}};
+    for (const LibraryStep& step : pipeline.library_steps) {
+      const std::string where = pipeline.name + ", library " + library_step_name(step.op) + " (" + step.what + ")";
+      if (step.after_launch >= pipeline.launches.size()) fail(where, "follows launch " + std::to_string(step.after_launch) + ", which does not exist");
+      if (step.buffers.size() != arity.at(step.op)) fail(where, "expected " + std::to_string(arity.at(step.op)) + " buffers");
+      for (const std::string& b : step.buffers)
+        if (!buffers.count(b)) fail(where, "buffer \"" + b + "\" is not declared");
+      for (const std::string* p : {&step.count_param, &step.result_param, &step.limit_param})
+        if (!p->empty() && !params.count(*p)) fail(where, "parameter \"" + *p + "\" is not declared");
+      if (step.count_param.empty()) fail(where, "no element count parameter");
     }
     for (const ParamFromBuffer& f : pipeline.params_from_buffers) {
       if (!params.count(f.param)) fail(pipeline.name, "parameter \"" + f.param + "\" read from a buffer is not declared");

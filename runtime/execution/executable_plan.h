@@ -21,6 +21,7 @@
 
 #include "frontend/logical_plan.h"
 #include "runtime/device/backend.h"
+#include "runtime/device/device_primitives.h"
 #include "runtime/execution/result.h"
 #include "storage/error.h"
 
@@ -145,11 +146,34 @@ struct ParamFromBuffer {
   uint64_t element = 0;
 };
 
+// A device-wide primitive of a library (CUB / Boost.Compute: device/device_primitives.h) run after
+// launch `after_launch` of its pipeline — the multi-pass model's prefix sums and reductions
+// (ir::LibraryCall says what each does with its buffers). It processes params[count_param]
+// elements; `result_param`, when set, takes its outcome for the launches and steps after it:
+// InclusiveScan the total (capped at params[limit_param] when set), Reduce 1 or 0 (values seen),
+// ReduceByKey the number of runs.
+struct LibraryStep {
+  enum class Op { InclusiveScan, SortByKey, Gather, Reduce, ReduceByKey };
+  Op op = Op::InclusiveScan;
+  size_t after_launch = 0;
+  std::vector<std::string> buffers;
+  std::string count_param;
+  std::string result_param;
+  std::string limit_param;
+  ScanOp reduce = ScanOp::Sum;
+  ValueType type = ValueType::I64;
+  std::string what;
+};
+const char* library_step_name(LibraryStep::Op op);  // "inclusive_scan", ...
+
 struct PipelineSpec {
   std::string name;  // "pipeline 0: build date"
   std::vector<LaunchSpec> launches;
   std::vector<CheckSpec> checks;
   std::vector<ParamFromBuffer> params_from_buffers;
+  // Library primitives between the launches (multi-pass); such a pipeline runs with the device
+  // synchronised around each step, so the Executor runs its plan's pipelines one after the other.
+  std::vector<LibraryStep> library_steps;
 };
 
 struct ResultColumnSpec {

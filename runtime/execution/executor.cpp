@@ -22,6 +22,7 @@
 #include "runtime/device/database_lookup.h"
 #include "runtime/execution/concurrent_executor.h"
 #include "runtime/execution/launch_config.h"
+#include "runtime/execution/library_steps.h"
 #include "runtime/execution/pipeline_waves.h"
 #include "runtime/execution/plan_state.h"
 #include "runtime/execution/result_assembly.h"
@@ -66,6 +67,11 @@ std::string ExecutionStats::summary() const {
     std::snprintf(line, sizeof(line), "  %s: %.3f ms (wave %zu)\n", p.name.c_str(), p.kernel_ms, p.wave);
     out << line;
     for (const LaunchStats& l : p.launches) {
+      if (!l.library.empty()) {
+        std::snprintf(line, sizeof(line), "    library %s: %.3f ms (%s)\n", l.kernel.c_str(), l.ms, l.library.c_str());
+        out << line;
+        continue;
+      }
       std::snprintf(line, sizeof(line), "    %s: block %u, grid %llu, %u blocks/SM, occupancy %.0f%% (limited by %s)\n",
                     l.kernel.c_str(), l.block_size, static_cast<unsigned long long>(l.grid_blocks), l.blocks_per_sm,
                     100 * l.occupancy, l.limited_by.c_str());
@@ -93,6 +99,10 @@ std::string ExecutionStats::to_json() const {
   for (const PipelineTiming& p : pipelines) {
     nlohmann::json launches = nlohmann::json::array();
     for (const LaunchStats& l : p.launches) {
+      if (!l.library.empty()) {
+        launches.push_back({{"library_call", l.kernel}, {"library", l.library}, {"ms", l.ms}});
+        continue;
+      }
       launches.push_back({{"kernel", l.kernel},
                           {"block_size", l.block_size},
                           {"grid_blocks", l.grid_blocks},
@@ -224,6 +234,7 @@ class SingleQueryRun {
   PipelineWaves waves_;
   std::vector<std::vector<size_t>> members_;  // pipelines of each wave, in plan order
   std::vector<Stream> streams_;               // one per pipeline of the widest wave (concurrent)
+  std::string library_;                       // the primitives' library when the plan has library steps
 };
 
 void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& database) {
@@ -249,8 +260,13 @@ void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& 
 }
 
 void SingleQueryRun::plan_waves() {
-  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent;
-  stats_.pipeline_schedule = to_string(options_.pipelines);
+  // Library steps synchronise the device around each call: such a plan runs one pipeline after the other.
+  const bool library = std::any_of(plan_.pipelines.begin(), plan_.pipelines.end(), [](const PipelineSpec& p) { return !p.library_steps.empty(); });
+  if (library) library_ = backend_.primitives().library();
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && !library;
+  stats_.pipeline_schedule = library && options_.pipelines == PipelineSchedule::Concurrent
+                                 ? "sequential (library calls between kernels synchronise the device)"
+                                 : to_string(options_.pipelines);
   const size_t n = plan_.pipelines.size();
   if (concurrent) {
     waves_ = pipeline_waves(plan_);
@@ -302,7 +318,8 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
     const PipelineSpec& pipeline = plan_.pipelines[p];
     for (const ParamFromBuffer& f : pipeline.params_from_buffers) params()[f.param] = param_from_buffer(plan_, f, buffers());
     PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
-    for (const LaunchSpec& launch : pipeline.launches) {
+    for (size_t i = 0; i < pipeline.launches.size(); ++i) {
+      const LaunchSpec& launch = pipeline.launches[i];
       const std::vector<KernelArg> args = args_for(launch);
       const LaunchConfig config = decide(launch, timing.launches);
       const Kernel& kernel = module_->kernel(launch.kernel);
@@ -314,6 +331,13 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
         backend_.launch(kernel, args, config);
         backend_.synchronize();
         timing.kernel_ms += ms_since(start);
+      }
+      for (const LibraryStep& step : pipeline.library_steps) {
+        if (step.after_launch != i) continue;
+        phase.detail(std::string("library ") + library_step_name(step.op) + ": " + step.what);
+        const double ms = run_library_step(backend_, step, buffers(), params());
+        timing.kernel_ms += ms;
+        timing.launches.push_back({std::string(library_step_name(step.op)) + " (" + step.what + ")", 0, 0, 0, 0, "", library_, ms});
       }
     }
     timing.end_ms = timing.kernel_ms;
@@ -398,7 +422,7 @@ double SingleQueryRun::time_wave(const std::vector<size_t>& wave, const std::vec
 
 void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
   module_ = std::move(module);
-  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent;
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && library_.empty();
   OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds);
   double best = -1;
   for (int rep = 0; rep < std::max(1, options_.repeat); ++rep) {

@@ -70,6 +70,10 @@ struct LaunchStats {
   uint32_t blocks_per_sm = 0;      // predicted resident blocks per SM / compute unit
   double occupancy = 0;            // predicted active warps / warps per SM
   std::string limited_by;          // "warps", "registers", "shared memory", "blocks"
+  // A library call between launches (multi-pass): the library ("CUB 3.0.1 (CCCL)") and the call's
+  // host-measured time; `kernel` then names the call, the launch fields are 0.
+  std::string library;
+  double ms = 0;
 };
 
 struct PipelineTiming {

@@ -327,6 +327,40 @@ void add_scratch_bounds(const ir::Program& program, LaunchSpec& launch) {
   }
 }
 
+LibraryStep::Op library_step_op(ir::LibraryOp op) {
+  switch (op) {
+    case ir::LibraryOp::InclusiveScan: return LibraryStep::Op::InclusiveScan;
+    case ir::LibraryOp::SortByKey: return LibraryStep::Op::SortByKey;
+    case ir::LibraryOp::Gather: return LibraryStep::Op::Gather;
+    case ir::LibraryOp::Reduce: return LibraryStep::Op::Reduce;
+    case ir::LibraryOp::ReduceByKey: return LibraryStep::Op::ReduceByKey;
+  }
+  return LibraryStep::Op::InclusiveScan;
+}
+
+// The pipeline's library calls (multi-pass), each after the launch of the kernel it follows.
+std::vector<LibraryStep> library_steps(const ir::Program& program, const ir::Pipeline& pipeline, const std::vector<LaunchSpec>& launches) {
+  std::vector<LibraryStep> out;
+  for (const ir::LibraryCall& c : program.library_calls) {
+    if (c.pipeline != pipeline.id) continue;
+    LibraryStep step;
+    step.op = library_step_op(c.op);
+    step.after_launch = launches.size();
+    for (size_t i = 0; i < launches.size(); ++i)
+      if (launches[i].kernel == c.after) step.after_launch = i;
+    if (step.after_launch == launches.size()) fail(program, "library call " + c.what + " follows " + c.after + ", which is not launched");
+    step.buffers = c.buffers;
+    step.count_param = c.count_param;
+    step.result_param = c.result_param;
+    step.limit_param = c.limit_param;
+    step.reduce = c.reduce == ir::ReduceOp::Min ? ScanOp::Min : c.reduce == ir::ReduceOp::Max ? ScanOp::Max : ScanOp::Sum;
+    step.type = c.f64 ? ValueType::F64 : ValueType::I64;
+    step.what = c.what;
+    out.push_back(std::move(step));
+  }
+  return out;
+}
+
 struct PipelineLaunch {
   int pipeline;
   LaunchSpec launch;
@@ -386,6 +420,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       add_scratch_bounds(program, ps.launches.back());
     }
     if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
+    ps.library_steps = library_steps(program, pipeline, ps.launches);
 
     // Values an earlier pipeline computed (rows it wrote, the value of a one-row stage) are read
     // back right after the pipeline that writes them, so every later pipeline's launch has them.
@@ -455,6 +490,17 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         ps.checks.push_back(check);
       }
     } else if (pipeline.sink.kind == ir::SinkKind::Aggregate) {
+      // Multi-pass lanes sized by an estimate: a tuple past it raises the flag; the re-run gets the scan's total.
+      for (const ir::Kernel& k : program.kernels) {
+        if (k.pipeline != pipeline.id || k.kind != ir::KernelKind::PassWrite || k.multi_pass.overflow_buffer.empty()) continue;
+        CheckSpec check;
+        check.flag_buffer = k.multi_pass.overflow_buffer;
+        check.what = "multi-pass lanes of " + pipeline.sink.state + " (qualifying tuples of several matches per probe)";
+        check.action = CheckSpec::Action::Grow;
+        check.grow_params = {k.multi_pass.capacity_param};
+        check.need_buffer = k.multi_pass.total_buffer;
+        ps.checks.push_back(check);
+      }
       const ir::AggregationTable& agg = find_state(program, program.aggregations, pipeline.sink.state, "aggregation table");
       if (!agg.overflow_buffer.empty()) {
         CheckSpec check;
@@ -493,8 +539,9 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.args = lower_args(program, kernel.args);
     launch.tuples_param = kernel.launch.tuples_param;
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
-    launch.power_of_two_block = kernel.kind != ir::KernelKind::Compound;
-    launch.strides_over_tiles = kernel.kind != ir::KernelKind::Compound;
+    const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
+    launch.power_of_two_block = compaction;
+    launch.strides_over_tiles = compaction || kernel.kind != ir::KernelKind::Compound;
     launch.scratch_bytes_per_thread = kernel.launch.scratch_bytes_per_thread;
     if (!kernel.launch.scratch_slots_param.empty()) {
       launch.scratch_bytes_per_param.emplace_back(kernel.launch.scratch_slots_param, kernel.launch.scratch_slot_bytes);
