@@ -248,10 +248,10 @@ std::string technique_summary(const ManifestReduction& r) {
 // technique generated for it (which may differ from the model's request: the line then says why).
 std::string query_banner(const ir::Program& program, const std::vector<KernelManifest>& kernels) {
   SourceWriter w;
-  if (program.model == ir::ExecutionModel::MultiPass)
+  if (ir::library_reductions(program.model))
     w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.kernels.size()) + " kernel(s) and " +
            std::to_string(program.library_calls.size()) + " library call(s) for " + std::to_string(program.pipelines.size()) +
-           " pipeline(s), multi_pass model ====");
+           " pipeline(s), " + ir::execution_model_name(program.model) + " model ====");
   else
     w.line("// ==== horseqc query " + program.label + ": " + std::to_string(program.pipelines.size()) + " compound kernel(s), " +
            ir::execution_model_name(program.model) + " model ====");
@@ -265,9 +265,6 @@ std::string query_banner(const ir::Program& program, const std::vector<KernelMan
 }  // namespace
 
 GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
-  if (program.model == ir::ExecutionModel::OperatorAtATime)
-    throw Error(ErrorKind::Unsupported, "query " + program.label + ": the " + ir::execution_model_name(program.model) +
-                                            " model is not generated (use resolution, pipelined or multi_pass)");
   if (program.kernels.empty())
     throw Error(ErrorKind::Internal, "query " + program.label + ": no kernels; run the fusion pass before codegen");
   GeneratedProgram out;
@@ -290,7 +287,7 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   out.kernels_source = query_banner(program, out.kernels) + "\n" + w.str();
   out.library_calls = program.library_calls;
   // The multi-pass kernels' helpers follow the device library only in their model's modules.
-  const std::string multi_pass = program.model == ir::ExecutionModel::MultiPass
+  const std::string multi_pass = ir::library_reductions(program.model)
                                      ? "\n// ==== templates/multi_pass/multi_pass.h ====\n" + templates::template_source("multi_pass/multi_pass.h")
                                      : "";
   out.source = device_library_source(dialect) + multi_pass + "\n" + out.kernels_source;

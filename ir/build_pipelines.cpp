@@ -5,7 +5,9 @@
 //   - the aggregate at the top ends the current pipeline with an Aggregate sink; any other plan
 //     ends with a Materialize sink;
 //   - a node marked "pipeline_break" ends the current pipeline with a Materialize sink and a new
-//     pipeline scans that output;
+//     pipeline scans that output; under the operator_at_a_time model every filter, inner / semi /
+//     anti join and computing map does (operator_break(): each relational operator's result is
+//     materialized, and each pipeline then holds one operator);
 //   - an aggregate below another operator ends its pipeline with its Aggregate sink and the
 //     consumer's pipeline scans the aggregation table (produce_aggregate_source);
 //   - a join without keys against a single-row side ends that side's pipeline with a one-row
@@ -248,12 +250,14 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       throw Error(ErrorKind::Internal, op.json_path + ": " + plan::op_kind_name(op.kind) + " below the top reached the pipeline builder");
   }
 
-  if (op.pipeline_break) {
+  const bool model_break = operator_break(op, current, needed);
+  if (op.pipeline_break || model_break) {
     // Materialize what the consumers need, then continue from a scan of that output.
     std::vector<plan::Attribute> columns;
     for (const plan::Attribute& a : op.schema) {
       if (needed.count({a.source, a.name})) columns.push_back(a);
     }
+    if (columns.empty() && model_break) columns.push_back(op.schema.front());  // only its rows are counted
     if (columns.empty()) unsupported(op, "pipeline_break on a node whose output nothing above uses");
     const OutputTable& out = make_output(columns, current, op.json_path);
     for (const OutputColumn& c : out.columns) {
@@ -265,6 +269,31 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
     const int id = finish(current);
     current = scan_output(out_name, columns, {id});
   }
+}
+
+// Operator-at-a-time (the classic GPU engine HorseQC compares with): the result of every filter,
+// inner / semi / anti join and map that computes something is materialized — its own pipeline, whose
+// multi-pass kernels are the operator's primitive, prefix sum and aligned write — except
+//   - the operator whose output is the query's result (its pipeline's sink writes it anyway),
+//   - a pipeline that carries a left outer join's NULL-able payload the consumers read (NULLs do not
+//     cross a materialization yet: the join and its consumers stay in one kernel),
+//   - a join without keys against a single-row side (its values become parameters).
+bool Lowering::operator_break(const LogicalOp& op, const Pipeline& current, const AttrSet& needed) const {
+  if (options_.model != ExecutionModel::OperatorAtATime || &op == top_ || op.pipeline_break) return false;
+  switch (op.kind) {
+    case OpKind::Filter: break;
+    case OpKind::Join:
+      if (op.probe_keys.empty() || op.join_type == plan::JoinType::LeftOuter) return false;
+      break;
+    case OpKind::Map:
+    case OpKind::Project:
+      if (current.ops.empty() || current.ops.back().kind != PipelineOpKind::Map) return false;  // computes nothing
+      break;
+    default: return false;
+  }
+  for (const AttrKey& k : needed)
+    if (current.null_probe(k.first, k.second) >= 0) return false;
+  return true;
 }
 
 // A new pipeline over output `out_name` (written by the pipelines `writers`), binding `columns`.
@@ -645,6 +674,7 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
     produce(body->child(0), p, needed);
   } else {
     for (const plan::Attribute& a : body->schema) needed.insert({a.source, a.name});
+    top_ = body;
     produce(*body, p, needed);
   }
   const OutputTable& out = make_output(body->schema, p, body->json_path, select_list);
@@ -680,6 +710,7 @@ Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catal
   Program program;
   program.label = sanitize_identifier(plan->name.empty() ? "query" : plan->name);
   program.model = options.model;
+  program.local_resolution = options.local_resolution;
   program.scratchpad_budget_bytes = options.scratchpad_budget_bytes;
   program.logical = plan;
   Lowering lowering(program, catalog, options);

@@ -25,6 +25,10 @@ namespace hqc::ir {
 
 struct BuildOptions {
   ExecutionModel model = ExecutionModel::Resolution;
+  // The resolution model's local resolution of write positions and single-tuple aggregates (A3,
+  // B3): SIMD (warp votes and shuffles) or work-efficient (a scratchpad tree). C3 is always the
+  // privatised table. Program::local_resolution.
+  LocalResolution local_resolution = LocalResolution::WorkEfficient;
   // When given, layout decisions (perfect hash, direct-indexed, scratchpad) use the data's
   // statistics; otherwise the catalog's keys alone (perfect hash for single-column primary keys of
   // integer type, direct-indexed for dictionary/narrow keys) — the run-time sizes still come from

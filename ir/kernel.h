@@ -8,7 +8,8 @@
 //     a write kernel, and an aggregating one also library calls (reduce; sort, gather,
 //     reduce-by-key) and a finish kernel that stores the reduced values into its table
 //     (Program::library_calls lists the calls between the kernels; ir/pass_fuse_multi_pass.cpp);
-//     a hash build stays one kernel (no reduction);
+//     a hash build stays one kernel (no reduction); under OperatorAtATime the pipeline builder
+//     first materializes every operator's result (ir/build_pipelines.cpp), then the same split runs;
 //   - every reduction a kernel performs (write positions of a materialization, a single-tuple
 //     aggregate, a grouped aggregate) is listed with its technique from Table 4 of the HorseQC
 //     paper: A/B/C x 1 (multi-pass) / 2 (pipelined: one atomic per tuple) / 3 (resolution: local
@@ -28,9 +29,12 @@ namespace hqc::ir {
 enum class ExecutionModel : uint8_t {
   Resolution,       // default: compound kernel, local resolution + one atomic per CTA (A3/B3/C3)
   Pipelined,        // compound kernel, one atomic per tuple (A2/B2/C2)
-  OperatorAtATime,  // representable, not implemented: Unsupported
+  OperatorAtATime,  // every operator's result materialized (a pipeline per operator), each run multi-pass
   MultiPass,        // count kernel, library prefix sum, write kernel (A1/B1/C1: library reductions)
 };
+// Whether the model runs reductions through library calls between kernels (A1/B1/C1): multi_pass,
+// and operator_at_a_time, whose one-operator pipelines run the same way.
+inline bool library_reductions(ExecutionModel m) { return m == ExecutionModel::MultiPass || m == ExecutionModel::OperatorAtATime; }
 const char* execution_model_name(ExecutionModel m);  // "resolution", "pipelined", ...
 // Parses the names above ("operator_at_a_time", "multi_pass"); throws Error(Usage) otherwise.
 ExecutionModel parse_execution_model(const std::string& name);

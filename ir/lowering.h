@@ -105,11 +105,16 @@ class Lowering {
   const OutputTable& make_output(const std::vector<plan::Attribute>& columns, const std::vector<const Pipeline*>& writers,
                                  const std::string& json_path, const std::vector<plan::NamedExpr>* exprs = nullptr);
 
+  // The operator-at-a-time model materializes each operator's output (a pipeline break after it);
+  // see build_pipelines.cpp, operator_break().
+  bool operator_break(const plan::LogicalOp& op, const Pipeline& current, const AttrSet& needed) const;
+
   Program& program_;
   const Catalog& catalog_;
   const BuildOptions& options_;
   std::map<std::string, std::string> alias_table_;
   int next_op_id_ = 0;
+  const plan::LogicalOp* top_ = nullptr;  // the operator whose output is the result (never broken after)
 };
 
 }  // namespace hqc::ir

@@ -20,7 +20,7 @@
 //     A C2 under the resolution model carries the reason in Reduction::note.
 //     multi_pass: each pipeline's compound kernel is split into count / write / finish kernels with
 //     library calls between them (A1/B1/C1; ir/pass_fuse_multi_pass.cpp).
-//   throws: Error(Unsupported) for operator_at_a_time (representable, not implemented).
+//     operator_at_a_time: the same split, of the one-operator pipelines the builder made.
 #include <algorithm>
 
 #include "ir/fusion.h"
@@ -274,7 +274,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       if (agg->layout == AggLayout::Scalar) {
         r.kind = ReductionKind::SingleAggregate;
         r.technique = resolution ? Technique::B3 : Technique::B2;
-        r.local = resolution ? LocalResolution::WorkEfficient : LocalResolution::None;
+        r.local = resolution ? program.local_resolution : LocalResolution::None;
       } else {
         r.kind = ReductionKind::GroupedAggregate;
         bool local = resolution && agg->scratchpad;
@@ -298,7 +298,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       r.kind = ReductionKind::WritePosition;
       r.state = out->name;
       r.technique = resolution ? Technique::A3 : Technique::A2;
-      r.local = resolution ? LocalResolution::WorkEfficient : LocalResolution::None;
+      r.local = resolution ? program.local_resolution : LocalResolution::None;
       k.reductions.push_back(r);
       break;
     }
@@ -317,15 +317,11 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
 }
 
 void fuse_pipelines(Program& program) {
-  if (program.model == ExecutionModel::OperatorAtATime) {
-    throw Error(ErrorKind::Unsupported, std::string("micro execution model ") + execution_model_name(program.model) +
-                                            " is representable but not implemented; use resolution, pipelined or multi_pass");
-  }
   program.kernels.clear();
   program.library_calls.clear();
   if (program.model == ExecutionModel::Resolution) privatise_aggregations(program);
   for (const Pipeline& p : program.pipelines) {
-    if (program.model == ExecutionModel::MultiPass) split_multi_pass(program, p, compound_kernel(program, p));
+    if (library_reductions(program.model)) split_multi_pass(program, p, compound_kernel(program, p));
     else program.kernels.push_back(compound_kernel(program, p));
   }
 }

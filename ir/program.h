@@ -86,6 +86,9 @@ struct ResultDesc {
 struct Program {
   std::string label;  // query name, a C identifier prefix: "q1_1"
   ExecutionModel model = ExecutionModel::Resolution;
+  // Resolution model: the mechanism of A3 and B3 (BuildOptions::local_resolution); codegen generates
+  // work-efficient where the dialect has no SIMD level (OpenCL) and says so in the manifest.
+  LocalResolution local_resolution = LocalResolution::WorkEfficient;
   std::shared_ptr<const plan::LogicalPlan> logical;  // for EXPLAIN; may be null in tests
   // Bytes of scratchpad a CTA's privatised aggregation table may take on the target device
   // (planner::scratchpad_budget of its profile; BuildOptions). Read by pass fuse_pipelines.

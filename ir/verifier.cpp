@@ -326,7 +326,7 @@ class Verifier {
       last = k.pipeline;
       pipelines_seen.insert(k.pipeline);
       const bool pass = k.kind != KernelKind::Compound;
-      if (pass != (p_.model == ExecutionModel::MultiPass && p_.pipelines.at(static_cast<size_t>(k.pipeline)).sink.kind != SinkKind::HashBuild))
+      if (pass != (library_reductions(p_.model) && p_.pipelines.at(static_cast<size_t>(k.pipeline)).sink.kind != SinkKind::HashBuild))
         fail("kernel " + k.name + ": a " + kernel_kind_name(k.kind) + " kernel under the " + execution_model_name(p_.model) + " model");
     }
     if (pipelines_seen.size() != p_.pipelines.size() || (last >= 0 && last + 1 != static_cast<int>(p_.pipelines.size())))
@@ -359,7 +359,7 @@ class Verifier {
           fail(who + ": technique " + technique_name(r.technique) + " under the resolution model");
         }
         const bool multi_pass_technique = r.technique == Technique::A1 || r.technique == Technique::B1 || r.technique == Technique::C1;
-        if (multi_pass_technique != (p_.model == ExecutionModel::MultiPass))
+        if (multi_pass_technique != library_reductions(p_.model))
           fail(who + ": technique " + technique_name(r.technique) + " under the " + execution_model_name(p_.model) + " model");
       }
     }
@@ -369,7 +369,7 @@ class Verifier {
   void library_calls() const {
     static const std::map<LibraryOp, size_t> arity = {{LibraryOp::InclusiveScan, 1}, {LibraryOp::SortByKey, 2}, {LibraryOp::Gather, 3},
                                                       {LibraryOp::Reduce, 2}, {LibraryOp::ReduceByKey, 4}};
-    if (!p_.library_calls.empty() && p_.model != ExecutionModel::MultiPass)
+    if (!p_.library_calls.empty() && !library_reductions(p_.model))
       fail("library calls under the " + std::string(execution_model_name(p_.model)) + " model");
     for (const LibraryCall& c : p_.library_calls) {
       const std::string who = std::string("library call ") + library_op_name(c.op) + " (" + c.what + ")";

@@ -23,9 +23,14 @@ launch configuration) and <name>.explain.txt (logical plan, pipelines, kernels).
 
 options:
   --target cuda|opencl              source dialect (default cuda)
-  --model resolution|pipelined|multi_pass
+  --model resolution|pipelined|multi_pass|operator_at_a_time
                                     micro execution model (default resolution); multi_pass: count
-                                    and write kernels with library prefix sums and reductions between
+                                    and write kernels with library prefix sums and reductions between;
+                                    operator_at_a_time: every operator's result materialized, each
+                                    operator multi-pass
+  --local-resolution work-efficient|simd
+                                    resolution model: A3/B3 by a scratchpad tree (default) or by
+                                    warp votes and shuffles (CUDA only; OpenCL: work-efficient)
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
   -o, --output DIR                  output directory (default: the current directory)
@@ -38,7 +43,7 @@ exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 inte
 
 int run(int argc, char** argv) {
   using namespace hqc;
-  const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"schema"}, {"output"}, {"emit"}});
+  const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"local-resolution"}, {"schema"}, {"output"}, {"emit"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -50,7 +55,10 @@ int run(int argc, char** argv) {
 
   driver::CompileOptions options;
   options.dialect = codegen::parse_dialect(args.get_choice("target", {"cuda", "opencl"}, "cuda"));
-  options.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass"}, "resolution"));
+  options.model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass", "operator_at_a_time"}, "resolution"));
+  options.local_resolution = args.get_choice("local-resolution", {"work-efficient", "simd"}, "work-efficient") == "simd"
+                                 ? ir::LocalResolution::Simd
+                                 : ir::LocalResolution::WorkEfficient;
   const std::string text = driver::read_text_file(path);
   const Catalog catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(path));
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);

@@ -58,12 +58,19 @@ options:
   --sf X                          scale factor of generated data (default 0.01)
   --data DIR                      use the .tbl files in DIR instead of generated data
   --device auto|cuda|opencl       auto: CUDA, else an OpenCL GPU, else OpenCL on the CPU (default auto)
-  --model resolution|pipelined|multi_pass
+  --model resolution|pipelined|multi_pass|operator_at_a_time
                                   micro execution model (default resolution): one compound kernel
                                   per pipeline with local resolution + one atomic per CTA, or one
                                   atomic per tuple; multi_pass: count kernel, library prefix sum,
-                                  write kernel, library reductions (CUB / Boost.Compute); its
-                                  pipelines run one after the other, not with --concurrent
+                                  write kernel, library reductions (CUB / Boost.Compute);
+                                  operator_at_a_time: every operator's result materialized, each
+                                  operator run multi-pass. The last two run their pipelines one
+                                  after the other and not with --concurrent
+  --local-resolution work-efficient|simd
+                                  the resolution model's CTA prefix sums and reductions (A3, B3):
+                                  a tree in scratchpad with barriers (default), or warp votes and
+                                  shuffles (CUDA; OpenCL has no SIMD level: work-efficient, said in
+                                  the kernel banner)
   --from-sql | --from-plan        compile the SQL text (default) or the JSON plan of each query (ssb)
   --sql "SELECT ..."              run this query instead of the benchmark's (against its data)
   --plan FILE                     run this JSON plan (or SQL file) instead of the benchmark's
@@ -153,7 +160,7 @@ std::string phases_line(const QueryReport& r) {
 int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
-                                    {{"sf"}, {"data"}, {"device"}, {"model"}, {"repeat"}, {"format"}, {"threads"},
+                                    {{"sf"}, {"data"}, {"device"}, {"model"}, {"local-resolution"}, {"repeat"}, {"format"}, {"threads"},
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
@@ -177,7 +184,7 @@ int run(int argc, char** argv) {
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
   const std::string format = args.get_choice("format", {"table", "csv", "json"}, "table");
   const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
-  const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass"}, "resolution"));
+  const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass", "operator_at_a_time"}, "resolution"));
   const long repeat = args.get_long("repeat", 1);
   if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
   if (args.has("from-sql") && args.has("from-plan")) throw Error(ErrorKind::Usage, "give --from-sql or --from-plan, not both");
@@ -343,13 +350,18 @@ int run(int argc, char** argv) {
 
   driver::CompileOptions compile;
   compile.model = model;
+  const std::string local = args.get_choice("local-resolution", {"work-efficient", "simd"}, "work-efficient");
+  if (args.has("local-resolution") && model != ir::ExecutionModel::Resolution)
+    throw Error(ErrorKind::Usage, "--local-resolution chooses the resolution model's mechanism; the " +
+                                      std::string(ir::execution_model_name(model)) + " model has no local resolution");
+  compile.local_resolution = local == "simd" ? ir::LocalResolution::Simd : ir::LocalResolution::WorkEfficient;
   compile.dialect = backend->dialect();
   const planner::DeviceProfile profile = runtime::device_profile_for(backend->properties());
   compile.device = &profile;
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
 
-  nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)},
+  nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)}, {"local_resolution", local},
                         {"data", data_label}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
   const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
                              : format == "json" ? runtime::ResultFormat::Json

@@ -517,7 +517,7 @@ void ConcurrentQueriesRun::compile() {
     check_plan_runs_on(plan, backend_);
     for (const PipelineSpec& p : plan.pipelines)
       if (!p.library_steps.empty())
-        throw Error(ErrorKind::Unsupported, plan.label + ": " + p.name + " has library calls between its kernels (the multi_pass model), which "
+        throw Error(ErrorKind::Unsupported, plan.label + ": " + p.name + " has library calls between its kernels (the multi_pass and operator_at_a_time models), which "
                                             "synchronise the device; concurrent queries run the resolution and pipelined models");
     stats_.queries.push_back(plan.label);
     ExecutionStats& es = out_.executions[q].stats;

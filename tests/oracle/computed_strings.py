@@ -135,7 +135,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--query", action="append", help="names from QUERIES, q22 or ERRORS (default all)")
     args = ap.parse_args()

@@ -29,7 +29,7 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--sf", action="append", required=True)
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--from", dest="source", default="plan", choices=["plan", "sql"])
     ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
     ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")

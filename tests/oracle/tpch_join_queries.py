@@ -84,7 +84,7 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--sf", default="0.01")
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     args = ap.parse_args()
 
     data = os.path.join(args.work, f"tpch-dbgen-sf{args.sf}")

@@ -149,7 +149,7 @@ def sql_queries_main(queries, work_name, description):
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--sf", action="append", help="default 0.01; repeatable")
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--query", action="append", help="names from QUERIES (default all)")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (128-bit decimal sums)")
@@ -175,7 +175,7 @@ def main():
     ap.add_argument("--sf", action="append", help="default 0.01; repeatable")
     ap.add_argument("--query", action="append", help="q1 ... q22 (default all); repeatable")
     ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
     ap.add_argument("--allow-unsupported", action="store_true",
                     help="report queries horseqc does not support yet instead of failing on them")

@@ -107,7 +107,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--data", action="append", choices=["dbgen", "horseqc"], help="default dbgen; repeatable")
     ap.add_argument("--sf", default="0.01")
-    ap.add_argument("--model", action="append", help="resolution (default) and/or pipelined")
+    ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--only", action="append", help="run only these query names")
     args = ap.parse_args()
 

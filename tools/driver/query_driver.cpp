@@ -23,6 +23,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   auto t0 = std::chrono::steady_clock::now();
   ir::BuildOptions build;
   build.model = options.model;
+  build.local_resolution = options.local_resolution;
   build.stats = options.stats;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
   q.program = ir::compile_program(std::move(plan), catalog, build, {}, &q.passes);

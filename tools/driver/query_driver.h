@@ -29,6 +29,7 @@ namespace hqc::driver {
 
 struct CompileOptions {
   ir::ExecutionModel model = ir::ExecutionModel::Resolution;
+  ir::LocalResolution local_resolution = ir::LocalResolution::WorkEfficient;  // resolution model: A3/B3
   codegen::Dialect dialect = codegen::Dialect::OpenCL;
   const planner::Statistics* stats = nullptr;
   // The target device's profile (its scratchpad budget steers the resolution model's privatised
