@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The HorseQC paper's Experiments 1–3 on the GPU machine (one `device` call; bench/README.md): SSB at
+# SF (default 10) generated there; the library models checked against DuckDB through CUDA at SF 1;
+# models-bench's three CSVs; Nsight Compute's DRAM bytes of every SSB query under every model
+# (dram.csv). Plot here afterwards: bench/plot_models.py DIR.
+#
+#   bench/gpu_models.sh BUILD_BIN_DIR [SF] [EXPERIMENTS]     EXPERIMENTS: any of "check 1 2 3 ncu" (default all)
+#
+# Expects: binaries built here (Release) in BUILD_BIN_DIR, DuckDB wheels in .whl/ or .site/ (bench/README.md).
+set -uo pipefail
+bin=${1:?usage: gpu_models.sh BUILD_BIN_DIR [SF] [EXPERIMENTS]}
+sf=${2:-10}
+what=${3:-check 1 2 3 ncu}
+out=${OUT:-gpu-out}
+log=log.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
+has() { [[ " $what " == *" $1 "* ]]; }
+/usr/bin/time -f "generate SSB SF $sf (.tbl): %e s" "$bin/horseqc-gen" ssb --sf $sf --out $w/ssb-sf$sf --quiet
+if has check; then
+  /usr/bin/time -f "generate SSB SF 1 (.tbl): %e s" "$bin/horseqc-gen" ssb --sf 1 --out $w/ssb-sf1 --quiet
+  PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --work $w --sf 1 --device cuda \
+    --model multi_pass --model operator_at_a_time --from sql && echo "check: SSB SF 1 under multi_pass and operator_at_a_time equal to DuckDB (CUDA)"
+fi
+for e in 1 2 3; do
+  has $e || continue
+  echo "== experiment $e (SSB SF $sf, CUDA)"
+  /usr/bin/time -f "experiment $e: %e s" "$bin/models-bench" --data $w/ssb-sf$sf --experiment $e --device cuda --repeat 5 --csv "$out/experiment$e.csv"
+  column -s, -t < "$out/experiment$e.csv"
+done
+if has ncu; then
+  # DRAM bytes of each query's kernels (the library's included), one process per query and model.
+  echo "query,model,kernels,dram_bytes_read,dram_bytes_write" > "$out/dram.csv"
+  for q in q1.1 q1.2 q1.3 q2.1 q2.2 q2.3 q3.1 q3.2 q3.3 q3.4 q4.1 q4.2 q4.3; do
+    for m in operator_at_a_time multi_pass pipelined resolution; do
+      ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum --csv --print-units base --log-file $w/ncu.csv \
+        "$bin/models-bench" --data $w/ssb-sf$sf --experiment 3 --device cuda --repeat 1 --query $q --model $m --csv /dev/null > /dev/null 2>&1 \
+        || { echo "ncu $q $m failed"; continue; }
+      python3 - "$q" "$m" $w/ncu.csv >> "$out/dram.csv" <<'PY'
+import csv, sys
+q, m, path = sys.argv[1:]
+rows = [r for r in csv.reader(l for l in open(path) if l.startswith('"'))]
+head, body = rows[0], rows[1:]
+name, value, kid = head.index("Metric Name"), head.index("Metric Value"), head.index("ID")
+read = sum(float(r[value].replace(",", "")) for r in body if r[name] == "dram__bytes_read.sum")
+write = sum(float(r[value].replace(",", "")) for r in body if r[name] == "dram__bytes_write.sum")
+print(f"{q},{m},{len({r[kid] for r in body})},{read:.0f},{write:.0f}")
+PY
+      tail -1 "$out/dram.csv"
+    done
+  done
+fi
