@@ -64,6 +64,32 @@ class CubPrimitives final : public DevicePrimitives {
     });
   }
 
+  void exclusive_scan(const DeviceBuffer& in, DeviceBuffer& out, uint64_t n) override {
+    if (!check_exclusive_scan_arguments(in, out, n)) return;
+    run("exclusive_scan", [&](const cuda_primitives::ScratchAllocator& scratch) {
+      return cuda_primitives::exclusive_scan(pointer<const int64_t>(in), pointer<int64_t>(out), n, scratch);
+    });
+  }
+
+  void reduce(const DeviceBuffer& in, DeviceBuffer& out, uint64_t n, ScanOp op, ValueType type) override {
+    if (!check_reduce_arguments(in, out, n)) return;
+    run("reduce", [&](const cuda_primitives::ScratchAllocator& scratch) {
+      return cuda_primitives::reduce(pointer<const void>(in), pointer<void>(out), n, op, type, scratch);
+    });
+  }
+
+  uint64_t reduce_by_key(const DeviceBuffer& keys, const DeviceBuffer& values, DeviceBuffer& out_keys,
+                         DeviceBuffer& out_values, uint64_t n, ScanOp op, ValueType type) override {
+    if (!check_reduce_by_key_arguments(keys, values, out_keys, out_values, n)) return 0;
+    uint64_t runs = 0;
+    run("reduce_by_key", [&](const cuda_primitives::ScratchAllocator& scratch) {
+      return cuda_primitives::reduce_by_key(pointer<const uint64_t>(keys), pointer<const void>(values),
+                                            pointer<uint64_t>(out_keys), pointer<void>(out_values), n, op, type, &runs,
+                                            scratch);
+    });
+    return runs;
+  }
+
  private:
   // Runs one library call after the backend's earlier work, with temporaries that live until it
   // returned (the library waited for its kernels), and reports its failure.

@@ -8,10 +8,18 @@
 //   - segmented_inclusive_scan: segment ids = cub::DeviceScan::InclusiveSum of (heads[i] != 0),
 //     then cub::DeviceScan::InclusiveScanByKey keyed by those ids (row 0 starts the first segment
 //     whatever heads[0] says, since a segment is a run of equal ids).
+//   - exclusive_scan: cub::DeviceScan::ExclusiveSum on the unsigned bit pattern (in place when
+//     in == out, which CUB supports).
+//   - reduce: cub::DeviceReduce::Reduce with the operator's identity as the initial value (0; for
+//     Min/Max the largest / smallest int64, or +/-infinity for doubles, so that an input of
+//     infinities reduces to itself).
+//   - reduce_by_key: cub::DeviceReduce::ReduceByKey (runs of equal keys by ==); its run count,
+//     written to device memory, is copied back with cudaMemcpy.
 // Item counts are passed as int (n <= kMaxPrimitiveElements): CUB then uses 32-bit offsets.
 #include "runtime/device/cuda_primitives.h"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/version.cuh>
 #include <cuda/std/functional>
@@ -20,17 +28,37 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/system/system_error.h>
 
+#include <limits>
+#include <type_traits>
+
 namespace hqc::runtime::cuda_primitives {
 
 namespace {
 
+template <typename T>
 struct MinOp {
-  __host__ __device__ int64_t operator()(int64_t a, int64_t b) const { return b < a ? b : a; }
+  __host__ __device__ T operator()(T a, T b) const { return b < a ? b : a; }
 };
 
+template <typename T>
 struct MaxOp {
-  __host__ __device__ int64_t operator()(int64_t a, int64_t b) const { return b > a ? b : a; }
+  __host__ __device__ T operator()(T a, T b) const { return b > a ? b : a; }
 };
+
+// The identity of each operator: the initial value cub::DeviceReduce::Reduce combines with the
+// input (for doubles the infinities, which any non-NaN value leaves unchanged).
+template <typename T>
+T identity(::cuda::std::plus<T>) {
+  return T(0);
+}
+template <typename T>
+T identity(MinOp<T>) {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
+template <typename T>
+T identity(MaxOp<T>) {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
 
 struct IsHead {
   __host__ __device__ uint32_t operator()(uint32_t head) const { return head != 0 ? 1u : 0u; }
@@ -59,18 +87,37 @@ std::string finish(const char* operation) {
 
 int items(uint64_t n) { return static_cast<int>(n); }  // n <= kMaxPrimitiveElements
 
-// Calls body(in, out, operator) with the element pointers and the functor of `op`; Sum works on
-// the unsigned bit pattern.
-template <typename Body>
-std::string with_operator(ScanOp op, const int64_t* in, int64_t* out, Body&& body) {
+// Calls body(in, out, operator) with the element pointers and the functor of `op`; the int64 Sum
+// works on the unsigned bit pattern.
+template <typename T, typename Body>
+std::string with_operator(ScanOp op, const T* in, T* out, Body&& body) {
   switch (op) {
     case ScanOp::Sum:
-      return body(reinterpret_cast<const unsigned long long*>(in), reinterpret_cast<unsigned long long*>(out),
-                  ::cuda::std::plus<unsigned long long>());
-    case ScanOp::Min: return body(in, out, MinOp());
-    case ScanOp::Max: return body(in, out, MaxOp());
+      if constexpr (std::is_integral_v<T>) {
+        return body(reinterpret_cast<const unsigned long long*>(in), reinterpret_cast<unsigned long long*>(out),
+                    ::cuda::std::plus<unsigned long long>());
+      } else {
+        return body(in, out, ::cuda::std::plus<T>());
+      }
+    case ScanOp::Min: return body(in, out, MinOp<T>());
+    case ScanOp::Max: return body(in, out, MaxOp<T>());
   }
   return "unknown scan operator";
+}
+
+// with_operator over elements of `type`.
+template <typename Body>
+std::string with_values(ScanOp op, ValueType type, const void* in, void* out, Body&& body) {
+  if (type == ValueType::F64) return with_operator(op, static_cast<const double*>(in), static_cast<double*>(out), body);
+  return with_operator(op, static_cast<const int64_t*>(in), static_cast<int64_t*>(out), body);
+}
+
+// Copies a count CUB wrote to device memory back to the host.
+std::string copy_back(const int* device_count, uint64_t* count) {
+  int host_count = 0;
+  const cudaError_t status = cudaMemcpy(&host_count, device_count, sizeof(int), cudaMemcpyDeviceToHost);
+  *count = static_cast<uint64_t>(host_count);
+  return status == cudaSuccess ? std::string() : describe(status, "cudaMemcpy (run count)");
 }
 
 }  // namespace
@@ -143,6 +190,43 @@ std::string segmented_inclusive_scan(const uint32_t* heads, const int64_t* in, i
       });
     });
   }
+  const std::string finished = finish(name);
+  return error.empty() ? finished : error;
+}
+
+std::string exclusive_scan(const int64_t* in, int64_t* out, uint64_t n, const ScratchAllocator& scratch) {
+  const char* name = "cub::DeviceScan::ExclusiveSum";
+  const auto* values_in = reinterpret_cast<const unsigned long long*>(in);
+  auto* values_out = reinterpret_cast<unsigned long long*>(out);
+  const std::string error = run_cub(name, scratch, [&](void* storage, size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(storage, bytes, values_in, values_out, items(n));
+  });
+  const std::string finished = finish(name);
+  return error.empty() ? finished : error;
+}
+
+std::string reduce(const void* in, void* out, uint64_t n, ScanOp op, ValueType type, const ScratchAllocator& scratch) {
+  const char* name = "cub::DeviceReduce::Reduce";
+  const std::string error = with_values(op, type, in, out, [&](auto values_in, auto values_out, auto reduce_op) {
+    return run_cub(name, scratch, [&](void* storage, size_t& bytes) {
+      return cub::DeviceReduce::Reduce(storage, bytes, values_in, values_out, items(n), reduce_op, identity(reduce_op));
+    });
+  });
+  const std::string finished = finish(name);
+  return error.empty() ? finished : error;
+}
+
+std::string reduce_by_key(const uint64_t* keys, const void* values, uint64_t* out_keys, void* out_values, uint64_t n,
+                          ScanOp op, ValueType type, uint64_t* runs, const ScratchAllocator& scratch) {
+  const char* name = "cub::DeviceReduce::ReduceByKey";
+  auto* device_runs = static_cast<int*>(scratch(sizeof(int)));
+  std::string error = with_values(op, type, values, out_values, [&](auto values_in, auto values_out, auto reduce_op) {
+    return run_cub(name, scratch, [&](void* storage, size_t& bytes) {
+      return cub::DeviceReduce::ReduceByKey(storage, bytes, keys, out_keys, values_in, values_out, device_runs,
+                                            reduce_op, items(n));
+    });
+  });
+  if (error.empty()) error = copy_back(device_runs, runs);  // cudaMemcpy waits for the default stream
   const std::string finished = finish(name);
   return error.empty() ? finished : error;
 }

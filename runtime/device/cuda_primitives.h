@@ -34,5 +34,11 @@ std::string gather(const uint32_t* map, const uint64_t* in, uint64_t* out, uint6
 std::string inclusive_scan(const int64_t* in, int64_t* out, uint64_t n, ScanOp op, const ScratchAllocator& scratch);
 std::string segmented_inclusive_scan(const uint32_t* heads, const int64_t* in, int64_t* out, uint64_t n, ScanOp op,
                                      const ScratchAllocator& scratch);
+std::string exclusive_scan(const int64_t* in, int64_t* out, uint64_t n, const ScratchAllocator& scratch);
+// `in`, `out`, `values` and `out_values` point to elements of `type` (int64 or double).
+std::string reduce(const void* in, void* out, uint64_t n, ScanOp op, ValueType type, const ScratchAllocator& scratch);
+// Sets *runs to the number of runs, copied back from the device.
+std::string reduce_by_key(const uint64_t* keys, const void* values, uint64_t* out_keys, void* out_values, uint64_t n,
+                          ScanOp op, ValueType type, uint64_t* runs, const ScratchAllocator& scratch);
 
 }  // namespace hqc::runtime::cuda_primitives

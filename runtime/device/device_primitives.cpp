@@ -47,6 +47,14 @@ const char* scan_op_name(ScanOp op) {
   return "?";
 }
 
+const char* value_type_name(ValueType t) {
+  switch (t) {
+    case ValueType::I64: return "i64";
+    case ValueType::F64: return "f64";
+  }
+  return "?";
+}
+
 bool check_sort_arguments(const DeviceBuffer& keys, const DeviceBuffer& values, uint64_t n) {
   return check_arguments("stable_sort_by_key", n, {{"keys", keys, n, 8}, {"values", values, n, 4}});
 }
@@ -64,6 +72,23 @@ bool check_segmented_scan_arguments(const DeviceBuffer& heads, const DeviceBuffe
                                     uint64_t n) {
   return check_arguments("segmented_inclusive_scan", n,
                          {{"heads", heads, n, 4}, {"input", in, n, 8}, {"output", out, n, 8}});
+}
+
+bool check_exclusive_scan_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n) {
+  return check_arguments("exclusive_scan", n, {{"input", in, n, 8}, {"output", out, n, 8}});
+}
+
+bool check_reduce_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n) {
+  return check_arguments("reduce", n, {{"input", in, n, 8}, {"output", out, n > 0 ? 1u : 0u, 8}});
+}
+
+bool check_reduce_by_key_arguments(const DeviceBuffer& keys, const DeviceBuffer& values, const DeviceBuffer& out_keys,
+                                   const DeviceBuffer& out_values, uint64_t n) {
+  return check_arguments("reduce_by_key", n,
+                         {{"keys", keys, n, 8},
+                          {"values", values, n, 8},
+                          {"output keys", out_keys, n, 8},
+                          {"output values", out_values, n, 8}});
 }
 
 }  // namespace hqc::runtime

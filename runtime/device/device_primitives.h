@@ -1,4 +1,4 @@
-// Device-wide primitives — sort, gather, scans — taken from libraries, not written here:
+// Device-wide primitives — sort, gather, scans, reductions — taken from libraries, not written here:
 // Boost.Compute on the OpenCL backend (opencl_primitives.cpp), CUB/Thrust from CCCL on the CUDA
 // backend (cuda_primitives.cu, built by nvcc into hqc_cuda_primitives). First users: SQL window
 // functions; later the operator-at-a-time execution model.
@@ -10,14 +10,21 @@
 //     and has completed when it returns (OpenCL: the backend's own in-order queue, clFinish at the
 //     end; CUDA: the device is synchronised before and after). Work on other streams is not waited
 //     for before the call: synchronise them first.
-//   - n == 0 does nothing. n larger than a buffer holds throws Error(Internal) naming the operation,
-//     the buffer, its size and the bytes needed; n above kMaxPrimitiveElements throws
-//     Error(Unsupported) (rows are addressed by uint32 values and maps, and Boost.Compute indexes
-//     with 32-bit integers). Library failures (OpenCL build errors, cudaError_t, thrust/Boost
-//     exceptions) throw Error(Device) carrying the library's message.
-//   - Sum of int64 wraps modulo 2^64 (computed on the unsigned bit pattern); Min/Max are signed.
+//   - n == 0 does nothing (reduce_by_key returns 0). n larger than a buffer holds throws
+//     Error(Internal) naming the operation, the buffer, its size and the bytes needed; n above
+//     kMaxPrimitiveElements throws Error(Unsupported) (rows are addressed by uint32 values and maps,
+//     and Boost.Compute indexes with 32-bit integers). Library failures (OpenCL build errors,
+//     cudaError_t, thrust/Boost exceptions) throw Error(Device) carrying the library's message.
+//   - Scanned and reduced elements are int64 unless the call takes a ValueType. Sum of int64 wraps
+//     modulo 2^64 (computed on the unsigned bit pattern); Min/Max are signed. reduce and
+//     reduce_by_key also take doubles (ValueType::F64): a Sum adds in the library's order, not left
+//     to right, so it may differ in the last bits from a sequential sum (it is exact when every
+//     partial sum is representable); Min/Max are defined for non-NaN values, infinities included
+//     (of -0.0 and +0.0, either may come back). F64 on an OpenCL device without cl_khr_fp64 throws
+//     Error(Unsupported).
+//   - reduce_by_key's run count is on the host when it returns (copied back from the device).
 //   - Temporary device memory the libraries need is allocated per call and freed before it returns
-//     (OpenCL: Boost.Compute's own temporaries; CUDA: Backend::allocate, so it counts in
+//     (OpenCL: Boost.Compute's temporaries and vectors; CUDA: Backend::allocate, so it counts in
 //     allocated_bytes() while the call runs); nothing is cached between calls but compiled
 //     programs (Boost.Compute's per-context program cache; CUB's kernels are compiled ahead).
 //   - Not thread-safe: one host thread per backend, as for launches.
@@ -39,6 +46,11 @@ const char* value_type_name(ValueType t);  // "i64", "f64"
 
 // "sum", "min", "max" (for messages).
 const char* scan_op_name(ScanOp op);
+
+// The element type of reduce / reduce_by_key values: int64 (Sum wraps modulo 2^64, Min/Max signed)
+// or double (IEEE sums in the library's order; Min/Max of non-NaN values).
+enum class ValueType { I64, F64 };
+const char* value_type_name(ValueType t);  // "i64", "f64"
 
 // The most elements one call may process.
 inline constexpr uint64_t kMaxPrimitiveElements = (uint64_t{1} << 31) - 1;
@@ -89,5 +101,9 @@ bool check_gather_arguments(const DeviceBuffer& map, const DeviceBuffer& in, con
 bool check_scan_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n);
 bool check_segmented_scan_arguments(const DeviceBuffer& heads, const DeviceBuffer& in, const DeviceBuffer& out,
                                     uint64_t n);
+bool check_exclusive_scan_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n);
+bool check_reduce_arguments(const DeviceBuffer& in, const DeviceBuffer& out, uint64_t n);
+bool check_reduce_by_key_arguments(const DeviceBuffer& keys, const DeviceBuffer& values, const DeviceBuffer& out_keys,
+                                   const DeviceBuffer& out_values, uint64_t n);
 
 }  // namespace hqc::runtime

@@ -1,6 +1,7 @@
 // DevicePrimitives on the OpenCL backend, from Boost.Compute (header-only, Boost 1.74): its
-// stable_sort_by_key, gather, inclusive_scan and transform on the backend's own context, device and
-// in-order queue, wrapped without creating new ones. Contract: device_primitives.h.
+// stable_sort_by_key, gather, inclusive_scan, exclusive_scan, reduce, reduce_by_key and transform on
+// the backend's own context, device and in-order queue, wrapped without creating new ones.
+// Contract: device_primitives.h.
 #pragma once
 
 #include <memory>
@@ -15,8 +16,9 @@ struct _cl_command_queue;
 
 namespace hqc::runtime {
 
-// Boost.Compute picks its sort and scan by device type: on CPUs a merge sort and a per-core scan,
-// on anything else a radix sort and work-group scans. GpuVariants takes the latter on any device, so
+// Boost.Compute picks its sort, scans and reductions by device type: on CPUs a merge sort, per-core
+// scans and reductions and a serial reduce_by_key, on anything else a radix sort, work-group scans
+// and reductions and a scan-based reduce_by_key. GpuVariants takes the latter on any device, so
 // that PoCL in CI runs the code a GPU runs (OpenClBackend::primitives() takes it when
 // $HORSEQC_BOOST_COMPUTE_VARIANTS is "gpu"; tests/runtime/device_primitives_test.cpp does so).
 enum class BoostComputeVariants { ByDeviceType, GpuVariants };

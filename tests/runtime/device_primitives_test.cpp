@@ -13,6 +13,8 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <stdlib.h>
@@ -32,6 +34,10 @@ constexpr uint64_t kLarge = 1'000'003;  // not a power of two, above Boost.Compu
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr uint64_t kMaxKey = std::numeric_limits<uint64_t>::max();
+// Past 2^21: reduce and reduce_by_key hand Boost.Compute 2^20 elements per call (its float sizing
+// drops elements beyond 2^24); this size makes three pieces and crosses two of their boundaries.
+constexpr uint64_t kPieces = (uint64_t{2} << 20) + 5;
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // $HORSEQC_TEST_DEVICE: "opencl" (default) or "cuda".
 std::string test_device() {
@@ -132,13 +138,119 @@ void check_sort(Backend& backend, const std::vector<uint64_t>& keys) {
   CHECK(download<uint32_t>(d_values, n) == expected_values);
 }
 
+// Doubles that every summation order adds exactly: multiples of 1/4 up to 1000 in magnitude (sums of
+// a few million stay far below 2^53 quarters).
+std::vector<double> exact_doubles(uint64_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v(n);
+  for (double& x : v) x = static_cast<double>(static_cast<int64_t>(rng() % 8001) - 4000) / 4;
+  return v;
+}
+
+double apply(ScanOp op, double a, double b) {
+  switch (op) {
+    case ScanOp::Sum: return a + b;
+    case ScanOp::Min: return b < a ? b : a;
+    case ScanOp::Max: return b > a ? b : a;
+  }
+  return 0;
+}
+
+template <typename T>
+constexpr ValueType value_type_of() {
+  return std::is_same_v<T, double> ? ValueType::F64 : ValueType::I64;
+}
+
+template <typename T>
+T host_reduce(const std::vector<T>& in, ScanOp op) {
+  T result = in.front();
+  for (size_t i = 1; i < in.size(); ++i) result = apply(op, result, in[i]);
+  return result;
+}
+
+// reduce of `in` into element 0 of a two-element buffer, whose element 1 must stay untouched.
+template <typename T>
+void check_reduce(Backend& backend, const std::vector<T>& in) {
+  const uint64_t n = in.size();
+  const std::string type = value_type_name(value_type_of<T>());
+  CAPTURE(type);
+  DeviceBuffer d_in = upload(backend, in);
+  for (ScanOp op : {ScanOp::Sum, ScanOp::Min, ScanOp::Max}) {
+    const std::string op_name = scan_op_name(op);  // doctest prints a const char* as a pointer
+    CAPTURE(op_name);
+    const std::vector<T> sentinels = {T(17), T(19)};
+    DeviceBuffer d_out = upload(backend, sentinels);
+    backend.primitives().reduce(d_in, d_out, n, op, value_type_of<T>());
+    CHECK(download<T>(d_out, 2) == std::vector<T>{host_reduce(in, op), sentinels[1]});
+  }
+}
+
+// The runs of equal adjacent keys and op over each run's values, on the host.
+template <typename T>
+std::pair<std::vector<uint64_t>, std::vector<T>> host_reduce_by_key(const std::vector<uint64_t>& keys,
+                                                                    const std::vector<T>& values, ScanOp op) {
+  std::pair<std::vector<uint64_t>, std::vector<T>> runs;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i > 0 && keys[i] == keys[i - 1]) {
+      runs.second.back() = apply(op, runs.second.back(), values[i]);
+    } else {
+      runs.first.push_back(keys[i]);
+      runs.second.push_back(values[i]);
+    }
+  }
+  return runs;
+}
+
+template <typename T>
+void check_reduce_by_key(Backend& backend, const std::vector<uint64_t>& keys, const std::vector<T>& values) {
+  const uint64_t n = keys.size();
+  const std::string type = value_type_name(value_type_of<T>());
+  CAPTURE(type);
+  DeviceBuffer d_keys = upload(backend, keys);
+  DeviceBuffer d_values = upload(backend, values);
+  DeviceBuffer out_keys = backend.allocate(n * 8);
+  DeviceBuffer out_values = backend.allocate(n * 8);
+  for (ScanOp op : {ScanOp::Sum, ScanOp::Min, ScanOp::Max}) {
+    const std::string op_name = scan_op_name(op);
+    CAPTURE(op_name);
+    const auto expected = host_reduce_by_key(keys, values, op);
+    const uint64_t runs =
+        backend.primitives().reduce_by_key(d_keys, d_values, out_keys, out_values, n, op, value_type_of<T>());
+    REQUIRE(runs == expected.first.size());
+    CHECK(download<uint64_t>(out_keys, runs) == expected.first);
+    CHECK(download<T>(out_values, runs) == expected.second);
+  }
+}
+
+// Sorted keys in runs of 1 to max_run rows (key gaps of 1 to 3), starting near 2^64 - 1 - n * 3
+// when `high`, else at 0.
+std::vector<uint64_t> keys_in_runs(uint64_t n, uint64_t max_run, bool high, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> keys(n);
+  uint64_t key = high ? kMaxKey - n * 3 : 0;
+  for (uint64_t i = 0; i < n;) {
+    const uint64_t run = std::min(n - i, 1 + rng() % max_run);
+    std::fill(keys.begin() + i, keys.begin() + i + run, key);
+    i += run;
+    key += 1 + rng() % 3;
+  }
+  return keys;
+}
+
+// check_reduce_by_key with int64 values over the whole range (wrapping sums) and with exact doubles.
+void check_reduce_by_key_both(Backend& backend, const std::vector<uint64_t>& keys, uint64_t seed) {
+  check_reduce_by_key(backend, keys, extreme_values(keys.size(), seed));
+  check_reduce_by_key(backend, keys, exact_doubles(keys.size(), seed));
+}
+
 void check_segmented(Backend& backend, const std::vector<uint32_t>& heads, const std::vector<int64_t>& in) {
   const uint64_t n = in.size();
   DeviceBuffer d_heads = upload(backend, heads);
   DeviceBuffer d_in = upload(backend, in);
   DeviceBuffer d_out = backend.allocate(n * 8);
   for (ScanOp op : {ScanOp::Sum, ScanOp::Min, ScanOp::Max}) {
-    CAPTURE(scan_op_name(op));
+    const std::string op_name = scan_op_name(op);
+    CAPTURE(op_name);
     backend.primitives().segmented_inclusive_scan(d_heads, d_in, d_out, n, op);
     CHECK(download<int64_t>(d_out, n) == host_scan(heads, in, op));
   }
@@ -177,8 +289,20 @@ TEST_CASE("n == 0 changes nothing") {
     p.gather(heads, a, b, 0);
     p.inclusive_scan(a, b, 0, ScanOp::Sum);
     p.segmented_inclusive_scan(heads, a, b, 0, ScanOp::Max);
+    p.exclusive_scan(a, b, 0);
+    DeviceBuffer c = upload(*backend, std::vector<uint64_t>{11});
+    DeviceBuffer d = upload(*backend, std::vector<uint64_t>{13});
+    for (ValueType type : {ValueType::I64, ValueType::F64}) {
+      const std::string type_name = value_type_name(type);
+      CAPTURE(type_name);
+      p.reduce(a, b, 0, ScanOp::Sum, type);
+      p.reduce(a, b, 0, ScanOp::Min, type);
+      CHECK(p.reduce_by_key(a, b, c, d, 0, ScanOp::Max, type) == 0);
+    }
     CHECK(download<uint64_t>(a, 1) == std::vector<uint64_t>{7});
     CHECK(download<uint64_t>(b, 1) == std::vector<uint64_t>{9});
+    CHECK(download<uint64_t>(c, 1) == std::vector<uint64_t>{11});
+    CHECK(download<uint64_t>(d, 1) == std::vector<uint64_t>{13});
   }
 }
 
@@ -247,7 +371,8 @@ TEST_CASE("inclusive_scan: sum wraps at INT64_MIN/INT64_MAX, min and max, in pla
       DeviceBuffer d_in = upload(*backend, in);
       DeviceBuffer d_out = backend->allocate(n * 8);
       for (ScanOp op : {ScanOp::Sum, ScanOp::Min, ScanOp::Max}) {
-        CAPTURE(scan_op_name(op));
+        const std::string op_name = scan_op_name(op);
+        CAPTURE(op_name);
         backend->primitives().inclusive_scan(d_in, d_out, n, op);
         CHECK(download<int64_t>(d_out, n) == host_scan({}, in, op));
       }
@@ -258,6 +383,114 @@ TEST_CASE("inclusive_scan: sum wraps at INT64_MIN/INT64_MAX, min and max, in pla
     DeviceBuffer wrap = upload(*backend, std::vector<int64_t>{kMax, 1, kMin, -1});
     backend->primitives().inclusive_scan(wrap, wrap, 4, ScanOp::Sum);
     CHECK(download<int64_t>(wrap, 4) == std::vector<int64_t>{kMax, kMin, 0, -1});
+  }
+}
+
+TEST_CASE("exclusive_scan: one element, 1,000,003 elements, sum wrapping at INT64_MAX, in place") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    for (uint64_t n : {uint64_t{1}, uint64_t{7}, uint64_t{1000}, kLarge}) {
+      CAPTURE(n);
+      const std::vector<int64_t> in = extreme_values(n, 8 + n);
+      std::vector<int64_t> expected(n, 0);  // expected[i] = the wrapping sum of in[0 .. i - 1]
+      for (uint64_t i = 1; i < n; ++i) expected[i] = apply(ScanOp::Sum, expected[i - 1], in[i - 1]);
+      DeviceBuffer d_in = upload(*backend, in);
+      DeviceBuffer d_out = backend->allocate(n * 8);
+      backend->primitives().exclusive_scan(d_in, d_out, n);
+      CHECK(download<int64_t>(d_out, n) == expected);
+      CHECK(download<int64_t>(d_in, n) == in);
+      backend->primitives().exclusive_scan(d_in, d_in, n);  // out == in
+      CHECK(download<int64_t>(d_in, n) == expected);
+    }
+    DeviceBuffer wrap = upload(*backend, std::vector<int64_t>{kMax, 1, kMin, -1, 5});
+    backend->primitives().exclusive_scan(wrap, wrap, 5);
+    CHECK(download<int64_t>(wrap, 5) == std::vector<int64_t>{0, kMax, kMin, 0, -1});
+  }
+}
+
+TEST_CASE("reduce: int64 and exact doubles, one element to past 2^21, sum wrapping at INT64_MAX, infinities") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    for (uint64_t n : {uint64_t{1}, uint64_t{2}, uint64_t{7}, uint64_t{1000}, kLarge, kPieces}) {
+      CAPTURE(n);
+      check_reduce(*backend, extreme_values(n, 9 + n));
+      check_reduce(*backend, exact_doubles(n, 10 + n));
+    }
+    check_reduce(*backend, std::vector<int64_t>{kMax, 1});  // sum: INT64_MIN
+    check_reduce(*backend, std::vector<int64_t>(kLarge, kMax));
+    check_reduce(*backend, std::vector<int64_t>{kMin, kMin});  // sum: 0
+    // Min/Max over infinities and the extremes of double (sums of these are not exact: Min/Max only).
+    const std::vector<double> wide = {1e308, -kInf, 5e-324, -1e308, kInf, 0.5};
+    for (const std::vector<double>& in : {wide, std::vector<double>{kInf}, std::vector<double>(1000, -kInf)}) {
+      CAPTURE(in.size());
+      DeviceBuffer d_in = upload(*backend, in);
+      DeviceBuffer d_out = backend->allocate(8);
+      for (ScanOp op : {ScanOp::Min, ScanOp::Max}) {
+        backend->primitives().reduce(d_in, d_out, in.size(), op, ValueType::F64);
+        CHECK(download<double>(d_out, 1).front() == host_reduce(in, op));
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_by_key: one element, one run, every key distinct, random runs, runs across 2^20 boundaries") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    check_reduce_by_key_both(*backend, {kMaxKey}, 11);
+    check_reduce_by_key_both(*backend, {3, 3}, 12);
+    for (uint64_t n : {uint64_t{7}, uint64_t{256}, uint64_t{257}, uint64_t{1000}, kPieces}) {
+      CAPTURE(n);
+      check_reduce_by_key_both(*backend, std::vector<uint64_t>(n, 0x123456789abcdefULL), 13 + n);  // one run
+      check_reduce_by_key_both(*backend, keys_in_runs(n, 1, n % 2 == 0, 14 + n), 15 + n);  // every key distinct
+      check_reduce_by_key_both(*backend, keys_in_runs(n, 40, n % 2 == 1, 16 + n), 17 + n);  // random runs
+    }
+    // Long runs at the 2^20 boundaries: one covering the whole middle piece and both of its
+    // boundaries; one ending at a boundary, the next starting there, one crossing the last one.
+    const uint64_t piece = uint64_t{1} << 20;
+    std::vector<uint64_t> keys = keys_in_runs(kPieces, 3000, false, 18);
+    std::fill(keys.begin() + piece - 10, keys.begin() + 2 * piece + 2, keys[piece - 10]);
+    std::fill(keys.begin() + 2 * piece + 2, keys.end(), keys[piece - 10] + 1);
+    check_reduce_by_key_both(*backend, keys, 19);
+    keys = keys_in_runs(kPieces, 3000, true, 20);
+    std::fill(keys.begin() + piece / 2, keys.begin() + piece, keys[piece / 2]);
+    std::fill(keys.begin() + piece, keys.begin() + piece + 100, keys[piece / 2] + 1);
+    std::fill(keys.begin() + 2 * piece - 10, keys.end(), keys[2 * piece - 10]);
+    check_reduce_by_key_both(*backend, keys, 21);
+  }
+}
+
+TEST_CASE("reduce and reduce_by_key keep the last of 2^24 + 1 elements (Boost.Compute sizes launches in float)") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    const uint64_t n = (uint64_t{1} << 24) + 1;
+    std::vector<int64_t> values(n, 1);
+    values.back() = 1000;
+    std::vector<uint64_t> keys(n, 0);
+    keys.back() = 1;
+    DeviceBuffer d_values = upload(*backend, values);
+    DeviceBuffer d_keys = upload(*backend, keys);
+    DeviceBuffer out = backend->allocate(8);
+    DeviceBuffer out_keys = backend->allocate(n * 8);
+    DeviceBuffer out_values = backend->allocate(n * 8);
+    for (ScanOp op : {ScanOp::Sum, ScanOp::Max}) {
+      const std::string op_name = scan_op_name(op);
+      CAPTURE(op_name);
+      backend->primitives().reduce(d_values, out, n, op, ValueType::I64);
+      CHECK(download<int64_t>(out, 1).front() == host_reduce(values, op));
+      REQUIRE(backend->primitives().reduce_by_key(d_keys, d_values, out_keys, out_values, n, op, ValueType::I64) == 2);
+      CHECK(download<uint64_t>(out_keys, 2) == std::vector<uint64_t>{0, 1});
+      CHECK(download<int64_t>(out_values, 2) == std::vector<int64_t>{op == ScanOp::Sum ? int64_t{1} << 24 : 1, 1000});
+    }
+  }
+}
+
+TEST_CASE("reduce_by_key reduces runs, not keys: a key may come back after other keys") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    check_reduce_by_key_both(*backend, {7, 7, 2, 2, 2, 7, 0, kMaxKey, kMaxKey, 0}, 22);
+    std::vector<uint64_t> keys(kLarge);
+    for (uint64_t i = 0; i < kLarge; ++i) keys[i] = (i / (1 + i % 7)) % 3;  // few distinct keys, short runs
+    check_reduce_by_key_both(*backend, keys, 23);
   }
 }
 
@@ -308,6 +541,13 @@ TEST_CASE("a primitive sees the work issued before it and is complete when it re
     const std::vector<int64_t> out = download<int64_t>(data, n);
     CHECK(out.front() == 3);
     CHECK(out.back() == static_cast<int64_t>(3 * n));
+    data.fill_u64(2);
+    DeviceBuffer sum = backend->allocate(8);
+    backend->primitives().reduce(data, sum, n, ScanOp::Sum, ValueType::I64);
+    CHECK(download<int64_t>(sum, 1).front() == static_cast<int64_t>(2 * n));
+    data.fill_u64(4);
+    backend->primitives().exclusive_scan(data, data, n);
+    CHECK(download<int64_t>(data, n).back() == static_cast<int64_t>(4 * (n - 1)));
   }
 }
 
@@ -333,6 +573,35 @@ TEST_CASE("counts beyond a buffer are Internal errors naming the sizes; too many
                          Error);
     CHECK_THROWS_WITH_AS(p.gather(values, keys, small, 9),
                          "gather: the output buffer holds 64 bytes, but 9 elements of 8 bytes need 72", Error);
+    CHECK_THROWS_WITH_AS(p.exclusive_scan(keys, small, 10),
+                         "exclusive_scan: the output buffer holds 64 bytes, but 10 elements of 8 bytes need 80", Error);
+    CHECK_THROWS_WITH_AS(p.reduce(small, keys, 10, ScanOp::Sum, ValueType::F64),
+                         "reduce: the input buffer holds 64 bytes, but 10 elements of 8 bytes need 80", Error);
+    DeviceBuffer tiny = backend->allocate(4);
+    CHECK_THROWS_WITH_AS(p.reduce(keys, tiny, 10, ScanOp::Min, ValueType::I64),
+                         "reduce: the output buffer holds 4 bytes, but 1 elements of 8 bytes need 8", Error);
+    CHECK_THROWS_WITH_AS(p.reduce_by_key(keys, small, keys, keys, 10, ScanOp::Max, ValueType::I64),
+                         "reduce_by_key: the values buffer holds 64 bytes, but 10 elements of 8 bytes need 80", Error);
+    DeviceBuffer other = backend->allocate(80);
+    try {
+      p.reduce_by_key(keys, other, keys, small, 10, ScanOp::Sum, ValueType::F64);
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::Internal);
+      CHECK(std::string(e.what()) ==
+            "reduce_by_key: the output values buffer holds 64 bytes, but 10 elements of 8 bytes need 80");
+    }
+    CHECK_THROWS_WITH_AS(p.reduce_by_key(keys, other, small, other, 10, ScanOp::Sum, ValueType::F64),
+                         "reduce_by_key: the output keys buffer holds 64 bytes, but 10 elements of 8 bytes need 80",
+                         Error);
+    for (ValueType type : {ValueType::I64, ValueType::F64}) {
+      try {
+        p.reduce_by_key(keys, other, keys, other, kMaxPrimitiveElements + 1, ScanOp::Sum, type);
+        FAIL("expected an error");
+      } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::Unsupported);
+      }
+    }
     try {
       p.gather(values, keys, small, kMaxPrimitiveElements + 1);
       FAIL("expected an error");
