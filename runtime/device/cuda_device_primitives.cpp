@@ -25,12 +25,6 @@ class CubPrimitives final : public DevicePrimitives {
     check("cudaSetDevice", cuda_primitives::use_device(ordinal));
   }
 
-  // TEMPORARY (replaced by the prims branch)
-  void exclusive_scan(const DeviceBuffer&, DeviceBuffer&, uint64_t) override { throw Error(ErrorKind::Internal, "pending"); }
-  void reduce(const DeviceBuffer&, DeviceBuffer&, uint64_t, ScanOp, ValueType) override { throw Error(ErrorKind::Internal, "pending"); }
-  uint64_t reduce_by_key(const DeviceBuffer&, const DeviceBuffer&, DeviceBuffer&, DeviceBuffer&, uint64_t, ScanOp, ValueType) override {
-    throw Error(ErrorKind::Internal, "pending");
-  }
   std::string library() const override { return cuda_primitives::library_version(); }
 
   void stable_sort_by_key(DeviceBuffer& keys, DeviceBuffer& values, uint64_t n) override {

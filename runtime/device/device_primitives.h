@@ -39,11 +39,6 @@ class DeviceBuffer;
 
 enum class ScanOp { Sum, Min, Max };
 
-// The element type of reduce / reduce_by_key values: int64 (Sum wraps modulo 2^64, Min/Max signed)
-// or double (IEEE sums in the library's order; Min/Max of non-NaN values).
-enum class ValueType { I64, F64 };
-const char* value_type_name(ValueType t);  // "i64", "f64"
-
 // "sum", "min", "max" (for messages).
 const char* scan_op_name(ScanOp op);
 

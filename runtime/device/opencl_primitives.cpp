@@ -155,12 +155,6 @@ class BoostComputePrimitives final : public DevicePrimitives {
         gpu_variants_(variants == BoostComputeVariants::GpuVariants),
         single_unit_cpu_((device_.type() & CL_DEVICE_TYPE_CPU) != 0 && device_.compute_units() < 2) {}
 
-  // TEMPORARY (replaced by the prims branch)
-  void exclusive_scan(const DeviceBuffer&, DeviceBuffer&, uint64_t) override { throw Error(ErrorKind::Internal, "pending"); }
-  void reduce(const DeviceBuffer&, DeviceBuffer&, uint64_t, ScanOp, ValueType) override { throw Error(ErrorKind::Internal, "pending"); }
-  uint64_t reduce_by_key(const DeviceBuffer&, const DeviceBuffer&, DeviceBuffer&, DeviceBuffer&, uint64_t, ScanOp, ValueType) override {
-    throw Error(ErrorKind::Internal, "pending");
-  }
   std::string library() const override {
     return "Boost.Compute " + std::to_string(BOOST_COMPUTE_VERSION_MAJOR) + "." +
            std::to_string(BOOST_COMPUTE_VERSION_MINOR) + "." + std::to_string(BOOST_COMPUTE_VERSION_PATCH) +
