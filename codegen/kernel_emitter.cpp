@@ -72,10 +72,11 @@ std::string KernelContext::expr(const plan::Expr& e, const AttributeResolver& re
 StringView KernelContext::string_view(const std::string& source, const std::string& name) const {
   const ir::AttributeBinding& b = binding(source, name);
   const std::string what = (source.empty() ? "" : source + ".") + name;
-  if (b.origin == ir::AttributeBinding::Origin::ProbePayload) {
-    // A row reference from a probe: the range of that row of the base column (ir fuse_pipelines
-    // added its offsets and bytes as col_<v>, col_<v>_bytes). Tuples without a match (flag clear, a
-    // left outer probe's NULL) read as the empty string.
+  if (b.origin == ir::AttributeBinding::Origin::ProbePayload ||
+      (b.origin == ir::AttributeBinding::Origin::SourceColumn && !pipeline.source.output.empty())) {
+    // A row reference from a probe or a materialized output: the range of that row of the base
+    // column (ir fuse_pipelines added its offsets and bytes as col_<v>, col_<v>_bytes). Tuples
+    // without a match (flag clear, a left outer probe's NULL) read as the empty string.
     const std::string offsets = "col_" + b.variable, bytes = offsets + "_bytes";
     bool has_offsets = false, has_bytes = false;
     for (const ir::KernelArg& a : kernel.args) {

@@ -127,17 +127,17 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       f.kind = PipelineOpKind::Filter;
       f.id = next_op_id_++;
       f.predicate = typed(*op.predicate, current);
-      // A stage over an aggregation table or an output carries the heap strings it reads from there
-      // as row references without their bytes (HAVING over a free-text group key); one a probe
-      // brought is read at its base table's row.
-      if (current.source.table.empty()) {
+      // A stage over an aggregation table carries the heap strings it reads from there as row
+      // references without their bytes (HAVING over a free-text group key); one a probe brought, or
+      // one read from a materialized output, is read at its base table's row.
+      if (!current.source.aggregation.empty()) {
         for_each_string_operand(*f.predicate, [&](const plan::Expr& c) {
           const AttributeBinding* b = current.find_attribute(c.source, c.column);
           const bool from_source = !b || b->origin == AttributeBinding::Origin::SourceColumn;
           if (c.type.is_string() && c.dict_table.empty() && !c.type.packed && from_source)
             unsupported(op, "free-text column " + c.to_string() + " in " + f.predicate->to_string() +
-                                ": its bytes are read only where its table is scanned, not after an aggregation or a "
-                                "pipeline break");
+                                ": its bytes are read only where its table is scanned or a pipeline materialized it, not after an "
+                                "aggregation");
         });
       }
       current.ops.push_back(std::move(f));

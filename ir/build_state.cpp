@@ -313,6 +313,17 @@ long double Lowering::magnitude_bound(const plan::Expr& e, const Pipeline& p, in
         }
         return unknown;
       }
+      // A column of a materialized output (operator_at_a_time; explicit breaks): the bound of the
+      // expression its writer stored.
+      if (b != nullptr && b->origin == AttributeBinding::Origin::SourceColumn && !p.source.output.empty()) {
+        const OutputTable* out = program_.find_output(p.source.output);
+        const Pipeline* writer = output_writer(p.source.output);
+        if (out == nullptr || writer == nullptr) return unknown;
+        for (const OutputColumn& c : out->columns)
+          if (c.name == e.column && c.expr && (e.source.empty() || c.expr->source == e.source || c.expr->kind != plan::ExprKind::Column))
+            return magnitude_bound(*c.expr, *writer, depth + 1);
+        return unknown;
+      }
       std::string table = physical_table(e.source);
       if (table.empty()) return unknown;
       if (options_.stats) {
@@ -376,15 +387,34 @@ void Lowering::mark_overflow_checks(plan::Expr& e, const Pipeline& p) const {
 
 // A SUM over pipeline `p` stays within int64 when (tuples reaching the sink) x max |argument| does:
 // tuples are at most the rows of the source scan while every probe finds at most one match.
+// A pipeline over a materialized output has at most the rows its writer's source had (the same test
+// again along the chain of outputs, as operator_at_a_time makes them).
 bool Lowering::sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const {
-  if (!options_.stats || p.source.table.empty()) return true;
-  for (const PipelineOp& op : p.ops) {
-    if (op.kind != PipelineOpKind::Probe) continue;
-    const HashTable* ht = program_.find_hash_table(op.hash_table);
-    if (ht == nullptr || (!ht->unique_keys && !ht->keys_only)) return true;
+  if (!options_.stats) return true;
+  const Pipeline* scan = &p;
+  for (int depth = 0; scan != nullptr && scan->source.table.empty() && depth < 64; ++depth)
+    scan = scan->source.output.empty() ? nullptr : output_writer(scan->source.output);
+  if (scan == nullptr || scan->source.table.empty()) return true;
+  for (const Pipeline* q = &p;; q = output_writer(q->source.output)) {
+    for (const PipelineOp& op : q->ops) {
+      if (op.kind != PipelineOpKind::Probe) continue;
+      const HashTable* ht = program_.find_hash_table(op.hash_table);
+      if (ht == nullptr || (!ht->unique_keys && !ht->keys_only)) return true;
+    }
+    if (q == scan) break;
   }
-  long double bound = static_cast<long double>(options_.stats->rows(p.source.table)) * magnitude_bound(arg, p);
+  long double bound = static_cast<long double>(options_.stats->rows(scan->source.table)) * magnitude_bound(arg, p);
   return !(bound <= static_cast<long double>(std::numeric_limits<int64_t>::max()));
+}
+
+const Pipeline* Lowering::output_writer(const std::string& out) const {
+  const Pipeline* writer = nullptr;
+  for (const Pipeline& q : program_.pipelines) {
+    if (q.sink.kind != SinkKind::Materialize || q.sink.state != out) continue;
+    if (writer != nullptr) return nullptr;
+    writer = &q;
+  }
+  return writer;
 }
 
 // Groups a Capacity param expects (what resolve_parameters sizes the table for, before the load

@@ -88,6 +88,8 @@ class Lowering {
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
   std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;
+  // The one pipeline that wrote output `out` (nullptr: none, or several — a UNION ALL).
+  const Pipeline* output_writer(const std::string& out) const;
   // Sets Expr::overflow_check on every 64-bit + - * and raised decimal scale in `e` whose bound
   // over `p` (magnitude_bound) does not prove it stays within int64.
   void mark_overflow_checks(plan::Expr& e, const Pipeline& p) const;

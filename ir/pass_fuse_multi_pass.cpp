@@ -226,7 +226,8 @@ class MultiPassSplit {
   }
 
   void add_lanes(const AggregationTable& agg, bool grouped) {
-    const std::string groups = grouped ? agg.slots_param : "";  // runs are at most the table's slots
+    // Runs of equal slots: at most one per tuple (the library's contract: outputs hold the input's count).
+    const std::string groups = grouped ? mp_.capacity_param : "";
     auto reduced = [&](const std::string& name, ScalarType t, const std::string& what) {
       return add_buffer(program_, {prefix_ + "_red_" + name, t, grouped ? 0u : 1u, groups, 1, Buffer::Fill::None, 0, what});
     };
@@ -275,7 +276,7 @@ class MultiPassSplit {
       mp_.keys = lane_buffer("keys", ScalarType::U64, "slot of each qualifying tuple (sorted by the library)");
       mp_.perm = lane_buffer("perm", ScalarType::U32, "write position of each qualifying tuple (permuted by the sort)");
       mp_.sorted = lane_buffer("sorted", ScalarType::I64, "one lane gathered into slot order");
-      mp_.reduced_keys = add_buffer(program_, {prefix_ + "_red_keys", ScalarType::U64, 0, agg.slots_param, 1, Buffer::Fill::None, 0,
+      mp_.reduced_keys = add_buffer(program_, {prefix_ + "_red_keys", ScalarType::U64, 0, mp_.capacity_param, 1, Buffer::Fill::None, 0,
                                                "slot of each group"});
     }
     add_lanes(agg, grouped);

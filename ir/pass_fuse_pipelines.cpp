@@ -22,6 +22,9 @@
 //     library calls between them (A1/B1/C1; ir/pass_fuse_multi_pass.cpp).
 //     operator_at_a_time: the same split, of the one-operator pipelines the builder made.
 #include <algorithm>
+#include <tuple>
+#include <utility>
+
 
 #include "ir/fusion.h"
 #include "ir/passes.h"
@@ -219,16 +222,26 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       }
     }
   }
-  // A heap string a probe brought is a row reference into its base table: where an expression reads
-  // its bytes, that column's offsets and bytes are arguments too (any row of them is read).
+  // A heap string a probe brought, or one read from a materialized output, is a row reference into
+  // its base table: where an expression reads its bytes, that column's offsets and bytes are
+  // arguments too (any row of them is read).
+  const OutputTable* scanned_output = p.source.output.empty() ? nullptr : program.find_output(p.source.output);
   for (const AttributeBinding& a : p.attributes) {
     const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty() && !a.attr.type.packed;
-    if (a.origin != AttributeBinding::Origin::ProbePayload || !heap || !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;
-    std::string table;
-    for (const Pipeline& q : program.pipelines)
-      if (q.source.alias == a.attr.source && !q.source.table.empty()) table = q.source.table;
+    const bool from_output = a.origin == AttributeBinding::Origin::SourceColumn && scanned_output != nullptr;
+    if ((a.origin != AttributeBinding::Origin::ProbePayload && !from_output) || !heap ||
+        !reads_string_bytes(program, p, a.attr.source, a.attr.name))
+      continue;
+    std::string table, column = a.attr.name;
+    if (from_output) {
+      for (const OutputColumn& c : scanned_output->columns)
+        if (c.name == a.attr.name && c.expr && c.expr->source == a.attr.source) std::tie(table, column) = std::pair{c.heap_table, c.heap_column};
+    } else {
+      for (const Pipeline& q : program.pipelines)
+        if (q.source.alias == a.attr.source && !q.source.table.empty()) table = q.source.table;
+    }
     if (table.empty()) continue;  // not a base-table column: codegen reports it where its bytes are read
-    b.column(a.variable, table, a.attr.name, a.attr);
+    b.column(a.variable, table, column, a.attr);
   }
   // Probes read their hash tables.
   for (const PipelineOp& op : p.ops) {
