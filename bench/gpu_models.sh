@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The HorseQC paper's Experiments 1–3 on the GPU machine (one `device` call; bench/README.md): SSB at
-# SF (default 10) generated there; the library models checked against DuckDB through CUDA at SF 1;
-# models-bench's three CSVs; Nsight Compute's DRAM bytes of every SSB query under every model
-# (dram.csv). Plot here afterwards: bench/plot_models.py DIR.
+# The HorseQC paper's Experiments 1–3 on the GPU machine (bench/README.md): SSB at SF (default 10)
+# generated there; every model's rows of the 13 SSB queries at SF 1 through CUDA compared with the
+# resolution model's (whose rows earlier runs checked against DuckDB), and the device primitives'
+# tests on CUDA when test_runtime is in BUILD_BIN_DIR; models-bench's three CSVs; Nsight Compute's
+# DRAM bytes of every SSB query under every model (dram.csv). Plot here afterwards:
+# bench/plot_models.py DIR.
 #
 #   bench/gpu_models.sh BUILD_BIN_DIR [SF] [EXPERIMENTS]     EXPERIMENTS: any of "check 1 2 3 ncu" (default all)
 #
@@ -17,9 +19,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
 has() { [[ " $what " == *" $1 "* ]]; }
 /usr/bin/time -f "generate SSB SF $sf (.tbl): %e s" "$bin/horseqc-gen" ssb --sf $sf --out $w/ssb-sf$sf --quiet
 if has check; then
+  [ -x "$bin/test_runtime" ] && HORSEQC_TEST_DEVICE=cuda "$bin/test_runtime" -ts=device_primitives 2>&1 | tail -3
   /usr/bin/time -f "generate SSB SF 1 (.tbl): %e s" "$bin/horseqc-gen" ssb --sf 1 --out $w/ssb-sf1 --quiet
-  PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --work $w --sf 1 --device cuda \
-    --model multi_pass --model operator_at_a_time --from sql && echo "check: SSB SF 1 under multi_pass and operator_at_a_time equal to DuckDB (CUDA)"
+  for m in resolution pipelined multi_pass operator_at_a_time; do
+    "$bin/horseqc-run" ssb --data $w/ssb-sf1 --device cuda --model $m --format csv --quiet > $w/rows-$m.csv 2> $w/err-$m.txt
+    echo "check: SSB SF 1 $m (CUDA): exit $?, rows $(md5sum < $w/rows-$m.csv | cut -c1-12)," \
+      "$(cmp -s $w/rows-$m.csv $w/rows-resolution.csv && echo "equal to resolution" || echo "DIFFERENT from resolution")"
+  done
 fi
 for e in 1 2 3; do
   has $e || continue
