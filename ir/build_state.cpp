@@ -543,8 +543,8 @@ std::vector<std::string> Lowering::independent_key_columns(const AggregationTabl
 }
 
 // The scan column a group key reads — through the renames of the pipeline's Maps — and "", or
-// "year" / "month" when the key is that EXTRACT of a date column; ({}, "") when it is computed
-// otherwise.
+// "year" / "month" when the key is that EXTRACT of a date column, "modC" when it is the column
+// modulo the literal C; ({}, "") when it is computed otherwise.
 std::pair<std::pair<std::string, std::string>, std::string> Lowering::key_origin(const plan::Expr& e, const Pipeline& p,
                                                                                 size_t ops) const {
   if (e.kind == plan::ExprKind::Column) {
@@ -557,6 +557,21 @@ std::pair<std::pair<std::string, std::string>, std::string> Lowering::key_origin
         if (m.name == e.column) return key_origin(*m.expr, p, i);
     }
     return {};
+  }
+  // x % c, as the binder writes it: x - (x / c) * c with a literal c: at most |c| values (2|c| - 1
+  // with negative x), "modC" of x.
+  if (e.kind == plan::ExprKind::Arith && e.arith == plan::ArithOp::Sub && e.args.size() == 2) {
+    const plan::Expr& x = *e.args[0];
+    const plan::Expr& mul = *e.args[1];
+    if (mul.kind == plan::ExprKind::Arith && mul.arith == plan::ArithOp::Mul && mul.args.size() == 2 &&
+        mul.args[1]->kind == plan::ExprKind::Literal && mul.args[0]->kind == plan::ExprKind::Arith &&
+        mul.args[0]->arith == plan::ArithOp::Div && mul.args[0]->args.size() == 2 &&
+        mul.args[0]->args[1]->kind == plan::ExprKind::Literal && mul.args[0]->args[1]->int_value == mul.args[1]->int_value &&
+        mul.args[1]->int_value != 0 && mul.args[0]->args[0]->to_string() == x.to_string()) {
+      auto [ref, field] = key_origin(x, p, ops);
+      const int64_t c = mul.args[1]->int_value;
+      if (!ref.first.empty() && field.empty()) return {ref, "mod" + std::to_string(c < 0 ? -c : c)};
+    }
   }
   if (e.kind == plan::ExprKind::Extract && (e.string_value == "year" || e.string_value == "month") && e.args.size() == 1) {
     auto [ref, field] = key_origin(*e.args[0], p, ops);

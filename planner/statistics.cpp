@@ -21,6 +21,11 @@ uint64_t distinct_of_term(const std::string& term, const Statistics& stats) {
   if (dot == std::string::npos) throw Error(ErrorKind::Internal, "statistics: distinct term \"" + term + "\" names no table");
   const ColumnStats s = stats.column(column.substr(0, dot), column.substr(dot + 1));
   if (field.empty()) return std::max<uint64_t>(1, s.distinct);
+  if (field.rfind("mod", 0) == 0 && field.size() > 3 && field.find_first_not_of("0123456789", 3) == std::string::npos) {
+    const uint64_t c = std::stoull(field.substr(3));
+    const uint64_t values = s.valid && s.min >= 0 ? c : 2 * c - 1;  // x % c has the sign of x
+    return std::max<uint64_t>(1, s.distinct == 0 ? values : std::min<uint64_t>(s.distinct, values));
+  }
   if (field != "year" && field != "month") throw Error(ErrorKind::Internal, "statistics: unknown distinct term \"" + term + "\"");
   if (!s.valid) return field == "month" ? 12 : std::max<uint64_t>(1, s.distinct);  // no range: every date its own year
   const CivilDate lo = civil_from_days(static_cast<int32_t>(s.min)), hi = civil_from_days(static_cast<int32_t>(s.max));

@@ -23,7 +23,9 @@ using Statistics = plan::Statistics;
 // Distinct values of a group-key term, for sizing aggregation tables (ir::Param::distinct_columns):
 //   "table.column"        the column's distinct count;
 //   "year(table.column)"  of a Date column: the calendar years its [min, max] spans;
-//   "month(table.column)" of a Date column: at most 12, and no more than the months [min, max] spans.
+//   "month(table.column)" of a Date column: at most 12, and no more than the months [min, max] spans;
+//   "modC(table.column)"  the column modulo the literal C: at most C values (2C - 1 when the column
+//                         may be negative), and no more than the column's distinct count.
 // At least 1. Throws Error(Internal) for another form.
 uint64_t distinct_of_term(const std::string& term, const Statistics& stats);
 

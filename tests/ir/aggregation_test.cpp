@@ -6,6 +6,7 @@
 #include <map>
 
 #include "frontend/json_plan.h"
+#include "frontend/sql/sql_frontend.h"
 #include "ir/build_pipelines.h"
 #include "ir/explain.h"
 #include "ir/passes.h"
@@ -273,6 +274,26 @@ TEST_CASE("hashed group tables are sized from the keys no other key determines")
   ir::Program seen = build(q3, &sf1);
   CHECK_FALSE(seen.aggregations[0].scratchpad);
   CHECK(seen.kernels[seen.pipelines.size() - 1].reductions[0].technique == ir::Technique::C2);
+}
+
+TEST_CASE("hashed group tables: a key modulo a literal has at most that many groups (HorseQC Experiment 2)") {
+  // l_orderkey % 16 as the SQL binder writes it: l_orderkey - (l_orderkey / 16) * 16 (integer division).
+  TpchStats sf1(1);
+  Catalog catalog = Catalog::tpch();
+  auto plan = std::make_shared<plan::LogicalPlan>(
+      parse_sql("SELECT l_orderkey % 16 AS g, SUM(l_quantity) AS s FROM lineitem GROUP BY l_orderkey % 16", "mod", catalog, &sf1));
+  ir::BuildOptions options;
+  options.stats = &sf1;
+  ir::Program p = ir::build_program(plan, catalog, options);
+  ir::run_passes(p, ir::default_passes());
+  const ir::AggregationTable& agg = p.aggregations[0];
+  REQUIRE(agg.layout == ir::AggLayout::GlobalHash);
+  CHECK(p.find_param(agg.slots_param)->distinct_columns == std::vector<std::string>{"mod16(lineitem.l_orderkey)"});
+  CHECK(planner::distinct_of_term("mod16(lineitem.l_orderkey)", sf1) == 16);       // keys are positive
+  CHECK(planner::distinct_of_term("mod100000000(lineitem.l_orderkey)", sf1) ==      // no more than the keys
+        planner::distinct_of_term("lineitem.l_orderkey", sf1));
+  CHECK(agg.expected_slots == 16);
+  CHECK(agg.scratchpad);  // few groups: a hashed table per CTA (C3) instead of per-tuple atomics
 }
 
 TEST_CASE("hashed group tables: keys through renames and EXTRACT of a date are capped by their distinct counts") {
