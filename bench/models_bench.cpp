@@ -4,7 +4,7 @@
 // and plots (bench/plot_models.py).
 //
 //   models-bench --data DIR --experiment 1|2|3 [--device auto|cuda|opencl] [--repeat N] [--csv FILE]
-//                [--query NAME --model M]   (Experiment 3: one query under one model, for ncu)
+//                [--query NAME | --groups N] [--model M]   (one query / group count, one model: for ncu)
 //
 // Experiment 1 (Figure 17): SELECT lo_extendedprice * lo_discount + lo_tax FROM lineorder WHERE
 //   lo_quantity BETWEEN 25 - x AND 25 + x, x from -1 (nothing: lo_quantity > 50) to 25 (everything), under multi_pass,
@@ -125,13 +125,15 @@ void experiment1(Bench& bench, const Database& db, std::FILE* csv) {
   }
 }
 
-void experiment2(Bench& bench, const Database& db, std::FILE* csv) {
+void experiment2(Bench& bench, const Database& db, std::FILE* csv, int only_groups, const std::string& only_model) {
   const auto& cal = bench.calibration();
   std::fprintf(csv, "groups,model,rows,kernel_ms,bytes_read,memory_bound_ms,pcie_ms\n");
   for (int x = 2; x <= 16384; x *= 2) {
+    if (only_groups != 0 && x != only_groups) continue;
     const std::string sql = "SELECT lo_orderkey % " + std::to_string(x) +
                             " AS g, SUM(lo_extendedprice) AS s FROM lineorder GROUP BY lo_orderkey % " + std::to_string(x);
     for (const ModelChoice& m : {kOperator, kPipelined, kWorkEfficient}) {
+      if (!only_model.empty() && only_model != (m.model == ir::ExecutionModel::Resolution ? "resolution" : m.label)) continue;
       Bench::Run r = bench.run(sql, "exp2", m);
       const uint64_t read = scanned_bytes(r.query.program, db);
       std::fprintf(csv, "%d,%s,%llu,%.4f,%llu,%.4f,%.4f\n", x, m.model == ir::ExecutionModel::Resolution ? "resolution" : m.label.c_str(),
@@ -163,10 +165,11 @@ void experiment3(Bench& bench, const Database& db, std::FILE* csv, const std::st
 }
 
 int run(int argc, char** argv) {
-  const cli::Args args = cli::parse(argc, argv, {{"data"}, {"experiment"}, {"device"}, {"repeat"}, {"csv"}, {"query"}, {"model"}});
+  const cli::Args args =
+      cli::parse(argc, argv, {{"data"}, {"experiment"}, {"device"}, {"repeat"}, {"csv"}, {"query"}, {"model"}, {"groups"}});
   if (args.has("help") || !args.get("data") || !args.get("experiment")) {
     std::puts("usage: models-bench --data DIR --experiment 1|2|3 [--device auto|cuda|opencl] [--repeat N] [--csv FILE]\n"
-              "                    [--query NAME --model operator_at_a_time|multi_pass|pipelined|resolution]");
+              "                    [--query NAME | --groups N] [--model operator_at_a_time|multi_pass|pipelined|resolution]");
     return args.has("help") ? 0 : 2;
   }
   const std::string experiment = args.get_choice("experiment", {"1", "2", "3"}, "3");
@@ -183,7 +186,7 @@ int run(int argc, char** argv) {
     if (csv == nullptr) throw Error(ErrorKind::Input, "cannot write " + *path);
   }
   if (experiment == "1") experiment1(bench, db, csv);
-  if (experiment == "2") experiment2(bench, db, csv);
+  if (experiment == "2") experiment2(bench, db, csv, static_cast<int>(args.get_long("groups", 0)), args.get_or("model", ""));
   if (experiment == "3") experiment3(bench, db, csv, args.get_or("query", ""), args.get_or("model", ""));
   if (csv != stdout) std::fclose(csv);
   return 0;

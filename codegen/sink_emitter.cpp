@@ -203,7 +203,8 @@ class MaterializeSink : public SinkEmitter {
       ctx.w.line("const hqc_u64 " + pos + " = hqc_reserve_atomic((hqc_u32)" + names::flag() + ", " + counter + ");");
     } else {
       ctx.w.banner("materialize " + out_->name + ": CTA prefix sum + one atomic per CTA (A3, sink)");
-      ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_" + mech(local_) + "((hqc_u32)" + names::flag() + ", " +
+      // SIMD: warp votes with a counting barrier (templates/device/warp.cuh); work-efficient: the tree.
+      ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_" + (local_ == ir::LocalResolution::Simd ? "ballot" : "we") + "((hqc_u32)" + names::flag() + ", " +
                  counter + ", " + scratch_ + ");");
     }
     // An estimated capacity (several matches per probe) is checked: a row past it raises the

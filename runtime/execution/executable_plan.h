@@ -244,6 +244,7 @@ struct ResultSpec {
 
 struct ExecutablePlan {
   std::string label;  // the query's name, used in messages
+  std::string model;  // the micro execution model it was compiled for ("resolution", ...), for messages; may be empty
   std::optional<codegen::Dialect> dialect;  // the kernels' dialect: must be the backend's; none = not checked
   ModuleSource module;
   std::vector<ParamSpec> params;

@@ -370,6 +370,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
                           std::optional<codegen::Dialect> dialect, const std::vector<PipelineLaunch>& launches) {
   ExecutablePlan plan;
   plan.label = program.label;
+  plan.model = ir::execution_model_name(program.model);
   plan.dialect = dialect;
   plan.module = std::move(module);
   if (plan.module.kernel_names.empty()) {

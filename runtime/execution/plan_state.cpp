@@ -33,9 +33,14 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
                                                       const std::map<std::string, int64_t>& params) {
   const uint64_t needed = state_bytes(plan, params);
   if (needed > backend.properties().global_memory) {
-    throw Error(ErrorKind::Device, plan.label + ": state buffers need " + std::to_string(needed >> 20) + " MiB but " +
+    // The library models materialize intermediates (their lanes, offsets and operator outputs).
+    const bool materializes = plan.model == "multi_pass" || plan.model == "operator_at_a_time";
+    throw Error(ErrorKind::Device, plan.label + (plan.model.empty() ? "" : " (" + plan.model + " model)") + ": state buffers" +
+                                       (materializes ? " and materialized intermediates" : "") + " need " +
+                                       std::to_string(needed) + " bytes (" + std::to_string(needed >> 20) + " MiB) but " +
                                        backend.properties().name + " has " +
-                                       std::to_string(backend.properties().global_memory >> 20) + " MiB");
+                                       std::to_string(backend.properties().global_memory >> 20) + " MiB" +
+                                       (materializes ? "; the resolution and pipelined models materialize none" : ""));
   }
   std::map<std::string, AllocatedBuffer> buffers;
   for (const BufferSpec& spec : plan.buffers) {

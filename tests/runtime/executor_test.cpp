@@ -12,6 +12,7 @@
 
 #include "runtime/device/cuda_backend.h"
 #include "runtime/execution/executor.h"
+#include "runtime/execution/plan_state.h"
 #include "storage/error.h"
 
 using namespace hqc;
@@ -426,4 +427,28 @@ TEST_CASE("a plan's parameters are its resolved values") {
   CHECK(v.at("cat_min") == 1);     // d_cat's codes are 1..3
   CHECK(v.at("cat_domain") == 3);
   CHECK(v.at("flag_lo") == 1);     // "M" in {"A", "M", "Z"}
+}
+
+TEST_CASE("state larger than the device is refused naming the query, its model and the bytes it needs") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  TestData t = make_data();
+  ExecutablePlan p = select_plan(kOpenClPrelude, 95000);
+  p.model = "operator_at_a_time";
+  // One intermediate of 2^40 eight-byte elements: more than any device has.
+  p.params.push_back({"huge_rows", int64_t{1} << 40, ""});
+  BufferSpec huge;
+  huge.name = "huge";
+  huge.elements_param = "huge_rows";
+  p.buffers.push_back(huge);
+  Executor executor(*backend, nullptr);
+  try {
+    executor.run(p, t.db);
+    FAIL("expected the state to be refused");
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    CHECK(e.kind() == ErrorKind::Device);
+    CHECK(what.find(p.label + " (operator_at_a_time model): state buffers and materialized intermediates need ") == 0);
+    CHECK(what.find(std::to_string((uint64_t{1} << 43) + state_bytes(select_plan(kOpenClPrelude, 95000), param_values(p)))) !=
+          std::string::npos);
+  }
 }

@@ -45,6 +45,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
 #define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
 #define HQC_POPC(x) __popc(x)
+#define HQC_BARRIER_COUNT(pred) __syncthreads_count(pred)
 #define HQC_SCRATCH_PARAMS
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
@@ -79,7 +80,7 @@ HQC_KERNEL void t_materialize_p0_materialize(
     const hqc_i32 f_price = hqc_pred_load_i32(col_f_price, tile, flag);
 
     // ---- materialize out0: CTA prefix sum + one atomic per CTA (A3, sink) ----
-    const hqc_u64 pos_out0 = hqc_cta_reserve_simd((hqc_u32)flag, out0_counter, s_out0_scan);
+    const hqc_u64 pos_out0 = hqc_cta_reserve_ballot((hqc_u32)flag, out0_counter, s_out0_scan);
     if (flag && pos_out0 < (hqc_u64)rows_fact) {
       out0_f_key[pos_out0] = (hqc_i32)f_key;
       out0_double_price[pos_out0] = (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)2));
