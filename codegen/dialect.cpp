@@ -55,6 +55,7 @@ const DialectTable kCuda = {
     "__shfl_sync(0xffffffffu, (v), (l))",
     "__ballot_sync(0xffffffffu, (pred))",
     "__popc(x)",
+    "__syncthreads_count(pred)",
     "",
     "extern __shared__ hqc_u64 hqc_scratch[];",
     {"device/warp.cuh"},
@@ -106,6 +107,7 @@ const DialectTable kOpenCL = {
     "mul_hi((hqc_u64)(a), (hqc_u64)(b))",
     false,  // OpenCL 1.2 has no sub-group functions; local resolution uses the work-efficient scan
     0,
+    nullptr,
     nullptr,
     nullptr,
     nullptr,
@@ -200,6 +202,7 @@ std::string dialect_prelude(Dialect dialect) {
     define(out, "HQC_SHFL_IDX(v, l)", t.shuffle_idx);
     define(out, "HQC_BALLOT(pred)", t.ballot);
     define(out, "HQC_POPC(x)", t.popcount);
+    define(out, "HQC_BARRIER_COUNT(pred)", t.barrier_count);
   }
   define(out, "HQC_SCRATCH_PARAMS", t.scratch_params);
   define(out, "HQC_SCRATCH_BEGIN", t.scratch_begin);

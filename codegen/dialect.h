@@ -77,6 +77,7 @@ struct DialectTable {
   const char* shuffle_idx;        // macro body over (v, l): value of lane l
   const char* ballot;             // macro body over (pred): lane mask
   const char* popcount;           // macro body over (x)
+  const char* barrier_count;      // macro body over (pred): a barrier returning how many work-items had pred
   // Dynamic scratchpad: how a kernel receives its per-CTA scratch of 8-byte words.
   const char* scratch_params;     // appended to a kernel's parameter list (leading comma) or ""
   const char* scratch_begin;      // first statement of a kernel body that uses scratch, or ""

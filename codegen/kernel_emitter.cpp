@@ -233,9 +233,7 @@ std::string technique_summary(const ManifestReduction& r) {
   const std::string local = r.local == ir::LocalResolution::Simd ? "SIMD" : "work-efficient";
   switch (r.technique) {
     case ir::Technique::A2: return "one global atomic per tuple";
-    case ir::Technique::A3:
-      return r.local == ir::LocalResolution::Simd ? "warp votes, one global atomic per warp"
-                                                  : "prefix sum in the CTA (" + local + "), one global atomic per CTA";
+    case ir::Technique::A3: return "prefix sum in the CTA (" + local + "), one global atomic per CTA";
     case ir::Technique::B2: return "one global atomic per tuple";
     case ir::Technique::B3: return "reduction in the CTA (" + local + "), one global atomic per CTA";
     case ir::Technique::C2: return "global atomics per tuple";

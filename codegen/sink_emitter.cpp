@@ -161,14 +161,17 @@ class MaterializeSink : public SinkEmitter {
       m.local = effective_local(r.local, ctx.dialect);
       if (m.local != r.local) m.note = "no SIMD level in this dialect: work-efficient scan";
       note_constraints(ctx, m.local);
-      // SIMD: warp votes, one atomic per warp, no scratchpad (templates/device/warp.cuh);
-      // work-efficient: a tree in scratchpad, one atomic per CTA.
-      if (m.local == ir::LocalResolution::WorkEfficient) {
-        ScratchSize size;
+      ScratchSize size;
+      std::string words;
+      if (m.local == ir::LocalResolution::Simd) {
+        size.fixed_bytes = 18 * 8;
+        words = "HQC_SCAN_SIMD_WORDS";
+      } else {
         size.bytes_per_thread = 4;
         size.fixed_bytes = 24;  // (B + 1) / 2 + 2 words, rounded up for odd B
-        scratch_ = ctx.add_scratch(names::scratch_pointer(out_->name, "scan"), "hqc_u64", "hqc_scan_we_words(HQC_BDIM())", size);
+        words = "hqc_scan_we_words(HQC_BDIM())";
       }
+      scratch_ = ctx.add_scratch(names::scratch_pointer(out_->name, "scan"), "hqc_u64", words, size);
     } else {
       m.technique = r.technique == ir::Technique::A1 ? ir::Technique::A1 : ir::Technique::A2;
     }
@@ -198,12 +201,11 @@ class MaterializeSink : public SinkEmitter {
     } else if (local_ == ir::LocalResolution::None) {
       ctx.w.banner("materialize " + out_->name + ": one atomic per tuple (A2, sink)");
       ctx.w.line("const hqc_u64 " + pos + " = hqc_reserve_atomic((hqc_u32)" + names::flag() + ", " + counter + ");");
-    } else if (local_ == ir::LocalResolution::Simd) {
-      ctx.w.banner("materialize " + out_->name + ": warp votes + one atomic per warp (A3 SIMD, sink)");
-      ctx.w.line("const hqc_u64 " + pos + " = hqc_warp_reserve_ballot((hqc_u32)" + names::flag() + ", " + counter + ");");
     } else {
       ctx.w.banner("materialize " + out_->name + ": CTA prefix sum + one atomic per CTA (A3, sink)");
-      ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_we((hqc_u32)" + names::flag() + ", " + counter + ", " + scratch_ + ");");
+      // SIMD: warp votes with a counting barrier (templates/device/warp.cuh); work-efficient: the tree.
+      ctx.w.line("const hqc_u64 " + pos + " = hqc_cta_reserve_" + (local_ == ir::LocalResolution::Simd ? "ballot" : "we") + "((hqc_u32)" + names::flag() + ", " +
+                 counter + ", " + scratch_ + ");");
     }
     // An estimated capacity (several matches per probe) is checked: a row past it raises the
     // overflow flag and the host re-runs with a larger output.

@@ -31,6 +31,7 @@ __device__ long long atomicMin(long long*, long long);
 __device__ int atomicMax(int*, int);
 __device__ long long atomicMax(long long*, long long);
 __device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int);
 __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
 __device__ long long __double_as_longlong(double);

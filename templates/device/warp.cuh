@@ -42,16 +42,31 @@ HQC_FN hqc_i64 hqc_warp_max_i64(hqc_i64 x) {
   return x;
 }
 
-// A3 by warp votes (the SIMD mechanism of a materialization's write positions; local resolution in
-// the warp, Table 4's 32-element end): `count` is 0 or 1 per lane, all 32 lanes call it. The warp's
-// ballot gives each lane its offset among the warp's outputs and lane 0 reserves them with one atomic
-// (none when the warp has no output), shuffled to the others. No scratchpad, no barrier: a selective
-// filter costs resolution what it costs the pipelined model.
-HQC_FN hqc_u64 hqc_warp_reserve_ballot(hqc_u32 count, HQC_GLOBAL hqc_u64* counter) {
+// A3 by warp votes (the SIMD mechanism of a materialization's write positions): `count` is 0 or 1 per
+// work-item. One counting barrier gives the CTA's total, and a tile without output ends there — no
+// scan, no atomic, so a selective filter costs resolution what it costs the pipelined model. Else the
+// warps' vote counts are scanned in scratchpad (words 0..15 as u32) and one atomic per CTA reserves
+// the CTA's positions (the base in word HQC_SCAN_SIMD_WORDS - 1). Scratchpad: HQC_SCAN_SIMD_WORDS
+// words, used by this function only: the next call's counting barrier orders its writes after this
+// call's reads.
+HQC_FN hqc_u64 hqc_cta_reserve_ballot(hqc_u32 count, HQC_GLOBAL hqc_u64* counter, HQC_LOCAL hqc_u64* scratch) {
+  const hqc_i32 total = HQC_BARRIER_COUNT(count != 0u);
+  if (total == 0) return 0;
+  HQC_LOCAL hqc_u32* warp_offset = (HQC_LOCAL hqc_u32*)scratch;
+  HQC_LOCAL hqc_u64* s_base = scratch + 17;  // HQC_SCAN_SIMD_WORDS - 1
   const hqc_u32 votes = HQC_BALLOT(count != 0u);
-  if (votes == 0u) return 0;
-  hqc_u64 base = 0;
-  if (hqc_lane() == 0) base = HQC_ATOMIC_ADD_U64(counter, (hqc_u64)HQC_POPC(votes));
-  base = HQC_SHFL_IDX(base, 0);
-  return base + (hqc_u64)HQC_POPC(votes & ((1u << hqc_lane()) - 1u));
+  if (hqc_lane() == 0) warp_offset[hqc_warp()] = HQC_POPC(votes);
+  HQC_BARRIER();
+  if (HQC_LID() == 0) {
+    hqc_u32 sum = 0;
+    for (hqc_i32 w = 0; w < HQC_BDIM() / HQC_SIMD_WIDTH; ++w) {
+      const hqc_u32 c = warp_offset[w];
+      warp_offset[w] = sum;
+      sum += c;
+    }
+    *s_base = HQC_ATOMIC_ADD_U64(counter, (hqc_u64)total);
+  }
+  HQC_BARRIER();
+  const hqc_u32 below = votes & ((1u << hqc_lane()) - 1u);
+  return *s_base + warp_offset[hqc_warp()] + (hqc_u64)HQC_POPC(below);
 }

@@ -45,11 +45,12 @@ typedef unsigned char hqc_u8;
 #define HQC_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
 #define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
 #define HQC_POPC(x) __popc(x)
+#define HQC_BARRIER_COUNT(pred) __syncthreads_count(pred)
 #define HQC_SCRATCH_PARAMS
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
 // ==== horseqc query t_materialize: 1 compound kernel(s), resolution model ====
-// p0 write_position into out0: A3, warp votes, one global atomic per warp
+// p0 write_position into out0: A3, prefix sum in the CTA (SIMD), one global atomic per CTA
 
 // p0 materialize out0 from fact
 // work-items: one per row of rows_fact; block size: power of two, multiple of 32
@@ -62,6 +63,7 @@ HQC_KERNEL void t_materialize_p0_materialize(
     HQC_GLOBAL hqc_i32* out0_f_key,
     hqc_i64 rows_fact HQC_SCRATCH_PARAMS) {
   HQC_SCRATCH_BEGIN
+  HQC_LOCAL hqc_u64* s_out0_scan = hqc_scratch + 0;
 
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_fact; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_fact);
@@ -77,8 +79,8 @@ HQC_KERNEL void t_materialize_p0_materialize(
     const hqc_i32 f_key = hqc_pred_load_i32(col_f_key, tile, flag);
     const hqc_i32 f_price = hqc_pred_load_i32(col_f_price, tile, flag);
 
-    // ---- materialize out0: warp votes + one atomic per warp (A3 SIMD, sink) ----
-    const hqc_u64 pos_out0 = hqc_warp_reserve_ballot((hqc_u32)flag, out0_counter);
+    // ---- materialize out0: CTA prefix sum + one atomic per CTA (A3, sink) ----
+    const hqc_u64 pos_out0 = hqc_cta_reserve_ballot((hqc_u32)flag, out0_counter, s_out0_scan);
     if (flag && pos_out0 < (hqc_u64)rows_fact) {
       out0_f_key[pos_out0] = (hqc_i32)f_key;
       out0_double_price[pos_out0] = (hqc_i64)(((hqc_i64)f_price) * ((hqc_i64)2));

@@ -45,6 +45,7 @@ typedef unsigned char hqc_u8;
 #define HQC_SHFL_IDX(v, l) __shfl_sync(0xffffffffu, (v), (l))
 #define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
 #define HQC_POPC(x) __popc(x)
+#define HQC_BARRIER_COUNT(pred) __syncthreads_count(pred)
 #define HQC_SCRATCH_PARAMS
 #define HQC_SCRATCH_BEGIN extern __shared__ hqc_u64 hqc_scratch[];
 
