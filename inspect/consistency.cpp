@@ -79,7 +79,14 @@ void check_reduction(const ir::Program& program, const codegen::ManifestReductio
     case ir::Technique::A1:
     case ir::Technique::B1:
     case ir::Technique::C1:
-      break;  // multi-pass is not generated yet: no rule (consistency.h)
+      // The reduction is the library's (prefix sum; reduce; sort + reduce-by-key): the write kernel
+      // only finds a hashed group's slot (a CAS on its keys, C1) and writes at its positions.
+      for (const Atomic* a : global)
+        check.expect(r.technique == ir::Technique::C1 && a->op == "cas", a->line,
+                     what + ": global atomic " + a->op + " on " + a->target + " " + position_name(a->position) +
+                         (a->via.empty() ? "" : " (in " + a->via + ")") +
+                         "; under the multi-pass model the reduction runs in library calls between the kernels");
+      break;
   }
 }
 

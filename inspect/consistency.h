@@ -13,8 +13,8 @@
 //   - a kernel with a dynamic scratchpad in the manifest declares one, and the other way round;
 //   - reductions, by technique (Table 4): x3 (resolution) issues no global atomic on the state's
 //     buffers per tuple or per warp, and at least one per CTA (or per slot after the tile loop, C3's
-//     merge); x2 (pipelined) issues them per tuple; x1 (multi-pass) is not generated yet and has no
-//     rule — a report over it says so.
+//     merge); x2 (pipelined) issues them per tuple; x1 (multi-pass, also operator-at-a-time's
+//     kernels) issues none — the library reduces — but the CAS that finds a hashed group's slot (C1).
 #pragma once
 
 #include <vector>

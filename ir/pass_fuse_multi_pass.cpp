@@ -101,6 +101,27 @@ bool has_match_loop(const Program& program, const Pipeline& p) {
   return false;
 }
 
+bool has_check(const plan::Expr* e) {
+  if (e == nullptr) return false;
+  if (e->overflow_check) return true;
+  for (const plan::ExprPtr& a : e->args)
+    if (has_check(a.get())) return true;
+  return false;
+}
+
+// Whether the pipeline's operators (not its sink) evaluate overflow-checked arithmetic: the count
+// kernel, which runs only them, then raises the pipeline's flag word too.
+bool ops_check_arithmetic(const Pipeline& p) {
+  for (const PipelineOp& op : p.ops) {
+    if (has_check(op.predicate.get()) || has_check(op.residual.get())) return true;
+    for (const plan::ExprPtr& k : op.probe_keys)
+      if (has_check(k.get())) return true;
+    for (const plan::NamedExpr& m : op.exprs)
+      if (has_check(m.expr.get())) return true;
+  }
+  return false;
+}
+
 // The buffers the pipeline's sink writes under the compound kernel (the write kernel of an
 // aggregation leaves the table's values to the finish kernel).
 std::vector<std::string> table_value_buffers(const AggregationTable& agg) {
@@ -151,9 +172,11 @@ class MultiPassSplit {
     return k;
   }
 
-  // The count kernel: the compound kernel's columns, probed tables and params; the offsets written.
-  void count_kernel(const std::vector<std::string>& sink_buffers) {
+  // The count kernel: the compound kernel's columns, probed tables and params (and the flag word of
+  // checked arithmetic where its operators have any); the offsets written.
+  void count_kernel(std::vector<std::string> sink_buffers) {
     Kernel k = pass_kernel(KernelKind::PassCount, "count");
+    if (!p_.arith_flags.empty() && !ops_check_arithmetic(p_)) sink_buffers.push_back(p_.arith_flags);
     k.args = with_buffers(without(compound_.args, sink_buffers), {buffer_arg(program_, mp_.offsets, true)});
     k.multi_pass = mp_;
     program_.kernels.push_back(std::move(k));
