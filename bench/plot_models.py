@@ -33,6 +33,7 @@ def experiment1(d):
     ref = sorted({(float(r["selectivity"]), float(r["memory_bound_ms"]), float(r["pcie_ms"])) for r in data if r["model"] == "pipelined"})
     ax.plot([p[0] for p in ref], [p[1] for p in ref], "k-", label="memory bound")
     ax.plot([p[0] for p in ref], [p[2] for p in ref], "k--", label="PCIe transfer")
+    ax.set_yscale("log")
     ax.set_xlabel("selectivity")
     ax.set_ylabel("execution time (ms)")
     ax.set_title("Experiment 1: selection + projection on lineorder")
