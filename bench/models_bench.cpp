@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/scanned_bytes.h"
 #include "codegen/dialect.h"
 #include "frontend/sql/sql_frontend.h"
 #include "planner/statistics.h"
@@ -52,18 +53,6 @@ const ModelChoice kPipelined{"pipelined", ir::ExecutionModel::Pipelined, ir::Loc
 const ModelChoice kSimd{"resolution:SIMD", ir::ExecutionModel::Resolution, ir::LocalResolution::Simd};
 const ModelChoice kWorkEfficient{"resolution:WE", ir::ExecutionModel::Resolution, ir::LocalResolution::WorkEfficient};
 const ModelChoice kOperator{"operator_at_a_time", ir::ExecutionModel::OperatorAtATime, ir::LocalResolution::WorkEfficient};
-
-// Bytes of the columns the program's pipelines scan from base tables (each pipeline reads its source
-// columns once).
-uint64_t scanned_bytes(const ir::Program& program, const Database& db) {
-  uint64_t total = 0;
-  for (const auto& p : program.pipelines) {
-    if (p.source.table.empty()) continue;
-    const Table& t = db.table(p.source.table);
-    for (const auto& c : p.source.columns) total += t.column(c).device_bytes();
-  }
-  return total;
-}
 
 class Bench {
  public:
@@ -114,7 +103,7 @@ void experiment1(Bench& bench, const Database& db, std::FILE* csv) {
     for (const ModelChoice& m : {kMultiPass, kPipelined, kSimd, kWorkEfficient}) {
       Bench::Run r = bench.run(sql, "exp1", m);
       const uint64_t rows = r.execution.result.rows();
-      const uint64_t read = scanned_bytes(r.query.program, db), written = rows * 8;
+      const uint64_t read = bench::scanned_bytes(r.query.program, db), written = rows * 8;
       const double bound = static_cast<double>(read + written) / cal.kernel_bytes_per_s * 1e3;
       const double pcie = static_cast<double>(read + written) / cal.h2d_bytes_per_s * 1e3;
       std::fprintf(csv, "%d,%.4f,%s,%llu,%.4f,%llu,%llu,%.4f,%.4f\n", x, rows / rows_total, m.label.c_str(),
@@ -135,7 +124,7 @@ void experiment2(Bench& bench, const Database& db, std::FILE* csv, int only_grou
     for (const ModelChoice& m : {kOperator, kPipelined, kWorkEfficient}) {
       if (!only_model.empty() && only_model != (m.model == ir::ExecutionModel::Resolution ? "resolution" : m.label)) continue;
       Bench::Run r = bench.run(sql, "exp2", m);
-      const uint64_t read = scanned_bytes(r.query.program, db);
+      const uint64_t read = bench::scanned_bytes(r.query.program, db);
       std::fprintf(csv, "%d,%s,%llu,%.4f,%llu,%.4f,%.4f\n", x, m.model == ir::ExecutionModel::Resolution ? "resolution" : m.label.c_str(),
                    static_cast<unsigned long long>(r.execution.result.rows()), r.execution.stats.kernel_ms,
                    static_cast<unsigned long long>(read), static_cast<double>(read) / cal.kernel_bytes_per_s * 1e3,
@@ -154,7 +143,7 @@ void experiment3(Bench& bench, const Database& db, std::FILE* csv, const std::st
       const std::string label = m.model == ir::ExecutionModel::Resolution ? "resolution" : m.label;
       if (!only_model.empty() && label != only_model) continue;
       Bench::Run r = bench.run(ssb::query_sql(name), name, m);
-      const uint64_t read = scanned_bytes(r.query.program, db);
+      const uint64_t read = bench::scanned_bytes(r.query.program, db);
       const double pcie = calibrate ? static_cast<double>(read) / bench.calibration().h2d_bytes_per_s * 1e3 : 0.0;
       std::fprintf(csv, "%s,%s,%llu,%.4f,%llu,%.4f\n", name.c_str(), label.c_str(),
                    static_cast<unsigned long long>(r.execution.result.rows()), r.execution.stats.kernel_ms,

@@ -24,41 +24,34 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
-def experiment1(d):
-    data = rows(os.path.join(d, "experiment1.csv"))
+def line_plot(d, name, x_key, models_of, title, xlabel, log_x=False):
+    """One line per model of kernel time over x_key, with the memory bound (solid) and PCIe (dashed)."""
+    data = rows(os.path.join(d, name + ".csv"))
     fig, ax = plt.subplots(figsize=(6, 4))
     for model in dict.fromkeys(r["model"] for r in data):
-        pts = sorted((float(r["selectivity"]), float(r["kernel_ms"])) for r in data if r["model"] == model)
+        pts = sorted((float(r[x_key]), float(r["kernel_ms"])) for r in data if r["model"] == model)
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=model)
-    ref = sorted({(float(r["selectivity"]), float(r["memory_bound_ms"]), float(r["pcie_ms"])) for r in data if r["model"] == "pipelined"})
+    ref = sorted({(float(r[x_key]), float(r["memory_bound_ms"]), float(r["pcie_ms"])) for r in data if r["model"] == models_of})
     ax.plot([p[0] for p in ref], [p[1] for p in ref], "k-", label="memory bound")
     ax.plot([p[0] for p in ref], [p[2] for p in ref], "k--", label="PCIe transfer")
+    if log_x:
+        ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("selectivity")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("execution time (ms)")
-    ax.set_title("Experiment 1: selection + projection on lineorder")
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "experiment1.png"), dpi=120)
+    fig.savefig(os.path.join(d, name + ".png"), dpi=120)
+
+
+def experiment1(d):
+    line_plot(d, "experiment1", "selectivity", "pipelined", "Experiment 1: selection + projection on lineorder", "selectivity")
 
 
 def experiment2(d):
-    data = rows(os.path.join(d, "experiment2.csv"))
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for model in dict.fromkeys(r["model"] for r in data):
-        pts = sorted((int(r["groups"]), float(r["kernel_ms"])) for r in data if r["model"] == model)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=model)
-    ref = sorted({(int(r["groups"]), float(r["memory_bound_ms"]), float(r["pcie_ms"])) for r in data})
-    ax.plot([p[0] for p in ref], [p[1] for p in ref], "k-", label="memory bound")
-    ax.plot([p[0] for p in ref], [p[2] for p in ref], "k--", label="PCIe transfer")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("number of groups")
-    ax.set_ylabel("execution time (ms)")
-    ax.set_title("Experiment 2: grouped aggregation of lineorder")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(d, "experiment2.png"), dpi=120)
+    line_plot(d, "experiment2", "groups", "resolution", "Experiment 2: grouped aggregation of lineorder",
+              "x (groups: lo_orderkey % x)", log_x=True)
 
 
 def experiment3(d):

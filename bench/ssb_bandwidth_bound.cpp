@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/scanned_bytes.h"
 #include "codegen/dialect.h"
 #include "frontend/json_plan.h"
 #include "planner/statistics.h"
@@ -41,17 +42,6 @@ double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* c
       runtime::probe_module(codegen::dialect_prelude(dialect), codegen::compile_options(dialect)), cache);
   const uint64_t bytes = p.is_gpu ? std::min<uint64_t>(p.global_memory / 8, 4ull << 30) / 8 * 8 : (256ull << 20);
   return runtime::measure_read_bandwidth(backend, *compiled.module, bytes, 6) / 1e3;
-}
-
-// Bytes of the columns the query's pipelines scan (each pipeline reads its source columns once).
-uint64_t scanned_bytes(const ir::Program& program, const Database& db) {
-  uint64_t total = 0;
-  for (const auto& p : program.pipelines) {
-    if (p.source.table.empty()) continue;
-    const Table& t = db.table(p.source.table);
-    for (const auto& c : p.source.columns) total += t.column(c).device_bytes();
-  }
-  return total;
 }
 
 int run(int argc, char** argv) {
@@ -87,7 +77,7 @@ int run(int argc, char** argv) {
         plan::parse_json_plan(ssb::query_plan_json(name), name, catalog));
     const auto q = driver::compile_query(plan, catalog, compile);
     const auto e = driver::run_query(q, db, executor, exec);
-    const uint64_t bytes = scanned_bytes(q.program, db);
+    const uint64_t bytes = bench::scanned_bytes(q.program, db);
     const double bound_ms = static_cast<double>(bytes) / bw;
     std::printf("%-6s %12.1f %12.3f %12.3f %10.2f\n", name.c_str(), bytes / 1048576.0, bound_ms, e.stats.kernel_ms,
                 e.stats.kernel_ms / bound_ms);

@@ -2,9 +2,16 @@
 // (pass_fuse_multi_pass.cpp), which share the compound kernel's argument list.
 #pragma once
 
+#include <string>
+
 #include "ir/program.h"
 
 namespace hqc::ir {
+
+// A kernel argument of declared buffer `name` (written or read) / of declared param `name`; the
+// passes that make kernels share these (fusion, its multi-pass split, compact_result).
+KernelArg buffer_arg(const Program& program, const std::string& name, bool written);
+KernelArg param_arg(const Program& program, const std::string& name);
 
 // Pipeline `p`'s compound kernel: its complete, ordered argument list and its reductions with the
 // techniques of the program's model (multi-pass: those of the pipelined model, replaced by the split).

@@ -11,6 +11,7 @@
 //   Only the result table: a table a later pipeline scans stays sparse (that pipeline reads it on
 //   the device and skips empty slots itself), and a scalar aggregate has one slot anyway. The host
 //   then reads `rows_buffer` rows of the dense buffers (runtime/execution/lower_program.cpp).
+#include "ir/fusion.h"
 #include "ir/passes.h"
 #include "storage/error.h"
 
@@ -22,23 +23,6 @@ void add_buffer(Program& program, Buffer b) {
   if (program.find_buffer(b.name) != nullptr)
     throw Error(ErrorKind::Internal, "compact_result: buffer " + b.name + " already exists");
   program.buffers.push_back(std::move(b));
-}
-
-KernelArg buffer_arg(const Program& program, const std::string& name, bool written) {
-  KernelArg a;
-  a.kind = KernelArg::Kind::Buffer;
-  a.name = name;
-  a.type = program.find_buffer(name)->element;
-  a.written = written;
-  return a;
-}
-
-KernelArg param_arg(const Program& program, const std::string& name) {
-  KernelArg a;
-  a.kind = KernelArg::Kind::Param;
-  a.name = name;
-  a.type = program.find_param(name)->type;
-  return a;
 }
 
 }  // namespace

@@ -49,23 +49,6 @@ std::string add_param(Program& program, Param p) {
   return p.name;
 }
 
-KernelArg buffer_arg(const Program& program, const std::string& name, bool written) {
-  KernelArg a;
-  a.kind = KernelArg::Kind::Buffer;
-  a.name = name;
-  a.type = program.find_buffer(name)->element;
-  a.written = written;
-  return a;
-}
-
-KernelArg param_arg(const Program& program, const std::string& name) {
-  KernelArg a;
-  a.kind = KernelArg::Kind::Param;
-  a.name = name;
-  a.type = program.find_param(name)->type;
-  return a;
-}
-
 // `args` with `extra` inserted before the first Param (kernels list columns, buffers, then params).
 std::vector<KernelArg> with_buffers(std::vector<KernelArg> args, const std::vector<KernelArg>& extra) {
   auto at = args.begin();

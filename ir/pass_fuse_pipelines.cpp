@@ -178,6 +178,27 @@ bool reads_string_bytes(const Program& program, const Pipeline& p, const std::st
 
 }  // namespace
 
+KernelArg buffer_arg(const Program& program, const std::string& name, bool written) {
+  const Buffer* b = program.find_buffer(name);
+  if (b == nullptr) throw Error(ErrorKind::Internal, "kernel argument: undeclared buffer " + name);
+  KernelArg a;
+  a.kind = KernelArg::Kind::Buffer;
+  a.name = name;
+  a.type = b->element;
+  a.written = written;
+  return a;
+}
+
+KernelArg param_arg(const Program& program, const std::string& name) {
+  const Param* p = program.find_param(name);
+  if (p == nullptr) throw Error(ErrorKind::Internal, "kernel argument: undeclared param " + name);
+  KernelArg a;
+  a.kind = KernelArg::Kind::Param;
+  a.name = name;
+  a.type = p->type;
+  return a;
+}
+
 Kernel compound_kernel(const Program& program, const Pipeline& p) {
   bool resolution = program.model == ExecutionModel::Resolution;
   Kernel k;
