@@ -59,9 +59,9 @@ class LaneSink : public SinkEmitter {
   void begin_tuple(KernelContext& ctx) override {
     const ir::MultiPass& mp = ctx.kernel.multi_pass;
     const std::string& offsets = ctx.require_arg(mp.offsets);
-    ctx.w.line("hqc_u64 " + names::next_position(agg_->name) + " = hqc_mp_first_position(" + offsets + ", " + tile_args() + ");");
+    ctx.w.line("hqc_u64 " + names::next_position(agg_->name) + " = hqc_mp_first_position(" + offsets + ", 0, " + tile_args() + ");");
     if (!mp.total_buffer.empty())
-      ctx.w.line("hqc_mp_store_total(" + offsets + ", " + tile_args() + ", " + ctx.require_arg(ctx.pipeline.source.rows_param) + ", " +
+      ctx.w.line("hqc_mp_store_total(" + offsets + ", 0, " + tile_args() + ", " + ctx.require_arg(ctx.pipeline.source.rows_param) + ", " +
                  ctx.require_arg(mp.total_buffer) + ");");
   }
   void in_loop(KernelContext& ctx) override {

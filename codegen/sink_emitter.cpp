@@ -185,10 +185,11 @@ class MaterializeSink : public SinkEmitter {
   void begin_tuple(KernelContext& ctx) override {
     if (technique_ != ir::Technique::A1) return;
     const std::string& offsets = ctx.require_arg(ctx.kernel.multi_pass.offsets);
+    const std::string& base = ctx.require_arg(ctx.kernel.multi_pass.base_param);
     const std::string tile = std::string(names::tile()) + ", " + names::tile_items();
-    ctx.w.line("hqc_u64 " + names::next_position(out_->name) + " = hqc_mp_first_position(" + offsets + ", " + tile + ");");
-    ctx.w.line("hqc_mp_store_total(" + offsets + ", " + tile + ", " + ctx.require_arg(ctx.pipeline.source.rows_param) + ", " +
-               ctx.require_arg(out_->counter_buffer) + ");");
+    ctx.w.line("hqc_u64 " + names::next_position(out_->name) + " = hqc_mp_first_position(" + offsets + ", " + base + ", " + tile + ");");
+    ctx.w.line("hqc_mp_store_total(" + offsets + ", " + base + ", " + tile + ", " + ctx.require_arg(ctx.pipeline.source.rows_param) +
+               ", " + ctx.require_arg(out_->counter_buffer) + ");");
   }
   void in_loop(KernelContext& ctx) override {
     const std::string pos = names::write_position(out_->name);

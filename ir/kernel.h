@@ -145,6 +145,9 @@ struct PassLane {               // one materialized value per qualifying tuple, 
 };
 struct MultiPass {
   std::string offsets;          // I64 per source row: outputs of the row (count), then end offsets (scan)
+  // A1: rows earlier writers appended to the output (UNION ALL arms): the output's counter, read by
+  // the host before the pipeline (runtime ParamFromBuffer); positions start there.
+  std::string base_param;
   bool match_loop = false;      // a probe may match several times: counts accumulate (offsets zero-filled)
   std::string rows_param;       // qualifying tuples: the scan's total, capped at capacity_param
   std::string capacity_param;   // elements of the lanes (aggregation)

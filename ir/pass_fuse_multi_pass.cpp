@@ -7,9 +7,11 @@
 //     hash build    the compound kernel unchanged (no reduction: one atomicCAS insert per tuple).
 //     materialize   A1: `<k>_count` writes each source row's outputs (0/1, or its matches) into
 //                   `mp<p>_offsets`; InclusiveScan turns them into end offsets in place; `<k>_write`
-//                   re-runs the pipeline and writes row r's outputs from offsets[r - 1] on, and the
-//                   work-item of the last row stores the total in the output's counter (rows past an
-//                   estimated capacity raise the output's flag, as in every model).
+//                   re-runs the pipeline and writes row r's outputs from base + offsets[r - 1] on, and
+//                   the work-item of the last row stores base + the total in the output's counter;
+//                   base (`mp<p>_base`) is that counter before the pipeline: the rows earlier writers
+//                   of the output (UNION ALL arms) appended (rows past an estimated capacity raise
+//                   the output's flag, as in every model).
 //     scalar agg    B1: count, scan (its total, capped at the capacity, is `mp<p>_rows`), `<k>_write`
 //                   materializes each qualifying tuple's accumulator inputs (a lane per accumulator;
 //                   a 128-bit SUM as two int64 lanes, v >> 32 and v & (2^32 - 1), whose sums cannot
@@ -205,8 +207,12 @@ class MultiPassSplit {
     count_kernel(sink);
     library(LibraryOp::InclusiveScan, program_.kernels.back().name, {mp_.offsets}, p_.source.rows_param, "",
             "write positions of " + out.name + ": prefix sum of the counts");
+    Param base{prefix_ + "_base", Param::Source::Constant, ScalarType::I64};
+    base.comment = "rows earlier writers appended to " + out.name + " (its counter before this pipeline)";
+    mp_.base_param = add_param(program_, base);
     Kernel w = pass_kernel(KernelKind::PassWrite, "write");
     w.args = with_buffers(compound_.args, {buffer_arg(program_, mp_.offsets, false)});
+    append_param(program_, w.args, mp_.base_param);
     w.reductions.push_back(reduction(ReductionKind::WritePosition, Technique::A1));
     w.multi_pass = mp_;
     program_.kernels.push_back(std::move(w));
@@ -273,6 +279,11 @@ class MultiPassSplit {
 
   void aggregate(const AggregationTable& agg) {
     const bool grouped = agg.layout != AggLayout::Scalar;
+    // The finish kernel stores (not adds) the reduced values: one pipeline fills a table.
+    for (const Pipeline& q : program_.pipelines)
+      if (q.id != p_.id && q.sink.kind == SinkKind::Aggregate && q.sink.state == agg.name)
+        throw Error(ErrorKind::Internal, "fuse_pipelines (multi_pass): " + agg.name + " is filled by p" + std::to_string(p_.id) +
+                                             " and p" + std::to_string(q.id) + "; the finish kernel stores one pipeline's groups");
     capacity();
     mp_.rows_param = add_param(program_, {prefix_ + "_rows", Param::Source::Constant, ScalarType::I64});
     program_.params.back().comment = "qualifying tuples (the library scan's total)";

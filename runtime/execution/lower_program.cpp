@@ -422,6 +422,12 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     }
     if (ps.launches.empty()) fail(program, "pipeline " + pipeline.name + " has no kernel");
     ps.library_steps = library_steps(program, pipeline, ps.launches);
+    // A multi-pass write into an output starts after the rows earlier writers appended.
+    for (const ir::Kernel& k : program.kernels) {
+      if (k.pipeline != pipeline.id || k.kind != ir::KernelKind::PassWrite || k.multi_pass.base_param.empty()) continue;
+      const ir::OutputTable& out = find_state(program, program.outputs, pipeline.sink.state, "output");
+      ps.params_from_buffers.push_back({k.multi_pass.base_param, out.counter_buffer, "", ""});
+    }
 
     // Values an earlier pipeline computed (rows it wrote, the value of a one-row stage) are read
     // back right after the pipeline that writes them, so every later pipeline's launch has them.

@@ -6,17 +6,20 @@
 // Guarantees:
 //   - offsets are the inclusive prefix sum of the per-row output counts (the count kernel wrote
 //     them, the library scanned them in place): row r writes from offsets[r - 1] on (row 0 from 0).
-//   - hqc_mp_store_total: the work-item holding the last row stores the scan's total (a counter the
-//     host reads: the output's rows, or the lanes' capacity a re-run needs); nobody when n_rows is 0
-//     (the counter keeps its zero fill).
+//   - positions start at `base`: the rows earlier writers appended to the same output (a UNION ALL's
+//     arms; the host reads the output's counter into the write kernel's base parameter), 0 for lanes.
+//   - hqc_mp_store_total: the work-item holding the last row stores base + the scan's total (a counter
+//     the host reads: the output's rows, or the lanes' capacity a re-run needs); nobody when n_rows
+//     is 0 (the counter keeps base: its fill, or what earlier writers stored).
 //   - hqc_mp_i128_from_halves: a 128-bit SUM materialized as two int64 lanes, v >> 32 (arithmetic)
 //     and v & (2^32 - 1), is hi_sum * 2^32 + lo_sum exactly (each half's sum fits int64 below 2^31
 //     rows).
 
-// This work-item's first write position (0 without a row).
-HQC_FN hqc_u64 hqc_mp_first_position(HQC_GLOBAL const hqc_i64* offsets, hqc_i64 tile, hqc_i32 tile_items) {
+// This work-item's first write position after `base` (the rows earlier writers of the same output
+// appended; 0 for lanes): base without a row.
+HQC_FN hqc_u64 hqc_mp_first_position(HQC_GLOBAL const hqc_i64* offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 tile_items) {
   const hqc_i64 row = tile + HQC_LID();
-  return HQC_LID() < tile_items && row > 0 ? (hqc_u64)offsets[row - 1] : (hqc_u64)0;
+  return (hqc_u64)base + (HQC_LID() < tile_items && row > 0 ? (hqc_u64)offsets[row - 1] : (hqc_u64)0);
 }
 
 // The count kernel's store: this row's outputs (accumulated over a match loop when `add`).
@@ -26,9 +29,9 @@ HQC_FN void hqc_mp_count(HQC_GLOBAL hqc_i64* offsets, hqc_i64 tile, hqc_i32 tile
   offsets[row] = add ? offsets[row] + (flag ? 1 : 0) : (flag ? 1 : 0);
 }
 
-HQC_FN void hqc_mp_store_total(HQC_GLOBAL const hqc_i64* offsets, hqc_i64 tile, hqc_i32 tile_items, hqc_i64 n_rows,
+HQC_FN void hqc_mp_store_total(HQC_GLOBAL const hqc_i64* offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 tile_items, hqc_i64 n_rows,
                                HQC_GLOBAL hqc_u64* total) {
-  if (HQC_LID() < tile_items && tile + HQC_LID() == n_rows - 1) total[0] = (hqc_u64)offsets[n_rows - 1];
+  if (HQC_LID() < tile_items && tile + HQC_LID() == n_rows - 1) total[0] = (hqc_u64)base + (hqc_u64)offsets[n_rows - 1];
 }
 
 // A lane's position past the lanes' capacity (an estimate) raises the flag instead of writing.

@@ -486,6 +486,17 @@ QUERIES = [
                                      "unbounded following) as n, sum(l_quantity) over (partition by l_orderkey order by l_linenumber "
                                      "rows between unbounded preceding and 1 preceding) as before from lineitem where l_orderkey < 200 "
                                      "order by l_orderkey, l_linenumber"),
+    # Probes that match several times feeding a reduction: under multi_pass / operator_at_a_time the
+    # lanes' capacity (the probe side's rows) is exceeded on the device and grown (one rebuild).
+    ("multi_match_scalar_aggregate", "select count(*) as n, sum(c_acctbal) as s, max(s_acctbal) as m from supplier, customer "
+                                     "where s_nationkey = c_nationkey"),
+    ("multi_match_grouped_aggregate", "select c_mktsegment, count(*) as n, sum(s_acctbal) as s from supplier, customer "
+                                      "where s_nationkey = c_nationkey group by c_mktsegment order by c_mktsegment"),
+    ("multi_match_materialize", "select c_custkey, s_suppkey from supplier, customer where s_nationkey = c_nationkey "
+                                "and c_custkey < 40 order by c_custkey, s_suppkey"),
+    # A key modulo a literal: at most that many groups (the resolution model privatises them).
+    ("group_by_modulo", "select o_orderkey % 7 as g, count(*) as n, sum(o_totalprice) as s from orders group by o_orderkey % 7 "
+                        "order by g"),
 ]
 
 if __name__ == "__main__":
