@@ -250,14 +250,19 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       throw Error(ErrorKind::Internal, op.json_path + ": " + plan::op_kind_name(op.kind) + " below the top reached the pipeline builder");
   }
 
-  const bool model_break = operator_break(op, current, needed);
+  bool model_break = operator_break(op, current, needed);
+  std::vector<plan::Attribute> columns;  // what the consumers need
+  for (const plan::Attribute& a : op.schema) {
+    if (needed.count({a.source, a.name})) columns.push_back(a);
+  }
+  if (columns.empty() && model_break) {
+    // Only its rows are counted: one attribute the pipeline has bound carries them (none: no break).
+    for (const plan::Attribute& a : op.schema)
+      if (columns.empty() && current.find_attribute(a.source, a.name) != nullptr) columns.push_back(a);
+    model_break = !columns.empty();
+  }
   if (op.pipeline_break || model_break) {
     // Materialize what the consumers need, then continue from a scan of that output.
-    std::vector<plan::Attribute> columns;
-    for (const plan::Attribute& a : op.schema) {
-      if (needed.count({a.source, a.name})) columns.push_back(a);
-    }
-    if (columns.empty() && model_break) columns.push_back(op.schema.front());  // only its rows are counted
     if (columns.empty()) unsupported(op, "pipeline_break on a node whose output nothing above uses");
     const OutputTable& out = make_output(columns, current, op.json_path);
     for (const OutputColumn& c : out.columns) {
