@@ -98,6 +98,12 @@ class LaneSink : public SinkEmitter {
       if (a.name != lane.accumulator || a.buffer == agg_->occupancy_buffer) continue;
       if (lane.part == "hi") return "hqc_mp_high_half(" + a.input + ")";
       if (lane.part == "lo") return "hqc_mp_low_half(" + a.input + ")";
+      // A 128-bit MIN/MAX: its words as sort keys and values, and the tuple's position.
+      if (lane.part == "low_key") return "hqc_mp_low_key(" + a.input + ")";
+      if (lane.part == "high_key") return "hqc_mp_high_key(" + a.input + ")";
+      if (lane.part == "low") return "(hqc_i64)(" + a.input + ").lo";
+      if (lane.part == "high") return "(" + a.input + ").hi";
+      if (lane.part == "order") return "(hqc_u32)" + names::write_position(agg_->name);
       return a.input;
     }
     throw Error(ErrorKind::Internal, ctx.where() + ": lane " + lane.buffer + " names no accumulator of " + agg_->name);
@@ -145,15 +151,27 @@ void emit_finish_kernel(const ir::Program& program, const ir::Kernel& kernel, So
     w.line("const hqc_i64 slot = (hqc_i64)" + mp.reduced_keys + "[g];");
     w.line("if (slot < 0 || slot >= " + agg->slots_param + ") continue;  // tuples without a slot: the table's flag is raised");
   } else {
+    w.line("if (" + mp.rows_param + " == 0) continue;  // no qualifying tuple: the table keeps its identity");
     w.line("const hqc_i64 slot = 0;");
   }
   for (const ir::Accumulator& acc : agg->accumulators) {
     const ir::Buffer* b = program.find_buffer(acc.buffer);
     const std::string type = element_type(b->element);
-    std::string hi, lo, whole;
+    std::string hi, lo, whole, order, low, high;
     for (const ir::PassLane& l : mp.lanes) {
       if (l.accumulator != acc.name) continue;
+      if (l.part == "order") order = l.buffer;
+      if (l.part == "low") low = l.buffer;
+      if (l.part == "high") high = l.buffer;
+      if (l.reduced.empty()) continue;
       (l.part == "hi" ? hi : l.part == "lo" ? lo : whole) = l.reduced + "[g]";
+    }
+    if (!acc.state_buffer.empty()) {
+      // The tuples' positions sorted by value: MIN is the first, MAX the last.
+      const std::string at = order + "[" + (acc.func == plan::AggFunc::Min ? std::string("0") : mp.rows_param + " - 1") + "]";
+      w.line("hqc_i128_store(" + acc.buffer + ", 0, hqc_i128_from_words(" + low + "[" + at + "], " + high + "[" + at + "]));");
+      w.line(acc.state_buffer + "[0] = 2u;  // holds a value (templates/device/base.h's locked update)");
+      continue;
     }
     if (acc.wide)
       w.line("hqc_i128_store(" + acc.buffer + ", (hqc_u64)slot, hqc_mp_i128_from_halves(" + hi + ", " + lo + "));");

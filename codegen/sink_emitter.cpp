@@ -316,7 +316,7 @@ std::vector<AccumulatorPlan> plan_accumulators(KernelContext& ctx, const ir::Agg
                      extreme == acc.state_buffer.empty()))
       throw Error(ErrorKind::Internal, ctx.where() + ": 128-bit accumulator " + acc.name +
                                            " is neither an int64 SUM nor a MIN/MAX with a state buffer");
-    if (!acc.state_buffer.empty()) a.state = ctx.require_arg(acc.state_buffer);
+    if (!acc.state_buffer.empty()) a.state = ctx.kernel.kind == ir::KernelKind::PassWrite ? acc.state_buffer : ctx.require_arg(acc.state_buffer);
     if (b.element == ir::ScalarType::I32 || b.element == ir::ScalarType::U32)
       throw Error(ErrorKind::Internal, ctx.where() + ": accumulator buffer " + b.name + " is 32-bit; expected i64/u64/f64");
     a.pointer = b.element == ir::ScalarType::U64 ? "(HQC_GLOBAL hqc_i64*)" + b.name : b.name;

@@ -15,8 +15,10 @@
 //     scalar agg    B1: count, scan (its total, capped at the capacity, is `mp<p>_rows`), `<k>_write`
 //                   materializes each qualifying tuple's accumulator inputs (a lane per accumulator;
 //                   a 128-bit SUM as two int64 lanes, v >> 32 and v & (2^32 - 1), whose sums cannot
-//                   overflow below 2^31 rows), Reduce per lane, `<k>_finish` stores the values (and
-//                   the tuple count) into the table's slot 0.
+//                   overflow below 2^31 rows), Reduce per lane — a 128-bit MIN/MAX instead sorts the
+//                   tuples' positions by low word, then stably by high word — and `<k>_finish`
+//                   stores the values (and the tuple count) into the table's slot 0 when a tuple
+//                   qualified.
 //     grouped agg   C1: count, scan, `<k>_write` finds each qualifying tuple's slot (the mixed-radix
 //                   index of a direct-indexed table; find-or-insert of the key in a hashed one, as a
 //                   build inserts) and materializes (slot, position, lanes); SortByKey sorts the slots
@@ -27,7 +29,7 @@
 //   Capacity: the lanes hold one value per source row unless a probe matches several times; then
 //   their capacity is an estimate (`mp<p>_capacity`), a tuple past it raises `mp<p>_overflow` and the
 //   host re-runs with the scan's total (`mp<p>_total`).
-//   throws: Error(Unsupported) for a 128-bit MIN/MAX (no library reduction of 128-bit values).
+//   throws: Error(Unsupported) for a grouped 128-bit MIN/MAX (no library reduction per group).
 #include <cctype>
 
 #include "ir/fusion.h"
@@ -112,7 +114,10 @@ bool ops_check_arithmetic(const Pipeline& p) {
 std::vector<std::string> table_value_buffers(const AggregationTable& agg) {
   std::vector<std::string> out;
   if (!agg.occupancy_buffer.empty()) out.push_back(agg.occupancy_buffer);
-  for (const Accumulator& a : agg.accumulators) out.push_back(a.buffer);
+  for (const Accumulator& a : agg.accumulators) {
+    out.push_back(a.buffer);
+    if (!a.state_buffer.empty()) out.push_back(a.state_buffer);
+  }
   return out;
 }
 
@@ -121,8 +126,6 @@ std::vector<std::string> table_buffers(const AggregationTable& agg) {
   std::vector<std::string> out = table_value_buffers(agg);
   for (const GroupKey& k : agg.keys)
     if (!k.key_buffer.empty()) out.push_back(k.key_buffer);
-  for (const Accumulator& a : agg.accumulators)
-    if (!a.state_buffer.empty()) out.push_back(a.state_buffer);
   if (!agg.overflow_buffer.empty()) out.push_back(agg.overflow_buffer);
   return out;
 }
@@ -244,9 +247,14 @@ class MultiPassSplit {
       return add_buffer(program_, {prefix_ + "_red_" + name, t, grouped ? 0u : 1u, groups, 1, Buffer::Fill::None, 0, what});
     };
     for (const Accumulator& a : agg.accumulators) {
-      if (!a.state_buffer.empty())
-        throw Error(ErrorKind::Unsupported, "pipeline " + p_.name + ": " + plan::agg_func_name(a.func) + " of a 128-bit value (" +
-                                                a.name + ") has no library reduction under the multi_pass model; use resolution or pipelined");
+      if (!a.state_buffer.empty()) {
+        if (grouped)
+          throw Error(ErrorKind::Unsupported, "pipeline " + p_.name + ": " + plan::agg_func_name(a.func) + " of a 128-bit value (" +
+                                                  a.name + ") per group has no library reduction under the " +
+                                                  execution_model_name(program_.model) + " model; use resolution or pipelined");
+        add_extreme_lanes(a);
+        continue;
+      }
       const bool f64 = program_.find_buffer(a.buffer)->element == ScalarType::F64;
       const ScalarType t = f64 ? ScalarType::F64 : ScalarType::I64;
       const ReduceOp op = a.func == plan::AggFunc::Min ? ReduceOp::Min : a.func == plan::AggFunc::Max ? ReduceOp::Max : ReduceOp::Sum;
@@ -271,6 +279,35 @@ class MultiPassSplit {
     }
   }
 
+  // A scalar MIN/MAX of 128-bit values: lanes of its low and high words as sort keys and as values,
+  // and the tuples' positions; two stable sorts (low keys, then the high keys gathered into that
+  // order) leave the positions in value order, and the finish kernel reads the first (MIN) or last
+  // (MAX) tuple's words.
+  void add_extreme_lanes(const Accumulator& a) {
+    const std::string base = sanitize(a.name);
+    auto lane = [&](const std::string& part, ScalarType t, const std::string& what) {
+      PassLane l;
+      l.accumulator = a.name;
+      l.part = part;
+      l.buffer = lane_buffer(base + "_" + part, t, what + " of " + a.name + " per qualifying tuple");
+      mp_.lanes.push_back(l);
+      return l.buffer;
+    };
+    const std::string low_key = lane("low_key", ScalarType::U64, "low word (sort key)");
+    const std::string high_key = lane("high_key", ScalarType::U64, "high word, sign bit flipped (sort key)");
+    const std::string perm = lane("order", ScalarType::U32, "position (sorted into value order)");
+    lane("low", ScalarType::I64, "low word");
+    lane("high", ScalarType::I64, "high word");
+    extreme_calls_.push_back({low_key, high_key, perm, lane_buffer(base + "_high_sorted", ScalarType::U64,
+                                                                   "high keys in low-key order (the second sort's keys)"),
+                              a.name});
+  }
+
+  struct ExtremeCalls {
+    std::string low_key, high_key, perm, high_sorted, accumulator;
+  };
+  std::vector<ExtremeCalls> extreme_calls_;
+
   static std::string sanitize(const std::string& name) {
     std::string out;
     for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
@@ -287,8 +324,10 @@ class MultiPassSplit {
     capacity();
     mp_.rows_param = add_param(program_, {prefix_ + "_rows", Param::Source::Constant, ScalarType::I64});
     program_.params.back().comment = "qualifying tuples (the library scan's total)";
-    mp_.groups_param = add_param(program_, {prefix_ + "_groups", Param::Source::Constant, ScalarType::I64});
-    program_.params.back().comment = grouped ? "groups (runs of the sorted slots)" : "1 when a tuple qualified, else 0";
+    Param groups{prefix_ + "_groups", Param::Source::Constant, ScalarType::I64};
+    groups.value = grouped ? 0 : 1;  // scalar: one aggregate (the finish kernel skips it without tuples)
+    groups.comment = grouped ? "groups (runs of the sorted slots)" : "one aggregate";
+    mp_.groups_param = add_param(program_, groups);
     if (grouped) {
       mp_.keys = lane_buffer("keys", ScalarType::U64, "slot of each qualifying tuple (sorted by the library)");
       mp_.perm = lane_buffer("perm", ScalarType::U32, "write position of each qualifying tuple (permuted by the sort)");
@@ -335,8 +374,14 @@ class MultiPassSplit {
         program_.library_calls.back().f64 = l.f64;
       }
     } else {
+      for (const ExtremeCalls& e : extreme_calls_) {
+        library(LibraryOp::SortByKey, write, {e.low_key, e.perm}, mp_.rows_param, "", e.accumulator + ": tuples by low word");
+        library(LibraryOp::Gather, write, {e.perm, e.high_key, e.high_sorted}, mp_.rows_param, "", e.accumulator + ": high words in that order");
+        library(LibraryOp::SortByKey, write, {e.high_sorted, e.perm}, mp_.rows_param, "", e.accumulator + ": tuples by value (stable)");
+      }
       for (const PassLane& l : mp_.lanes) {
-        library(LibraryOp::Reduce, write, {l.buffer, l.reduced}, mp_.rows_param, mp_.groups_param,
+        if (l.reduced.empty()) continue;  // a 128-bit MIN/MAX's lanes: sorted above
+        library(LibraryOp::Reduce, write, {l.buffer, l.reduced}, mp_.rows_param, "",
                 std::string(reduce_op_name(l.reduce)) + " of " + l.accumulator + (l.part.empty() ? "" : " (" + l.part + ")"));
         program_.library_calls.back().reduce = l.reduce;
         program_.library_calls.back().f64 = l.f64;
@@ -345,7 +390,10 @@ class MultiPassSplit {
 
     Kernel f = pass_kernel(KernelKind::PassFinish, "finish");
     if (grouped) f.args.push_back(buffer_arg(program_, mp_.reduced_keys, false));
-    for (const PassLane& l : mp_.lanes) f.args.push_back(buffer_arg(program_, l.reduced, false));
+    for (const PassLane& l : mp_.lanes) {
+      if (!l.reduced.empty()) f.args.push_back(buffer_arg(program_, l.reduced, false));
+      else if (l.part == "order" || l.part == "low" || l.part == "high") f.args.push_back(buffer_arg(program_, l.buffer, false));
+    }
     for (const std::string& b : table_value_buffers(agg)) f.args.push_back(buffer_arg(program_, b, true));
     f.args.push_back(param_arg(program_, mp_.groups_param));
     f.args.push_back(param_arg(program_, mp_.rows_param));

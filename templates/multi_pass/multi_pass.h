@@ -11,6 +11,8 @@
 //   - hqc_mp_store_total: the work-item holding the last row stores base + the scan's total (a counter
 //     the host reads: the output's rows, or the lanes' capacity a re-run needs); nobody when n_rows
 //     is 0 (the counter keeps base: its fill, or what earlier writers stored).
+//   - hqc_mp_low_key / hqc_mp_high_key: a 128-bit value's words as sort keys whose unsigned order,
+//     low words first then (stably) high words, is the values' order (scalar 128-bit MIN/MAX).
 //   - hqc_mp_i128_from_halves: a 128-bit SUM materialized as two int64 lanes, v >> 32 (arithmetic)
 //     and v & (2^32 - 1), is hi_sum * 2^32 + lo_sum exactly (each half's sum fits int64 below 2^31
 //     rows).
@@ -43,6 +45,11 @@ HQC_FN hqc_i32 hqc_mp_fits(hqc_u64 position, hqc_i64 capacity, HQC_GLOBAL hqc_u3
 
 HQC_FN hqc_i64 hqc_mp_high_half(hqc_i64 v) { return v >> 32; }
 HQC_FN hqc_i64 hqc_mp_low_half(hqc_i64 v) { return v & (hqc_i64)0xffffffff; }
+
+// A 128-bit MIN/MAX (scalar) is found by sorting: the low words as unsigned keys, then, stably, the
+// high words with the sign bit flipped (unsigned order = signed order) — the extremes end first/last.
+HQC_FN hqc_u64 hqc_mp_low_key(hqc_i128 v) { return v.lo; }
+HQC_FN hqc_u64 hqc_mp_high_key(hqc_i128 v) { return (hqc_u64)v.hi ^ ((hqc_u64)1 << 63); }
 
 HQC_FN hqc_i128 hqc_mp_i128_from_halves(hqc_i64 hi, hqc_i64 lo) {
   // hi * 2^32 as two words: low = hi << 32, high = hi >> 32 (sign-extended); then + lo (>= 0).

@@ -88,10 +88,10 @@ TEST_CASE("multi_pass: a scalar aggregate reduces one materialized lane per aggr
                                                     "pass_finish sum_p0_aggregate_finish"});
   CHECK(calls(p) == std::vector<std::string>{
                         "inclusive_scan after sum_p0_aggregate_count over rows_lineorder: mp0_offsets -> mp0_rows <= rows_lineorder",
-                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_revenue_hi mp0_red_revenue_hi sum -> mp0_groups",
-                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_revenue_lo mp0_red_revenue_lo sum -> mp0_groups",
-                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_n mp0_red_n sum -> mp0_groups",
-                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_low mp0_red_low min -> mp0_groups"});
+                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_revenue_hi mp0_red_revenue_hi sum",
+                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_revenue_lo mp0_red_revenue_lo sum",
+                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_n mp0_red_n sum",
+                        "reduce after sum_p0_aggregate_write over mp0_rows: mp0_low mp0_red_low min"});
   CHECK(p.kernels[1].reductions.at(0).technique == ir::Technique::B1);
   CHECK(p.kernels[2].launch.tuples_param == "mp0_groups");
   CHECK(buffer(p, "mp0_red_low").fixed_elements == 1);

@@ -494,6 +494,9 @@ QUERIES = [
                                       "where s_nationkey = c_nationkey group by c_mktsegment order by c_mktsegment"),
     ("multi_match_materialize", "select c_custkey, s_suppkey from supplier, customer where s_nationkey = c_nationkey "
                                 "and c_custkey < 40 order by c_custkey, s_suppkey"),
+    # MIN and MAX of sums that are 128-bit without statistics (the library models sort the values).
+    ("wide_min_max", "select min(s) as lo, max(s) as hi, count(*) as n from (select l_suppkey, sum(l_extendedprice) as s "
+                     "from lineitem group by l_suppkey) as t"),
     # A key modulo a literal: at most that many groups (the resolution model privatises them).
     ("group_by_modulo", "select o_orderkey % 7 as g, count(*) as n, sum(o_totalprice) as s from orders group by o_orderkey % 7 "
                         "order by g"),
