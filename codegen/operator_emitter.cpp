@@ -33,6 +33,7 @@
 #include "codegen/expr_emitter.h"
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::codegen::detail {
@@ -460,12 +461,7 @@ std::string null_slot(const KernelContext& ctx, const std::string& source, const
 }
 
 void plan_operators(KernelContext& ctx) {
-  bool match_loop = false;
-  for (const ir::PipelineOp& op : ctx.pipeline.ops) {
-    if (op.kind != ir::PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) continue;
-    const ir::HashTable* ht = ctx.program.find_hash_table(op.hash_table);
-    if (ht != nullptr && !ht->unique_keys) match_loop = true;
-  }
+  const bool match_loop = ir::matches_several_times(ctx.program, ctx.pipeline);
   // A sink that resolves inside the tile loop (A3's CTA scan) needs every work-item to run it
   // equally often: the match loops then run while ANY work-item of the CTA has a match left.
   bool collective = false;

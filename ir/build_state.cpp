@@ -36,6 +36,7 @@
 
 #include "ir/lowering.h"
 #include "ir/resolve_parameters.h"
+#include "ir/walk.h"
 #include "planner/sizing.h"
 #include "storage/error.h"
 
@@ -871,11 +872,7 @@ const OutputTable& Lowering::make_output(const std::vector<plan::Attribute>& col
   // A probe with several matches per tuple can write more rows than the source has: the capacity
   // becomes an estimate, checked on the device and grown by the host. So is the sum of several
   // writers' bounds (one of them may scan a table that grows on a re-run).
-  const bool multi_match = writers.size() > 1 || std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) {
-    if (op.kind != PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) return false;
-    const HashTable* ht = program_.find_hash_table(op.hash_table);
-    return ht != nullptr && !ht->unique_keys;
-  });
+  const bool multi_match = writers.size() > 1 || matches_several_times(program_, p);
   if (writers.size() > 1) {
     Param cap{out.name + "_capacity", Param::Source::Sum, ScalarType::I64};
     for (const Pipeline* w : writers) cap.factors.push_back(w->source.rows_param);

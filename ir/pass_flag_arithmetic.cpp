@@ -15,22 +15,11 @@
 
 namespace hqc::ir {
 
-namespace {
-
-bool has_check(const plan::Expr& e) {
-  if (e.overflow_check) return true;
-  for (const plan::ExprPtr& a : e.args)
-    if (has_check(*a)) return true;
-  return false;
-}
-
-}  // namespace
-
 void flag_arithmetic(Program& program) {
   for (Pipeline& p : program.pipelines) {
     if (!p.arith_flags.empty()) continue;
     bool checked = false;
-    for (const plan::Expr* e : pipeline_exprs(program, p)) checked = checked || has_check(*e);
+    for (const plan::Expr* e : pipeline_exprs(program, p)) checked = checked || has_overflow_check(*e);
     if (!checked) continue;
     Buffer b{"p" + std::to_string(p.id) + "_arith_overflow", ScalarType::U32, 1, "", 1, Buffer::Fill::Zero, 0,
              "overflow flag of the checked 64-bit arithmetic of pipeline p" + std::to_string(p.id)};

@@ -30,9 +30,9 @@
 //   their capacity is an estimate (`mp<p>_capacity`), a tuple past it raises `mp<p>_overflow` and the
 //   host re-runs with the scan's total (`mp<p>_total`).
 //   throws: Error(Unsupported) for a grouped 128-bit MIN/MAX (no library reduction per group).
-#include <cctype>
-
 #include "ir/fusion.h"
+#include "ir/lowering.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::ir {
@@ -78,34 +78,11 @@ void append_param(const Program& program, std::vector<KernelArg>& args, const st
   args.push_back(param_arg(program, name));
 }
 
-// A probe that may match several times (a match loop around the sink, codegen/operator_emitter.cpp).
-bool has_match_loop(const Program& program, const Pipeline& p) {
-  for (const PipelineOp& op : p.ops) {
-    if (op.kind != PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) continue;
-    const HashTable* ht = program.find_hash_table(op.hash_table);
-    if (ht != nullptr && !ht->unique_keys) return true;
-  }
-  return false;
-}
-
-bool has_check(const plan::Expr* e) {
-  if (e == nullptr) return false;
-  if (e->overflow_check) return true;
-  for (const plan::ExprPtr& a : e->args)
-    if (has_check(a.get())) return true;
-  return false;
-}
-
 // Whether the pipeline's operators (not its sink) evaluate overflow-checked arithmetic: the count
 // kernel, which runs only them, then raises the pipeline's flag word too.
 bool ops_check_arithmetic(const Pipeline& p) {
-  for (const PipelineOp& op : p.ops) {
-    if (has_check(op.predicate.get()) || has_check(op.residual.get())) return true;
-    for (const plan::ExprPtr& k : op.probe_keys)
-      if (has_check(k.get())) return true;
-    for (const plan::NamedExpr& m : op.exprs)
-      if (has_check(m.expr.get())) return true;
-  }
+  for (const plan::Expr* e : op_exprs(p))
+    if (has_overflow_check(*e)) return true;
   return false;
 }
 
@@ -140,10 +117,10 @@ class MultiPassSplit {
       program_.kernels.push_back(std::move(compound_));
       return;
     }
+    mp_.match_loop = matches_several_times(program_, p_);
     mp_.offsets = add_buffer(program_, {prefix_ + "_offsets", ScalarType::I64, 0, p_.source.rows_param, 1,
-                                        has_match_loop(program_, p_) ? Buffer::Fill::Zero : Buffer::Fill::None, 0,
+                                        mp_.match_loop ? Buffer::Fill::Zero : Buffer::Fill::None, 0,
                                         "outputs of each source row (count kernel), then their end offsets (library scan)"});
-    mp_.match_loop = has_match_loop(program_, p_);
     if (p_.sink.kind == SinkKind::Materialize) {
       materialize();
     } else {
@@ -258,7 +235,7 @@ class MultiPassSplit {
       const bool f64 = program_.find_buffer(a.buffer)->element == ScalarType::F64;
       const ScalarType t = f64 ? ScalarType::F64 : ScalarType::I64;
       const ReduceOp op = a.func == plan::AggFunc::Min ? ReduceOp::Min : a.func == plan::AggFunc::Max ? ReduceOp::Max : ReduceOp::Sum;
-      const std::string base = sanitize(a.name);
+      const std::string base = sanitize_identifier(a.name);
       for (const std::string& part : a.wide ? std::vector<std::string>{"hi", "lo"} : std::vector<std::string>{""}) {
         const std::string name = part.empty() ? base : base + "_" + part;
         PassLane lane;
@@ -284,7 +261,7 @@ class MultiPassSplit {
   // order) leave the positions in value order, and the finish kernel reads the first (MIN) or last
   // (MAX) tuple's words.
   void add_extreme_lanes(const Accumulator& a) {
-    const std::string base = sanitize(a.name);
+    const std::string base = sanitize_identifier(a.name);
     auto lane = [&](const std::string& part, ScalarType t, const std::string& what) {
       PassLane l;
       l.accumulator = a.name;
@@ -308,11 +285,6 @@ class MultiPassSplit {
   };
   std::vector<ExtremeCalls> extreme_calls_;
 
-  static std::string sanitize(const std::string& name) {
-    std::string out;
-    for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-    return out;
-  }
 
   void aggregate(const AggregationTable& agg) {
     const bool grouped = agg.layout != AggLayout::Scalar;

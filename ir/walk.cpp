@@ -3,7 +3,7 @@
 
 namespace hqc::ir {
 
-std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipeline& p) {
+std::vector<const plan::Expr*> op_exprs(const Pipeline& p) {
   std::vector<const plan::Expr*> out;
   auto add = [&](const plan::ExprPtr& e) {
     if (e) out.push_back(e.get());
@@ -14,6 +14,30 @@ std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipe
     add(op.residual);
     for (const auto& m : op.exprs) add(m.expr);
   }
+  return out;
+}
+
+bool has_overflow_check(const plan::Expr& e) {
+  if (e.overflow_check) return true;
+  for (const plan::ExprPtr& a : e.args)
+    if (has_overflow_check(*a)) return true;
+  return false;
+}
+
+bool matches_several_times(const Program& program, const Pipeline& p) {
+  for (const PipelineOp& op : p.ops) {
+    if (op.kind != PipelineOpKind::Probe || op.join_type == plan::JoinType::Semi || op.join_type == plan::JoinType::Anti) continue;
+    const HashTable* ht = program.find_hash_table(op.hash_table);
+    if (ht != nullptr && !ht->unique_keys) return true;
+  }
+  return false;
+}
+
+std::vector<const plan::Expr*> pipeline_exprs(const Program& program, const Pipeline& p) {
+  std::vector<const plan::Expr*> out = op_exprs(p);
+  auto add = [&](const plan::ExprPtr& e) {
+    if (e) out.push_back(e.get());
+  };
   switch (p.sink.kind) {
     case SinkKind::HashBuild:
       if (const HashTable* ht = program.find_hash_table(p.sink.state)) {
