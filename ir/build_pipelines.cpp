@@ -199,6 +199,14 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       for (const auto& k : op.build_keys) collect_refs(*k, build_needed);
       Pipeline build;
       produce(build_side, build, build_needed);
+      // Distributed: a build over a partitioned table inserts the rows of every rank — materialized
+      // here, merged across ranks, and built from that output (BuildOptions::partitioned_tables).
+      if (options_.partitioned_tables.count(build.source.table) != 0) {
+        std::vector<plan::Attribute> rows;
+        for (const plan::Attribute& a : build_side.schema)
+          if (build_needed.count({a.source, a.name}) != 0) rows.push_back(a);
+        build = materialize_and_scan(build_side, build, rows);
+      }
       std::vector<plan::Attribute> payload;
       for (const plan::Attribute& a : build_side.schema) {
         AttrKey k{a.source, a.name};
@@ -264,16 +272,21 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
   if (op.pipeline_break || model_break) {
     // Materialize what the consumers need, then continue from a scan of that output.
     if (columns.empty()) unsupported(op, "pipeline_break on a node whose output nothing above uses");
-    const OutputTable& out = make_output(columns, current, op.json_path);
-    for (const OutputColumn& c : out.columns) {
-      if (!c.valid_buffer.empty())
-        unsupported(op, "column " + c.name + " may be NULL (left outer join) and cannot cross a pipeline break yet");
-    }
-    const std::string out_name = out.name;
-    current.sink = {SinkKind::Materialize, out_name};
-    const int id = finish(current);
-    current = scan_output(out_name, columns, {id});
+    current = materialize_and_scan(op, current, columns);
   }
+}
+
+// Ends `current` with a Materialize of `columns` (a new output) and returns a pipeline scanning it.
+Pipeline Lowering::materialize_and_scan(const LogicalOp& op, Pipeline& current, const std::vector<plan::Attribute>& columns) {
+  const OutputTable& out = make_output(columns, current, op.json_path);
+  for (const OutputColumn& c : out.columns) {
+    if (!c.valid_buffer.empty())
+      unsupported(op, "column " + c.name + " may be NULL (left outer join) and cannot cross a pipeline break yet");
+  }
+  const std::string out_name = out.name;
+  current.sink = {SinkKind::Materialize, out_name};
+  const int id = finish(current);
+  return scan_output(out_name, columns, {id});
 }
 
 // Operator-at-a-time (the classic GPU engine HorseQC compares with): the result of every filter,

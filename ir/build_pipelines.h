@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 
 #include "frontend/logical_plan.h"
 #include "ir/program.h"
@@ -37,6 +38,11 @@ struct BuildOptions {
   // Scratchpad a CTA's privatised aggregation table may take on the target device
   // (planner::scratchpad_budget of its profile; the default is every current GPU's).
   uint64_t scratchpad_budget_bytes = planner::kScratchpadBudgetBytes;
+  // Distributed runs (runtime/distributed/): base tables each rank holds only a partition of. The
+  // build side of a join that scans one ends in a Materialize of the rows it would insert, and the
+  // hash table is built from that output — merged across ranks in between, so every rank probes the
+  // whole table. Empty (one process): nothing changes.
+  std::set<std::string> partitioned_tables;
 };
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,

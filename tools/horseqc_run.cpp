@@ -19,6 +19,8 @@
 #include "runtime/device/backend.h"
 #include "runtime/execution/concurrent_executor.h"
 #include "runtime/device/kernel_cache.h"
+#include "runtime/distributed/distributed_run.h"
+#include "runtime/distributed/mpi_communicator.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/watchdog.h"
 #include "ssb/benchmark_queries.h"
@@ -29,12 +31,14 @@
 #include "storage/error.h"
 #include "storage/generation/gen_options.h"
 #include "storage/load_options.h"
+#include "storage/partition.h"
 #include "storage/progress.h"
 #include "storage/table.h"
 #include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
 #include "tools/cli/byte_size.h"
 #include "tools/data_source.h"
+#include "tools/ranks.h"
 #include "tools/driver/plan_input.h"
 #include "tools/driver/query_driver.h"
 #include "tools/table_stats.h"
@@ -115,6 +119,15 @@ options:
                                   runs longer than this (default 600; 0: never)
   --quiet                         nothing on stderr but errors: no progress bars, device or phase
                                   lines (--format json still records the device and phases)
+  --partition-weights W,W,...     under mpirun: each rank's share of the partitioned tables (default
+                                  equal shares; a 0 gives a rank an empty partition)
+
+Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the fact tables are
+range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by
+order key) and the other tables replicated; every rank runs each query's pipelines on its share and
+the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
+results, which are the same as one process gives. Data comes from a data directory (the columnar
+files or caches); --in-memory, --concurrent, --stream and --sql-file run in one process only.
   -h, --help                      this text
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
@@ -157,14 +170,15 @@ std::string phases_line(const QueryReport& r) {
   return buf;
 }
 
-int run(int argc, char** argv) {
+int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"local-resolution"}, {"repeat"}, {"format"}, {"threads"},
                                      {"stats", false}, {"no-statistics", false}, {"quiet", false},
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
-                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}, {"sql-file"}});
+                                     {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}, {"sql-file"},
+                                     {"partition-weights"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -176,7 +190,9 @@ int run(int argc, char** argv) {
   if (args.has("sf") && args.has("data")) throw Error(ErrorKind::Usage, "give either --sf or --data, not both");
   const bool in_memory = args.has("in-memory");
   if (in_memory && args.has("data")) throw Error(ErrorKind::Usage, "--in-memory generates the data: give --sf, not --data");
-  const bool quiet = args.has("quiet");
+  // Under mpirun only rank 0 speaks: results, phases, progress (errors come through the agreement).
+  const bool rank0 = comm == nullptr || comm->rank() == 0;
+  const bool quiet = args.has("quiet") || !rank0;
   const double sf = args.get_double("sf", 0.01);
   const double watchdog = args.get_double("watchdog", 600);
   if (!(watchdog >= 0)) throw Error(ErrorKind::Usage, "--watchdog: expected a number of seconds (0: no limit)");
@@ -233,6 +249,13 @@ int run(int argc, char** argv) {
     }
   }
   if (queries.empty()) queries = tpch ? tpch::query_names() : ssb::query_names();
+  if (comm != nullptr) {
+    for (const char* option : {"in-memory", "concurrent", "stream", "chunks", "gpu-memory-limit", "sql-file"})
+      if (args.has(option))
+        throw Error(ErrorKind::Usage, std::string("--") + option + " runs in one process only, not under mpirun (docs/distributed.md)");
+  } else if (args.has("partition-weights")) {
+    throw Error(ErrorKind::Usage, "--partition-weights applies under mpirun (one share per rank)");
+  }
   if (!concurrent_mode && (args.has("launch-params") || args.has("seed")))
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
   if (args.has("chunks") && !args.has("stream")) throw Error(ErrorKind::Usage, "--chunks needs --stream");
@@ -286,7 +309,8 @@ int run(int argc, char** argv) {
       load.progress = !quiet;
       data_label = dir.string();
       std::vector<LoadReport> reports;
-      Database loaded = load_database(catalog, dir, load, &reports);
+      Database loaded = comm != nullptr ? cli::load_rank_share(*comm, catalog, dir, load, args.get("partition-weights"), reports)
+                                        : load_database(catalog, dir, load, &reports);
       // A columnar cache that could not be used (corrupt, stale, unwritable) was rebuilt from the
       // .tbl file: correct, but the user should know why loading took longer.
       for (const LoadReport& r : reports)
@@ -339,8 +363,11 @@ int run(int argc, char** argv) {
   if (args.has("stats")) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
   // Device: never a silent switch; the line below says which one runs.
-  auto backend = runtime::open_backend(device_choice);
-  const std::string device = backend->device_description();
+  runtime::BackendOptions backend_options;
+  if (comm != nullptr) backend_options.cuda_device_ordinal = comm->local_rank();  // one rank per device
+  auto backend = runtime::open_backend(device_choice, backend_options);
+  std::string device = backend->device_description();
+  if (comm != nullptr) device = cli::describe_ranks(*comm, device);
   if (!quiet) std::fprintf(stderr, "device: %s\n", device.c_str());
   auto cache = runtime::KernelCache::open_default();
   runtime::Executor executor(*backend, cache.get());
@@ -360,6 +387,15 @@ int run(int argc, char** argv) {
   compile.device = &profile;
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
+  std::set<std::string> partitioned;  // the tables each rank holds a share of
+  std::map<std::string, uint64_t> local_rows;
+  if (comm != nullptr) {
+    for (const std::string& t : partitioned_tables(catalog)) {
+      partitioned.insert(t);
+      local_rows[t] = db.table(t).rows;
+    }
+    compile.partitioned_tables = partitioned;
+  }
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)}, {"local_resolution", local},
                         {"data", data_label}, {"load_ms", load_ms}, {"queries", nlohmann::json::array()}};
@@ -378,6 +414,7 @@ int run(int argc, char** argv) {
   };
   // `placement`: the concurrent executor's statistics of a query streamed on its own (else null).
   auto print = [&](const QueryReport& r, const runtime::ConcurrentStats* placement) {
+    if (!rank0) return;
     const std::string text = r.execution.result.format(result_format);
     if (format == "json") {
       nlohmann::json q = nlohmann::json::parse(text);
@@ -472,10 +509,24 @@ int run(int argc, char** argv) {
         r.execution = std::move(run.executions[0]);
         r.execution.stats.kernel_ms_per_repeat = per_repeat;
         placement = std::move(run.stats);
+      } else if (comm != nullptr) {
+        // This rank's share: its row counts, the exchanges between pipelines; then every rank agrees
+        // the query went well (a rank that failed meets the others at that agreement or earlier).
+        const runtime::ExecutablePlan mine = runtime::rank_plan(plan, local_rows);
+        const runtime::Distribution distribution = runtime::distribute(mine, partitioned);
+        runtime::RankHooks hooks(*comm, *backend, mine, distribution);
+        runtime::ExecutorOptions options = exec;
+        options.hooks = &hooks;
+        r.execution = executor.run(mine, db, options);
+        runtime::agree_or_throw(*comm);
       } else {
         r.execution = executor.run(plan, db, exec);
       }
-    } catch (const Error& e) {
+    } catch (const Error& local) {
+      // Under mpirun a failure is every rank's: agreed here unless the exchange already did.
+      std::optional<runtime::AgreedFailure> agreed;
+      if (comm != nullptr) agreed = cli::agree_on(*comm, local);
+      const Error& e = agreed ? static_cast<const Error&>(*agreed) : local;
       if (batch) {
         // --sql-file: every failure is the query's own; the others still run.
         const bool unsupported_query = e.kind() == ErrorKind::Unsupported;
@@ -489,8 +540,11 @@ int run(int argc, char** argv) {
         continue;
       }
       // One query horseqc cannot run yet does not hide the others' answers; the exit code tells.
-      if (e.kind() != ErrorKind::Unsupported || queries.size() == 1) throw;
-      std::fprintf(stderr, "horseqc-run: %s: unsupported: %s\n", name.c_str(), e.what());
+      if (e.kind() != ErrorKind::Unsupported || queries.size() == 1) {
+        if (agreed) throw *agreed;
+        throw;
+      }
+      if (rank0) std::fprintf(stderr, "horseqc-run: %s: unsupported: %s\n", name.c_str(), e.what());
       if (format == "json") out["queries"].push_back({{"query", name}, {"unsupported", e.what()}});
       unsupported.push_back(name);
       continue;
@@ -498,13 +552,34 @@ int run(int argc, char** argv) {
     r.total_ms = ms_since(t0);
     print(r, placement ? &*placement : nullptr);
   }
-  if (format == "json") std::printf("%s\n", out.dump(1).c_str());
+  if (format == "json" && rank0) std::printf("%s\n", out.dump(1).c_str());
   if (batch) return worst;
   if (unsupported.empty()) return 0;
   std::string names;
   for (const auto& n : unsupported) names += " " + n;
-  std::fprintf(stderr, "horseqc-run: %zu of %zu queries unsupported:%s\n", unsupported.size(), queries.size(), names.c_str());
+  if (rank0) std::fprintf(stderr, "horseqc-run: %zu of %zu queries unsupported:%s\n", unsupported.size(), queries.size(), names.c_str());
   return static_cast<int>(ErrorKind::Unsupported);
+}
+
+// Under mpirun: the ranks, and every failure agreed on, so that rank 0 reports the failing rank's
+// message and every rank exits with its code (the others silently).
+int run(int argc, char** argv) {
+  using namespace hqc;
+  if (!runtime::launched_by_mpi()) return run_queries(argc, argv, nullptr);
+  runtime::MpiCommunicator comm;
+  try {
+    try {
+      return run_queries(argc, argv, &comm);
+    } catch (const runtime::AgreedFailure&) {
+      throw;
+    } catch (const Error& e) {
+      runtime::agree_or_throw(comm, runtime::RankFailure{comm.rank(), e.exit_code(), e.what()});
+      throw Error(ErrorKind::Internal, "a failure no rank agreed on");
+    }
+  } catch (const runtime::AgreedFailure& f) {
+    if (comm.rank() == 0) throw;
+    return f.exit_code();
+  }
 }
 
 }  // namespace

@@ -40,6 +40,15 @@ const char* library_step_name(LibraryStep::Op op) {
   return "?";
 }
 
+const char* state_merge_kind_name(StateMerge::Kind k) {
+  switch (k) {
+    case StateMerge::Kind::Elementwise: return "elementwise";
+    case StateMerge::Kind::HashedGroups: return "hashed groups";
+    case StateMerge::Kind::Rows: return "rows";
+  }
+  return "?";
+}
+
 void validate_plan(const ExecutablePlan& plan) {
   auto fail = [&](const std::string& where, const std::string& what) {
     throw Error(ErrorKind::Internal, "executable plan " + plan.label + ": " + where + ": " + what);

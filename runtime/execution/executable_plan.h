@@ -174,6 +174,13 @@ struct PipelineSpec {
   // Library primitives between the launches (multi-pass); such a pipeline runs with the device
   // synchronised around each step, so the Executor runs its plan's pipelines one after the other.
   std::vector<LibraryStep> library_steps;
+  // What it reads and fills, for distributed runs (runtime/distributed/distribution.h): the base
+  // table its source scans (empty: an output or aggregation table of an earlier pipeline), the state
+  // object its sink fills (a hash table, aggregation table or output: StateMerge::state), and how
+  // many of its launches fill that state (the compound kernels; compaction kernels follow them).
+  std::string source_table;
+  std::string sink_state;
+  size_t sink_launches = 1;
 };
 
 struct ResultColumnSpec {
@@ -242,6 +249,41 @@ struct ResultSpec {
   bool merge_groups = false;
 };
 
+// How a state object that pipelines over a partitioned table filled on every rank is made whole on
+// every rank (runtime/distributed/state_merge.h), after the last pipeline that fills it:
+//   Elementwise   a scalar or direct-indexed aggregation table: slot s is the same group on every rank,
+//                 so each buffer is reduced slot by slot (`lanes`, with each accumulator's combine);
+//   HashedGroups  a hashed aggregation table: the occupied slots of every rank combined by their keys
+//                 (`keys`), written back one group per slot (a later pipeline scans the table; nothing
+//                 probes it);
+//   Rows          an output: every rank's rows concatenated in rank order, the counter their sum.
+// A hash table (join build) has no merge: the distributed compile materialises the rows of a build
+// over a partitioned table and builds from the merged output on every rank (ir BuildOptions).
+struct StateMerge {
+  enum class Kind { Elementwise, HashedGroups, Rows };
+  enum class Op { Sum, Min, Max, Sum128 };  // Sum128: two words (low, high) per slot, added exactly
+  struct Lane {
+    std::string buffer;
+    Op op = Op::Sum;
+    uint32_t words = 1;  // elements per slot (per row): 2 for a 128-bit value, key lanes
+  };
+  Kind kind = Kind::Elementwise;
+  std::string state;  // "agg0", "out1"
+  std::string what;   // "aggregation table agg0 (direct-indexed)", for messages and the run's timings
+  std::vector<Lane> lanes;       // Elementwise, HashedGroups: accumulators and the occupancy; Rows: columns
+  std::vector<Lane> keys;        // HashedGroups: the key buffers (words = key lanes per slot)
+  std::string occupancy_buffer;  // HashedGroups: a slot holds a group where it is non-zero
+  std::string slots_param;       // Elementwise, HashedGroups: slots (empty: one, a single-tuple aggregate)
+  std::string counter_buffer;    // Rows: the rows written
+  std::string capacity_param;    // Rows: the rows the buffers hold
+  // Base tables whose heap strings the state holds as row references (ir/state.h, "heap strings"):
+  // a reference is a row of the rank's own partition, so a partitioned table here cannot be merged.
+  std::vector<std::string> heap_tables;
+  // Non-empty: this state cannot be merged yet (why); a distributed run refuses a query that would.
+  std::string unsupported;
+};
+const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashed groups", "rows"
+
 struct ExecutablePlan {
   std::string label;  // the query's name, used in messages
   std::string model;  // the micro execution model it was compiled for ("resolution", ...), for messages; may be empty
@@ -251,6 +293,7 @@ struct ExecutablePlan {
   std::vector<BufferSpec> buffers;
   std::vector<PipelineSpec> pipelines;
   ResultSpec result;
+  std::vector<StateMerge> merges;  // one per aggregation table and output (distributed runs)
 };
 
 // Throws Error(Internal) naming the first dangling reference or inconsistent field.

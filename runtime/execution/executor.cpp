@@ -218,6 +218,7 @@ class SingleQueryRun {
   std::vector<KernelArg> args_for(const LaunchSpec& launch);
   LaunchConfig decide(const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats);
   double run_sequential(std::vector<PipelineTiming>& timings);
+  void after_launch(size_t p, size_t i, PipelineTiming& timing);
   double run_waves(std::vector<PipelineTiming>& timings);
   // The device times of one wave's launches on one clock, into the pipelines' timings; the wave's span.
   double time_wave(const std::vector<size_t>& wave, const std::vector<std::pair<size_t, TimedLaunch>>& issued,
@@ -263,10 +264,11 @@ void SingleQueryRun::plan_waves() {
   // Library steps synchronise the device around each call: such a plan runs one pipeline after the other.
   const bool library = std::any_of(plan_.pipelines.begin(), plan_.pipelines.end(), [](const PipelineSpec& p) { return !p.library_steps.empty(); });
   if (library) library_ = backend_.primitives().library();
-  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && !library;
-  stats_.pipeline_schedule = library && options_.pipelines == PipelineSchedule::Concurrent
-                                 ? "sequential (library calls between kernels synchronise the device)"
-                                 : to_string(options_.pipelines);
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && !library && options_.hooks == nullptr;
+  stats_.pipeline_schedule = options_.hooks != nullptr ? "sequential (distributed: state merged across ranks between pipelines)"
+                              : library && options_.pipelines == PipelineSchedule::Concurrent
+                                  ? "sequential (library calls between kernels synchronise the device)"
+                                  : to_string(options_.pipelines);
   const size_t n = plan_.pipelines.size();
   if (concurrent) {
     waves_ = pipeline_waves(plan_);
@@ -320,6 +322,10 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
     PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
     for (size_t i = 0; i < pipeline.launches.size(); ++i) {
       const LaunchSpec& launch = pipeline.launches[i];
+      if (options_.hooks != nullptr && !options_.hooks->runs_launch(p, i)) {
+        after_launch(p, i, timing);
+        continue;
+      }
       const std::vector<KernelArg> args = args_for(launch);
       const LaunchConfig config = decide(launch, timing.launches);
       const Kernel& kernel = module_->kernel(launch.kernel);
@@ -339,6 +345,7 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
         timing.kernel_ms += ms;
         timing.launches.push_back({std::string(library_step_name(step.op)) + " (" + step.what + ")", 0, 0, 0, 0, "", library_, ms});
       }
+      after_launch(p, i, timing);
     }
     timing.end_ms = timing.kernel_ms;
     total += timing.kernel_ms;
@@ -346,6 +353,15 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
     if (const CheckSpec* grow = check_pipeline(plan_, pipeline, buffers())) throw OverflowRestart{0, grow};
   }
   return total;
+}
+
+// A distributed run's exchange after launch i of pipeline p, timed among the pipeline's launches.
+void SingleQueryRun::after_launch(size_t p, size_t i, PipelineTiming& timing) {
+  if (options_.hooks == nullptr) return;
+  for (LaunchStats& l : options_.hooks->after_launch(p, i, buffers(), params())) {
+    timing.kernel_ms += l.ms;
+    timing.launches.push_back(std::move(l));
+  }
 }
 
 // Concurrent: wave by wave, each pipeline of a wave on its own stream, flags read after the wave.
@@ -422,7 +438,7 @@ double SingleQueryRun::time_wave(const std::vector<size_t>& wave, const std::vec
 
 void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
   module_ = std::move(module);
-  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && library_.empty();
+  const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && library_.empty() && options_.hooks == nullptr;
   OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds);
   double best = -1;
   for (int rep = 0; rep < std::max(1, options_.repeat); ++rep) {

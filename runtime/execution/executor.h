@@ -43,6 +43,7 @@
 #include "runtime/device/backend.h"
 #include "runtime/device/device_columns.h"
 #include "runtime/execution/executable_plan.h"
+#include "runtime/execution/result_assembly.h"
 #include "runtime/device/kernel_cache.h"
 #include "runtime/execution/result.h"
 #include "storage/table.h"
@@ -55,11 +56,15 @@ enum class PipelineSchedule { Concurrent, Sequential };
 PipelineSchedule parse_pipeline_schedule(std::string_view text);
 const char* to_string(PipelineSchedule schedule);
 
+class PipelineHooks;  // below
+
 struct ExecutorOptions {
   int repeat = 1;
   PipelineSchedule pipelines = PipelineSchedule::Concurrent;
   int max_rebuilds = 12;      // capacity doublings before giving up with Error(Device)
   bool time_kernels = true;   // device-timed launches (events / profiling)
+  // Distributed runs: the rank's hooks; the pipelines then run one after the other (Sequential).
+  PipelineHooks* hooks = nullptr;
 };
 
 // One launch as the launcher decided it (LaunchDecision, launch_config.h).
@@ -74,6 +79,20 @@ struct LaunchStats {
   // host-measured time; `kernel` then names the call, the launch fields are 0.
   std::string library;
   double ms = 0;
+};
+
+// What a distributed run adds to the sequential schedule (runtime/distributed/distributed_run.h):
+// launches this rank skips (a pipeline only rank 0 runs), and the exchange after a launch — the
+// state a pipeline filled made whole across ranks before its overflow checks read it. The executor
+// calls these and knows nothing of ranks or transports.
+class PipelineHooks {
+ public:
+  virtual ~PipelineHooks() = default;
+  virtual bool runs_launch(size_t pipeline, size_t launch) = 0;
+  // After launch `launch` of `pipeline` (run or skipped): may replace buffers and change parameters.
+  // Returns what it did, for the pipeline's timings (LaunchStats with `library` set; none: nothing).
+  virtual std::vector<LaunchStats> after_launch(size_t pipeline, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
+                                                std::map<std::string, int64_t>& params) = 0;
 };
 
 struct PipelineTiming {

@@ -366,6 +366,60 @@ struct PipelineLaunch {
   LaunchSpec launch;
 };
 
+// How each aggregation table and output is made whole across ranks (executable_plan.h, StateMerge).
+std::vector<StateMerge> state_merges(const ir::Program& program) {
+  std::vector<StateMerge> merges;
+  auto words_of = [&](const std::string& buffer, const std::string& per_param) -> uint32_t {
+    const ir::Buffer* b = program.find_buffer(buffer);
+    if (b == nullptr) fail(program, "state buffer " + buffer + " is not declared");
+    return b->elements_param == per_param && !per_param.empty() ? static_cast<uint32_t>(b->multiplier) : 1u;
+  };
+  for (const ir::AggregationTable& agg : program.aggregations) {
+    StateMerge m;
+    m.state = agg.name;
+    m.kind = agg.layout == ir::AggLayout::GlobalHash ? StateMerge::Kind::HashedGroups : StateMerge::Kind::Elementwise;
+    m.what = "aggregation table " + agg.name + (agg.layout == ir::AggLayout::Scalar          ? " (single tuple)"
+                                                 : agg.layout == ir::AggLayout::DirectIndexed ? " (direct-indexed)"
+                                                                                              : " (hashed)");
+    m.slots_param = agg.slots_param;
+    m.occupancy_buffer = agg.occupancy_buffer;
+    for (const ir::Accumulator& a : agg.accumulators) {
+      StateMerge::Lane lane{a.buffer, StateMerge::Op::Sum, a.wide ? 2u : 1u};
+      switch (a.func) {
+        case plan::AggFunc::Min: lane.op = StateMerge::Op::Min; break;
+        case plan::AggFunc::Max: lane.op = StateMerge::Op::Max; break;
+        default: lane.op = a.wide ? StateMerge::Op::Sum128 : StateMerge::Op::Sum; break;
+      }
+      if (a.wide && lane.op != StateMerge::Op::Sum128)
+        m.unsupported = "MIN/MAX of a 128-bit value (" + a.name + ") has no merge across ranks yet";
+      m.lanes.push_back(lane);
+    }
+    m.lanes.push_back({agg.occupancy_buffer, StateMerge::Op::Sum, 1});
+    for (const ir::GroupKey& k : agg.keys) {
+      if (!k.heap_table.empty()) m.heap_tables.push_back(k.heap_table);
+      if (m.kind != StateMerge::Kind::HashedGroups) continue;
+      const bool seen = std::any_of(m.keys.begin(), m.keys.end(), [&](const StateMerge::Lane& l) { return l.buffer == k.key_buffer; });
+      if (!seen) m.keys.push_back({k.key_buffer, StateMerge::Op::Sum, words_of(k.key_buffer, agg.slots_param)});
+    }
+    merges.push_back(std::move(m));
+  }
+  for (const ir::OutputTable& out : program.outputs) {
+    StateMerge m;
+    m.state = out.name;
+    m.kind = StateMerge::Kind::Rows;
+    m.what = "output " + out.name;
+    m.counter_buffer = out.counter_buffer;
+    m.capacity_param = out.capacity_param;
+    for (const ir::OutputColumn& c : out.columns) {
+      m.lanes.push_back({c.buffer, StateMerge::Op::Sum, words_of(c.buffer, out.capacity_param)});
+      if (!c.valid_buffer.empty()) m.lanes.push_back({c.valid_buffer, StateMerge::Op::Sum, words_of(c.valid_buffer, out.capacity_param)});
+      if (!c.heap_table.empty()) m.heap_tables.push_back(c.heap_table);
+    }
+    merges.push_back(std::move(m));
+  }
+  return merges;
+}
+
 ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& values, ModuleSource module,
                           std::optional<codegen::Dialect> dialect, const std::vector<PipelineLaunch>& launches) {
   ExecutablePlan plan;
@@ -528,8 +582,18 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         ps.checks.push_back(check);
       }
     }
+    ps.source_table = pipeline.source.table;
+    ps.sink_state = pipeline.sink.state;
+    ps.sink_launches = 0;
+    for (const LaunchSpec& l : ps.launches) {
+      const ir::Kernel* k = nullptr;
+      for (const ir::Kernel& kernel : program.kernels)
+        if (kernel.name == l.kernel) k = &kernel;
+      if (k == nullptr || (k->kind != ir::KernelKind::CompactCount && k->kind != ir::KernelKind::CompactGather)) ++ps.sink_launches;
+    }
     plan.pipelines.push_back(std::move(ps));
   }
+  plan.merges = state_merges(program);
   lower_result(program, values, plan);
   validate_plan(plan);
   return plan;

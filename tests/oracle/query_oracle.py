@@ -149,10 +149,16 @@ def out_of_order(rows, idx, descending):
     return None
 
 
-def run_horseqc(bin_dir, benchmark, queries, options, save=None):
-    """Runs `horseqc-run BENCHMARK QUERIES... --format json --quiet OPTIONS`; returns its JSON output (a
-    query horseqc does not support carries "unsupported"), or None after printing why it failed."""
-    run = subprocess.run([os.path.join(bin_dir, "horseqc-run"), benchmark, *queries, "--format", "json", "--quiet",
+def mpirun(ranks):
+    """The launcher of a distributed run of `ranks` processes (Open MPI's mpirun; more ranks than cores
+    allowed, and as root, which CI is)."""
+    return ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks)]
+
+
+def run_horseqc(bin_dir, benchmark, queries, options, save=None, launcher=()):
+    """Runs `[LAUNCHER] horseqc-run BENCHMARK QUERIES... --format json --quiet OPTIONS`; returns its JSON
+    output (a query horseqc does not support carries "unsupported"), or None after printing why it failed."""
+    run = subprocess.run([*launcher, os.path.join(bin_dir, "horseqc-run"), benchmark, *queries, "--format", "json", "--quiet",
                           *options], capture_output=True, text=True)
     if run.returncode == 4 and not run.stdout.strip() and len(queries) == 1:
         # One query alone: horseqc-run exits with the error instead of a JSON entry.

@@ -16,7 +16,7 @@ import sys
 import duckdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import check_run, run_horseqc  # noqa: E402
+from query_oracle import check_run, mpirun, run_horseqc  # noqa: E402
 from ssb_schema import load_ssb  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -33,6 +33,9 @@ def main():
     ap.add_argument("--from", dest="source", default="plan", choices=["plan", "sql"])
     ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
     ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
+    ap.add_argument("--ranks", action="append", type=int,
+                    help="run under `mpirun -np N` (a distributed run, docs/distributed.md); repeatable")
+    ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
     args = ap.parse_args()
 
     failures = []
@@ -49,12 +52,13 @@ def main():
             res = con.execute(sql)
             oracle[q] = (sql, [d[0] for d in res.description], res.fetchall())
         con.close()
-        for device in args.device or ["opencl"]:
-            for model in args.model or ["resolution"]:
-                label = f"sf {sf} {device} {model}"
-                save = os.path.join(args.save, f"ssb-sf{sf}-{device}-{model}.json") if args.save else None
+        for device, model, ranks in [(d, m, r) for d in args.device or ["opencl"] for m in args.model or ["resolution"]
+                                     for r in args.ranks or [0]]:
+                label = f"sf {sf} {device} {model}" + (f" np {ranks}" if ranks else "")
+                save = os.path.join(args.save, f"ssb-sf{sf}-{device}-{model}" + (f"-np{ranks}" if ranks else "") + ".json") if args.save else None
+                weights = ["--partition-weights", args.partition_weights] if ranks and args.partition_weights else []
                 out = run_horseqc(args.bin, "ssb", [], ["--data", data, "--device", device, "--model", model,
-                                                        f"--from-{args.source}"], save)
+                                                        f"--from-{args.source}", *weights], save, mpirun(ranks) if ranks else ())
                 if out is None:
                     failures.append(f"{label}: horseqc-run failed")
                     continue

@@ -29,7 +29,7 @@ import sys
 import duckdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import check_run, run_horseqc  # noqa: E402
+from query_oracle import check_run, mpirun, run_horseqc  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLES = ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]
@@ -177,6 +177,9 @@ def main():
     ap.add_argument("--device", action="append", help="opencl (default), cuda, auto; repeatable")
     ap.add_argument("--model", action="append", help="resolution (default), pipelined, multi_pass or operator_at_a_time; repeatable")
     ap.add_argument("--save", help="directory to keep horseqc's JSON output of every run in")
+    ap.add_argument("--ranks", action="append", type=int,
+                    help="run under `mpirun -np N` (a distributed run, docs/distributed.md); repeatable")
+    ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
     ap.add_argument("--allow-unsupported", action="store_true",
                     help="report queries horseqc does not support yet instead of failing on them")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (see above)")
@@ -196,12 +199,15 @@ def main():
                 res = con.execute(sql)
                 oracle[q] = (sql, [d[0] for d in res.description], res.fetchall())
             con.close()
-            for device in args.device or ["opencl"]:
-                for model in args.model or ["resolution"]:
-                    label = f"{kind} sf {sf} {device} {model}" + (" no-statistics" if args.no_statistics else "")
-                    save = os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}.json") if args.save else None
+            for device, model, ranks in [(d, m, r) for d in args.device or ["opencl"] for m in args.model or ["resolution"]
+                                         for r in args.ranks or [0]]:
+                    label = f"{kind} sf {sf} {device} {model}" + (" no-statistics" if args.no_statistics else "") + (f" np {ranks}" if ranks else "")
+                    save = os.path.join(args.save, f"tpch-{kind}-sf{sf}-{device}-{model}" + (f"-np{ranks}" if ranks else "") + ".json") if args.save else None
                     options = ["--data", data, "--device", device, "--model", model]
-                    out = run_horseqc(args.bin, "tpch", queries, options + (["--no-statistics"] if args.no_statistics else []), save)
+                    if ranks and args.partition_weights:
+                        options += ["--partition-weights", args.partition_weights]
+                    out = run_horseqc(args.bin, "tpch", queries, options + (["--no-statistics"] if args.no_statistics else []), save,
+                                      mpirun(ranks) if ranks else ())
                     if out is None:
                         failures.append(f"{label}: horseqc-run failed")
                         continue

@@ -35,6 +35,8 @@ struct CompileOptions {
   // The target device's profile (its scratchpad budget steers the resolution model's privatised
   // tables); null when compiling without a device: every current GPU's budget.
   const planner::DeviceProfile* device = nullptr;
+  // Distributed runs: the tables each rank holds a partition of (ir::BuildOptions::partitioned_tables).
+  std::set<std::string> partitioned_tables;
 };
 
 struct CompiledQuery {

@@ -1,0 +1,106 @@
+// One rank's hooks into the executor (distributed_run.h).
+#include "runtime/distributed/distributed_run.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "runtime/distributed/state_merge.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+ErrorKind kind_of(int exit_code) {
+  switch (exit_code) {
+    case 2: return ErrorKind::Usage;
+    case 3: return ErrorKind::Input;
+    case 4: return ErrorKind::Unsupported;
+    case 5: return ErrorKind::Device;
+    default: return ErrorKind::Internal;
+  }
+}
+
+}  // namespace
+
+AgreedFailure::AgreedFailure(const RankFailure& f) : Error(kind_of(f.exit_code), f.message), failure_(f) {}
+
+void agree_or_throw(Communicator& comm, const std::optional<RankFailure>& mine) {
+  if (std::optional<RankFailure> f = comm.agree(mine)) {
+    if (f->rank != comm.rank()) f->message = "rank " + std::to_string(f->rank) + ": " + f->message;
+    throw AgreedFailure(*f);
+  }
+}
+
+bool RankHooks::runs_launch(size_t pipeline, size_t launch) {
+  return !(d_.rank0_only[pipeline] && comm_.rank() != 0 && launch < plan_.pipelines[pipeline].sink_launches);
+}
+
+bool RankHooks::agree_on_flags(const PipelineSpec& pipeline, std::map<std::string, AllocatedBuffer>& buffers) {
+  std::vector<std::string> names;
+  for (const CheckSpec& c : pipeline.checks) {
+    names.push_back(c.flag_buffer);
+    if (!c.need_buffer.empty()) names.push_back(c.need_buffer);
+  }
+  if (names.empty()) return false;
+  std::vector<int64_t> values;
+  for (const std::string& n : names) {
+    const AllocatedBuffer& b = buffers.at(n);
+    if (element_bytes(b.spec->element) == 8) {
+      int64_t v = 0;
+      b.buffer.download(&v, 8);
+      values.push_back(v);
+    } else {
+      uint32_t v = 0;
+      b.buffer.download(&v, 4);
+      values.push_back(v);
+    }
+  }
+  const std::vector<int64_t> mine = values;
+  comm_.all_reduce_host(values.data(), values.size(), ElementType::I64, Reduction::Max);
+  bool raised = false;
+  for (const CheckSpec& c : pipeline.checks) {
+    const auto at = static_cast<size_t>(std::find(names.begin(), names.end(), c.flag_buffer) - names.begin());
+    raised = raised || values[at] != 0;
+  }
+  if (!raised) return false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (values[i] == mine[i]) continue;
+    AllocatedBuffer& b = buffers.at(names[i]);
+    if (element_bytes(b.spec->element) == 8) {
+      b.buffer.upload(&values[i], 8);
+    } else {
+      const auto v = static_cast<uint32_t>(values[i]);
+      b.buffer.upload(&v, 4);
+    }
+  }
+  return true;
+}
+
+std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
+                                                 std::map<std::string, int64_t>& params) {
+  const PipelineSpec& pipeline = plan_.pipelines[p];
+  if (launch + 1 != pipeline.sink_launches) return {};
+  if (!d_.partitioned[p] && !d_.rank0_only[p] && d_.merges_after[p].empty()) return {};
+  agree_or_throw(comm_);
+  std::vector<LaunchStats> done;
+  try {
+    backend_.synchronize();
+    if (agree_on_flags(pipeline, buffers)) return {};  // the executor's checks restart or fail on every rank
+    for (const StateMerge* m : d_.merges_after[p]) {
+      const double ms = merge_state(comm_, backend_, plan_, *m, buffers, params);
+      LaunchStats l;
+      l.kernel = std::string("merge ") + m->what + " (" + state_merge_kind_name(m->kind) + ", " + std::to_string(comm_.size()) + " ranks)";
+      l.library = comm_.transport();
+      l.ms = ms;
+      done.push_back(std::move(l));
+    }
+  } catch (const std::exception& e) {
+    // The other ranks wait inside the exchange: nothing but ending them all is left.
+    std::fprintf(stderr, "horseqc: rank %d: error during the exchange after %s: %s\n", comm_.rank(), pipeline.name.c_str(), e.what());
+    std::fflush(stderr);
+    comm_.abort(5);
+  }
+  return done;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,66 @@
+// A plan's pipelines and state across ranks (distribution.h).
+#include "runtime/distributed/distribution.h"
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>& partitioned_tables) {
+  auto refuse = [&](const std::string& what) {
+    throw Error(ErrorKind::Unsupported, plan.label + ": " + what + " (a distributed run)");
+  };
+  if (!plan.model.empty() && plan.model != "resolution" && plan.model != "pipelined")
+    refuse("the " + plan.model + " model runs on one device only; distributed runs use resolution or pipelined");
+  const size_t n = plan.pipelines.size();
+  Distribution d;
+  d.partitioned.assign(n, false);
+  d.rank0_only.assign(n, false);
+  d.merges_after.assign(n, {});
+  for (size_t p = 0; p < n; ++p) {
+    const PipelineSpec& pipeline = plan.pipelines[p];
+    if (!pipeline.library_steps.empty()) refuse(pipeline.name + " calls library primitives between its kernels");
+    d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0;
+  }
+  for (size_t p = 0; p < n; ++p) {
+    if (!d.partitioned[p]) continue;
+    const std::string& state = plan.pipelines[p].sink_state;
+    // Already placed when an earlier writer of the same state was seen.
+    bool placed = false;
+    for (const auto& after : d.merges_after)
+      for (const StateMerge* m : after) placed = placed || m->state == state;
+    if (placed) continue;
+    const StateMerge* merge = nullptr;
+    for (const StateMerge& m : plan.merges)
+      if (m.state == state) merge = &m;
+    if (merge == nullptr)
+      throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[p].name + " fills " + state +
+                                           " from a partitioned table, but " + state + " has no merge across ranks "
+                                           "(a hash table must be built from a merged output: ir BuildOptions::partitioned_tables)");
+    if (!merge->unsupported.empty()) refuse(merge->what + ": " + merge->unsupported);
+    for (const std::string& t : merge->heap_tables)
+      if (partitioned_tables.count(t) != 0)
+        refuse(merge->what + " holds strings of " + t + " as row references into each rank's own partition");
+    size_t last = p;
+    for (size_t q = 0; q < n; ++q) {
+      if (plan.pipelines[q].sink_state != state) continue;
+      last = std::max(last, q);
+      if (!d.partitioned[q]) d.rank0_only[q] = true;
+    }
+    if (plan.pipelines[last].sink_launches == 0)
+      throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[last].name + " has no launch filling " + state);
+    d.merges_after[last].push_back(merge);
+    ++d.merges;
+  }
+  return d;
+}
+
+ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows) {
+  ExecutablePlan copy = plan;
+  for (ParamSpec& p : copy.params) {
+    if (p.rows_of.empty()) continue;
+    if (auto it = local_rows.find(p.rows_of); it != local_rows.end()) p.value = static_cast<int64_t>(it->second);
+  }
+  return copy;
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,41 @@
+// Where a plan's work goes in a distributed run: which pipelines scan a rank's partition, which state
+// objects are merged across ranks and after which launch, which pipelines only rank 0 runs.
+//
+// Rules (docs/distributed.md has the picture):
+//   - a pipeline whose source scans a partitioned table runs on every rank over its own rows;
+//   - a state object (aggregation table, output) such a pipeline fills is partial on each rank: it is
+//     merged (plan.merges, state_merge.h) right after the sink launches of the LAST pipeline filling it
+//     — so every pipeline reading it, and the result, sees the whole state on every rank;
+//   - every other pipeline (over replicated tables or merged state) computes the same on every rank;
+//     one of them that also fills a merged state runs on rank 0 only, so its rows count once;
+//   - a hash table is never merged: the distributed compile builds from a merged output instead
+//     (ir BuildOptions::partitioned_tables), so a build filled by a partitioned pipeline is a bug.
+// Refused (Error(Unsupported) naming the query and what): the library models (multi_pass,
+// operator_at_a_time), a merge StateMerge::unsupported names, row references (heap strings) into a
+// partitioned table in merged state.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/execution/executable_plan.h"
+
+namespace hqc::runtime {
+
+struct Distribution {
+  std::vector<bool> partitioned;  // per pipeline: scans the rank's partition
+  std::vector<bool> rank0_only;   // per pipeline: runs on rank 0 only
+  // Per pipeline: the merges after its last sink launch (PipelineSpec::sink_launches - 1).
+  std::vector<std::vector<const StateMerge*>> merges_after;
+  size_t merges = 0;  // in all
+};
+
+// `partitioned_tables`: the base tables each rank holds a partition of. The plan must outlive the result.
+Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>& partitioned_tables);
+
+// A copy of `plan` for one rank: every row count of a partitioned table (ParamSpec::rows_of) is the
+// rank's rows, `local_rows` by table; everything else (capacities, statistics) stays the whole table's.
+ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows);
+
+}  // namespace hqc::runtime

@@ -1,0 +1,267 @@
+// Merging one state object across ranks (state_merge.h).
+#include "runtime/distributed/state_merge.h"
+
+#include <chrono>
+#include <cstring>
+#include <unordered_map>
+
+#include "runtime/execution/plan_state.h"
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+__extension__ typedef unsigned __int128 uint128;
+
+AllocatedBuffer& buffer_of(std::map<std::string, AllocatedBuffer>& buffers, const std::string& name, const StateMerge& m) {
+  auto it = buffers.find(name);
+  if (it == buffers.end()) throw Error(ErrorKind::Internal, "merging " + m.what + ": buffer " + name + " is not allocated");
+  return it->second;
+}
+
+uint64_t slots_of(const StateMerge& m, const std::map<std::string, int64_t>& params) {
+  if (m.slots_param.empty()) return 1;
+  auto it = params.find(m.slots_param);
+  if (it == params.end()) throw Error(ErrorKind::Internal, "merging " + m.what + ": no parameter " + m.slots_param);
+  return static_cast<uint64_t>(it->second);
+}
+
+std::vector<int64_t> download_words(const AllocatedBuffer& b, uint64_t count) {
+  // Every state buffer of a merge is 8 bytes wide but the occupancy / key codes may be 4: widen.
+  std::vector<int64_t> out(count);
+  if (count == 0) return out;
+  if (element_bytes(b.spec->element) == 8) {
+    b.buffer.download(out.data(), count * 8);
+  } else {
+    std::vector<int32_t> narrow(count);
+    b.buffer.download(narrow.data(), count * 4);
+    for (uint64_t i = 0; i < count; ++i) out[i] = b.spec->element == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow[i])) : narrow[i];
+  }
+  return out;
+}
+
+void upload_words(AllocatedBuffer& b, const std::vector<int64_t>& words) {
+  if (words.empty()) return;
+  if (element_bytes(b.spec->element) == 8) {
+    b.buffer.upload(words.data(), words.size() * 8);
+  } else {
+    std::vector<int32_t> narrow(words.size());
+    for (size_t i = 0; i < words.size(); ++i) narrow[i] = static_cast<int32_t>(words[i]);
+    b.buffer.upload(narrow.data(), narrow.size() * 4);
+  }
+}
+
+// The words a buffer starts with (BufferSpec::init), widened like download_words.
+int64_t initial_word(const BufferSpec& spec) {
+  if (spec.init != BufferSpec::Init::Pattern) return 0;
+  if (element_bytes(spec.element) == 8) return static_cast<int64_t>(spec.pattern);
+  return spec.element == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(spec.pattern))
+                                          : static_cast<int64_t>(static_cast<int32_t>(spec.pattern));
+}
+
+double as_double(int64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d;
+}
+int64_t as_bits(double d) {
+  int64_t bits;
+  std::memcpy(&bits, &d, 8);
+  return bits;
+}
+
+// Combines `v` (one slot's words of a lane) into `acc`.
+void combine(const StateMerge::Lane& lane, ElementType type, const int64_t* v, int64_t* acc) {
+  switch (lane.op) {
+    case StateMerge::Op::Sum128: {
+      // Two's complement: adding the unsigned 128-bit words is the signed sum, wrapping alike.
+      const uint128 a = (static_cast<uint128>(static_cast<uint64_t>(acc[1])) << 64) | static_cast<uint64_t>(acc[0]);
+      const uint128 b = (static_cast<uint128>(static_cast<uint64_t>(v[1])) << 64) | static_cast<uint64_t>(v[0]);
+      const uint128 sum = a + b;
+      acc[0] = static_cast<int64_t>(static_cast<uint64_t>(sum));
+      acc[1] = static_cast<int64_t>(static_cast<uint64_t>(sum >> 64));
+      return;
+    }
+    case StateMerge::Op::Sum:
+      for (uint32_t w = 0; w < lane.words; ++w)
+        acc[w] = type == ElementType::F64 ? as_bits(as_double(acc[w]) + as_double(v[w]))
+                                          : static_cast<int64_t>(static_cast<uint64_t>(acc[w]) + static_cast<uint64_t>(v[w]));
+      return;
+    case StateMerge::Op::Min:
+    case StateMerge::Op::Max: {
+      const bool min = lane.op == StateMerge::Op::Min;
+      for (uint32_t w = 0; w < lane.words; ++w) {
+        const bool less = type == ElementType::F64 ? as_double(v[w]) < as_double(acc[w]) : v[w] < acc[w];
+        const bool greater = type == ElementType::F64 ? as_double(v[w]) > as_double(acc[w]) : v[w] > acc[w];
+        if (min ? less : greater) acc[w] = v[w];
+      }
+      return;
+    }
+  }
+}
+
+Reduction reduction_of(StateMerge::Op op) {
+  return op == StateMerge::Op::Min ? Reduction::Min : op == StateMerge::Op::Max ? Reduction::Max : Reduction::Sum;
+}
+
+// Every rank's words, in rank order.
+std::vector<std::vector<int64_t>> gather_words(Communicator& comm, const std::vector<int64_t>& mine) {
+  std::vector<unsigned char> bytes(mine.size() * 8);
+  if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+  std::vector<std::vector<int64_t>> out;
+  for (const std::vector<unsigned char>& r : comm.all_gather(bytes)) {
+    out.emplace_back(r.size() / 8);
+    if (!r.empty()) std::memcpy(out.back().data(), r.data(), r.size());
+  }
+  return out;
+}
+
+void merge_elementwise(Communicator& comm, Backend& backend, const StateMerge& m, std::map<std::string, AllocatedBuffer>& buffers,
+                       const std::map<std::string, int64_t>& params) {
+  const uint64_t slots = slots_of(m, params);
+  for (const StateMerge::Lane& lane : m.lanes) {
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    const uint64_t count = slots * lane.words;
+    if (count > b.elements) throw Error(ErrorKind::Internal, "merging " + m.what + ": " + lane.buffer + " is smaller than its slots");
+    if (lane.op != StateMerge::Op::Sum128) {
+      comm.all_reduce(backend, b.buffer, count, b.spec->element, reduction_of(lane.op));
+      continue;
+    }
+    const std::vector<std::vector<int64_t>> all = gather_words(comm, download_words(b, count));
+    std::vector<int64_t> sum(count, 0);
+    for (const std::vector<int64_t>& r : all)
+      for (uint64_t s = 0; s < slots; ++s) combine(lane, b.spec->element, &r[2 * s], &sum[2 * s]);
+    upload_words(b, sum);
+  }
+}
+
+struct WordsHash {
+  size_t operator()(const std::vector<int64_t>& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t w : k) h = (h ^ static_cast<uint64_t>(w)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+// Reallocates every buffer sized by `param` for its new value, initialised as the plan says.
+void resize_by_param(Backend& backend, const std::string& param, std::map<std::string, AllocatedBuffer>& buffers,
+                     std::map<std::string, int64_t>& params, uint64_t value, const std::string& label) {
+  params[param] = static_cast<int64_t>(value);
+  for (auto& [name, b] : buffers) {
+    if (b.spec->elements_param != param) continue;
+    AllocatedBuffer grown;
+    grown.spec = b.spec;
+    grown.elements = buffer_elements(*b.spec, params, label);
+    grown.buffer = backend.allocate(grown.elements * element_bytes(b.spec->element));
+    const int64_t init = initial_word(*b.spec);
+    upload_words(grown, std::vector<int64_t>(grown.elements, init));
+    b = std::move(grown);
+  }
+}
+
+void merge_hashed(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& m,
+                  std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params) {
+  const uint64_t slots = slots_of(m, params);
+  // This rank's groups: per occupied slot, its key words then its lanes' words.
+  uint64_t key_words = 0, lane_words = 0;
+  for (const StateMerge::Lane& k : m.keys) key_words += k.words;
+  for (const StateMerge::Lane& l : m.lanes) lane_words += l.words;
+  const uint64_t record = key_words + lane_words;
+  std::vector<std::vector<int64_t>> keys, lanes;
+  for (const StateMerge::Lane& k : m.keys) keys.push_back(download_words(buffer_of(buffers, k.buffer, m), slots * k.words));
+  for (const StateMerge::Lane& l : m.lanes) lanes.push_back(download_words(buffer_of(buffers, l.buffer, m), slots * l.words));
+  const std::vector<int64_t> occupancy = download_words(buffer_of(buffers, m.occupancy_buffer, m), slots);
+  std::vector<int64_t> mine;
+  for (uint64_t s = 0; s < slots; ++s) {
+    if (occupancy[s] == 0) continue;
+    for (size_t k = 0; k < m.keys.size(); ++k)
+      for (uint32_t w = 0; w < m.keys[k].words; ++w) mine.push_back(keys[k][s * m.keys[k].words + w]);
+    for (size_t l = 0; l < m.lanes.size(); ++l)
+      for (uint32_t w = 0; w < m.lanes[l].words; ++w) mine.push_back(lanes[l][s * m.lanes[l].words + w]);
+  }
+  // Every rank's groups combined by key, in the order they are first seen (rank order).
+  std::unordered_map<std::vector<int64_t>, size_t, WordsHash> index;
+  std::vector<std::vector<int64_t>> groups;  // key words + lane words
+  for (const std::vector<int64_t>& r : gather_words(comm, mine)) {
+    for (size_t at = 0; at + record <= r.size(); at += record) {
+      std::vector<int64_t> key(r.begin() + static_cast<std::ptrdiff_t>(at), r.begin() + static_cast<std::ptrdiff_t>(at + key_words));
+      auto [it, fresh] = index.emplace(std::move(key), groups.size());
+      if (fresh) {
+        groups.emplace_back(r.begin() + static_cast<std::ptrdiff_t>(at), r.begin() + static_cast<std::ptrdiff_t>(at + record));
+        continue;
+      }
+      int64_t* acc = groups[it->second].data() + key_words;
+      const int64_t* v = r.data() + at + key_words;
+      for (const StateMerge::Lane& l : m.lanes) {
+        combine(l, buffer_of(buffers, l.buffer, m).spec->element, v, acc);
+        acc += l.words;
+        v += l.words;
+      }
+    }
+  }
+  uint64_t capacity = slots;
+  if (groups.size() > slots) {
+    capacity = groups.size();
+    resize_by_param(backend, m.slots_param, buffers, params, capacity, plan.label);
+  }
+  // Written back from slot 0; the other slots as the table starts.
+  auto write = [&](const StateMerge::Lane& lane, size_t offset) {
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    std::vector<int64_t> words(capacity * lane.words, initial_word(*b.spec));
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (uint32_t w = 0; w < lane.words; ++w) words[g * lane.words + w] = groups[g][offset + w];
+    upload_words(b, words);
+  };
+  size_t offset = 0;
+  for (const StateMerge::Lane& k : m.keys) {
+    write(k, offset);
+    offset += k.words;
+  }
+  for (const StateMerge::Lane& l : m.lanes) {
+    write(l, offset);
+    offset += l.words;
+  }
+}
+
+void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::map<std::string, AllocatedBuffer>& buffers) {
+  AllocatedBuffer& counter = buffer_of(buffers, m.counter_buffer, m);
+  uint64_t mine = 0;
+  counter.buffer.download(&mine, 8);
+  std::vector<uint64_t> rows;
+  for (const std::vector<int64_t>& r : gather_words(comm, {static_cast<int64_t>(mine)})) rows.push_back(static_cast<uint64_t>(r.at(0)));
+  uint64_t total = 0;
+  for (uint64_t r : rows) total += r;
+  for (const StateMerge::Lane& lane : m.lanes) {
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    const uint64_t width = element_bytes(b.spec->element) * lane.words;
+    if (mine * lane.words > b.elements)
+      throw Error(ErrorKind::Internal, "merging " + m.what + ": " + std::to_string(mine) + " rows counted, " + lane.buffer + " holds fewer");
+    std::vector<uint64_t> bytes;
+    for (uint64_t r : rows) bytes.push_back(r * width);
+    AllocatedBuffer merged;
+    merged.spec = b.spec;
+    merged.elements = std::max(b.elements, total * lane.words);
+    merged.buffer = backend.allocate(std::max<uint64_t>(1, merged.elements) * element_bytes(b.spec->element));
+    comm.all_gather_rows(backend, b.buffer, bytes, merged.buffer);
+    b = std::move(merged);
+  }
+  counter.buffer.upload(&total, 8);
+}
+
+}  // namespace
+
+double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,
+                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params) {
+  const auto start = std::chrono::steady_clock::now();
+  backend.synchronize();
+  switch (merge.kind) {
+    case StateMerge::Kind::Elementwise: merge_elementwise(comm, backend, merge, buffers, params); break;
+    case StateMerge::Kind::HashedGroups: merge_hashed(comm, backend, plan, merge, buffers, params); break;
+    case StateMerge::Kind::Rows: merge_rows(comm, backend, merge, buffers); break;
+  }
+  backend.synchronize();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace hqc::runtime

@@ -1,0 +1,29 @@
+// One state object made whole across ranks (executable_plan.h, StateMerge): after it, every rank
+// holds the state as one process over all the rows would have filled it.
+//
+// Contract:
+//   - every rank calls merge_state() for the same merge at the same point (distribution.h);
+//   - Elementwise: each lane reduced slot by slot (device collectives: NCCL's all-reduce where the
+//     transport has it); a 128-bit sum gathered and added exactly on the host;
+//   - HashedGroups: each rank's occupied slots (keys, accumulators, occupancy) gathered, combined by
+//     key on the host, written back one group per slot from slot 0, the other slots empty as the
+//     table starts; a table too small for the union of the groups is reallocated with the slots it
+//     needs (the slots parameter and every buffer sized by it: the compaction's too);
+//   - Rows: every rank's rows concatenated in rank order into buffers that hold them all (reallocated
+//     when the output's capacity is smaller), the counter set to their number.
+//   - floating-point sums are added in another order than one process adds them: equal up to rounding.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "runtime/distributed/communicator.h"
+#include "runtime/execution/result_assembly.h"
+
+namespace hqc::runtime {
+
+// Returns the host-measured time of the merge in milliseconds.
+double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,
+                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params);
+
+}  // namespace hqc::runtime

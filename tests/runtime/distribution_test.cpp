@@ -1,0 +1,228 @@
+// Distributed runs without MPI: where distribute() places merges and rank-0-only pipelines, rank_plan's
+// row counts, and merge_state() on OpenCL (PoCL) buffers as rank 0 of two ranks whose other rank's
+// contributions a scripted communicator supplies — each merge checked against the whole state computed
+// by hand.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <deque>
+
+#include "runtime/device/backend.h"
+#include "runtime/distributed/distribution.h"
+#include "runtime/distributed/state_merge.h"
+#include "runtime/execution/plan_state.h"
+#include "storage/error.h"
+
+using namespace hqc;
+using namespace hqc::runtime;
+
+namespace {
+
+PipelineSpec pipeline(const std::string& name, const std::string& table, const std::string& state, size_t sink_launches = 1) {
+  PipelineSpec p;
+  p.name = name;
+  p.source_table = table;
+  p.sink_state = state;
+  p.launches.resize(sink_launches + 1);  // one compaction launch after the sink's
+  p.sink_launches = sink_launches;
+  return p;
+}
+
+StateMerge merge_of(const std::string& state, StateMerge::Kind kind) {
+  StateMerge m;
+  m.state = state;
+  m.kind = kind;
+  m.what = state;
+  return m;
+}
+
+// Rank 0 of two; rank 1's part of each collective comes from `other`, in call order.
+class ScriptedPeer final : public Communicator {
+ public:
+  std::deque<std::vector<unsigned char>> other;
+  int rank() const override { return 0; }
+  int size() const override { return 2; }
+  int local_rank() const override { return 0; }
+  std::string transport() const override { return "scripted"; }
+  void barrier() override {}
+  std::vector<std::vector<unsigned char>> all_gather(const std::vector<unsigned char>& bytes) override {
+    return {bytes, next()};
+  }
+  void all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) override {
+    const std::vector<unsigned char> theirs = next();
+    REQUIRE(theirs.size() == count * element_bytes(type));
+    REQUIRE(type == ElementType::I64);
+    auto* mine = static_cast<int64_t*>(data);
+    for (uint64_t i = 0; i < count; ++i) {
+      int64_t t;
+      std::memcpy(&t, theirs.data() + i * 8, 8);
+      mine[i] = op == Reduction::Sum ? mine[i] + t : op == Reduction::Min ? std::min(mine[i], t) : std::max(mine[i], t);
+    }
+  }
+  [[noreturn]] void abort(int) override { throw std::logic_error("abort"); }
+
+ protected:
+  void all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) override {
+    std::memcpy(all, mine, bytes[0]);
+    const std::vector<unsigned char> theirs = next();
+    REQUIRE(theirs.size() == bytes[1]);
+    std::memcpy(static_cast<unsigned char*>(all) + bytes[0], theirs.data(), theirs.size());
+  }
+
+ private:
+  std::vector<unsigned char> next() {
+    REQUIRE(!other.empty());
+    std::vector<unsigned char> v = other.front();
+    other.pop_front();
+    return v;
+  }
+};
+
+std::vector<unsigned char> bytes_of(const std::vector<int64_t>& words) {
+  std::vector<unsigned char> b(words.size() * 8);
+  if (!words.empty()) std::memcpy(b.data(), words.data(), b.size());
+  return b;
+}
+
+BufferSpec spec(const std::string& name, const std::string& per, uint64_t multiplier = 1, BufferSpec::Init init = BufferSpec::Init::Zero,
+                uint64_t pattern = 0) {
+  BufferSpec b;
+  b.name = name;
+  b.element = ElementType::I64;
+  b.elements_param = per;
+  b.multiplier = multiplier;
+  b.fixed_elements = per.empty() ? multiplier : 0;
+  b.init = init;
+  b.pattern = pattern;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("distribute: merges after the last partitioned writer, rank-0-only replicated writers, refusals") {
+  ExecutablePlan plan;
+  plan.label = "q";
+  plan.model = "resolution";
+  plan.pipelines = {pipeline("p0 build date", "date", "ht0"), pipeline("p1 lineorder arm", "lineorder", "out0"),
+                    pipeline("p2 date arm", "date", "out0"), pipeline("p3 aggregate", "", "agg0"),
+                    pipeline("p4 lineorder again", "lineorder", "agg1", 2)};
+  plan.merges = {merge_of("out0", StateMerge::Kind::Rows), merge_of("agg0", StateMerge::Kind::Elementwise),
+                 merge_of("agg1", StateMerge::Kind::HashedGroups)};
+  const Distribution d = distribute(plan, {"lineorder"});
+  CHECK(d.partitioned == std::vector<bool>{false, true, false, false, true});
+  CHECK(d.rank0_only == std::vector<bool>{false, false, true, false, false});
+  REQUIRE(d.merges_after[2].size() == 1);  // after the LAST writer of out0
+  CHECK(d.merges_after[2][0]->state == "out0");
+  CHECK(d.merges_after[1].empty());
+  CHECK(d.merges_after[3].empty());  // agg0 is filled from merged state: the same on every rank
+  REQUIRE(d.merges_after[4].size() == 1);
+  CHECK(d.merges_after[4][0]->state == "agg1");
+  CHECK(d.merges == 2);
+  // One process's view: nothing partitioned, nothing merged.
+  CHECK(distribute(plan, {}).merges == 0);
+
+  SUBCASE("a hash table filled from a partition is a compiler bug") {
+    plan.pipelines.push_back(pipeline("p5 build lineorder", "lineorder", "ht1"));
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineorder"}), doctest::Contains("has no merge across ranks"), Error);
+  }
+  SUBCASE("an unmergeable state, row references into a partition, the library models are refused") {
+    plan.merges[2].unsupported = "MIN/MAX of a 128-bit value (m) has no merge across ranks yet";
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineorder"}), doctest::Contains("MIN/MAX of a 128-bit value"), Error);
+    plan.merges[2].unsupported.clear();
+    plan.merges[0].heap_tables = {"lineorder"};
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineorder"}), doctest::Contains("row references"), Error);
+    CHECK_NOTHROW(distribute(plan, {"orders"}));
+    plan.model = "multi_pass";
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineorder"}), doctest::Contains("runs on one device only"), Error);
+  }
+}
+
+TEST_CASE("rank_plan: scans of a partitioned table count the rank's rows, nothing else changes") {
+  ExecutablePlan plan;
+  plan.params = {{"rows_lineorder", 6000, "lineorder"}, {"rows_date", 2556, "date"}, {"ht0_capacity", 4096, ""}};
+  const ExecutablePlan mine = rank_plan(plan, {{"lineorder", 1500}});
+  CHECK(mine.params[0].value == 1500);
+  CHECK(mine.params[1].value == 2556);
+  CHECK(mine.params[2].value == 4096);
+}
+
+TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
+  std::unique_ptr<Backend> backend = open_backend(DeviceChoice::OpenCL);
+  ScriptedPeer peer;
+  ExecutablePlan plan;
+  plan.label = "merge test";
+  std::map<std::string, int64_t> params;
+  std::map<std::string, AllocatedBuffer> buffers;
+  auto allocate = [&](const std::vector<BufferSpec>& specs) {
+    plan.buffers = specs;
+    buffers = allocate_state(*backend, plan, params);
+    backend->synchronize();
+  };
+  auto read = [&](const std::string& name) {
+    const AllocatedBuffer& b = buffers.at(name);
+    return b.buffer.download_as<int64_t>(b.elements);
+  };
+  auto write = [&](const std::string& name, const std::vector<int64_t>& v) { buffers.at(name).buffer.upload(v); };
+
+  SUBCASE("elementwise: sums, min, max and a 128-bit sum slot by slot") {
+    params = {{"slots", 3}};
+    allocate({spec("sum", "slots"), spec("lo", "slots"), spec("hi", "slots"), spec("wide", "slots", 2), spec("count", "slots")});
+    StateMerge m = merge_of("agg0", StateMerge::Kind::Elementwise);
+    m.slots_param = "slots";
+    m.lanes = {{"sum", StateMerge::Op::Sum, 1}, {"lo", StateMerge::Op::Min, 1}, {"hi", StateMerge::Op::Max, 1},
+               {"wide", StateMerge::Op::Sum128, 2}, {"count", StateMerge::Op::Sum, 1}};
+    write("sum", {1, 2, 3});
+    write("lo", {5, -7, 9});
+    write("hi", {5, -7, 9});
+    write("wide", {-1, 0, 7, 0, -1, -1});  // 2^64 - 1, 7, -1
+    write("count", {1, 0, 2});
+    peer.other = {bytes_of({10, 20, 30}), bytes_of({4, -8, 10}), bytes_of({4, -8, 10}), bytes_of({1, 0, -8, -1, -1, -1}),
+                  bytes_of({3, 0, 1})};
+    merge_state(peer, *backend, plan, m, buffers, params);
+    CHECK(read("sum") == std::vector<int64_t>{11, 22, 33});
+    CHECK(read("lo") == std::vector<int64_t>{4, -8, 9});
+    CHECK(read("hi") == std::vector<int64_t>{5, -7, 10});
+    CHECK(read("wide") == std::vector<int64_t>{0, 1, -1, -1, -2, -1});  // 2^64, -1, -2
+    CHECK(read("count") == std::vector<int64_t>{4, 0, 3});
+  }
+
+  SUBCASE("hashed groups: combined by key, one group per slot from slot 0, the table grown for the union") {
+    const int64_t empty = INT64_MIN;
+    params = {{"slots", 3}};
+    allocate({spec("keys", "slots", 1, BufferSpec::Init::Pattern, static_cast<uint64_t>(empty)), spec("sum", "slots"),
+              spec("occ", "slots"), spec("dense", "slots")});
+    StateMerge m = merge_of("agg1", StateMerge::Kind::HashedGroups);
+    m.slots_param = "slots";
+    m.keys = {{"keys", StateMerge::Op::Sum, 1}};
+    m.lanes = {{"sum", StateMerge::Op::Sum, 1}, {"occ", StateMerge::Op::Sum, 1}};
+    m.occupancy_buffer = "occ";
+    write("keys", {empty, 42, 7});  // rank 0: groups 42 and 7
+    write("sum", {0, 100, 5});
+    write("occ", {0, 2, 1});
+    // rank 1: groups 7 (again), 8 and 9 — key, sum, occupancy per group
+    peer.other = {bytes_of({7, 50, 3, 8, 1, 1, 9, 2, 4})};
+    merge_state(peer, *backend, plan, m, buffers, params);
+    CHECK(params.at("slots") == 4);  // four groups in all: grown from 3
+    CHECK(read("keys") == std::vector<int64_t>{42, 7, 8, 9});
+    CHECK(read("sum") == std::vector<int64_t>{100, 55, 1, 2});
+    CHECK(read("occ") == std::vector<int64_t>{2, 4, 1, 4});
+    CHECK(buffers.at("dense").elements == 4);  // every buffer sized by the slots
+  }
+
+  SUBCASE("rows: concatenated in rank order, the counter their sum, buffers grown past the capacity") {
+    params = {{"cap", 3}};
+    allocate({spec("col", "cap"), spec("wide", "cap", 2), spec("counter", "")});
+    StateMerge m = merge_of("out0", StateMerge::Kind::Rows);
+    m.counter_buffer = "counter";
+    m.capacity_param = "cap";
+    m.lanes = {{"col", StateMerge::Op::Sum, 1}, {"wide", StateMerge::Op::Sum, 2}};
+    write("col", {1, 2, 0});
+    write("wide", {10, 11, 20, 21, 0, 0});
+    write("counter", {2});
+    peer.other = {bytes_of({3}), bytes_of({3, 4, 5}), bytes_of({30, 31, 40, 41, 50, 51})};
+    merge_state(peer, *backend, plan, m, buffers, params);
+    CHECK(read("counter") == std::vector<int64_t>{5});
+    CHECK(read("col") == std::vector<int64_t>{1, 2, 3, 4, 5});
+    CHECK(read("wide") == std::vector<int64_t>{10, 11, 20, 21, 30, 31, 40, 41, 50, 51});
+  }
+}
