@@ -38,7 +38,7 @@ uint64_t distinct_of_term(const std::string& term, const Statistics& stats) {
 uint64_t DatabaseStatistics::rows(const std::string& table) const {
   const Table* t = db_.find(table);
   if (!t) throw Error(ErrorKind::Input, "statistics: the database has no table \"" + table + "\"");
-  return t->rows;
+  return t->partition ? t->partition->total_rows : t->rows;
 }
 
 const Column& DatabaseStatistics::find_column(const std::string& table, const std::string& column) const {

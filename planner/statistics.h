@@ -3,7 +3,10 @@
 // is loaded).
 //
 // Contract: DatabaseStatistics answers from the loaded tables' ColumnStats (computed at load) and
-// dictionaries; it throws Error(Input) naming the table or column when the database lacks it.
+// dictionaries; it throws Error(Input) naming the table or column when the database lacks it. For a
+// table that is a range partition of a larger one (Table::partition, distributed runs) it answers for
+// the whole table: rows() is the whole table's row count, and the column stats and dictionaries a
+// partition carries are already the whole table's, so every rank plans the same program.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,7 @@ uint64_t distinct_of_term(const std::string& term, const Statistics& stats);
 class DatabaseStatistics final : public Statistics {
  public:
   explicit DatabaseStatistics(const Database& db) : db_(db) {}
+  // The whole table's rows: Table::partition->total_rows for a partition, else Table::rows.
   uint64_t rows(const std::string& table) const override;
   ColumnStats column(const std::string& table, const std::string& column) const override;
   int64_t dictionary_code(const std::string& table, const std::string& column,

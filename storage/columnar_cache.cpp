@@ -338,26 +338,24 @@ void write_columnar(const Table& table, const TableDef& def, const std::filesyst
   }
 }
 
-std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
-                                   std::optional<SourceStamp> expected_source, std::string* why_not,
-                                   unsigned threads) {
-  const std::string name = path.filename().string();
-  auto reject = [&](const std::string& why) -> std::optional<Table> {
-    if (why_not) *why_not = name + ": " + why;
-    return std::nullopt;
-  };
-  std::error_code ec;
-  const uint64_t actual_size = std::filesystem::file_size(path, ec);
-  if (ec) return reject("cannot read: " + ec.message());
-  File f(std::fopen(path.c_str(), "rb"));
-  if (!f) return reject(std::string("cannot open: ") + std::strerror(errno));
-  auto in = [&](void* p, size_t n) { return n == 0 || std::fread(p, 1, n, f.get()) == n; };
+namespace {
 
+// A file's header, descriptors and end marker, checked: everything but the payload.
+struct Layout {
+  uint64_t rows = 0;
+  std::vector<Descriptor> descriptors;
+  std::vector<uint64_t> column_offset;  // columns + 1: where each column's payload starts; the last, the end marker
+};
+
+// Reads and checks the layout of the open file `fd` of `actual_size` bytes. Returns the reason it is
+// rejected, or "" with `out` filled.
+std::string read_layout(int fd, uint64_t actual_size, const TableDef& def, std::optional<SourceStamp> expected_source,
+                        Layout& out) {
   std::vector<char> head(kHeaderBytes);
-  if (actual_size < sizeof kMagic || !in(head.data(), sizeof kMagic) ||
+  if (actual_size < sizeof kMagic || !pread_all(fd, head.data(), sizeof kMagic, 0) ||
       std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
-    return reject("not a horseqc columnar file");
-  if (!in(head.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic)) return reject("truncated header");
+    return "not a horseqc columnar file";
+  if (!pread_all(fd, head.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic, sizeof kMagic)) return "truncated header";
   ByteReader r(head.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic);
   const auto version = r.get<uint32_t>();
   const auto bom = r.get<uint32_t>();
@@ -367,24 +365,25 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
   const SourceStamp stamp{r.get<uint64_t>(), r.get<int64_t>()};
   const auto rows = r.get<uint64_t>();
   const auto total = r.get<uint64_t>();
-  if (version != kVersion) return reject("format version " + std::to_string(version) + ", expected " + std::to_string(kVersion));
-  if (bom != kByteOrderMark) return reject("written on a machine of another byte order");
+  if (version != kVersion) return "format version " + std::to_string(version) + ", expected " + std::to_string(kVersion);
+  if (bom != kByteOrderMark) return "written on a machine of another byte order";
   if (fingerprint != table_fingerprint(def) || ncols != def.columns.size())
-    return reject("written for another definition of table " + def.name);
+    return "written for another definition of table " + def.name;
   if (expected_source) {
-    if (!(flags & kFlagHasSource)) return reject("has no source stamp");
-    if (!(stamp == *expected_source)) return reject("stale: the source file changed since the cache was written");
+    if (!(flags & kFlagHasSource)) return "has no source stamp";
+    if (!(stamp == *expected_source)) return "stale: the source file changed since the cache was written";
   }
   if (total != actual_size)
-    return reject("truncated or extended (header says " + std::to_string(total) + " bytes, found " + std::to_string(actual_size) + ")");
-  if (rows > kMaxCount) return reject("implausible row count");
+    return "truncated or extended (header says " + std::to_string(total) + " bytes, found " + std::to_string(actual_size) + ")";
+  if (rows > kMaxCount) return "implausible row count";
 
   head.resize(kHeaderBytes + kDescriptorBytes * ncols + 8);
-  if (!in(head.data() + kHeaderBytes, head.size() - kHeaderBytes)) return reject("truncated descriptors");
+  if (!pread_all(fd, head.data() + kHeaderBytes, head.size() - kHeaderBytes, kHeaderBytes)) return "truncated descriptors";
   uint64_t checksum;
   std::memcpy(&checksum, head.data() + head.size() - 8, 8);
-  if (checksum != fnv1a(head.data(), head.size() - 8) && !kIgnoreChecksums) return reject("header checksum mismatch");
-  std::vector<Descriptor> descriptors;
+  if (checksum != fnv1a(head.data(), head.size() - 8) && !kIgnoreChecksums) return "header checksum mismatch";
+  out.rows = rows;
+  out.descriptors.clear();
   uint64_t payload = 0;
   for (uint32_t c = 0; c < ncols; ++c) {
     ByteReader d(head.data() + kHeaderBytes + kDescriptorBytes * c, kDescriptorBytes);
@@ -400,26 +399,50 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
     desc.heap_bytes = d.get<uint64_t>();
     desc.checksum = d.get<uint64_t>();
     const ColumnDef& cd = def.columns[c];
-    if (desc.kind != kind_of(cd.type, cd.encoding)) return reject("column " + cd.name + " stored in another form");
+    if (desc.kind != kind_of(cd.type, cd.encoding)) return "column " + cd.name + " stored in another form";
     if (desc.dict_count > kMaxCount || desc.dict_bytes > kMaxCount || desc.heap_bytes > kMaxCount)
-      return reject("implausible sizes for column " + cd.name);
+      return "implausible sizes for column " + cd.name;
     payload += desc.payload_bytes(rows);
-    descriptors.push_back(desc);
+    out.descriptors.push_back(desc);
   }
-  if (head.size() + payload + sizeof kTrailer != actual_size) return reject("sizes in the descriptors do not add up");
+  if (head.size() + payload + sizeof kTrailer != actual_size) return "sizes in the descriptors do not add up";
+
+  out.column_offset.assign(ncols + 1, head.size());
+  for (uint32_t c = 0; c < ncols; ++c) out.column_offset[c + 1] = out.column_offset[c] + out.descriptors[c].payload_bytes(rows);
+  char trailer[sizeof kTrailer];
+  if (!pread_all(fd, trailer, sizeof trailer, out.column_offset[ncols]) || std::memcmp(trailer, kTrailer, sizeof kTrailer) != 0)
+    return "missing end marker";
+  return "";
+}
+
+}  // namespace
+
+std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
+                                   std::optional<SourceStamp> expected_source, std::string* why_not,
+                                   unsigned threads) {
+  const std::string name = path.filename().string();
+  auto reject = [&](const std::string& why) -> std::optional<Table> {
+    if (why_not) *why_not = name + ": " + why;
+    return std::nullopt;
+  };
+  std::error_code ec;
+  const uint64_t actual_size = std::filesystem::file_size(path, ec);
+  if (ec) return reject("cannot read: " + ec.message());
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) return reject(std::string("cannot open: ") + std::strerror(errno));
+  const int fd = fileno(f.get());
+  Layout layout;
+  if (std::string why = read_layout(fd, actual_size, def, expected_source, layout); !why.empty()) return reject(why);
+  const uint64_t rows = layout.rows;
+  const std::vector<Descriptor>& descriptors = layout.descriptors;
+  const std::vector<uint64_t>& column_offset = layout.column_offset;
+  const auto ncols = static_cast<uint32_t>(descriptors.size());
 
   // The arrays sit at known offsets, so columns are read concurrently (largest first, so the long
   // ones do not start last). Each array is grown, read and checked one block of kBlockBytes at a
   // time: the block's memory is zeroed by the vector, overwritten by pread, hashed and its rows
   // checked while it is still in the core's cache, so allocation, checksum and invariant checks
   // cost no extra passes over memory.
-  std::vector<uint64_t> column_offset(ncols + 1, head.size());
-  for (uint32_t c = 0; c < ncols; ++c) column_offset[c + 1] = column_offset[c] + descriptors[c].payload_bytes(rows);
-  const int fd = fileno(f.get());
-  char trailer[sizeof kTrailer];
-  if (!pread_all(fd, trailer, sizeof trailer, column_offset[ncols]) || std::memcmp(trailer, kTrailer, sizeof kTrailer) != 0)
-    return reject("missing end marker");
-
   Table table;
   table.name = def.name;
   table.rows = rows;
@@ -520,6 +543,165 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
     }
   }
   return table;
+}
+
+// ---- range reads (ColumnarFile) ----
+
+struct ColumnarFile::State {
+  TableDef def;
+  std::string name;  // the file name, for messages
+  File file;
+  int fd = -1;
+  Layout layout;
+};
+
+ColumnarFile::ColumnarFile(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ColumnarFile::ColumnarFile(ColumnarFile&&) noexcept = default;
+ColumnarFile& ColumnarFile::operator=(ColumnarFile&&) noexcept = default;
+ColumnarFile::~ColumnarFile() = default;
+
+std::optional<ColumnarFile> ColumnarFile::open(const TableDef& def, const std::filesystem::path& path,
+                                               std::optional<SourceStamp> expected_source, std::string* why_not) {
+  auto state = std::make_unique<State>();
+  state->def = def;
+  state->name = path.filename().string();
+  auto reject = [&](const std::string& why) -> std::optional<ColumnarFile> {
+    if (why_not) *why_not = state->name + ": " + why;
+    return std::nullopt;
+  };
+  std::error_code ec;
+  const uint64_t actual_size = std::filesystem::file_size(path, ec);
+  if (ec) return reject("cannot read: " + ec.message());
+  state->file.reset(std::fopen(path.c_str(), "rb"));
+  if (!state->file) return reject(std::string("cannot open: ") + std::strerror(errno));
+  state->fd = fileno(state->file.get());
+  if (std::string why = read_layout(state->fd, actual_size, def, expected_source, state->layout); !why.empty()) return reject(why);
+  return ColumnarFile(std::move(state));
+}
+
+uint64_t ColumnarFile::rows() const { return state_->layout.rows; }
+
+int64_t ColumnarFile::int_at(size_t column, uint64_t row) const {
+  const Layout& l = state_->layout;
+  if (column >= l.descriptors.size())
+    throw Error(ErrorKind::Internal, state_->name + ": no column " + std::to_string(column) + " in table " + state_->def.name);
+  const Descriptor& d = l.descriptors[column];
+  const std::string& column_name = state_->def.columns[column].name;
+  if (row >= l.rows)
+    throw Error(ErrorKind::Input, state_->name + ": row " + std::to_string(row) + " of column " + column_name +
+                                      " asked, the file holds " + std::to_string(l.rows) + " rows");
+  uint64_t at = l.column_offset[column];
+  unsigned width = 0;
+  switch (d.kind) {
+    case Kind::Int32: at += row * 4; width = 4; break;
+    case Kind::Int64: at += row * 8; width = 8; break;
+    case Kind::Dictionary: at += (d.dict_count + 1) * 8 + d.dict_bytes + row * 4; width = 4; break;
+    case Kind::Float64: case Kind::Heap:
+      throw Error(ErrorKind::Internal, state_->name + ": column " + column_name + " is not integer-backed");
+  }
+  if (width == 4) {
+    int32_t v;
+    if (pread_all(state_->fd, &v, 4, at)) return v;
+  } else {
+    int64_t v;
+    if (pread_all(state_->fd, &v, 8, at)) return v;
+  }
+  throw Error(ErrorKind::Input, state_->name + ": cannot read row " + std::to_string(row) + " of column " + column_name);
+}
+
+std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, std::string* why_not, unsigned threads) const {
+  const Layout& l = state_->layout;
+  const TableDef& def = state_->def;
+  auto reject = [&](const std::string& why) -> std::optional<Table> {
+    if (why_not) *why_not = state_->name + ": " + why;
+    return std::nullopt;
+  };
+  if (first_row > l.rows || rows > l.rows - first_row)
+    return reject("rows [" + std::to_string(first_row) + ", " + std::to_string(first_row + rows) + ") asked, the file holds " +
+                  std::to_string(l.rows) + " rows of table " + def.name);
+  const auto ncols = l.descriptors.size();
+  Table table;
+  table.name = def.name;
+  table.rows = rows;
+  table.partition = Table::Partition{first_row, l.rows};
+  table.columns.resize(ncols);
+  // Per column: "" or what is wrong with it (columns are read concurrently; the first bad one is reported).
+  std::vector<std::string> problem(ncols);
+  parallel_for(ncols, threads, [&](size_t c) {
+    const Descriptor& d = l.descriptors[c];
+    Column& col = table.columns[c];
+    col.name = def.columns[c].name;
+    col.type = def.columns[c].type;
+    col.encoding = def.columns[c].encoding;
+    col.stats = d.stats;
+    const uint64_t base = l.column_offset[c];
+    bool readable = true;
+    auto read = [&](auto& v, uint64_t count, uint64_t at) {
+      using T = typename std::remove_reference_t<decltype(v)>::value_type;
+      v.reserve(count);
+      advise_huge_pages(v.data(), count * sizeof(T));
+      v.resize(count);
+      readable = readable && pread_all(state_->fd, v.data(), count * sizeof(T), at);
+    };
+    const std::string inconsistent = "inconsistent contents: column " + col.name + " (" + col.type.to_string() + ", " +
+                                     encoding_name(col.encoding) + "): ";
+    auto non_decreasing = [](const std::vector<uint64_t>& v) { return std::is_sorted(v.begin(), v.end()); };
+    switch (d.kind) {
+      case Kind::Int32: read(col.i32, rows, base + first_row * 4); break;
+      case Kind::Int64: read(col.i64, rows, base + first_row * 8); break;
+      case Kind::Float64: read(col.f64, rows, base + first_row * 8); break;
+      case Kind::Heap: {
+        read(col.offsets, rows + 1, base + first_row * 8);
+        if (!readable) break;
+        if (!non_decreasing(col.offsets) || col.offsets.back() > d.heap_bytes) {
+          problem[c] = inconsistent + "offsets decrease or pass the heap";
+          return;
+        }
+        const uint64_t heap_from = col.offsets.front();
+        read(col.heap, col.offsets.back() - heap_from, base + (l.rows + 1) * 8 + heap_from);
+        for (uint64_t& o : col.offsets) o -= heap_from;
+        break;
+      }
+      case Kind::Dictionary: {
+        std::vector<uint64_t> offsets;
+        std::string bytes;
+        read(offsets, d.dict_count + 1, base);
+        read(bytes, d.dict_bytes, base + (d.dict_count + 1) * 8);
+        read(col.i32, rows, base + (d.dict_count + 1) * 8 + d.dict_bytes + first_row * 4);
+        if (!readable) break;
+        if (!non_decreasing(offsets) || offsets.front() != 0 || offsets.back() != d.dict_bytes) {
+          problem[c] = inconsistent + "dictionary offsets decrease or do not run from 0 to the dictionary size";
+          return;
+        }
+        col.dictionary.reserve(d.dict_count);
+        for (uint64_t i = 0; i < d.dict_count; ++i) {
+          col.dictionary.emplace_back(bytes, offsets[i], offsets[i + 1] - offsets[i]);
+          if (i > 0 && !(col.dictionary[i - 1] < col.dictionary[i])) {
+            problem[c] = inconsistent + "dictionary not strictly ascending at entry " + std::to_string(i);
+            return;
+          }
+        }
+        for (uint64_t r = 0; r < rows; ++r)
+          if (col.i32[r] < 0 || static_cast<uint64_t>(col.i32[r]) >= d.dict_count) {
+            problem[c] = inconsistent + "code outside the dictionary at row " + std::to_string(first_row + r);
+            return;
+          }
+        break;
+      }
+    }
+    if (!readable) problem[c] = "column " + col.name + " is damaged or truncated";
+  });
+  for (const std::string& p : problem)
+    if (!p.empty()) return reject(p);
+  return table;
+}
+
+std::optional<Table> read_columnar_rows(const TableDef& def, const std::filesystem::path& path,
+                                        std::optional<SourceStamp> expected_source, uint64_t first_row, uint64_t rows,
+                                        std::string* why_not, unsigned threads) {
+  const std::optional<ColumnarFile> file = ColumnarFile::open(def, path, expected_source, why_not);
+  if (!file) return std::nullopt;
+  return file->read_rows(first_row, rows, why_not, threads);
 }
 
 }  // namespace hqc

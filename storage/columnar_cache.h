@@ -21,10 +21,17 @@
 //     of another version or byte order, of another schema (fingerprint), of another source (stamp),
 //     truncated, damaged (checksums) or internally inconsistent; every column it returns passed
 //     Column::validate().
+//   - Range reads (ColumnarFile, read_columnar_rows) read only rows [first, first + rows) of every
+//     column, for distributed runs where each rank holds a share of a table (storage/partition.h).
+//     They check the header, the descriptor checksum, the sizes, the end marker and the invariants of
+//     what they read (offsets, dictionaries, codes) as read_columnar does, but NOT the payload's block
+//     checksums, which cover whole arrays: damage inside the payload may go unnoticed by a range read.
+//     Load the whole file once (read_columnar, load_tbl) to verify it.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -60,5 +67,45 @@ void write_columnar(const Table& table, const TableDef& def, const std::filesyst
 std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
                                    std::optional<SourceStamp> expected_source, std::string* why_not = nullptr,
                                    unsigned threads = 0);
+
+// An open columnar file whose header, descriptors and end marker passed the checks of read_columnar;
+// no payload has been read. Reads single values (a binary search over a sorted key) and row ranges
+// without loading the whole table. Holds the file open; movable, not copyable.
+class ColumnarFile {
+ public:
+  // nullopt (saying why in *why_not) where read_columnar would reject the file for its header,
+  // descriptors, size, source stamp or end marker.
+  static std::optional<ColumnarFile> open(const TableDef& def, const std::filesystem::path& path,
+                                          std::optional<SourceStamp> expected_source, std::string* why_not = nullptr);
+  ColumnarFile(ColumnarFile&&) noexcept;
+  ColumnarFile& operator=(ColumnarFile&&) noexcept;
+  ~ColumnarFile();
+
+  // The table's rows (the whole file).
+  uint64_t rows() const;
+  // Row `row` of column `column` (its index in the TableDef) of an integer-backed column (Int32, Date,
+  // Int64, Decimal, dictionary codes), by one read of its bytes: no checksum. Throws Error(Input)
+  // naming the file for a row past the end or a failed read, Error(Internal) for a column index out of
+  // range or a Float64 or heap string column.
+  int64_t int_at(size_t column, uint64_t row) const;
+  // Rows [first_row, first_row + rows) of every column: plain values and dictionary codes of the
+  // range; the whole dictionary; heap offsets [first_row, first_row + rows] rebased to start at 0 and
+  // the heap bytes between them. Table::rows = rows, Table::partition = {first_row, rows()}, and every
+  // column's stats are the file's whole-table stats. nullopt (and *why_not) for a range past the end
+  // ("lineorder.hqc: rows [90, 110) asked, the file holds 100 rows of table lineorder"), a failed
+  // read or contents that break Column's invariants. Columns are read by up to `threads` threads.
+  std::optional<Table> read_rows(uint64_t first_row, uint64_t rows, std::string* why_not = nullptr,
+                                 unsigned threads = 0) const;
+
+ private:
+  struct State;
+  explicit ColumnarFile(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// ColumnarFile::open followed by read_rows: nullopt (and *why_not) for either's reasons.
+std::optional<Table> read_columnar_rows(const TableDef& def, const std::filesystem::path& path,
+                                        std::optional<SourceStamp> expected_source, uint64_t first_row, uint64_t rows,
+                                        std::string* why_not = nullptr, unsigned threads = 0);
 
 }  // namespace hqc
