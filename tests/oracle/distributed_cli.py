@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""horseqc-run under mpirun: what a user meets besides the answers (those are checked against DuckDB by
+ssb_queries.py / tpch_queries.py --ranks N).
+
+  - a rank that fails while loading (its data directory is missing) ends the run on every rank: rank 0
+    prints that rank's message, the exit code is that rank's (3), and no result reaches stdout;
+  - a rank that fails while the others are inside a query (its SQL does not parse; rank 0's does and is
+    running its pipelines) ends the query on every rank the same way;
+  - options a distributed run does not take are refused (exit 2), the library models too (exit 4);
+  - the device line names every rank's device and the transport; the pipeline statistics list the merges.
+
+usage: distributed_cli.py --bin BUILD/bin --work DIR
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_oracle import mpirun  # noqa: E402
+
+GOOD_SQL = "SELECT d_year, SUM(lo_revenue) AS revenue FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year"
+
+
+def run(args, expect):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != expect:
+        raise AssertionError(f"{' '.join(args)}: exit {p.returncode}, expected {expect}\nstdout:\n{p.stdout[-2000:]}\nstderr:\n{p.stderr[-3000:]}")
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    run_bin = os.path.join(args.bin, "horseqc-run")
+    data = os.path.join(args.work, "ssb-sf0.01")
+    if not os.path.exists(os.path.join(data, "lineorder.tbl")):
+        subprocess.run([os.path.join(args.bin, "horseqc-gen"), "ssb", "--sf", "0.01", "--out", data, "--quiet"], check=True)
+    base = ["--data", data, "--device", "opencl"]
+    launcher = mpirun(1)[:-2]  # mpirun and its options, without -np: MPMD below gives each rank its own
+
+    # A rank that cannot load its share: every rank stops, rank 0 names rank 1 and its error.
+    missing = os.path.join(args.work, "no-such-data")
+    p = run([*launcher, "-np", "1", run_bin, "ssb", "q1.1", *base, ":", "-np", "1", run_bin, "ssb", "q1.1",
+             "--data", missing, "--device", "opencl"], 3)
+    assert "rank 1:" in p.stderr and "no-such-data" in p.stderr, p.stderr
+    assert p.stdout.strip() == "", "no result may be printed when a rank failed:\n" + p.stdout
+
+    # A rank that fails while rank 0 runs the query's pipelines (it waits at the first exchange).
+    p = run([*launcher, "-np", "1", run_bin, "ssb", "--sql", GOOD_SQL, *base, ":", "-np", "1", run_bin, "ssb",
+             "--sql", "SELEC d_year FROM date", *base], 3)
+    assert "rank 1:" in p.stderr and "SELEC" in p.stderr, p.stderr
+    assert p.stdout.strip() == "", p.stdout
+    assert p.stderr.count("horseqc-run: error") == 1, "only rank 0 reports:\n" + p.stderr
+
+    # What runs in one process only.
+    p = run([*mpirun(2), run_bin, "ssb", "q1.1", "--sf", "0.01", "--in-memory", "--device", "opencl"], 2)
+    assert "--in-memory runs in one process only" in p.stderr, p.stderr
+    p = run([*mpirun(2), run_bin, "ssb", "q1.1", *base, "--concurrent", "all"], 2)
+    p = run([*mpirun(2), run_bin, "ssb", "q1.1", *base, "--partition-weights", "1,2,3"], 2)
+    assert "3 weights for 2 ranks" in p.stderr, p.stderr
+    p = run([*mpirun(2), run_bin, "ssb", "q1.1", *base, "--model", "multi_pass"], 4)
+    assert "runs on one device only" in p.stderr, p.stderr
+    p = run([run_bin, "ssb", "q1.1", *base, "--partition-weights", "1"], 2)
+    assert "applies under mpirun" in p.stderr, p.stderr
+
+    # The device line and the merges in the statistics (rank 0's JSON).
+    p = run([*mpirun(3), run_bin, "ssb", "q2.1", *base, "--format", "json"], 0)
+    out = json.loads(p.stdout)
+    assert out["device"].startswith("3 rank(s) over MPI"), out["device"]
+    for r in range(3):
+        assert f"rank {r}: opencl" in out["device"], out["device"]
+    calls = [l for pl in out["queries"][0]["stats"]["pipelines"] for l in pl["launches"] if "library_call" in l]
+    assert any(c["library_call"].startswith("merge aggregation table") and "3 ranks" in c["library_call"] for c in calls), calls
+    assert "resolution" in json.dumps(out["model"]), out["model"]
+    print("distributed_cli: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
