@@ -1,0 +1,73 @@
+// The ranks of a distributed run (one process per device, started by `mpirun`) and the collectives
+// the distributed layer needs, behind one interface so that nothing above it knows the transport:
+//   - MpiCommunicator (mpi_communicator.h): MPI for everything; device buffers travel through host
+//     memory (PoCL/OpenCL ranks, the tests);
+//   - NcclCommunicator (nccl_communicator.h): NCCL moves device buffers between GPUs when every rank
+//     runs CUDA; MPI still starts the ranks, places them and carries the host collectives.
+//
+// Contract:
+//   - every rank calls the same collectives in the same order with the same shapes (element counts
+//     and types; all_gather_rows' byte counts are every rank's, known to all from an all_gather).
+//   - agree() is how a failure becomes the whole run's: every rank passes its own outcome (nullopt:
+//     fine) and receives the first failure by rank, or nullopt when all succeeded. A rank that fails
+//     between two agreement points goes straight to the next agree() (the distributed layer places
+//     one before every exchange), so no rank waits forever in a collective the failed one skipped.
+//   - collectives throw Error(Device) naming the transport's error text; they never return half done.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/device/backend.h"
+#include "runtime/execution/executable_plan.h"
+
+namespace hqc::runtime {
+
+enum class Reduction { Sum, Min, Max };
+const char* reduction_name(Reduction r);  // "sum", "min", "max"
+
+// A rank's failure, as every rank learns it from agree().
+struct RankFailure {
+  int rank = 0;
+  int exit_code = 70;   // the failing rank's exit code (docs/cli.md)
+  std::string message;  // its error message
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Rank among the ranks on this host: the device a rank drives (one rank per device).
+  virtual int local_rank() const = 0;
+  // "MPI (Open MPI 4.1.4)", "NCCL 2.27.3 (MPI for host collectives)".
+  virtual std::string transport() const = 0;
+
+  // ---- host collectives ----
+  virtual void barrier() = 0;
+  // Every rank's bytes, in rank order.
+  virtual std::vector<std::vector<unsigned char>> all_gather(const std::vector<unsigned char>& bytes) = 0;
+  // Element-wise reduction of `count` host elements, in place on every rank.
+  virtual void all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) = 0;
+  // The first failure by rank among every rank's `mine`, or nullopt when no rank failed.
+  std::optional<RankFailure> agree(const std::optional<RankFailure>& mine);
+  // Ends every rank at once (MPI_Abort): the last resort of a rank that failed inside a collective.
+  [[noreturn]] virtual void abort(int exit_code) = 0;
+
+  // ---- device collectives (the default implementations travel through host memory) ----
+  // Element-wise reduction of the first `count` elements of `buffer`, in place on every rank.
+  virtual void all_reduce(Backend& backend, DeviceBuffer& buffer, uint64_t count, ElementType type, Reduction op);
+  // Concatenation in rank order: rank r contributes the first bytes[r] bytes of its `local` (every
+  // rank passes the same `bytes`); `target` (at least the sum of `bytes`) receives them on every rank.
+  virtual void all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
+                               DeviceBuffer& target);
+
+ protected:
+  // Host all-gather of variable sizes into one buffer (rank order); `bytes` every rank's size.
+  virtual void all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) = 0;
+};
+
+}  // namespace hqc::runtime

@@ -1,0 +1,135 @@
+// MPI transport (mpi_communicator.h).
+#include "runtime/distributed/mpi_communicator.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "storage/error.h"
+
+namespace hqc::runtime {
+
+namespace {
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw Error(ErrorKind::Device, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
+}
+
+MPI_Datatype datatype_of(ElementType type) {
+  switch (type) {
+    case ElementType::I32: return MPI_INT32_T;
+    case ElementType::U32: return MPI_UINT32_T;
+    case ElementType::I64: return MPI_INT64_T;
+    case ElementType::U64: return MPI_UINT64_T;
+    case ElementType::F64: return MPI_DOUBLE;
+  }
+  return MPI_BYTE;
+}
+
+MPI_Op op_of(Reduction r) {
+  switch (r) {
+    case Reduction::Sum: return MPI_SUM;
+    case Reduction::Min: return MPI_MIN;
+    case Reduction::Max: return MPI_MAX;
+  }
+  return MPI_SUM;
+}
+
+// MPI counts are int: large transfers go in pieces of at most this many elements.
+constexpr uint64_t kMaxPiece = static_cast<uint64_t>(std::numeric_limits<int>::max() / 8);
+
+}  // namespace
+
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
+MpiCommunicator::MpiCommunicator() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) check(MPI_Init(nullptr, nullptr), "MPI_Init");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  MPI_Comm local;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+  MPI_Comm_rank(local, &local_rank_);
+  MPI_Comm_free(&local);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+std::string MpiCommunicator::transport() const {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string v(version, static_cast<size_t>(length));
+  if (const auto comma = v.find(','); comma != std::string::npos) v.resize(comma);  // "Open MPI v4.1.4"
+  return "MPI (" + v + ")";
+}
+
+void MpiCommunicator::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+std::vector<std::vector<unsigned char>> MpiCommunicator::all_gather(const std::vector<unsigned char>& bytes) {
+  std::vector<uint64_t> sizes(static_cast<size_t>(size_));
+  const uint64_t mine = bytes.size();
+  check(MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  uint64_t total = 0;
+  for (uint64_t s : sizes) total += s;
+  std::vector<unsigned char> all(total);
+  all_gather_host(bytes.data(), sizes, all.data());
+  std::vector<std::vector<unsigned char>> out;
+  uint64_t at = 0;
+  for (uint64_t s : sizes) {
+    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at + s));
+    at += s;
+  }
+  return out;
+}
+
+void MpiCommunicator::all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) {
+  // One broadcast per rank (the counts of MPI_Allgatherv are int; a rank's rows may exceed 2 GiB).
+  auto* out = static_cast<unsigned char*>(all);
+  uint64_t at = 0;
+  for (int r = 0; r < size_; ++r) {
+    const uint64_t n = bytes[static_cast<size_t>(r)];
+    if (r == rank_ && n > 0) std::memcpy(out + at, mine, n);
+    for (uint64_t done = 0; done < n;) {
+      const uint64_t piece = std::min<uint64_t>(n - done, kMaxPiece * 8);
+      check(MPI_Bcast(out + at + done, static_cast<int>(piece), MPI_BYTE, r, MPI_COMM_WORLD), "MPI_Bcast");
+      done += piece;
+    }
+    at += n;
+  }
+}
+
+void MpiCommunicator::all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) {
+  auto* bytes = static_cast<unsigned char*>(data);
+  const uint64_t width = element_bytes(type);
+  for (uint64_t done = 0; done < count;) {
+    const uint64_t piece = std::min(count - done, kMaxPiece);
+    check(MPI_Allreduce(MPI_IN_PLACE, bytes + done * width, static_cast<int>(piece), datatype_of(type), op_of(op), MPI_COMM_WORLD),
+          "MPI_Allreduce");
+    done += piece;
+  }
+}
+
+void MpiCommunicator::abort(int exit_code) {
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);
+}
+
+}  // namespace hqc::runtime
