@@ -310,7 +310,10 @@ int run(int argc, char** argv) {
 
   report.check("agree, no rank failing", agree_problem(*comm, {}));
   report.check("agree, rank " + std::to_string(size - 1) + " failing", agree_problem(*comm, {size - 1}));
-  if (size >= 2) report.check("agree, ranks 1 and " + std::to_string(size - 1) + " failing", agree_problem(*comm, {size - 1, 1}));
+  if (size >= 2) {
+    report.check("agree, ranks " + std::to_string(size - 2) + " and " + std::to_string(size - 1) + " failing",
+                 agree_problem(*comm, {size - 1, size - 2}));
+  }
 
   // ---- rates ----
   const uint64_t timed_bytes = mib << 20;
