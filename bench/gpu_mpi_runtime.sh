@@ -96,6 +96,21 @@ hqc_mpi_unpack() {
   { hqc_mpi_environment; echo 'export PATH=/tmp/hqc-mpi-bin:$PATH'; } >/tmp/hqc-mpi-env.sh
   # shellcheck disable=SC1091
   . /tmp/hqc-mpi-env.sh
+  # A library the carried programs need that the image keeps elsewhere (NVRTC in a wheel, say): its
+  # folder joins LD_LIBRARY_PATH.
+  local program missing found
+  for program in "$dir"/*; do
+    [ -x "$program" ] && [ -f "$program" ] && head -c 4 "$program" | grep -q ELF || continue
+    for missing in $(ldd "$program" 2>/dev/null | awk '/not found/ {print $1}'); do
+      found=$(find /usr/local /opt /usr/lib -name "$missing" -print -quit 2>/dev/null)
+      if [ -n "$found" ]; then
+        echo "export LD_LIBRARY_PATH=$(dirname "$found"):\$LD_LIBRARY_PATH" >>/tmp/hqc-mpi-env.sh
+        export LD_LIBRARY_PATH=$(dirname "$found"):$LD_LIBRARY_PATH
+      else
+        echo "gpu_mpi_runtime: $(basename "$program") needs $missing, which is nowhere here" >&2
+      fi
+    done
+  done
   echo "gpu_mpi_runtime: $(mpirun --version 2>&1 | head -1) ready (environment: /tmp/hqc-mpi-env.sh)"
 }
 
