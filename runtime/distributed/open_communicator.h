@@ -5,7 +5,8 @@
 //   - open_communicator() is collective: every rank calls it with the same choice, after opening
 //     its backend. Mpi → MpiCommunicator. Nccl → NcclCommunicator when every rank runs the CUDA
 //     backend and loads NCCL, else Error(Device) on every rank naming the first rank that cannot
-//     and why (never a silent fallback). Auto → NCCL under the same condition, else MPI.
+//     and why (never a silent fallback). Auto → NCCL under the same condition, else MPI. Once NCCL
+//     is chosen, a failure to start it (ncclCommInitRank) is an Error(Device), not a fallback.
 //   - The ranks agree before any communicator exists (an MPI all-gather of each rank's reason not to
 //     use NCCL): a communicator finalises MPI when it goes, and MPI cannot start twice, so none is
 //     opened only to be replaced. MPI is initialised here once; the communicator returned finalises
