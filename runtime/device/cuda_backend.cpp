@@ -42,6 +42,7 @@ class CudaBackend final : public Backend {
 
   codegen::Dialect dialect() const override { return codegen::Dialect::Cuda; }
   const DeviceProperties& properties() const override { return props_; }
+  int ordinal() const { return ordinal_; }
 
   std::string cache_identity() const override {
     return "cuda|" + props_.name + "|" + cuda_arch_name(props_.compute_major, props_.compute_minor) + "|" +
@@ -397,5 +398,10 @@ class CudaBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> open_cuda_backend(int device_ordinal) { return std::make_unique<CudaBackend>(device_ordinal); }
+
+int cuda_device_ordinal(const Backend& backend) {
+  const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
+  return cuda != nullptr ? cuda->ordinal() : -1;
+}
 
 }  // namespace hqc::runtime

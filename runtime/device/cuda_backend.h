@@ -13,4 +13,8 @@ namespace hqc::runtime {
 
 std::unique_ptr<Backend> open_cuda_backend(int device_ordinal = 0);
 
+// The CUDA device ordinal `backend` drives, or -1 when it is not the CUDA backend: NCCL binds its
+// communicator to that device and works on that device's primary context (nccl_communicator.h).
+int cuda_device_ordinal(const Backend& backend);
+
 }  // namespace hqc::runtime
