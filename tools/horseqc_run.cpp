@@ -21,6 +21,7 @@
 #include "runtime/device/kernel_cache.h"
 #include "runtime/distributed/distributed_run.h"
 #include "runtime/distributed/mpi_communicator.h"
+#include "runtime/distributed/open_communicator.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/watchdog.h"
 #include "ssb/benchmark_queries.h"
@@ -121,6 +122,9 @@ options:
                                   lines (--format json still records the device and phases)
   --partition-weights W,W,...     under mpirun: each rank's share of the partitioned tables (default
                                   equal shares; a 0 gives a rank an empty partition)
+  --transport auto|mpi|nccl       under mpirun: how partial state moves between ranks (default auto:
+                                  NCCL between GPUs when every rank runs CUDA, else MPI through host
+                                  memory; nccl where that is not possible is an error, exit 5)
 
 Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the fact tables are
 range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by
@@ -170,7 +174,14 @@ std::string phases_line(const QueryReport& r) {
   return buf;
 }
 
-int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
+// `ranks`: null in a plain process; under mpirun where the backend and the communicator go (run()
+// owns them, so that every rank's failure can be agreed on after this returns or throws).
+struct Ranks {
+  std::unique_ptr<hqc::runtime::Backend> backend;
+  std::unique_ptr<hqc::runtime::Communicator> comm;
+};
+
+int run_queries(int argc, char** argv, Ranks* ranks) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv,
                                     {{"sf"}, {"data"}, {"device"}, {"model"}, {"local-resolution"}, {"repeat"}, {"format"}, {"threads"},
@@ -178,7 +189,7 @@ int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
                                      {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}, {"sql-file"},
-                                     {"partition-weights"}});
+                                     {"partition-weights"}, {"transport"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -190,7 +201,21 @@ int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
   if (args.has("sf") && args.has("data")) throw Error(ErrorKind::Usage, "give either --sf or --data, not both");
   const bool in_memory = args.has("in-memory");
   if (in_memory && args.has("data")) throw Error(ErrorKind::Usage, "--in-memory generates the data: give --sf, not --data");
-  // Under mpirun only rank 0 speaks: results, phases, progress (errors come through the agreement).
+  // Under mpirun: this rank's device (one rank per device), then the ranks and their transport.
+  // Only rank 0 speaks: results, phases, progress (errors come through the agreement).
+  const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
+  runtime::Communicator* comm = nullptr;
+  std::unique_ptr<runtime::Backend> own_backend;
+  std::unique_ptr<runtime::Backend>& backend = ranks != nullptr ? ranks->backend : own_backend;
+  if (ranks != nullptr) {
+    runtime::BackendOptions options;
+    options.cuda_device_ordinal = runtime::device_ordinal_for(runtime::launcher_local_rank(), runtime::cuda_device_count());
+    backend = runtime::open_backend(device_choice, options);
+    ranks->comm = runtime::open_communicator(*backend, runtime::parse_transport(args.get_choice("transport", {"auto", "mpi", "nccl"}, "auto")));
+    comm = ranks->comm.get();
+  } else if (args.has("transport")) {
+    throw Error(ErrorKind::Usage, "--transport applies under mpirun");
+  }
   const bool rank0 = comm == nullptr || comm->rank() == 0;
   const bool quiet = args.has("quiet") || !rank0;
   const double sf = args.get_double("sf", 0.01);
@@ -199,7 +224,6 @@ int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
   runtime::Watchdog::arm(watchdog, "horseqc-run");
   if (!(sf > 0)) throw Error(ErrorKind::Usage, "--sf: expected a positive scale factor");
   const std::string format = args.get_choice("format", {"table", "csv", "json"}, "table");
-  const auto device_choice = runtime::parse_device_choice(args.get_choice("device", {"auto", "cuda", "opencl"}, "auto"));
   const auto model = ir::parse_execution_model(args.get_choice("model", {"resolution", "pipelined", "multi_pass", "operator_at_a_time"}, "resolution"));
   const long repeat = args.get_long("repeat", 1);
   if (repeat < 1) throw Error(ErrorKind::Usage, "--repeat: expected a count of at least 1");
@@ -363,9 +387,7 @@ int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
   if (args.has("stats")) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
   // Device: never a silent switch; the line below says which one runs.
-  runtime::BackendOptions backend_options;
-  if (comm != nullptr) backend_options.cuda_device_ordinal = comm->local_rank();  // one rank per device
-  auto backend = runtime::open_backend(device_choice, backend_options);
+  if (!backend) backend = runtime::open_backend(device_choice);
   std::string device = backend->device_description();
   if (comm != nullptr) device = cli::describe_ranks(*comm, device);
   if (!quiet) std::fprintf(stderr, "device: %s\n", device.c_str());
@@ -566,20 +588,21 @@ int run_queries(int argc, char** argv, hqc::runtime::Communicator* comm) {
 int run(int argc, char** argv) {
   using namespace hqc;
   if (!runtime::launched_by_mpi()) return run_queries(argc, argv, nullptr);
-  runtime::MpiCommunicator comm;
+  Ranks ranks;
   try {
     try {
-      return run_queries(argc, argv, &comm);
+      return run_queries(argc, argv, &ranks);
     } catch (const runtime::AgreedFailure&) {
       throw;
     } catch (const Error& e) {
-      runtime::agree_or_throw(comm, runtime::RankFailure{comm.rank(), e.exit_code(), e.what()});
+      if (!ranks.comm) throw;  // before the ranks met (a bad option): every rank says it
+      runtime::agree_or_throw(*ranks.comm, runtime::RankFailure{ranks.comm->rank(), e.exit_code(), e.what()});
       throw Error(ErrorKind::Internal, "a failure no rank agreed on");
     }
   } catch (const runtime::AgreedFailure&) {
     // Rank 0 reports it and exits with the failing rank's code, which mpirun returns; the others
     // end quietly (a non-zero exit of theirs would make mpirun kill rank 0 before it reports).
-    if (comm.rank() == 0) throw;
+    if (ranks.comm->rank() == 0) throw;
     return 0;
   }
 }
