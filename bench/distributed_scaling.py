@@ -40,7 +40,9 @@ def main():
         path = os.path.join(out, f"{bench}-sf{sf}-np{n}.json")
         try:
             with open(path) as f:
-                runs[n] = {q["query"]: q for q in json.load(f)["queries"]}
+                text = f.read()
+            # NCCL may print its version line on stdout before horseqc-run's JSON (NCCL_DEBUG).
+            runs[n] = {q["query"]: q for q in json.loads(text[text.index("{"):])["queries"]}
         except (OSError, ValueError) as e:
             print(f"{bench} np {n}: no result ({e})")
     if ranks[0] not in runs:

@@ -21,6 +21,7 @@ exec > >(tee -a "$out/log.txt") 2>&1
 # shellcheck disable=SC1091
 . "$carry/gpu_mpi_runtime.sh" unpack "$carry"
 export NCCL_NVLS_ENABLE=0
+unset NCCL_DEBUG  # its version line would go to stdout, before the JSON
 date -u; nvidia-smi -L; nproc; free -g | head -2; df -h /tmp | tail -1
 echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 data=/tmp/hqc-distributed

@@ -79,7 +79,7 @@ bool RankHooks::agree_on_flags(const PipelineSpec& pipeline, std::map<std::strin
 std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
                                                  std::map<std::string, int64_t>& params) {
   const PipelineSpec& pipeline = plan_.pipelines[p];
-  if (launch + 1 != pipeline.sink_launches) return {};
+  if (launch + 1 != pipeline.sink_launches || comm_.size() == 1) return {};  // one rank holds everything
   if (!d_.partitioned[p] && !d_.rank0_only[p] && d_.merges_after[p].empty()) return {};
   agree_or_throw(comm_);
   std::vector<LaunchStats> done;

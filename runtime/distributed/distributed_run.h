@@ -11,6 +11,7 @@
 //   - overflow flags and their need counters are the maximum over ranks before the executor reads
 //     them, so every rank restarts (or fails) together and grows its capacities alike;
 //   - merges run only when no flag was raised anywhere (a restart discards the state anyway).
+//   - a run of one rank exchanges nothing (its state is already whole).
 #pragma once
 
 #include "runtime/distributed/communicator.h"
