@@ -5,7 +5,7 @@
 # with one rank's, and per query rank 0's kernel time (merges included), total time and merge time
 # into $OUT/scaling.csv (bench/distributed_scaling.py). Everything it prints goes to $OUT too.
 #
-#   bench/gpu_distributed.sh CARRY_DIR [SSB_SF] [TPCH_SF]     (defaults 100 and 30; RANKS="1 2 4")
+#   bench/gpu_distributed.sh CARRY_DIR [SSB_SF] [TPCH_SF]     (defaults 100 and 30, 0 skips; RANKS="1 2 4")
 #
 # CARRY_DIR: made here by `bench/gpu_mpi_runtime.sh pack --out CARRY_DIR build/bin/horseqc-run
 # build/bin/horseqc-gen` (Open MPI's runtime and the stripped programs; the GPU image has NCCL).
@@ -42,8 +42,12 @@ run_all() {  # benchmark sf
     grep -i "error\|unsupported" "$out/$bench-sf$sf-np$np.err" | head -5
   done
 }
-gen ssb "$ssb_sf" && run_all ssb "$ssb_sf"
-python3 "$root/bench/distributed_scaling.py" "$out" ssb "$ssb_sf" $ranks
-rm -rf "$data/ssb-sf$ssb_sf"
-gen tpch "$tpch_sf" && run_all tpch "$tpch_sf"
-python3 "$root/bench/distributed_scaling.py" "$out" tpch "$tpch_sf" $ranks
+if [ "$ssb_sf" != 0 ]; then  # 0: skip
+  gen ssb "$ssb_sf" && run_all ssb "$ssb_sf"
+  python3 "$root/bench/distributed_scaling.py" "$out" ssb "$ssb_sf" $ranks
+  rm -rf "$data/ssb-sf$ssb_sf"
+fi
+if [ "$tpch_sf" != 0 ]; then
+  gen tpch "$tpch_sf" && run_all tpch "$tpch_sf"
+  python3 "$root/bench/distributed_scaling.py" "$out" tpch "$tpch_sf" $ranks
+fi
