@@ -200,8 +200,11 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       Pipeline build;
       produce(build_side, build, build_needed);
       // Distributed: a build over a partitioned table inserts the rows of every rank — materialized
-      // here, merged across ranks, and built from that output (BuildOptions::partitioned_tables).
-      if (options_.partitioned_tables.count(build.source.table) != 0) {
+      // here, merged across ranks, and built from that output (BuildOptions::partitioned_tables) —
+      // unless both sides are co-partitioned on the join key: then each rank's rows match its own.
+      const bool co_partitioned = co_partitioned_join(op, build);
+      const std::string build_table = build.source.table, build_alias = build.source.alias;
+      if (options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned) {
         std::vector<plan::Attribute> rows;
         for (const plan::Attribute& a : build_side.schema)
           if (build_needed.count({a.source, a.name}) != 0) rows.push_back(a);
@@ -214,6 +217,12 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       }
       const HashTable& ht = make_hash_table(op, build, payload);
       std::string ht_name = ht.name;
+      for (HashTable& t : program_.hash_tables) {
+        if (t.name != ht_name) continue;
+        t.rank_local = co_partitioned;
+        t.build_table = build_table;  // also where the rows were materialized first (the table they came from)
+        t.build_alias = build_alias;
+      }
       payload = ht.payload;  // typed as stored: Decimal(38, s) for a 128-bit sum of the build side
       build.sink = {SinkKind::HashBuild, ht_name};
       int build_id = finish(build);
@@ -312,6 +321,50 @@ bool Lowering::operator_break(const LogicalOp& op, const Pipeline& current, cons
   for (const AttrKey& k : needed)
     if (current.null_probe(k.first, k.second) >= 0) return false;
   return true;
+}
+
+// The base-table scan that will be the source of the pipeline `op`'s rows flow through: down the
+// probe side of joins and through filters and maps; nullptr where a stage boundary intervenes.
+static const LogicalOp* source_scan(const LogicalOp& op) {
+  switch (op.kind) {
+    case OpKind::Scan: return op.pipeline_break ? nullptr : &op;
+    case OpKind::Filter:
+    case OpKind::Map:
+    case OpKind::Project: return op.pipeline_break ? nullptr : source_scan(op.child(0));
+    case OpKind::Join: return op.pipeline_break || op.probe_keys.empty() ? nullptr : source_scan(op.child(0));
+    default: return nullptr;
+  }
+}
+
+// Whether join `op` (its build side produced into `build`) matches rows of co-partitioned tables
+// on their partition key only: build key = the build table's key column, probe key = the probe
+// table's, both tables in BuildOptions::partition_keys and both read straight from their scans.
+bool Lowering::co_partitioned_join(const LogicalOp& op, const Pipeline& build) const {
+  if (op.build_keys.size() != 1 || op.probe_keys.size() != 1) return false;
+  const LogicalOp* probe_scan = source_scan(op.child(0));
+  if (probe_scan == nullptr) return false;
+  if (options_.partitioned_tables.count(build.source.table) == 0 || options_.partitioned_tables.count(probe_scan->table) == 0) return false;
+  const auto build_key = options_.partition_keys.find(build.source.table);
+  const auto probe_key = options_.partition_keys.find(probe_scan->table);
+  if (build_key == options_.partition_keys.end() || probe_key == options_.partition_keys.end()) return false;
+  const auto is_column = [](const plan::Expr& e, const std::string& source, const std::string& column) {
+    return e.kind == plan::ExprKind::Column && e.source == source && e.column == column;
+  };
+  // The build key may be the key column under another name (a decorrelated subquery's projection:
+  // a Map of the build pipeline that copies it).
+  const plan::Expr* key = op.build_keys[0].get();
+  for (int hops = 0; key->kind == plan::ExprKind::Column && hops < 8; ++hops) {
+    const AttributeBinding* b = build.find_attribute(key->source, key->column);
+    if (b == nullptr || b->origin != AttributeBinding::Origin::Computed) break;
+    const plan::Expr* copied = nullptr;
+    for (const PipelineOp& m : build.ops)
+      if (m.id == b->op_id && m.kind == PipelineOpKind::Map)
+        for (const plan::NamedExpr& e : m.exprs)
+          if (e.name == b->attr.name) copied = e.expr.get();
+    if (copied == nullptr) break;
+    key = copied;
+  }
+  return is_column(*key, build.source.alias, build_key->second) && is_column(*op.probe_keys[0], probe_scan->alias, probe_key->second);
 }
 
 // A new pipeline over output `out_name` (written by the pipelines `writers`), binding `columns`.
@@ -730,6 +783,7 @@ Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catal
   program.model = options.model;
   program.local_resolution = options.local_resolution;
   program.scratchpad_budget_bytes = options.scratchpad_budget_bytes;
+  program.partitioned_tables = options.partitioned_tables;
   program.logical = plan;
   Lowering lowering(program, catalog, options);
   lowering.lower(*plan);

@@ -13,6 +13,7 @@
 //   multi-column perfect-hash keys, ...), naming the plan's JSON path.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 
@@ -43,6 +44,11 @@ struct BuildOptions {
   // hash table is built from that output — merged across ranks in between, so every rank probes the
   // whole table. Empty (one process): nothing changes.
   std::set<std::string> partitioned_tables;
+  // Of those, the tables co-partitioned on one key (a table → its key column: TPC-H orders →
+  // o_orderkey, lineitem → l_orderkey, each rank holding one range of order keys in both). A join of
+  // two such tables on their keys matches only rows of the same rank: its build stays on the rank
+  // (HashTable::rank_local) and nothing is materialized or merged for it.
+  std::map<std::string, std::string> partition_keys;
 };
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,

@@ -5,6 +5,7 @@
 //   hash tables, aggregations, outputs, pipelines (ops with ids, sink), kernels, result.
 #include "ir/explain.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace hqc::ir {
@@ -103,7 +104,8 @@ std::string explain_pipelines(const Program& p) {
     for (size_t i = 0; i < ht.build_keys.size(); ++i) s += (i ? ", " : "") + ht.build_keys[i]->to_string();
     s += "] slots " + ht.capacity_param;
     if (!ht.key_min_param.empty()) s += " key_min " + ht.key_min_param;
-    s += std::string(ht.keys_only ? " keys-only" : ht.unique_keys ? " unique" : " multi") + "\n  payload [";
+    s += std::string(ht.keys_only ? " keys-only" : ht.unique_keys ? " unique" : " multi") +
+         (ht.rank_local ? " rank-local (co-partitioned: each rank builds and probes its own rows)" : "") + "\n  payload [";
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
     s += "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
@@ -149,7 +151,7 @@ std::string explain_pipelines(const Program& p) {
            (c.valid_buffer.empty() ? "" : " valid " + c.valid_buffer) + "\n";
   }
   for (const Pipeline& pl : p.pipelines) {
-    s += "pipeline " + pl.name + "\n";
+    s += "pipeline " + pl.name + (p.partitioned_tables.count(pl.source.table) ? " [each rank's share]" : "") + "\n";
     s += "  depends on [";
     for (size_t i = 0; i < pl.depends_on.size(); ++i) s += (i ? ", p" : "p") + std::to_string(pl.depends_on[i]);
     s += "]\n  source " + (!pl.source.aggregation.empty() ? "aggregation " + pl.source.aggregation
@@ -248,10 +250,36 @@ std::string explain_kernels(const Program& p) {
   return s;
 }
 
+// Distributed compiles: the state filled from a rank's share and merged across ranks after the last
+// pipeline filling it (runtime/distributed/distribution.h decides the same at run time).
+std::string explain_exchanges(const Program& p) {
+  if (p.partitioned_tables.empty()) return "";
+  std::string s = "exchanges across ranks (partitioned:";
+  for (const std::string& t : p.partitioned_tables) s += " " + t;
+  s += "):\n";
+  for (const Pipeline& pl : p.pipelines) {
+    if (!p.partitioned_tables.count(pl.source.table)) continue;
+    int last = pl.id;
+    for (const Pipeline& q : p.pipelines)
+      if (q.sink.state == pl.sink.state) last = std::max(last, q.id);
+    if (last != pl.id) continue;  // said at the last writer
+    std::string how;
+    if (const AggregationTable* a = p.find_aggregation(pl.sink.state))
+      how = a->layout == AggLayout::GlobalHash ? "groups combined by key" : "slot by slot";
+    else if (p.find_output(pl.sink.state) != nullptr)
+      how = "rows concatenated in rank order";
+    else if (const HashTable* ht = p.find_hash_table(pl.sink.state); ht != nullptr && ht->rank_local)
+      how = "none: rank-local build of co-partitioned rows";
+    s += "  after p" + std::to_string(last) + ": " + pl.sink.state + " — " + (how.empty() ? "?" : how) + "\n";
+  }
+  return s;
+}
+
 std::string explain(const Program& p) {
   std::string s;
   if (p.logical) s += plan::explain_logical(*p.logical);
   s += explain_pipelines(p);
+  s += explain_exchanges(p);
   s += explain_kernels(p);
   return s;
 }

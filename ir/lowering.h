@@ -41,6 +41,8 @@ class Lowering {
   std::pair<std::string, std::vector<int>> produce_union(const plan::LogicalOp& op, const std::vector<plan::Attribute>& columns);
   // A new pipeline scanning output `out_name` (written by `writers`) that binds `columns`.
   Pipeline scan_output(const std::string& out_name, const std::vector<plan::Attribute>& columns, const std::vector<int>& writers);
+  // Distributed: the join matches co-partitioned tables on their partition key (a rank-local build).
+  bool co_partitioned_join(const plan::LogicalOp& op, const Pipeline& build) const;
   // Ends `current` with a Materialize of `columns` into a new output; the pipeline scanning it.
   Pipeline materialize_and_scan(const plan::LogicalOp& op, Pipeline& current, const std::vector<plan::Attribute>& columns);
   // The query's result is output `out`, its columns named and typed as `schema`.

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,9 @@ struct Program {
   // Bytes of scratchpad a CTA's privatised aggregation table may take on the target device
   // (planner::scratchpad_budget of its profile; BuildOptions). Read by pass fuse_pipelines.
   uint64_t scratchpad_budget_bytes = planner::kScratchpadBudgetBytes;
+  // Distributed compiles: the tables each rank holds a share of (BuildOptions::partitioned_tables);
+  // EXPLAIN shows which pipelines run on each rank's share and which state is merged across ranks.
+  std::set<std::string> partitioned_tables;
 
   std::vector<Param> params;
   std::vector<Buffer> buffers;

@@ -161,6 +161,9 @@ struct HashTable {
   std::vector<std::string> key_buffers;      // one per key column, filled with the empty marker
   std::vector<std::string> payload_buffers;  // parallel to `payload`
   std::string overflow_buffer;  // one u32; nonzero after the build = rebuild with more capacity
+  // Distributed runs: built from a rank's partition and probed only by rows of the same rank (a join
+  // of co-partitioned tables on their partition key, BuildOptions::partition_keys): never merged.
+  bool rank_local = false;
 };
 
 // ---------------------------------------------------------------- aggregation tables

@@ -33,6 +33,9 @@ options:
                                     warp votes and shuffles (CUDA only; OpenCL: work-efficient)
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
+  --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
+                                    fact tables partitioned across ranks (docs/distributed.md); the
+                                    EXPLAIN lists each rank's pipelines and the exchanges between them
   -o, --output DIR                  output directory (default: the current directory)
   --emit ir|kernels|explain         print one artefact to stdout instead of writing files
   -h, --help                        this text
@@ -43,7 +46,8 @@ exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 inte
 
 int run(int argc, char** argv) {
   using namespace hqc;
-  const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"local-resolution"}, {"schema"}, {"output"}, {"emit"}});
+  const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"local-resolution"}, {"schema"}, {"output"}, {"emit"},
+                                                 {"distributed", false}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -61,6 +65,7 @@ int run(int argc, char** argv) {
                                  : ir::LocalResolution::WorkEfficient;
   const std::string text = driver::read_text_file(path);
   const Catalog catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(path));
+  if (args.has("distributed")) driver::partition_like_ranks(catalog, options);
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);
 
   if (emit == "ir") std::fputs(ir::explain_pipelines(query.program).c_str(), stdout);

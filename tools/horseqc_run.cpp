@@ -412,11 +412,9 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   std::set<std::string> partitioned;  // the tables each rank holds a share of
   std::map<std::string, uint64_t> local_rows;
   if (comm != nullptr) {
-    for (const std::string& t : partitioned_tables(catalog)) {
-      partitioned.insert(t);
-      local_rows[t] = db.table(t).rows;
-    }
-    compile.partitioned_tables = partitioned;
+    driver::partition_like_ranks(catalog, compile);
+    partitioned = compile.partitioned_tables;
+    for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
   }
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)}, {"local_resolution", local},

@@ -36,6 +36,7 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
       throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[p].name + " fills " + state +
                                            " from a partitioned table, but " + state + " has no merge across ranks "
                                            "(a hash table must be built from a merged output: ir BuildOptions::partitioned_tables)");
+    if (merge->kind == StateMerge::Kind::Local) continue;  // each rank's own: read only by its co-partitioned rows
     if (!merge->unsupported.empty()) refuse(merge->what + ": " + merge->unsupported);
     for (const std::string& t : merge->heap_tables)
       if (partitioned_tables.count(t) != 0)

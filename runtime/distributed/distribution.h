@@ -9,7 +9,9 @@
 //   - every other pipeline (over replicated tables or merged state) computes the same on every rank;
 //     one of them that also fills a merged state runs on rank 0 only, so its rows count once;
 //   - a hash table is never merged: the distributed compile builds from a merged output instead
-//     (ir BuildOptions::partitioned_tables), so a build filled by a partitioned pipeline is a bug.
+//     (ir BuildOptions::partitioned_tables), or keeps a build of co-partitioned tables on its rank
+//     (StateMerge::Kind::Local: its only prober scans the same rank's co-partitioned rows); any other
+//     build filled by a partitioned pipeline is a bug.
 // Refused (Error(Unsupported) naming the query and what): the library models (multi_pass,
 // operator_at_a_time), a merge StateMerge::unsupported names, row references (heap strings) into a
 // partitioned table in merged state.

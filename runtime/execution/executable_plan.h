@@ -256,11 +256,13 @@ struct ResultSpec {
 //   HashedGroups  a hashed aggregation table: the occupied slots of every rank combined by their keys
 //                 (`keys`), written back one group per slot (a later pipeline scans the table; nothing
 //                 probes it);
-//   Rows          an output: every rank's rows concatenated in rank order, the counter their sum.
-// A hash table (join build) has no merge: the distributed compile materialises the rows of a build
-// over a partitioned table and builds from the merged output on every rank (ir BuildOptions).
+//   Rows          an output: every rank's rows concatenated in rank order, the counter their sum;
+//   Local         never merged: state each rank keeps for its own rows (a join build of co-partitioned
+//                 tables on their key, ir HashTable::rank_local).
+// Any other hash table (join build) has no merge: the distributed compile materialises the rows of a
+// build over a partitioned table and builds from the merged output on every rank (ir BuildOptions).
 struct StateMerge {
-  enum class Kind { Elementwise, HashedGroups, Rows };
+  enum class Kind { Elementwise, HashedGroups, Rows, Local };
   enum class Op { Sum, Min, Max, Sum128 };  // Sum128: two words (low, high) per slot, added exactly
   struct Lane {
     std::string buffer;

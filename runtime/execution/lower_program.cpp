@@ -403,6 +403,14 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
     }
     merges.push_back(std::move(m));
   }
+  for (const ir::HashTable& ht : program.hash_tables) {
+    if (!ht.rank_local) continue;
+    StateMerge m;
+    m.state = ht.name;
+    m.kind = StateMerge::Kind::Local;
+    m.what = "hash table " + ht.name + " (co-partitioned build on " + ht.build_table + ")";
+    merges.push_back(std::move(m));
+  }
   for (const ir::OutputTable& out : program.outputs) {
     StateMerge m;
     m.state = out.name;

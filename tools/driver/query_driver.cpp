@@ -7,6 +7,7 @@
 #include "ir/resolve_parameters.h"
 #include "planner/sizing.h"
 #include "runtime/execution/lower_program.h"
+#include "storage/partition.h"
 
 namespace hqc::driver {
 
@@ -26,6 +27,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.local_resolution = options.local_resolution;
   build.stats = options.stats;
   build.partitioned_tables = options.partitioned_tables;
+  build.partition_keys = options.partition_keys;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
   q.program = ir::compile_program(std::move(plan), catalog, build, {}, &q.passes);
   q.plan_ms = ms_since(t0);
@@ -33,6 +35,15 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   q.generated = codegen::generate(q.program, options.dialect);
   q.codegen_ms = ms_since(t0);
   return q;
+}
+
+void partition_like_ranks(const Catalog& catalog, CompileOptions& options) {
+  for (const PartitionedTable& t : partition_scheme(catalog)) {
+    options.partitioned_tables.insert(t.table);
+    if (t.key.empty()) continue;  // co-partitioned: both tables hold one range of the key per rank
+    options.partition_keys[t.table] = t.key;
+    options.partition_keys[t.parent] = t.parent_key;
+  }
 }
 
 runtime::ExecutablePlan lower_query(const CompiledQuery& query, const Database& db) {

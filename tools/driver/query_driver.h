@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct CompileOptions {
   const planner::DeviceProfile* device = nullptr;
   // Distributed runs: the tables each rank holds a partition of (ir::BuildOptions::partitioned_tables).
   std::set<std::string> partitioned_tables;
+  std::map<std::string, std::string> partition_keys;  // ir::BuildOptions::partition_keys
 };
 
 struct CompiledQuery {
@@ -50,6 +52,10 @@ struct CompiledQuery {
 
 CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
                             const CompileOptions& options);
+
+// The partitioned tables and co-partition keys of `catalog`'s scheme (storage/partition.h) into
+// `options`, as every rank of a distributed run compiles.
+void partition_like_ranks(const Catalog& catalog, CompileOptions& options);
 
 
 // The query lowered against `db`'s parameters (what run_query() hands the Executor).
