@@ -2,6 +2,7 @@
 // through host memory for transports without device-to-device ones.
 #include "runtime/distributed/communicator.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "storage/error.h"
@@ -17,23 +18,43 @@ const char* reduction_name(Reduction r) {
   return "?";
 }
 
-std::optional<RankFailure> Communicator::agree(const std::optional<RankFailure>& mine) {
-  // Each rank's outcome as bytes: empty = fine; else the exit code (4 bytes) and the message.
-  std::vector<unsigned char> bytes;
+std::optional<RankFailure> Communicator::agree(const std::optional<RankFailure>& mine, std::vector<int64_t>* maxima) {
+  // Each rank's outcome as bytes: a value count (u32), the values, then — failed only — the exit
+  // code (i32) and the message.
+  const uint32_t n = maxima != nullptr ? static_cast<uint32_t>(maxima->size()) : 0;
+  std::vector<unsigned char> bytes(4 + 8 * n);
+  std::memcpy(bytes.data(), &n, 4);
+  if (n > 0) std::memcpy(bytes.data() + 4, maxima->data(), 8 * n);
   if (mine) {
     const int32_t code = mine->exit_code;
-    bytes.resize(4 + mine->message.size());
-    std::memcpy(bytes.data(), &code, 4);
-    std::memcpy(bytes.data() + 4, mine->message.data(), mine->message.size());
+    const size_t at = bytes.size();
+    bytes.resize(at + 4 + mine->message.size());
+    std::memcpy(bytes.data() + at, &code, 4);
+    std::memcpy(bytes.data() + at + 4, mine->message.data(), mine->message.size());
   }
   const std::vector<std::vector<unsigned char>> all = all_gather(bytes);
+  std::optional<RankFailure> failure;
   for (size_t r = 0; r < all.size(); ++r) {
-    if (all[r].empty()) continue;
+    uint32_t count = 0;
+    std::memcpy(&count, all[r].data(), 4);
+    const size_t values_end = 4 + 8 * static_cast<size_t>(count);
+    if (maxima != nullptr && count == n) {
+      for (uint32_t i = 0; i < n; ++i) {
+        int64_t v;
+        std::memcpy(&v, all[r].data() + 4 + 8 * i, 8);
+        (*maxima)[i] = std::max((*maxima)[i], v);
+      }
+    }
+    if (all[r].size() == values_end || failure) continue;
     int32_t code = 0;
-    std::memcpy(&code, all[r].data(), 4);
-    return RankFailure{static_cast<int>(r), code, std::string(all[r].begin() + 4, all[r].end())};
+    std::memcpy(&code, all[r].data() + values_end, 4);
+    failure = RankFailure{static_cast<int>(r), code, std::string(all[r].begin() + static_cast<std::ptrdiff_t>(values_end + 4), all[r].end())};
   }
-  return std::nullopt;
+  return failure;
+}
+
+void Communicator::all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes) {
+  for (const ReduceLane& l : lanes) all_reduce(backend, *l.buffer, l.count, l.type, l.op);
 }
 
 void Communicator::all_reduce(Backend& /*backend*/, DeviceBuffer& buffer, uint64_t count, ElementType type, Reduction op) {

@@ -52,14 +52,24 @@ class Communicator {
   virtual std::vector<std::vector<unsigned char>> all_gather(const std::vector<unsigned char>& bytes) = 0;
   // Element-wise reduction of `count` host elements, in place on every rank.
   virtual void all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) = 0;
-  // The first failure by rank among every rank's `mine`, or nullopt when no rank failed.
-  std::optional<RankFailure> agree(const std::optional<RankFailure>& mine);
+  // The first failure by rank among every rank's `mine`, or nullopt when no rank failed. With
+  // `maxima`, the same collective also takes the element-wise maximum of every rank's values (a
+  // rank that failed may pass none): what the distributed run's overflow flags ride on.
+  std::optional<RankFailure> agree(const std::optional<RankFailure>& mine, std::vector<int64_t>* maxima = nullptr);
   // Ends every rank at once (MPI_Abort): the last resort of a rank that failed inside a collective.
   [[noreturn]] virtual void abort(int exit_code) = 0;
 
   // ---- device collectives (the default implementations travel through host memory) ----
   // Element-wise reduction of the first `count` elements of `buffer`, in place on every rank.
   virtual void all_reduce(Backend& backend, DeviceBuffer& buffer, uint64_t count, ElementType type, Reduction op);
+  // Several all_reduce()s at once (NCCL: one group, one wait).
+  struct ReduceLane {
+    DeviceBuffer* buffer = nullptr;
+    uint64_t count = 0;
+    ElementType type = ElementType::I64;
+    Reduction op = Reduction::Sum;
+  };
+  virtual void all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes);
   // Concatenation in rank order: rank r contributes the first bytes[r] bytes of its `local` (every
   // rank passes the same `bytes`); `target` (at least the sum of `bytes`) receives them on every rank.
   virtual void all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,

@@ -24,8 +24,8 @@ ErrorKind kind_of(int exit_code) {
 
 AgreedFailure::AgreedFailure(const RankFailure& f) : Error(kind_of(f.exit_code), f.message), failure_(f) {}
 
-void agree_or_throw(Communicator& comm, const std::optional<RankFailure>& mine) {
-  if (std::optional<RankFailure> f = comm.agree(mine)) {
+void agree_or_throw(Communicator& comm, const std::optional<RankFailure>& mine, std::vector<int64_t>* maxima) {
+  if (std::optional<RankFailure> f = comm.agree(mine, maxima)) {
     if (f->rank != comm.rank()) f->message = "rank " + std::to_string(f->rank) + ": " + f->message;
     throw AgreedFailure(*f);
   }
@@ -35,13 +35,16 @@ bool RankHooks::runs_launch(size_t pipeline, size_t launch) {
   return !(d_.rank0_only[pipeline] && comm_.rank() != 0 && launch < plan_.pipelines[pipeline].sink_launches);
 }
 
-bool RankHooks::agree_on_flags(const PipelineSpec& pipeline, std::map<std::string, AllocatedBuffer>& buffers) {
+std::vector<std::string> RankHooks::flag_buffers(const PipelineSpec& pipeline) {
   std::vector<std::string> names;
   for (const CheckSpec& c : pipeline.checks) {
     names.push_back(c.flag_buffer);
     if (!c.need_buffer.empty()) names.push_back(c.need_buffer);
   }
-  if (names.empty()) return false;
+  return names;
+}
+
+std::vector<int64_t> RankHooks::read_words(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers) {
   std::vector<int64_t> values;
   for (const std::string& n : names) {
     const AllocatedBuffer& b = buffers.at(n);
@@ -55,21 +58,24 @@ bool RankHooks::agree_on_flags(const PipelineSpec& pipeline, std::map<std::strin
       values.push_back(v);
     }
   }
-  const std::vector<int64_t> mine = values;
-  comm_.all_reduce_host(values.data(), values.size(), ElementType::I64, Reduction::Max);
+  return values;
+}
+
+bool RankHooks::write_flags(const PipelineSpec& pipeline, const std::vector<std::string>& names, const std::vector<int64_t>& mine,
+                            const std::vector<int64_t>& maxima, std::map<std::string, AllocatedBuffer>& buffers) {
   bool raised = false;
   for (const CheckSpec& c : pipeline.checks) {
     const auto at = static_cast<size_t>(std::find(names.begin(), names.end(), c.flag_buffer) - names.begin());
-    raised = raised || values[at] != 0;
+    raised = raised || maxima[at] != 0;
   }
   if (!raised) return false;
   for (size_t i = 0; i < names.size(); ++i) {
-    if (values[i] == mine[i]) continue;
+    if (maxima[i] == mine[i]) continue;
     AllocatedBuffer& b = buffers.at(names[i]);
     if (element_bytes(b.spec->element) == 8) {
-      b.buffer.upload(&values[i], 8);
+      b.buffer.upload(&maxima[i], 8);
     } else {
-      const auto v = static_cast<uint32_t>(values[i]);
+      const auto v = static_cast<uint32_t>(maxima[i]);
       b.buffer.upload(&v, 4);
     }
   }
@@ -81,11 +87,22 @@ std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::m
   const PipelineSpec& pipeline = plan_.pipelines[p];
   if (launch + 1 != pipeline.sink_launches || comm_.size() == 1) return {};  // one rank holds everything
   if (!d_.partitioned[p] && !d_.rank0_only[p] && d_.merges_after[p].empty()) return {};
-  agree_or_throw(comm_);
-  std::vector<LaunchStats> done;
+  // One collective: whether every rank got here, and the maximum of each overflow flag over ranks.
+  const std::vector<std::string> names = flag_buffers(pipeline);
+  std::vector<int64_t> mine;
+  std::optional<RankFailure> failed;
   try {
     backend_.synchronize();
-    if (agree_on_flags(pipeline, buffers)) return {};  // the executor's checks restart or fail on every rank
+    mine = read_words(names, buffers);
+  } catch (const Error& e) {
+    failed = RankFailure{comm_.rank(), e.exit_code(), e.what()};
+  }
+  std::vector<int64_t> maxima = mine;
+  if (failed) maxima.clear();
+  agree_or_throw(comm_, failed, failed ? nullptr : &maxima);
+  std::vector<LaunchStats> done;
+  try {
+    if (write_flags(pipeline, names, mine, maxima, buffers)) return {};  // the executor's checks restart or fail on every rank
     for (const StateMerge* m : d_.merges_after[p]) {
       const double ms = merge_state(comm_, backend_, plan_, *m, buffers, params);
       LaunchStats l;

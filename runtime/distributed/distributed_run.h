@@ -4,7 +4,8 @@
 // (distribution.h, state_merge.h).
 //
 // Contract:
-//   - every exchange starts with Communicator::agree(): a rank that failed anywhere before it (and
+//   - every exchange starts with Communicator::agree() — which also carries the overflow flags — : a
+//     rank that failed anywhere before it (and
 //     went to its own agree()) ends the query on every rank with AgreedFailure, carrying that rank's
 //     exit code and message; a failure inside an exchange (after agree) aborts every rank with the
 //     message on stderr, since the others already wait in a collective;
@@ -32,8 +33,8 @@ class AgreedFailure : public Error {
   RankFailure failure_;
 };
 
-// agree(mine) and, when any rank failed, throw AgreedFailure.
-void agree_or_throw(Communicator& comm, const std::optional<RankFailure>& mine = std::nullopt);
+// agree(mine, maxima) and, when any rank failed, throw AgreedFailure.
+void agree_or_throw(Communicator& comm, const std::optional<RankFailure>& mine = std::nullopt, std::vector<int64_t>* maxima = nullptr);
 
 class RankHooks final : public PipelineHooks {
  public:
@@ -46,8 +47,12 @@ class RankHooks final : public PipelineHooks {
                                         std::map<std::string, int64_t>& params) override;
 
  private:
-  // The pipeline's overflow flags, maximum over ranks, written back; whether any is raised.
-  bool agree_on_flags(const PipelineSpec& pipeline, std::map<std::string, AllocatedBuffer>& buffers);
+  // The buffers of the pipeline's overflow checks (flags and need counters), element 0 of each.
+  static std::vector<std::string> flag_buffers(const PipelineSpec& pipeline);
+  static std::vector<int64_t> read_words(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers);
+  // The maximum over ranks written where this rank's differs; whether any flag is raised anywhere.
+  static bool write_flags(const PipelineSpec& pipeline, const std::vector<std::string>& names, const std::vector<int64_t>& mine,
+                          const std::vector<int64_t>& maxima, std::map<std::string, AllocatedBuffer>& buffers);
 
   Communicator& comm_;
   Backend& backend_;

@@ -249,6 +249,29 @@ void NcclCommunicator::all_reduce(Backend& backend, DeviceBuffer& buffer, uint64
   finish("ncclAllReduce");
 }
 
+void NcclCommunicator::all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes) {
+  bool any = false;
+  for (const ReduceLane& l : lanes) {
+    if (l.count * element_bytes(l.type) > l.buffer->bytes()) throw Error(ErrorKind::Internal, "all_reduce: more elements than the buffer holds");
+    any = any || l.count > 0;
+  }
+  if (!any) return;
+  enter(backend, "all_reduce");
+  // Every lane in one group: one launch, one wait.
+  const NcclLibrary& lib = nccl();
+  lib.check(lib.group_start(), "ncclGroupStart", comm_);
+  ncclResult_t failed = ncclSuccess;
+  for (const ReduceLane& l : lanes) {
+    if (l.count == 0 || failed != ncclSuccess) continue;
+    void* data = device_pointer(*l.buffer, 0);
+    failed = lib.all_reduce(data, data, l.count, datatype_of(l.type), op_of(l.op), comm_, stream_);
+  }
+  const ncclResult_t ended = lib.group_end();
+  lib.check(failed, "ncclAllReduce", comm_);
+  lib.check(ended, "ncclGroupEnd", comm_);
+  finish("ncclAllReduce");
+}
+
 void NcclCommunicator::all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
                                        DeviceBuffer& target) {
   if (bytes.size() != static_cast<size_t>(size())) throw Error(ErrorKind::Internal, "all_gather_rows: one byte count per rank expected");

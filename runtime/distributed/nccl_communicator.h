@@ -45,6 +45,7 @@ class NcclCommunicator final : public MpiCommunicator {
   std::string transport() const override;
 
   void all_reduce(Backend& backend, DeviceBuffer& buffer, uint64_t count, ElementType type, Reduction op) override;
+  void all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes) override;
   void all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
                        DeviceBuffer& target) override;
   // Aborts the NCCL communicator (so that no kernel waits for a peer that is gone), then MPI_Abort.

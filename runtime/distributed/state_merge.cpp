@@ -119,14 +119,18 @@ std::vector<std::vector<int64_t>> gather_words(Communicator& comm, const std::ve
 void merge_elementwise(Communicator& comm, Backend& backend, const StateMerge& m, std::map<std::string, AllocatedBuffer>& buffers,
                        const std::map<std::string, int64_t>& params) {
   const uint64_t slots = slots_of(m, params);
+  std::vector<Communicator::ReduceLane> reduced;  // every lane but 128-bit sums, in one collective
   for (const StateMerge::Lane& lane : m.lanes) {
     AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
     const uint64_t count = slots * lane.words;
     if (count > b.elements) throw Error(ErrorKind::Internal, "merging " + m.what + ": " + lane.buffer + " is smaller than its slots");
-    if (lane.op != StateMerge::Op::Sum128) {
-      comm.all_reduce(backend, b.buffer, count, b.spec->element, reduction_of(lane.op));
-      continue;
-    }
+    if (lane.op != StateMerge::Op::Sum128) reduced.push_back({&b.buffer, count, b.spec->element, reduction_of(lane.op)});
+  }
+  comm.all_reduce_many(backend, reduced);
+  for (const StateMerge::Lane& lane : m.lanes) {
+    if (lane.op != StateMerge::Op::Sum128) continue;
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    const uint64_t count = slots * lane.words;
     const std::vector<std::vector<int64_t>> all = gather_words(comm, download_words(b, count));
     std::vector<int64_t> sum(count, 0);
     for (const std::vector<int64_t>& r : all)

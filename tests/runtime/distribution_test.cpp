@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "runtime/device/backend.h"
+#include "runtime/distributed/distributed_run.h"
 #include "runtime/distributed/distribution.h"
 #include "runtime/distributed/state_merge.h"
 #include "runtime/execution/plan_state.h"
@@ -176,8 +177,9 @@ TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
     write("hi", {5, -7, 9});
     write("wide", {-1, 0, 7, 0, -1, -1});  // 2^64 - 1, 7, -1
     write("count", {1, 0, 2});
-    peer.other = {bytes_of({10, 20, 30}), bytes_of({4, -8, 10}), bytes_of({4, -8, 10}), bytes_of({1, 0, -8, -1, -1, -1}),
-                  bytes_of({3, 0, 1})};
+    // The 64-bit lanes first (one collective on NCCL), then the 128-bit sum.
+    peer.other = {bytes_of({10, 20, 30}), bytes_of({4, -8, 10}), bytes_of({4, -8, 10}), bytes_of({3, 0, 1}),
+                  bytes_of({1, 0, -8, -1, -1, -1})};
     merge_state(peer, *backend, plan, m, buffers, params);
     CHECK(read("sum") == std::vector<int64_t>{11, 22, 33});
     CHECK(read("lo") == std::vector<int64_t>{4, -8, 9});
@@ -224,5 +226,61 @@ TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
     CHECK(read("counter") == std::vector<int64_t>{5});
     CHECK(read("col") == std::vector<int64_t>{1, 2, 3, 4, 5});
     CHECK(read("wide") == std::vector<int64_t>{10, 11, 20, 21, 30, 31, 40, 41, 50, 51});
+  }
+}
+
+TEST_CASE("RankHooks: a flag raised on another rank is raised here, its need counter too, and nothing is merged") {
+  std::unique_ptr<Backend> backend = open_backend(DeviceChoice::OpenCL);
+  ScriptedPeer peer;
+  ExecutablePlan plan;
+  plan.label = "hooks test";
+  plan.model = "resolution";
+  PipelineSpec p = pipeline("p0 lineorder", "lineorder", "out0");
+  CheckSpec grow;
+  grow.flag_buffer = "out0_overflow";
+  grow.need_buffer = "out0_counter";
+  grow.grow_params = {"cap"};
+  p.checks = {grow};
+  plan.pipelines = {p};
+  StateMerge rows = merge_of("out0", StateMerge::Kind::Rows);
+  rows.counter_buffer = "out0_counter";
+  rows.capacity_param = "cap";
+  rows.lanes = {{"col", StateMerge::Op::Sum, 1}};
+  plan.merges = {rows};
+  BufferSpec flag = spec("out0_overflow", "");
+  flag.element = ElementType::U32;
+  plan.buffers = {spec("col", "cap"), spec("out0_counter", ""), flag};
+  std::map<std::string, int64_t> params{{"cap", 4}};
+  std::map<std::string, AllocatedBuffer> buffers = allocate_state(*backend, plan, params);
+  backend->synchronize();
+  buffers.at("out0_counter").buffer.upload(std::vector<int64_t>{3});
+  const Distribution d = distribute(plan, {"lineorder"});
+  RankHooks hooks(peer, *backend, plan, d);
+  CHECK(hooks.runs_launch(0, 0));
+
+  // The agreement: the peer reached it without failing (value count 2: its flag 1, its need 9).
+  std::vector<unsigned char> agreement(4 + 16);
+  const uint32_t n = 2;
+  const int64_t values[2] = {1, 9};
+  std::memcpy(agreement.data(), &n, 4);
+  std::memcpy(agreement.data() + 4, values, 16);
+  peer.other = {agreement};
+  CHECK(hooks.after_launch(0, 0, buffers, params).empty());  // no merge: the checks restart every rank
+  CHECK(peer.other.empty());                                 // and no collective after the agreement
+  uint32_t raised = 0;
+  buffers.at("out0_overflow").buffer.download(&raised, 4);
+  CHECK(raised == 1);
+  CHECK(buffers.at("out0_counter").buffer.download_as<int64_t>(1)[0] == 9);  // the re-run is sized for the larger need
+
+  SUBCASE("a failed peer ends the query here with its message") {
+    std::vector<unsigned char> failure(4 + 4);
+    const uint32_t none = 0;
+    const int32_t code = 3;
+    std::memcpy(failure.data(), &none, 4);
+    std::memcpy(failure.data() + 4, &code, 4);
+    const std::string message = "lineitem.hqc: truncated";
+    failure.insert(failure.end(), message.begin(), message.end());
+    peer.other = {failure};
+    CHECK_THROWS_WITH_AS(hooks.after_launch(0, 0, buffers, params), "rank 1: lineitem.hqc: truncated", AgreedFailure);
   }
 }
