@@ -118,7 +118,10 @@ std::string explain_pipelines(const Program& p) {
     }
     if (a.layout == AggLayout::GlobalHash && a.scratchpad)
       s += " per-CTA hashed " + a.local_slots_param + " (" + std::to_string(a.scratchpad_bytes_per_slot) + " B/slot)";
-    s += " tuples " + a.occupancy_buffer + "\n";
+    s += " tuples " + a.occupancy_buffer;
+    if (a.rank_local) s += " rank-local";
+    if (!a.combines.empty()) s += " combines " + a.combines;
+    s += "\n";
     for (const GroupKey& k : a.keys) {
       s += "  key " + k.name + " := " + k.expr->to_string() + ": " + k.type.to_string();
       if (!k.min_param.empty()) s += " min " + k.min_param + " domain " + k.domain_param;

@@ -45,6 +45,7 @@ const char* state_merge_kind_name(StateMerge::Kind k) {
     case StateMerge::Kind::Elementwise: return "elementwise";
     case StateMerge::Kind::HashedGroups: return "hashed groups";
     case StateMerge::Kind::Rows: return "rows";
+    case StateMerge::Kind::Local: return "local";
   }
   return "?";
 }
