@@ -28,8 +28,13 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
   for (size_t p = 0; p < n; ++p) {
     const PipelineSpec& pipeline = plan.pipelines[p];
     if (!pipeline.library_steps.empty()) refuse(pipeline.name + " calls library primitives between its kernels");
-    // A rank-local state holds the rank's partial groups: what scans it works on the rank's share too.
-    d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0 || is_local(pipeline.source_state);
+    d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0;
+    // A rank-local state filled from the rank's share holds its partial groups: what scans it works on
+    // that share too (pipelines come in dependency order: its writers are placed already).
+    if (is_local(pipeline.source_state)) {
+      for (size_t q = 0; q < p; ++q)
+        if (plan.pipelines[q].sink_state == pipeline.source_state && d.partitioned[q]) d.partitioned[p] = true;
+    }
   }
   for (size_t p = 0; p < n; ++p) {
     if (!d.partitioned[p]) continue;
