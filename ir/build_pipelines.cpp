@@ -487,9 +487,7 @@ void Lowering::produce_aggregate_source(const LogicalOp& op, Pipeline& current, 
   Pipeline below;
   produce(op.child(0), below, below_needed);
   std::vector<ResultColumn> columns;
-  const std::string agg_name = make_aggregation(op, below, columns).name;
-  below.sink = {SinkKind::Aggregate, agg_name};
-  const int below_id = finish(below);
+  const auto [agg_name, below_id] = aggregate(op, below, columns);
 
   const AggregationTable& agg = *program_.find_aggregation(agg_name);
   if (agg.merge_on_host) {
@@ -708,11 +706,8 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
         if (e) collect_refs(*e, needed);
     }
     produce(body->child(0), p, needed);
-    const AggregationTable& agg = make_aggregation(*body, p, program_.result.columns);
     program_.result.kind = ResultDesc::Kind::Aggregation;
-    program_.result.state = agg.name;
-    p.sink = {SinkKind::Aggregate, agg.name};
-    finish(p);
+    program_.result.state = aggregate(*body, p, program_.result.columns).first;
     if (result_project) {
       std::vector<ResultColumn> reordered;
       for (const plan::NamedExpr& e : result_project->exprs) {

@@ -42,7 +42,9 @@ struct BuildOptions {
   // Distributed runs (runtime/distributed/): base tables each rank holds only a partition of. The
   // build side of a join that scans one ends in a Materialize of the rows it would insert, and the
   // hash table is built from that output — merged across ranks in between, so every rank probes the
-  // whole table. Empty (one process): nothing changes.
+  // whole table. A hashed aggregation over one is aggregated in two phases (ir/two_phase_aggregation.cpp):
+  // rank-local partial groups, materialized, merged as rows and combined by key on every rank.
+  // Empty (one process): nothing changes.
   std::set<std::string> partitioned_tables;
   // Of those, the tables co-partitioned on one key (a table → its key column: TPC-H orders →
   // o_orderkey, lineitem → l_orderkey, each rank holding one range of order keys in both). A join of

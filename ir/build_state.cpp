@@ -458,6 +458,8 @@ void Lowering::later_stage_estimate(const AggregationTable& t, const Pipeline& p
   if (p.source.aggregation.empty()) return;
   const AggregationTable* first = program_.find_aggregation(p.source.aggregation);
   if (first == nullptr || first->layout != AggLayout::GlobalHash) return;
+  // Aggregated in two phases: the groups are phase 1's (same keys, same capacity param).
+  if (!first->combines.empty()) first = program_.find_aggregation(first->combines);
   const Param* first_cap = program_.find_param(first->slots_param);
   const Pipeline* first_pipeline = nullptr;
   for (const Pipeline& q : program_.pipelines) {
@@ -661,7 +663,15 @@ std::pair<std::string, std::string> Lowering::heap_origin(const std::string& sou
 void Lowering::add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, KeyDomains& d) {
   for (const plan::NamedExpr& g : agg.group_by) {
     GroupKey k;
-    if (is_heap_string(g.expr->type, g.expr->dict_table)) heap_group_key(agg, *g.expr, p, k);
+    if (combining_ != nullptr) {
+      // Phase 2: the row references of a heap-string key are phase 1's (a row of its table).
+      const GroupKey& partial = combining_->keys.at(t.keys.size());
+      k.heap_table = partial.heap_table;
+      k.heap_column = partial.heap_column;
+      k.merge_on_host = partial.merge_on_host;
+    } else if (is_heap_string(g.expr->type, g.expr->dict_table)) {
+      heap_group_key(agg, *g.expr, p, k);
+    }
     k.name = g.name;
     k.expr = typed(*g.expr, p);
     reject_decimal128(*k.expr, agg.json_path, "a group key");
@@ -710,7 +720,12 @@ void Lowering::add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, Agg
 }
 
 void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d, AggregationTable& t) {
-  if (t.keys.empty()) {
+  if (combining_ != nullptr) {
+    // Phase 2 groups what phase 1 grouped: its layout, and the same capacity param (the groups of the
+    // whole table, which every rank's partial table was sized for too).
+    t.layout = AggLayout::GlobalHash;
+    t.slots_param = combining_->slots_param;
+  } else if (t.keys.empty()) {
     t.layout = AggLayout::Scalar;
   } else if (d.all_domains && (options_.stats ? d.slots_estimate <= planner::kMaxDirectSlots : !d.any_key_column)) {
     t.layout = AggLayout::DirectIndexed;
@@ -786,7 +801,9 @@ size_t Lowering::add_accumulator(AggregationTable& t, const plan::LogicalOp& agg
   a.element = type.id == TypeId::Float64 ? ScalarType::F64 : ScalarType::I64;
   // Integer sums too: a 64-bit SUM of integers that may leave 64 bits is 128-bit, never wrapped.
   // A SUM of COUNTs adds up to at most the rows counted: 64 bits.
-  a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input &&
+  // Phase 2 of a two-phase aggregation adds up 64-bit partials: phase 1's bound (the whole table's
+  // rows) covers their sum too.
+  a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input && combining_ == nullptr &&
                             (type.id == TypeId::Decimal || type.id == TypeId::Int64) && sum_may_overflow(*a.arg, p));
   uint64_t pattern = wide_extreme                ? 0
                      : f == plan::AggFunc::Min ? fill_min(a.element)
@@ -843,9 +860,9 @@ void Lowering::add_aggregates(const plan::LogicalOp& agg, const Pipeline& p, Agg
 }
 
 const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, const Pipeline& p,
-                                                   std::vector<ResultColumn>& columns) {
+                                                   std::vector<ResultColumn>& columns, const std::string& name) {
   AggregationTable t;
-  t.name = "agg" + std::to_string(program_.aggregations.size());
+  t.name = name.empty() ? "agg" + std::to_string(program_.aggregations.size()) : name;
   t.explicit_nulls = agg.explicit_nulls;
   KeyDomains domains;
   add_group_keys(agg, p, t, domains);
@@ -854,7 +871,8 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   add_aggregates(agg, p, t, columns);
   // What the fusion pass decides the CTA's private copy from (resolution model).
   if (t.layout == AggLayout::DirectIndexed) t.expected_slots = domains.slots_estimate;
-  if (t.layout == AggLayout::GlobalHash) t.expected_slots = estimated_groups(*program_.find_param(t.slots_param));
+  if (t.layout == AggLayout::GlobalHash)
+    t.expected_slots = combining_ ? combining_->expected_slots : estimated_groups(*program_.find_param(t.slots_param));
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();
 }

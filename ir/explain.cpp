@@ -120,7 +120,10 @@ std::string explain_pipelines(const Program& p) {
     }
     if (a.layout == AggLayout::GlobalHash && a.scratchpad)
       s += " per-CTA hashed " + a.local_slots_param + " (" + std::to_string(a.scratchpad_bytes_per_slot) + " B/slot)";
-    s += " tuples " + a.occupancy_buffer + "\n";
+    s += " tuples " + a.occupancy_buffer;
+    if (a.rank_local) s += " rank-local";
+    if (!a.combines.empty()) s += " combines " + a.combines;
+    s += "\n";
     for (const GroupKey& k : a.keys) {
       s += "  key " + k.name + " := " + k.expr->to_string() + ": " + k.type.to_string();
       if (!k.min_param.empty()) s += " min " + k.min_param + " domain " + k.domain_param;
@@ -253,26 +256,33 @@ std::string explain_kernels(const Program& p) {
 // Distributed compiles: the state filled from a rank's share and merged across ranks after the last
 // pipeline filling it (runtime/distributed/distribution.h decides the same at run time).
 std::string explain_exchanges(const Program& p) {
-  if (p.partitioned_tables.empty()) return "";
-  std::string s = "exchanges across ranks (partitioned:";
-  for (const std::string& t : p.partitioned_tables) s += " " + t;
-  s += "):\n";
+  std::string s;
+  auto on_share = [&](const Pipeline& pl) {
+    if (p.partitioned_tables.count(pl.source.table)) return true;
+    const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
+    return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation
+  };
   for (const Pipeline& pl : p.pipelines) {
-    if (!p.partitioned_tables.count(pl.source.table)) continue;
+    if (!on_share(pl)) continue;
     int last = pl.id;
     for (const Pipeline& q : p.pipelines)
       if (q.sink.state == pl.sink.state) last = std::max(last, q.id);
     if (last != pl.id) continue;  // said at the last writer
     std::string how;
     if (const AggregationTable* a = p.find_aggregation(pl.sink.state))
-      how = a->layout == AggLayout::GlobalHash ? "groups combined by key" : "slot by slot";
+      how = a->rank_local                        ? "none: the rank's partial groups, materialized next"
+            : a->layout == AggLayout::GlobalHash ? "groups combined by key"
+                                                 : "slot by slot";
     else if (p.find_output(pl.sink.state) != nullptr)
       how = "rows concatenated in rank order";
     else if (const HashTable* ht = p.find_hash_table(pl.sink.state); ht != nullptr && ht->rank_local)
       how = "none: rank-local build of co-partitioned rows";
     s += "  after p" + std::to_string(last) + ": " + pl.sink.state + " — " + (how.empty() ? "?" : how) + "\n";
   }
-  return s;
+  if (s.empty()) return "";  // no pipeline reads a partitioned table: nothing is exchanged
+  std::string head = "exchanges across ranks (partitioned:";
+  for (const std::string& t : p.partitioned_tables) head += " " + t;
+  return head + "):\n" + s;
 }
 
 std::string explain(const Program& p) {

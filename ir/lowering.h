@@ -59,7 +59,17 @@ class Lowering {
   // `columns` receives how each output attribute of `agg` (group keys ++ aggregates, in order)
   // reads the table: the result columns when it is the query's result, and the source bindings of
   // a pipeline that scans it.
-  const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns);
+  // `name` empty: the next "aggN".
+  const AggregationTable& make_aggregation(const plan::LogicalOp& agg, const Pipeline& p, std::vector<ResultColumn>& columns,
+                                           const std::string& name = "");
+  // ---- two_phase_aggregation.cpp
+  // Ends `p` in the Aggregate sink of `agg` (make_aggregation): one table, or — a hashed aggregation
+  // over a partitioned table in a distributed compile — a rank-local partial table, a pipeline
+  // materializing its groups and one combining them into the final table. Returns the final table's
+  // name (the one the rest of the program reads) and the id of the pipeline that fills it.
+  std::pair<std::string, int> aggregate(const plan::LogicalOp& agg, Pipeline& p, std::vector<ResultColumn>& columns);
+  // Whether `t`, just made over `p`, is aggregated in two phases (what phase 2 can express).
+  bool two_phase(const AggregationTable& t, const Pipeline& p) const;
   // make_aggregation's steps, in order: the group keys (and what their domains allow), the layout
   // and its slot count, the key and flag buffers, the accumulators and result columns of the
   // aggregates (make_aggregation then records the slots the statistics expect).
@@ -121,6 +131,9 @@ class Lowering {
   std::map<std::string, std::string> alias_table_;
   int next_op_id_ = 0;
   const plan::LogicalOp* top_ = nullptr;  // the operator whose output is the result (never broken after)
+  // While make_aggregation builds a phase-2 table: the rank-local table whose partials it combines
+  // (its keys' heap strings, its capacity and its accumulators' widths carry over).
+  const AggregationTable* combining_ = nullptr;
 };
 
 }  // namespace hqc::ir

@@ -274,6 +274,13 @@ struct AggregationTable {
   uint64_t max_scratchpad_slots = 0;       // the bound the decision was made against
   // Set by pass compact_result for the table the host reads as the query's result.
   std::optional<Compaction> compaction;
+  // Two-phase hashed aggregation (distributed compiles, ir/two_phase_aggregation.cpp). rank_local:
+  // phase 1, one rank's partial groups over its share of a partitioned table — never merged across
+  // ranks; only the pipeline that materializes its groups (keys and partial accumulators) scans it.
+  // combines: phase 2, the rank-local table whose groups, merged across ranks as rows of that output,
+  // this table combines by key (SUM of sums and counts, MIN of mins, MAX of maxes); empty otherwise.
+  bool rank_local = false;
+  std::string combines;
 };
 
 // ---------------------------------------------------------------- materialized outputs

@@ -203,6 +203,9 @@ class Verifier {
     if (!pl.source.aggregation.empty()) {
       const AggregationTable* agg = p_.find_aggregation(pl.source.aggregation);
       if (!agg) fail(who + ": scans unknown aggregation " + pl.source.aggregation);
+      // Each rank holds its own partial groups: only their materialization may read them.
+      if (agg->rank_local && pl.sink.kind != SinkKind::Materialize)
+        fail(who + ": scans the rank-local aggregation " + agg->name + " but does not materialize its groups");
       if (!built_by_dependency(pl, agg->name)) fail(who + ": scans aggregation " + agg->name + " not filled by a pipeline it depends on");
       for (const std::string& c : pl.source.columns) {
         bool known = std::any_of(agg->keys.begin(), agg->keys.end(), [&](const GroupKey& k) { return k.name == c; }) ||
@@ -389,6 +392,7 @@ class Verifier {
     if (r.kind == ResultDesc::Kind::Aggregation) {
       const AggregationTable* a = p_.find_aggregation(r.state);
       if (!a) fail("result reads unknown aggregation " + r.state);
+      if (a->rank_local) fail("result reads the rank-local aggregation " + r.state);
       for (const ResultColumn& c : r.columns) {
         size_t limit = c.source == ResultColumn::Source::GroupKey ? a->keys.size() : a->accumulators.size();
         if (c.source == ResultColumn::Source::Output) fail("result column " + c.name + " reads an output from an aggregation");

@@ -16,10 +16,25 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
   d.partitioned.assign(n, false);
   d.rank0_only.assign(n, false);
   d.merges_after.assign(n, {});
+  auto merge_of = [&](const std::string& state) -> const StateMerge* {
+    for (const StateMerge& m : plan.merges)
+      if (m.state == state) return &m;
+    return nullptr;
+  };
+  auto is_local = [&](const std::string& state) {
+    const StateMerge* m = state.empty() ? nullptr : merge_of(state);
+    return m != nullptr && m->kind == StateMerge::Kind::Local;
+  };
   for (size_t p = 0; p < n; ++p) {
     const PipelineSpec& pipeline = plan.pipelines[p];
     if (!pipeline.library_steps.empty()) refuse(pipeline.name + " calls library primitives between its kernels");
     d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0;
+    // A rank-local state filled from the rank's share holds its partial groups: what scans it works on
+    // that share too (pipelines come in dependency order: its writers are placed already).
+    if (is_local(pipeline.source_state)) {
+      for (size_t q = 0; q < p; ++q)
+        if (plan.pipelines[q].sink_state == pipeline.source_state && d.partitioned[q]) d.partitioned[p] = true;
+    }
   }
   for (size_t p = 0; p < n; ++p) {
     if (!d.partitioned[p]) continue;
@@ -29,14 +44,26 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
     for (const auto& after : d.merges_after)
       for (const StateMerge* m : after) placed = placed || m->state == state;
     if (placed) continue;
-    const StateMerge* merge = nullptr;
-    for (const StateMerge& m : plan.merges)
-      if (m.state == state) merge = &m;
+    const StateMerge* merge = merge_of(state);
+    if (merge != nullptr && merge->kind == StateMerge::Kind::Local) {
+      // Never merged. Every writer scans a partition, and only a materialization of its groups reads
+      // it (that output is merged as rows); anything else would see one rank's part as the whole.
+      // (A rank-local join build is read by its probe only, which the compiler puts on the same rank.)
+      for (size_t q = 0; q < n; ++q) {
+        const PipelineSpec& other = plan.pipelines[q];
+        if (other.sink_state == state && !d.partitioned[q])
+          throw Error(ErrorKind::Internal, plan.label + ": " + other.name + " fills the rank-local " + state + " without scanning a partition");
+        const StateMerge* out = other.source_state == state ? merge_of(other.sink_state) : nullptr;
+        if (other.source_state == state && (out == nullptr || out->kind != StateMerge::Kind::Rows))
+          throw Error(ErrorKind::Internal, plan.label + ": " + other.name + " reads the rank-local " + state +
+                                               " but does not materialize its groups into a merged output");
+      }
+      continue;
+    }
     if (merge == nullptr)
       throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[p].name + " fills " + state +
                                            " from a partitioned table, but " + state + " has no merge across ranks "
                                            "(a hash table must be built from a merged output: ir BuildOptions::partitioned_tables)");
-    if (merge->kind == StateMerge::Kind::Local) continue;  // each rank's own: read only by its co-partitioned rows
     if (!merge->unsupported.empty()) refuse(merge->what + ": " + merge->unsupported);
     for (const std::string& t : merge->heap_tables)
       if (partitioned_tables.count(t) != 0)

@@ -6,6 +6,10 @@
 //   - a state object (aggregation table, output) such a pipeline fills is partial on each rank: it is
 //     merged (plan.merges, state_merge.h) right after the sink launches of the LAST pipeline filling it
 //     — so every pipeline reading it, and the result, sees the whole state on every rank;
+//   - a rank-local state (StateMerge::Kind::Local: phase 1 of a two-phase hashed aggregation) is
+//     never merged; the pipeline scanning it (its source_state) runs on every rank over that partial
+//     state, as a partitioned pipeline, and must materialize into an output (merged as rows) — the
+//     only reader a Local state may have;
 //   - every other pipeline (over replicated tables or merged state) computes the same on every rank;
 //     one of them that also fills a merged state runs on rank 0 only, so its rows count once;
 //   - a hash table is never merged: the distributed compile builds from a merged output instead

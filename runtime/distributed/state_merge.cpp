@@ -308,7 +308,8 @@ double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& p
     case StateMerge::Kind::Elementwise: merge_elementwise(comm, backend, merge, buffers, params); break;
     case StateMerge::Kind::HashedGroups: merge_hashed(comm, backend, plan, merge, buffers, params); break;
     case StateMerge::Kind::Rows: merge_rows(comm, backend, merge, buffers); break;
-    case StateMerge::Kind::Local: throw Error(ErrorKind::Internal, "merging " + merge.what + ", which each rank keeps for itself");
+    case StateMerge::Kind::Local:
+      throw Error(ErrorKind::Internal, "merging " + merge.what + ": a rank-local state is never merged (distribution.h)");
   }
   backend.synchronize();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -179,6 +179,9 @@ struct PipelineSpec {
   // object its sink fills (a hash table, aggregation table or output: StateMerge::state), and how
   // many of its launches fill that state (the compound kernels; compaction kernels follow them).
   std::string source_table;
+  // The output or aggregation table its source scans (empty: a base table): a pipeline scanning a
+  // StateMerge::Kind::Local state reads a rank's partial state, so it is partitioned too.
+  std::string source_state;
   std::string sink_state;
   size_t sink_launches = 1;
 };
@@ -257,8 +260,10 @@ struct ResultSpec {
 //                 (`keys`), written back one group per slot (a later pipeline scans the table; nothing
 //                 probes it);
 //   Rows          an output: every rank's rows concatenated in rank order, the counter their sum;
-//   Local         never merged: state each rank keeps for its own rows (a join build of co-partitioned
-//                 tables on their key, ir HashTable::rank_local).
+//   Local         not merged: each rank keeps its own — a join build of co-partitioned tables on their
+//                 key (ir HashTable::rank_local: its only prober scans the same rank's rows), or phase
+//                 1 of a two-phase hashed aggregation (ir AggregationTable::rank_local: only the
+//                 pipeline materializing its groups reads it, and that pipeline counts as partitioned).
 // Any other hash table (join build) has no merge: the distributed compile materialises the rows of a
 // build over a partitioned table and builds from the merged output on every rank (ir BuildOptions).
 struct StateMerge {
@@ -284,7 +289,7 @@ struct StateMerge {
   // Non-empty: this state cannot be merged yet (why); a distributed run refuses a query that would.
   std::string unsupported;
 };
-const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashed groups", "rows"
+const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashed groups", "rows", "local"
 
 struct ExecutablePlan {
   std::string label;  // the query's name, used in messages

@@ -383,6 +383,13 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
                                                                                               : " (hashed)");
     m.slots_param = agg.slots_param;
     m.occupancy_buffer = agg.occupancy_buffer;
+    if (agg.rank_local) {
+      // Phase 1 of a two-phase hashed aggregation: its groups leave the rank as an output's rows.
+      m.kind = StateMerge::Kind::Local;
+      m.what = "aggregation table " + agg.name + " (rank-local partial groups)";
+      merges.push_back(std::move(m));
+      continue;
+    }
     for (const ir::Accumulator& a : agg.accumulators) {
       StateMerge::Lane lane{a.buffer, StateMerge::Op::Sum, a.wide ? 2u : 1u};
       switch (a.func) {
@@ -591,6 +598,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       }
     }
     ps.source_table = pipeline.source.table;
+    ps.source_state = !pipeline.source.output.empty() ? pipeline.source.output : pipeline.source.aggregation;
     ps.sink_state = pipeline.sink.state;
     ps.sink_launches = 0;
     for (const LaunchSpec& l : ps.launches) {

@@ -138,6 +138,41 @@ TEST_CASE("distribute: merges after the last partitioned writer, rank-0-only rep
   }
 }
 
+TEST_CASE("distribute: a rank-local state is never merged; the pipeline materializing it is partitioned") {
+  // Two-phase hashed aggregation (ir/two_phase_aggregation.cpp): partial groups, their rows, the final table.
+  ExecutablePlan plan;
+  plan.label = "q";
+  plan.model = "resolution";
+  plan.pipelines = {pipeline("p0 aggregate agg0_partial", "lineitem", "agg0_partial"), pipeline("p1 materialize", "", "out0"),
+                    pipeline("p2 aggregate agg0", "", "agg0")};
+  plan.pipelines[1].source_state = "agg0_partial";
+  plan.pipelines[2].source_state = "out0";
+  plan.merges = {merge_of("agg0_partial", StateMerge::Kind::Local), merge_of("agg0", StateMerge::Kind::HashedGroups),
+                 merge_of("out0", StateMerge::Kind::Rows)};
+  const Distribution d = distribute(plan, {"orders", "lineitem"});
+  CHECK(d.partitioned == std::vector<bool>{true, true, false});
+  CHECK(d.rank0_only == std::vector<bool>{false, false, false});
+  CHECK(d.merges_after[0].empty());  // the partial groups stay on their rank
+  REQUIRE(d.merges_after[1].size() == 1);
+  CHECK(d.merges_after[1][0]->state == "out0");
+  CHECK(d.merges_after[2].empty());  // the final table is the same on every rank: no host merge
+  CHECK(d.merges == 1);
+  // Not partitioned: nothing is, nothing merged.
+  const Distribution one = distribute(plan, {});
+  CHECK(one.partitioned == std::vector<bool>{false, false, false});
+  CHECK(one.merges == 0);
+
+  SUBCASE("only a materialization into a merged output may read a rank-local state") {
+    plan.pipelines[1].sink_state = "agg0";
+    plan.pipelines.pop_back();
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineitem"}), doctest::Contains("does not materialize its groups"), Error);
+  }
+  SUBCASE("every writer of a rank-local state scans a partition") {
+    plan.pipelines.push_back(pipeline("p3 replicated writer", "nation", "agg0_partial"));
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineitem"}), doctest::Contains("without scanning a partition"), Error);
+  }
+}
+
 TEST_CASE("rank_plan: scans of a partitioned table count the rank's rows, nothing else changes") {
   ExecutablePlan plan;
   plan.params = {{"rows_lineorder", 6000, "lineorder"}, {"rows_date", 2556, "date"}, {"ht0_capacity", 4096, ""}};

@@ -1,0 +1,141 @@
+// Two-phase hashed aggregation (distributed compiles: BuildOptions::partitioned_tables).
+//
+// A hashed aggregation table filled over a partitioned table holds each rank's partial groups; the
+// runtime would have to combine them by key on the host. Instead the IR splits it:
+//   phase 1   the aggregating pipeline, as in one process, into a rank-local table `aggN_partial`
+//             (AggregationTable::rank_local: never merged, every rank keeps its own);
+//   then      a pipeline scanning that table (empty slots dropped) Materializes every group's keys
+//             and partial accumulators into a new output — merged across ranks like any output
+//             (every rank's rows concatenated, on the device);
+//   phase 2   a pipeline scanning the merged output aggregates by the same keys into the final
+//             table `aggN` (AggregationTable::combines): SUM of the partial SUMs, SUM of the partial
+//             COUNTs, MIN of the MINs, MAX of the MAXes (an AVG is already a sum and a count). It
+//             runs the same on every rank; filters and argument expressions applied in phase 1.
+// The final table keeps the name, buffers, capacity param and result columns one process gives the
+// table, so what reads it (later stages, compaction, the result) does not change.
+//
+// Contract:
+//   expects: `p` is the aggregating pipeline, not yet finished, with its sink to be set here.
+//   guarantees: without partitioned tables (one process), exactly one table and one pipeline, as
+//   make_aggregation and finish make them — the program is unchanged. Splits only a GlobalHash table
+//   whose pipeline scans a partitioned table and that phase 2 can express: not a 128-bit partial
+//   (its re-summation reads a Decimal(38, s) argument, which SUM refuses), not heap-string keys the
+//   host merges by text (merge_on_host). Those keep the runtime's host merge of hashed groups.
+#include "ir/lowering.h"
+
+namespace hqc::ir {
+
+bool Lowering::two_phase(const AggregationTable& t, const Pipeline& p) const {
+  if (options_.partitioned_tables.count(p.source.table) == 0 || t.layout != AggLayout::GlobalHash) return false;
+  if (t.merge_on_host) return false;
+  for (const Accumulator& a : t.accumulators)
+    if (a.wide) return false;
+  return true;
+}
+
+namespace {
+
+// Renames the buffers of `t` from "<name>_..." to "<partial>_...", in the table and the program.
+void rename_buffers(Program& program, AggregationTable& t, const std::string& partial) {
+  auto rename = [&](std::string& buffer) {
+    if (buffer.empty() || buffer.rfind(t.name + "_", 0) != 0) return;
+    const std::string renamed = partial + buffer.substr(t.name.size());
+    for (Buffer& b : program.buffers)
+      if (b.name == buffer) b.name = renamed;
+    buffer = renamed;
+  };
+  std::map<std::string, std::string> keys;  // several keys share one buffer of lanes
+  for (GroupKey& k : t.keys) {
+    auto it = keys.find(k.key_buffer);
+    if (it != keys.end()) {
+      k.key_buffer = it->second;
+      continue;
+    }
+    const std::string old = k.key_buffer;
+    rename(k.key_buffer);
+    keys[old] = k.key_buffer;
+  }
+  for (Accumulator& a : t.accumulators) {
+    rename(a.buffer);
+    rename(a.state_buffer);
+  }
+  rename(t.occupancy_buffer);
+  rename(t.overflow_buffer);
+  t.name = partial;
+}
+
+}  // namespace
+
+std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipeline& p, std::vector<ResultColumn>& columns) {
+  const size_t index = program_.aggregations.size();
+  const std::string name = make_aggregation(op, p, columns).name;
+  if (!two_phase(program_.aggregations[index], p)) {
+    p.sink = {SinkKind::Aggregate, name};
+    return {name, finish(p)};
+  }
+
+  // Phase 1: the rank's partial groups.
+  AggregationTable& table = program_.aggregations[index];
+  rename_buffers(program_, table, name + "_partial");
+  table.rank_local = true;
+  const AggregationTable partial = table;  // a copy: the vector grows below
+  p.sink = {SinkKind::Aggregate, partial.name};
+  const int phase1 = finish(p);
+
+  // Its groups as rows: keys, then every accumulator (an AVG's hidden halves too), typed as stored.
+  std::vector<plan::Attribute> rows;
+  for (const GroupKey& k : partial.keys) rows.push_back({"", k.name, k.type, k.dict_table, k.dict_column});
+  for (size_t i = 0; i < partial.accumulators.size(); ++i) {
+    const Accumulator& a = partial.accumulators[i];
+    plan::Attribute attr{"", a.name, a.type, "", ""};
+    for (const ResultColumn& c : columns) {
+      if (c.source == ResultColumn::Source::Accumulator && c.index == i) {
+        attr.dict_table = c.dict_table;  // MIN/MAX of a dictionary string: a code
+        attr.dict_column = c.dict_column;
+      }
+    }
+    rows.push_back(attr);
+  }
+  Pipeline scan;
+  scan.source.aggregation = partial.name;
+  scan.source.rows_param = partial.slots_param;
+  for (const plan::Attribute& a : rows) {
+    scan.source.columns.push_back(a.name);
+    bind(scan, a, AttributeBinding::Origin::SourceColumn, -1, 0);
+  }
+  scan.depends_on = {phase1};
+  const std::string out = make_output(rows, scan, op.json_path).name;
+  scan.sink = {SinkKind::Materialize, out};
+  const int materialize = finish(scan);
+
+  // Phase 2: the merged rows combined by key into the final table, under the original name.
+  Pipeline combine = scan_output(out, rows, {materialize});
+  plan::LogicalOp merged;
+  merged.kind = plan::OpKind::Aggregate;
+  merged.json_path = op.json_path;
+  merged.explicit_nulls = op.explicit_nulls;
+  for (const plan::Attribute& a : rows) {
+    if (merged.group_by.size() == partial.keys.size()) break;
+    merged.group_by.push_back({a.name, plan::make_column(a)});
+  }
+  for (size_t i = 0; i < partial.accumulators.size(); ++i) {
+    const Accumulator& a = partial.accumulators[i];
+    plan::AggregateExpr e;
+    e.name = a.name;
+    e.type = a.type;
+    e.arg = plan::make_column(rows[partial.keys.size() + i]);
+    const bool count = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar;
+    e.func = a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max ? a.func : plan::AggFunc::Sum;
+    e.zero_without_input = count || a.zero_without_input;  // a SUM of COUNTs: 64-bit, 0 without rows
+    merged.aggregates.push_back(std::move(e));
+  }
+  std::vector<ResultColumn> combined;  // accumulator for accumulator as phase 1's: `columns` stand
+  combining_ = &partial;
+  make_aggregation(merged, combine, combined, name);
+  combining_ = nullptr;
+  program_.aggregations.back().combines = partial.name;
+  combine.sink = {SinkKind::Aggregate, name};
+  return {name, finish(combine)};
+}
+
+}  // namespace hqc::ir
