@@ -51,3 +51,5 @@ if [ "$tpch_sf" != 0 ]; then
   gen tpch "$tpch_sf" && run_all tpch "$tpch_sf"
   python3 "$root/bench/distributed_scaling.py" "$out" tpch "$tpch_sf" $ranks
 fi
+# One archive instead of a file per run (the device tool returns a limited number of files).
+(cd "$out" && tar czf runs.tgz ./*.json ./*.err 2>/dev/null && rm -f ./*.json ./*.err)
