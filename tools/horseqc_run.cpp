@@ -521,7 +521,9 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       if (ready != prepared.end()) r = ready->second.first;
       const runtime::ExecutablePlan plan =
           ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r), db);
-      if (executor.would_stream({&plan}, db, concurrent_options)) {
+      // Under mpirun each rank's share runs resident (streaming is one process's; a share that does
+      // not fit its device fails the run with the device's error).
+      if (comm == nullptr && executor.would_stream({&plan}, db, concurrent_options)) {
         // Streamed in chunks (forced, or the working set does not fit the device memory limit):
         // the concurrent executor with this one query; --repeat re-runs the whole stream.
         std::vector<double> per_repeat;
