@@ -14,14 +14,6 @@ namespace hqc::runtime {
 
 namespace {
 
-void check(int code, const char* call) {
-  if (code == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  throw Error(ErrorKind::Device, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
-}
-
 MPI_Datatype datatype_of(ElementType type) {
   switch (type) {
     case ElementType::I32: return MPI_INT32_T;
@@ -47,6 +39,14 @@ constexpr uint64_t kMaxPiece = static_cast<uint64_t>(std::numeric_limits<int>::m
 
 }  // namespace
 
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw Error(ErrorKind::Device, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
+}
+
 bool launched_by_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
     if (std::getenv(v) != nullptr) return true;
@@ -56,12 +56,12 @@ bool launched_by_mpi() {
 MpiCommunicator::MpiCommunicator() {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) check(MPI_Init(nullptr, nullptr), "MPI_Init");
+  if (!initialized) check_mpi(MPI_Init(nullptr, nullptr), "MPI_Init");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
-  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
   MPI_Comm local;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
   MPI_Comm_rank(local, &local_rank_);
   MPI_Comm_free(&local);
 }
@@ -81,12 +81,12 @@ std::string MpiCommunicator::transport() const {
   return "MPI (" + v + ")";
 }
 
-void MpiCommunicator::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void MpiCommunicator::barrier() { check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
 std::vector<std::vector<unsigned char>> MpiCommunicator::all_gather(const std::vector<unsigned char>& bytes) {
   std::vector<uint64_t> sizes(static_cast<size_t>(size_));
   const uint64_t mine = bytes.size();
-  check(MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
   uint64_t total = 0;
   for (uint64_t s : sizes) total += s;
   std::vector<unsigned char> all(total);
@@ -109,7 +109,7 @@ void MpiCommunicator::all_gather_host(const void* mine, const std::vector<uint64
     if (r == rank_ && n > 0) std::memcpy(out + at, mine, n);
     for (uint64_t done = 0; done < n;) {
       const uint64_t piece = std::min<uint64_t>(n - done, kMaxPiece * 8);
-      check(MPI_Bcast(out + at + done, static_cast<int>(piece), MPI_BYTE, r, MPI_COMM_WORLD), "MPI_Bcast");
+      check_mpi(MPI_Bcast(out + at + done, static_cast<int>(piece), MPI_BYTE, r, MPI_COMM_WORLD), "MPI_Bcast");
       done += piece;
     }
     at += n;
@@ -121,7 +121,7 @@ void MpiCommunicator::all_reduce_host(void* data, uint64_t count, ElementType ty
   const uint64_t width = element_bytes(type);
   for (uint64_t done = 0; done < count;) {
     const uint64_t piece = std::min(count - done, kMaxPiece);
-    check(MPI_Allreduce(MPI_IN_PLACE, bytes + done * width, static_cast<int>(piece), datatype_of(type), op_of(op), MPI_COMM_WORLD),
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, bytes + done * width, static_cast<int>(piece), datatype_of(type), op_of(op), MPI_COMM_WORLD),
           "MPI_Allreduce");
     done += piece;
   }

@@ -17,6 +17,9 @@ namespace hqc::runtime {
 
 bool launched_by_mpi();
 
+// Throws Error(Device) "<call> failed: <MPI's error string>" unless `code` is MPI_SUCCESS.
+void check_mpi(int code, const char* call);
+
 class MpiCommunicator : public Communicator {
  public:
   MpiCommunicator();

@@ -17,14 +17,6 @@ namespace hqc::runtime {
 
 namespace {
 
-void check(int code, const char* call) {
-  if (code == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  throw Error(ErrorKind::Device, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
-}
-
 // Why this rank cannot use NCCL; empty when it can. NCCL is loaded only for a CUDA backend.
 std::string why_not_nccl(const Backend& backend) {
   if (cuda_device_ordinal(backend) < 0) return "it runs the " + backend.name() + " backend, not CUDA";
@@ -39,10 +31,10 @@ std::string why_not_nccl(const Backend& backend) {
 // Every rank's text, in rank order (MPI directly: no communicator exists yet).
 std::vector<std::string> all_gather_text(const std::string& mine) {
   int size = 1;
-  check(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
   const int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<size_t>(size));
-  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  check_mpi(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
   std::vector<int> offsets(static_cast<size_t>(size), 0);
   int total = 0;
   for (int r = 0; r < size; ++r) {
@@ -50,7 +42,7 @@ std::vector<std::string> all_gather_text(const std::string& mine) {
     total += lengths[static_cast<size_t>(r)];
   }
   std::string all(static_cast<size_t>(total), '\0');
-  check(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
+  check_mpi(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
         "MPI_Allgatherv");
   std::vector<std::string> out;
   for (int r = 0; r < size; ++r) out.push_back(all.substr(static_cast<size_t>(offsets[static_cast<size_t>(r)]),
@@ -81,7 +73,7 @@ std::unique_ptr<Communicator> open_communicator(Backend& backend, TransportChoic
 
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) check(MPI_Init(nullptr, nullptr), "MPI_Init");
+  if (!initialized) check_mpi(MPI_Init(nullptr, nullptr), "MPI_Init");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const std::vector<std::string> reasons = all_gather_text(why_not_nccl(backend));
   int first = -1;

@@ -58,7 +58,9 @@ TEST_CASE("co-partitioned join: the build stays on its rank, nothing materialize
 }
 
 TEST_CASE("partitioned build without co-partitioning: materialized, then built from the output") {
-  for (const auto& [sql, keys] : {std::pair{kExists, false}, std::pair{kByCustomer, true}}) {
+  for (const auto& c : {std::pair{kExists, false}, std::pair{kByCustomer, true}}) {
+    const char* sql = c.first;
+    const bool keys = c.second;
     CAPTURE(sql);
     const ir::Program p = compile(sql, true, keys);
     bool partitioned_build = false;
