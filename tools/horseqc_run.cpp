@@ -125,6 +125,7 @@ options:
   --transport auto|mpi|nccl       under mpirun: how partial state moves between ranks (default auto:
                                   NCCL between GPUs when every rank runs CUDA, else MPI through host
                                   memory; nccl where that is not possible is an error, exit 5)
+  -h, --help                      this text
 
 Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the fact tables are
 range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by
@@ -132,7 +133,6 @@ order key) and the other tables replicated; every rank runs each query's pipelin
 the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
 results, which are the same as one process gives. Data comes from a data directory (the columnar
 files or caches); --in-memory, --concurrent, --stream and --sql-file run in one process only.
-  -h, --help                      this text
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
              HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name),
@@ -384,7 +384,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   }();
   const double load_ms = ms_since(t0);
   if (!quiet) std::fprintf(stderr, "data: %s (%s in %.1f ms)\n", data_label.c_str(), in_memory ? "generated" : "loaded", load_ms);
-  if (args.has("stats")) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
+  if (args.has("stats") && rank0) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
   // Device: never a silent switch; the line below says which one runs.
   if (!backend) backend = runtime::open_backend(device_choice);

@@ -6,7 +6,8 @@ ssb_queries.py / tpch_queries.py --ranks N).
     prints that rank's message, the exit code is that rank's (3), and no result reaches stdout;
   - a rank that fails while the others are inside a query (its SQL does not parse; rank 0's does and is
     running its pipelines) ends the query on every rank the same way;
-  - options a distributed run does not take are refused (exit 2), the library models too (exit 4);
+  - --help describes the distributed run; options it does not take are refused (exit 2), the library
+    models too (exit 4);
   - the device line names every rank's device and the transport; the pipeline statistics list the merges.
 
 usage: distributed_cli.py --bin BUILD/bin --work DIR
@@ -55,6 +56,11 @@ def main():
     assert "rank 1:" in p.stderr and "SELEC" in p.stderr, p.stderr
     assert p.stdout.strip() == "", p.stdout
     assert p.stderr.count("horseqc-run: error") == 1, "only rank 0 reports:\n" + p.stderr
+
+    # --help says how to run under mpirun and names its options.
+    p = run([run_bin, "--help"], 0)
+    for text in ("--partition-weights W,W,...", "--transport auto|mpi|nccl", "Under mpirun (`mpirun -np N horseqc-run ...`"):
+        assert text in p.stdout, text
 
     # What runs in one process only.
     p = run([*mpirun(2), run_bin, "ssb", "q1.1", "--sf", "0.01", "--in-memory", "--device", "opencl"], 2)
