@@ -8,7 +8,8 @@ ssb_queries.py / tpch_queries.py --ranks N).
     running its pipelines) ends the query on every rank the same way;
   - --help describes the distributed run; options it does not take are refused (exit 2), the library
     models too (exit 4);
-  - the device line names every rank's device and the transport; the pipeline statistics list the merges.
+  - the device line names every rank's device and the transport; the pipeline statistics list the merges;
+  - a UNION ALL of a partitioned and a replicated arm counts the replicated rows once (against DuckDB).
 
 usage: distributed_cli.py --bin BUILD/bin --work DIR
 """
@@ -18,8 +19,11 @@ import os
 import subprocess
 import sys
 
+import duckdb
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from query_oracle import mpirun  # noqa: E402
+from query_oracle import check_run, mpirun, run_horseqc  # noqa: E402
+from ssb_schema import load_ssb  # noqa: E402
 
 GOOD_SQL = "SELECT d_year, SUM(lo_revenue) AS revenue FROM lineorder, date WHERE lo_orderdate = d_datekey GROUP BY d_year"
 
@@ -82,6 +86,20 @@ def main():
     calls = [l for pl in out["queries"][0]["stats"]["pipelines"] for l in pl["launches"] if "library_call" in l]
     assert any(c["library_call"].startswith("merge aggregation table") and "3 ranks" in c["library_call"] for c in calls), calls
     assert "resolution" in json.dumps(out["model"]), out["model"]
+    # A UNION ALL of an arm over each rank's share and an arm over a replicated table into one output:
+    # the replicated arm runs on rank 0 only, so its rows count once (DuckDB on the same files).
+    con = duckdb.connect()
+    load_ssb(con, data)
+    for name, sql in (("union_scalar", "SELECT COUNT(*) AS n, SUM(k) AS s FROM (SELECT lo_quantity AS k FROM lineorder "
+                                       "UNION ALL SELECT d_year AS k FROM date) AS t"),
+                      ("union_grouped", "SELECT k, COUNT(*) AS n FROM (SELECT lo_discount AS k FROM lineorder UNION ALL "
+                                        "SELECT d_daynuminweek AS k FROM date) AS t GROUP BY k ORDER BY k")):
+        res = con.execute(sql)
+        out = run_horseqc(args.bin, "ssb", [], ["--sql", sql, *base], launcher=mpirun(3))
+        assert out is not None and len(out["queries"]) == 1, name
+        oracle = {out["queries"][0]["query"]: (sql, [d[0] for d in res.description], res.fetchall())}
+        failures, _ = check_run(f"np 3 {name}", out, oracle)
+        assert not failures, failures
     print("distributed_cli: OK")
     return 0
 
