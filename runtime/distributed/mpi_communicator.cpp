@@ -101,8 +101,22 @@ std::vector<std::vector<unsigned char>> MpiCommunicator::all_gather(const std::v
 }
 
 void MpiCommunicator::all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) {
-  // One broadcast per rank (the counts of MPI_Allgatherv are int; a rank's rows may exceed 2 GiB).
   auto* out = static_cast<unsigned char*>(all);
+  // One MPI_Allgatherv where its int counts and displacements hold every size (the exchanges of a
+  // query: agreement, flags, groups); else one broadcast per rank (a rank's rows may exceed 2 GiB).
+  uint64_t total = 0;
+  for (uint64_t b : bytes) total += b;
+  if (total <= static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+    std::vector<int> counts, offsets;
+    for (uint64_t b : bytes) {
+      offsets.push_back(counts.empty() ? 0 : offsets.back() + counts.back());
+      counts.push_back(static_cast<int>(b));
+    }
+    check_mpi(MPI_Allgatherv(mine, counts[static_cast<size_t>(rank_)], MPI_BYTE, out, counts.data(), offsets.data(), MPI_BYTE,
+                             MPI_COMM_WORLD),
+              "MPI_Allgatherv");
+    return;
+  }
   uint64_t at = 0;
   for (int r = 0; r < size_; ++r) {
     const uint64_t n = bytes[static_cast<size_t>(r)];
