@@ -132,7 +132,7 @@ range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co
 order key) and the other tables replicated; every rank runs each query's pipelines on its share and
 the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
 results, which are the same as one process gives. Data comes from a data directory (the columnar
-files or caches); --in-memory, --concurrent, --stream and --sql-file run in one process only.
+files or caches); --in-memory, --concurrent and --stream run in one process only.
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
              HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name),
@@ -274,7 +274,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   }
   if (queries.empty()) queries = tpch ? tpch::query_names() : ssb::query_names();
   if (comm != nullptr) {
-    for (const char* option : {"in-memory", "concurrent", "stream", "chunks", "gpu-memory-limit", "sql-file"})
+    for (const char* option : {"in-memory", "concurrent", "stream", "chunks", "gpu-memory-limit"})
       if (args.has(option))
         throw Error(ErrorKind::Usage, std::string("--") + option + " runs in one process only, not under mpirun (docs/distributed.md)");
   } else if (args.has("partition-weights")) {
@@ -552,7 +552,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       if (batch) {
         // --sql-file: every failure is the query's own; the others still run.
         const bool unsupported_query = e.kind() == ErrorKind::Unsupported;
-        std::fprintf(stderr, "horseqc-run: %s: %s: %s\n", name.c_str(), unsupported_query ? "unsupported" : "error", e.what());
+        if (rank0) std::fprintf(stderr, "horseqc-run: %s: %s: %s\n", name.c_str(), unsupported_query ? "unsupported" : "error", e.what());
         if (format == "json") {
           nlohmann::json q = {{"query", name}, {"exit_code", e.exit_code()}};
           q[unsupported_query ? "unsupported" : "error"] = e.what();

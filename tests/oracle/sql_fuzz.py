@@ -1843,6 +1843,8 @@ def duckdb_error():
 class Runner:
     def __init__(self, args, data):
         self.args, self.data = args, data
+        # Under mpirun (--ranks): every rank on PoCL, each with its share of the fact table.
+        self.launcher = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.ranks)] if args.ranks else []
         self.env = dict(os.environ)
         self.env.setdefault("HORSEQC_KERNEL_CACHE", os.path.join(args.work, "kernels"))
         if args.opt_disable:
@@ -1852,7 +1854,7 @@ class Runner:
 
     def horseqc(self, sql):
         """(rc, stdout, stderr, seconds); rc 'timeout' when it ran past --timeout."""
-        cmd = [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device", self.args.device,
+        cmd = self.launcher + [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device", self.args.device,
                "--format", "json", "--quiet", "--sql", sql] + (["--model", self.args.model] if self.args.model else [])
         t0 = time.time()
         try:
@@ -1893,7 +1895,7 @@ class Runner:
                 lines.append(line)
                 f.write(sql + ";\n")
                 line += sql.count("\n") + 1
-        cmd = [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device",
+        cmd = self.launcher + [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device",
                self.args.device, "--format", "json", "--quiet", "--sql-file", path] + \
               (["--model", self.args.model] if self.args.model else [])
         t0 = time.time()
@@ -2159,6 +2161,7 @@ def main():
                                        "comments): the failures the long runs found, kept as regression cases")
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--model", help="horseqc-run --model (default: horseqc's)")
+    ap.add_argument("--ranks", type=int, help="run horseqc-run under `mpirun -np N` (a distributed run, docs/distributed.md)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds one horseqc-run may take (per query of a batch)")
     ap.add_argument("--batch", type=int, default=20,
                     help="queries per horseqc-run --sql-file (their kernels compiled together); 1: one process each")
