@@ -44,20 +44,9 @@ std::vector<std::string> RankHooks::flag_buffers(const PipelineSpec& pipeline) {
   return names;
 }
 
-std::vector<int64_t> RankHooks::read_words(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers) {
+std::vector<int64_t> RankHooks::flag_values(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers) {
   std::vector<int64_t> values;
-  for (const std::string& n : names) {
-    const AllocatedBuffer& b = buffers.at(n);
-    if (element_bytes(b.spec->element) == 8) {
-      int64_t v = 0;
-      b.buffer.download(&v, 8);
-      values.push_back(v);
-    } else {
-      uint32_t v = 0;
-      b.buffer.download(&v, 4);
-      values.push_back(v);
-    }
-  }
+  for (const std::string& n : names) values.push_back(read_words(buffers.at(n), 1)[0]);
   return values;
 }
 
@@ -71,13 +60,7 @@ bool RankHooks::write_flags(const PipelineSpec& pipeline, const std::vector<std:
   if (!raised) return false;
   for (size_t i = 0; i < names.size(); ++i) {
     if (maxima[i] == mine[i]) continue;
-    AllocatedBuffer& b = buffers.at(names[i]);
-    if (element_bytes(b.spec->element) == 8) {
-      b.buffer.upload(&maxima[i], 8);
-    } else {
-      const auto v = static_cast<uint32_t>(maxima[i]);
-      b.buffer.upload(&v, 4);
-    }
+    write_words(buffers.at(names[i]), {maxima[i]});
   }
   return true;
 }
@@ -93,7 +76,7 @@ std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::m
   std::optional<RankFailure> failed;
   try {
     backend_.synchronize();
-    mine = read_words(names, buffers);
+    mine = flag_values(names, buffers);
   } catch (const Error& e) {
     failed = RankFailure{comm_.rank(), e.exit_code(), e.what()};
   }

@@ -49,7 +49,7 @@ class RankHooks final : public PipelineHooks {
  private:
   // The buffers of the pipeline's overflow checks (flags and need counters), element 0 of each.
   static std::vector<std::string> flag_buffers(const PipelineSpec& pipeline);
-  static std::vector<int64_t> read_words(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers);
+  static std::vector<int64_t> flag_values(const std::vector<std::string>& names, const std::map<std::string, AllocatedBuffer>& buffers);
   // The maximum over ranks written where this rank's differs; whether any flag is raised anywhere.
   static bool write_flags(const PipelineSpec& pipeline, const std::vector<std::string>& names, const std::vector<int64_t>& mine,
                           const std::vector<int64_t>& maxima, std::map<std::string, AllocatedBuffer>& buffers);

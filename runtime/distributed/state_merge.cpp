@@ -26,32 +26,7 @@ uint64_t slots_of(const StateMerge& m, const std::map<std::string, int64_t>& par
   return static_cast<uint64_t>(it->second);
 }
 
-std::vector<int64_t> download_words(const AllocatedBuffer& b, uint64_t count) {
-  // Every state buffer of a merge is 8 bytes wide but the occupancy / key codes may be 4: widen.
-  std::vector<int64_t> out(count);
-  if (count == 0) return out;
-  if (element_bytes(b.spec->element) == 8) {
-    b.buffer.download(out.data(), count * 8);
-  } else {
-    std::vector<int32_t> narrow(count);
-    b.buffer.download(narrow.data(), count * 4);
-    for (uint64_t i = 0; i < count; ++i) out[i] = b.spec->element == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow[i])) : narrow[i];
-  }
-  return out;
-}
-
-void upload_words(AllocatedBuffer& b, const std::vector<int64_t>& words) {
-  if (words.empty()) return;
-  if (element_bytes(b.spec->element) == 8) {
-    b.buffer.upload(words.data(), words.size() * 8);
-  } else {
-    std::vector<int32_t> narrow(words.size());
-    for (size_t i = 0; i < words.size(); ++i) narrow[i] = static_cast<int32_t>(words[i]);
-    b.buffer.upload(narrow.data(), narrow.size() * 4);
-  }
-}
-
-// The words a buffer starts with (BufferSpec::init), widened like download_words.
+// The words a buffer starts with (BufferSpec::init), widened like read_words.
 int64_t initial_word(const BufferSpec& spec) {
   if (spec.init != BufferSpec::Init::Pattern) return 0;
   if (element_bytes(spec.element) == 8) return static_cast<int64_t>(spec.pattern);
@@ -131,11 +106,11 @@ void merge_elementwise(Communicator& comm, Backend& backend, const StateMerge& m
     if (lane.op != StateMerge::Op::Sum128) continue;
     AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
     const uint64_t count = slots * lane.words;
-    const std::vector<std::vector<int64_t>> all = gather_words(comm, download_words(b, count));
+    const std::vector<std::vector<int64_t>> all = gather_words(comm, read_words(b, count));
     std::vector<int64_t> sum(count, 0);
     for (const std::vector<int64_t>& r : all)
       for (uint64_t s = 0; s < slots; ++s) combine(lane, b.spec->element, &r[2 * s], &sum[2 * s]);
-    upload_words(b, sum);
+    write_words(b, sum);
   }
 }
 
@@ -200,14 +175,7 @@ void resize_by_param(Backend& backend, const std::string& param, std::map<std::s
                      std::map<std::string, int64_t>& params, uint64_t value, const std::string& label) {
   params[param] = static_cast<int64_t>(value);
   for (auto& [name, b] : buffers) {
-    if (b.spec->elements_param != param) continue;
-    AllocatedBuffer grown;
-    grown.spec = b.spec;
-    grown.elements = buffer_elements(*b.spec, params, label);
-    grown.buffer = backend.allocate(grown.elements * element_bytes(b.spec->element));
-    const int64_t init = initial_word(*b.spec);
-    upload_words(grown, std::vector<int64_t>(grown.elements, init));
-    b = std::move(grown);
+    if (b.spec->elements_param == param) b = allocate_buffer(backend, *b.spec, params, label);
   }
 }
 
@@ -220,9 +188,9 @@ void merge_hashed(Communicator& comm, Backend& backend, const ExecutablePlan& pl
   for (const StateMerge::Lane& l : m.lanes) lane_words += l.words;
   const uint64_t record = key_words + lane_words;
   std::vector<std::vector<int64_t>> keys, lanes;
-  for (const StateMerge::Lane& k : m.keys) keys.push_back(download_words(buffer_of(buffers, k.buffer, m), slots * k.words));
-  for (const StateMerge::Lane& l : m.lanes) lanes.push_back(download_words(buffer_of(buffers, l.buffer, m), slots * l.words));
-  const std::vector<int64_t> occupancy = download_words(buffer_of(buffers, m.occupancy_buffer, m), slots);
+  for (const StateMerge::Lane& k : m.keys) keys.push_back(read_words(buffer_of(buffers, k.buffer, m), slots * k.words));
+  for (const StateMerge::Lane& l : m.lanes) lanes.push_back(read_words(buffer_of(buffers, l.buffer, m), slots * l.words));
+  const std::vector<int64_t> occupancy = read_words(buffer_of(buffers, m.occupancy_buffer, m), slots);
   std::vector<int64_t> mine;
   for (uint64_t s = 0; s < slots; ++s) {
     if (occupancy[s] == 0) continue;
@@ -260,7 +228,7 @@ void merge_hashed(Communicator& comm, Backend& backend, const ExecutablePlan& pl
     std::vector<int64_t> words(capacity * lane.words, initial_word(*b.spec));
     for (uint64_t g = 0; g < groups.size(); ++g)
       for (uint32_t w = 0; w < lane.words; ++w) words[g * lane.words + w] = groups.record(g)[offset + w];
-    upload_words(b, words);
+    write_words(b, words);
   };
   size_t offset = 0;
   for (const StateMerge::Lane& k : m.keys) {
@@ -299,6 +267,30 @@ void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::
 }
 
 }  // namespace
+
+std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count) {
+  std::vector<int64_t> out(count);
+  if (count == 0) return out;
+  if (element_bytes(b.spec->element) == 8) {
+    b.buffer.download(out.data(), count * 8);
+  } else {
+    std::vector<int32_t> narrow(count);
+    b.buffer.download(narrow.data(), count * 4);
+    for (uint64_t i = 0; i < count; ++i) out[i] = b.spec->element == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow[i])) : narrow[i];
+  }
+  return out;
+}
+
+void write_words(AllocatedBuffer& b, const std::vector<int64_t>& words) {
+  if (words.empty()) return;
+  if (element_bytes(b.spec->element) == 8) {
+    b.buffer.upload(words.data(), words.size() * 8);
+  } else {
+    std::vector<int32_t> narrow(words.size());
+    for (size_t i = 0; i < words.size(); ++i) narrow[i] = static_cast<int32_t>(words[i]);
+    b.buffer.upload(narrow.data(), narrow.size() * 4);
+  }
+}
 
 double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,
                    std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params) {

@@ -16,11 +16,18 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "runtime/distributed/communicator.h"
 #include "runtime/execution/result_assembly.h"
 
 namespace hqc::runtime {
+
+// The first `count` elements of a state buffer as 64-bit words: integers widened (U32 as unsigned),
+// doubles as their bits — what merges and the overflow-flag agreement exchange.
+std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count);
+// `words` into the buffer from element 0 on, narrowed where its elements are 4 bytes.
+void write_words(AllocatedBuffer& b, const std::vector<int64_t>& words);
 
 // Returns the host-measured time of the merge in milliseconds.
 double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,

@@ -29,6 +29,31 @@ uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int
   return bytes;
 }
 
+AllocatedBuffer allocate_buffer(Backend& backend, const BufferSpec& spec, const std::map<std::string, int64_t>& params,
+                                const std::string& label) {
+  AllocatedBuffer allocated;
+  allocated.spec = &spec;
+  allocated.elements = buffer_elements(spec, params, label);
+  allocated.buffer = backend.allocate(allocated.elements * element_bytes(spec.element));
+  if (spec.init == BufferSpec::Init::Zero) {
+    allocated.buffer.fill_u32(0);
+  } else if (spec.init == BufferSpec::Init::Contents) {
+    const uint64_t bytes = allocated.elements * element_bytes(spec.element);
+    if (spec.contents.size() < bytes) {
+      throw Error(ErrorKind::Internal, label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
+                                           " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
+    }
+    allocated.buffer.upload(spec.contents.data(), bytes);
+  } else if (spec.init == BufferSpec::Init::Pattern) {
+    if (element_bytes(spec.element) == 4) {
+      allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
+    } else {
+      allocated.buffer.fill_u64(spec.pattern);
+    }
+  }
+  return allocated;
+}
+
 std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
                                                       const std::map<std::string, int64_t>& params) {
   const uint64_t needed = state_bytes(plan, params);
@@ -43,29 +68,7 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
                                        (materializes ? "; the resolution and pipelined models materialize none" : ""));
   }
   std::map<std::string, AllocatedBuffer> buffers;
-  for (const BufferSpec& spec : plan.buffers) {
-    AllocatedBuffer allocated;
-    allocated.spec = &spec;
-    allocated.elements = buffer_elements(spec, params, plan.label);
-    allocated.buffer = backend.allocate(allocated.elements * element_bytes(spec.element));
-    if (spec.init == BufferSpec::Init::Zero) {
-      allocated.buffer.fill_u32(0);
-    } else if (spec.init == BufferSpec::Init::Contents) {
-      const uint64_t bytes = allocated.elements * element_bytes(spec.element);
-      if (spec.contents.size() < bytes) {
-        throw Error(ErrorKind::Internal, plan.label + ": buffer " + spec.name + " needs " + std::to_string(bytes) +
-                                             " bytes of contents, the plan has " + std::to_string(spec.contents.size()));
-      }
-      allocated.buffer.upload(spec.contents.data(), bytes);
-    } else if (spec.init == BufferSpec::Init::Pattern) {
-      if (element_bytes(spec.element) == 4) {
-        allocated.buffer.fill_u32(static_cast<uint32_t>(spec.pattern));
-      } else {
-        allocated.buffer.fill_u64(spec.pattern);
-      }
-    }
-    buffers.emplace(spec.name, std::move(allocated));
-  }
+  for (const BufferSpec& spec : plan.buffers) buffers.emplace(spec.name, allocate_buffer(backend, spec, params, plan.label));
   return buffers;
 }
 

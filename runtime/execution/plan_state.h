@@ -34,6 +34,11 @@ uint64_t buffer_elements(const BufferSpec& buffer, const std::map<std::string, i
 // Device bytes of all state buffers of `plan` under `params`.
 uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params);
 
+// One buffer of `spec` sized by `params` and initialised as it says (Zero, Pattern, Contents; None
+// left as allocated). `label` names the plan in errors.
+AllocatedBuffer allocate_buffer(Backend& backend, const BufferSpec& spec, const std::map<std::string, int64_t>& params,
+                                const std::string& label);
+
 std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
                                                       const std::map<std::string, int64_t>& params);
 
