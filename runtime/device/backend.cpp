@@ -5,8 +5,14 @@
 // OpenCL GPU, else an OpenCL CPU. An explicit choice never falls back; its error says why.
 #include "runtime/device/backend.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <numeric>
 #include <sstream>
+#include <thread>
 
 #include "runtime/device/cuda_backend.h"
 #include "runtime/device/kernel_cache.h"
@@ -103,6 +109,10 @@ void DeviceBuffer::fill(const void* pattern, uint32_t pattern_bytes) {
 }
 
 // ---- Module ----
+
+Module::Module(std::vector<std::shared_ptr<Module>> parts) : owner_(nullptr), handle_(0), parts_(std::move(parts)) {
+  for (const std::shared_ptr<Module>& part : parts_) kernels_.insert(kernels_.end(), part->kernels().begin(), part->kernels().end());
+}
 
 Module::~Module() {
   if (owner_ != nullptr) owner_->raw_unload(handle_);
@@ -229,32 +239,126 @@ void Backend::upload_async(const Stream& stream, const DeviceBuffer& target, uin
                    bytes);
 }
 
+std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups) {
+  const std::vector<size_t>& at = source.kernel_offsets;
+  if (groups < 2 || at.size() < 2 || at.size() != source.kernel_names.size()) return {};
+  const size_t kernels = at.size();
+  auto end_of = [&](size_t k) { return k + 1 < kernels ? at[k + 1] : source.source.size(); };
+  for (size_t k = 0; k < kernels; ++k) {
+    if (at[k] < source.shared_prefix || end_of(k) < at[k] || end_of(k) > source.source.size())
+      throw Error(ErrorKind::Internal, source.label + ": kernel offsets out of order or outside the source");
+  }
+  groups = std::min(groups, kernels);
+  std::vector<size_t> by_length(kernels);
+  std::iota(by_length.begin(), by_length.end(), size_t{0});
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [&](size_t a, size_t b) { return end_of(a) - at[a] > end_of(b) - at[b]; });
+  std::vector<std::vector<size_t>> members(groups);
+  std::vector<size_t> text(groups, 0);
+  for (size_t k : by_length) {
+    const size_t g = static_cast<size_t>(std::min_element(text.begin(), text.end()) - text.begin());
+    members[g].push_back(k);
+    text[g] += end_of(k) - at[k];
+  }
+  std::vector<ModuleSource> parts;
+  for (std::vector<size_t>& group : members) {
+    std::sort(group.begin(), group.end());
+    ModuleSource part;
+    part.source = source.source.substr(0, source.shared_prefix);
+    part.options = source.options;
+    part.shared_prefix = source.shared_prefix;
+    std::string names;
+    for (size_t k : group) {
+      part.kernel_offsets.push_back(part.source.size());
+      part.source.append(source.source, at[k], end_of(k) - at[k]);
+      part.kernel_names.push_back(source.kernel_names[k]);
+      names += (names.empty() ? "" : ", ") + source.kernel_names[k];
+    }
+    part.label = source.label + " (kernel" + (group.size() > 1 ? "s " : " ") + names + ")";
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+size_t compile_threads() {
+  if (const char* text = std::getenv("HORSEQC_COMPILE_THREADS"); text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1024)
+      throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
+    return static_cast<size_t>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  CompileResult result;
-  std::string key;
-  if (cache != nullptr) {
-    key = KernelCache::key_for(cache_identity(), source.source, source.options);
-    if (auto binary = cache->load(key)) {
-      result.module = load_binary(*binary, source);
-      if (result.module) {
-        result.cache_hit = true;
-      } else {
-        // The entry passed its checksum but the driver rejects it (e.g. a driver update that the
-        // identity did not capture): drop it and compile afresh.
-        cache->remove(key);
+  struct Part {
+    const ModuleSource* source;
+    std::string key;
+    std::vector<char> binary;
+    std::shared_ptr<Module> module;
+    std::string log;
+    std::exception_ptr error;
+  };
+  const size_t threads = compiles_in_parallel() ? compile_threads() : 1;
+  const std::vector<ModuleSource> split = split_by_kernel(source, threads);
+  std::vector<Part> parts;
+  if (split.empty()) parts.push_back({&source, {}, {}, nullptr, {}, nullptr});
+  for (const ModuleSource& s : split) parts.push_back({&s, {}, {}, nullptr, {}, nullptr});
+
+  // Cache hits are loaded here: loading needs the device's context, which is this thread's.
+  std::vector<Part*> missing;
+  for (Part& part : parts) {
+    if (cache != nullptr) {
+      part.key = KernelCache::key_for(cache_identity(), part.source->source, part.source->options);
+      if (auto binary = cache->load(part.key)) {
+        part.module = load_binary(*binary, *part.source);
+        // An entry that passed its checksum but that the driver rejects (e.g. after a driver update
+        // that the identity did not capture) is dropped and compiled afresh.
+        if (!part.module) cache->remove(part.key);
       }
     }
+    if (!part.module) missing.push_back(&part);
   }
-  if (!result.module) {
-    std::vector<char> binary = compile_binary(source, result.log);
-    result.module = load_binary(binary, source);
-    if (!result.module) {
-      throw Error(ErrorKind::Device, source.label + ": the " + name() +
+
+  // Misses compile on up to `threads` threads; the first part's error (in kernel order) is thrown.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < missing.size();) {
+      try {
+        missing[i]->binary = compile_binary(*missing[i]->source, missing[i]->log);
+      } catch (...) {
+        missing[i]->error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < std::min(threads, missing.size()); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (Part* part : missing) {
+    if (part->error) std::rethrow_exception(part->error);
+  }
+
+  CompileResult result;
+  for (Part* part : missing) {
+    part->module = load_binary(part->binary, *part->source);
+    if (!part->module) {
+      throw Error(ErrorKind::Device, part->source->label + ": the " + name() +
                                          " driver rejected the binary its own compiler produced");
     }
-    if (cache != nullptr) cache->store(key, binary);
+    if (cache != nullptr) cache->store(part->key, part->binary);
+    if (!part->log.empty()) result.log += (result.log.empty() ? "" : "\n") + (parts.size() > 1 ? part->source->label + ":\n" : "") + part->log;
+  }
+  result.cache_hit = missing.empty();
+  if (parts.size() == 1) {
+    result.module = std::move(parts[0].module);
+  } else {
+    std::vector<std::shared_ptr<Module>> modules;
+    for (Part& part : parts) modules.push_back(std::move(part.module));
+    result.module = std::make_shared<Module>(std::move(modules));
   }
   result.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return result;

@@ -230,6 +230,9 @@ class Module {
  public:
   Module(Backend* owner, uint64_t handle, std::vector<Kernel> kernels)
       : owner_(owner), handle_(handle), kernels_(std::move(kernels)) {}
+  // Modules compiled apart (one per kernel, Backend::compile) seen as one: their kernels, in order;
+  // each part stays loaded while this lives.
+  explicit Module(std::vector<std::shared_ptr<Module>> parts);
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
   ~Module();
@@ -242,6 +245,7 @@ class Module {
   Backend* owner_;
   uint64_t handle_;
   std::vector<Kernel> kernels_;
+  std::vector<std::shared_ptr<Module>> parts_;
 };
 
 struct ModuleSource {
@@ -252,7 +256,21 @@ struct ModuleSource {
   // The first shared_prefix bytes of `source` (dialect prelude + device library) are the same in every
   // generated module of a dialect, so modules can be compiled as one (Executor::precompile); 0: none.
   size_t shared_prefix = 0;
+  // Where kernel_names[i]'s text starts in `source` (ascending, each >= shared_prefix; kernel i runs
+  // to the next offset or the end), so that each kernel can be compiled alone with the shared prefix.
+  // Empty: the module compiles as one program.
+  std::vector<size_t> kernel_offsets;
 };
+
+// The kernels of `source` as at most `groups` modules, each the shared prefix followed by the texts
+// of its kernels in source order, labelled "<label> (kernels a, b)". Kernels are dealt longest text
+// first, each to the group with the least text so far, so the groups' compile times are close.
+// Empty when `source` has no kernel_offsets, a single kernel, or groups < 2.
+std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups);
+
+// Threads Backend::compile may use: $HORSEQC_COMPILE_THREADS (a positive integer; anything else
+// throws Error(Usage)), else the hardware threads.
+size_t compile_threads();
 
 struct CompileResult {
   std::shared_ptr<Module> module;
@@ -288,7 +306,9 @@ class Backend {
   uint64_t allocated_bytes() const { return allocated_bytes_; }
 
   // Compiles (or loads from `cache`, which may be null) and returns the kernels. A compiler error
-  // throws Error(Device) containing `label` and the compiler log.
+  // throws Error(Device) containing `label` and the compiler log. Where compiles_in_parallel(), the
+  // kernels are split over compile_threads() programs (split_by_kernel), each cached on its own and
+  // compiled on its own thread: the compile takes about as long as its longest group.
   CompileResult compile(const ModuleSource& source, KernelCache* cache);
 
   // Asynchronous launch. Throws Error(Device) on an invalid configuration.
@@ -353,6 +373,9 @@ class Backend {
   virtual void raw_fill(uint64_t handle, uint64_t bytes, const void* pattern, uint32_t pattern_bytes) = 0;
   // Compiles source to a loadable binary (cubin / OpenCL program binary); throws with the log.
   virtual std::vector<char> compile_binary(const ModuleSource& source, std::string& log) = 0;
+  // Whether compile_binary() may run on several threads at once (CUDA: NVRTC, which needs no
+  // context). OpenCL compiles a module whole, on the calling thread.
+  virtual bool compiles_in_parallel() const { return false; }
   // Loads a binary produced by compile_binary(); returns nullptr (not throw) when the binary is
   // unusable so the caller can recompile a stale cache entry.
   virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;

@@ -97,6 +97,8 @@ class CudaBackend final : public Backend {
                                source.label, log);
   }
 
+  bool compiles_in_parallel() const override { return true; }
+
   std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) override {
     CUmodule module = nullptr;
     if (driver_.module_load_data(&module, binary.data()) != CUDA_SUCCESS) return nullptr;

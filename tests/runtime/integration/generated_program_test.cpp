@@ -3,23 +3,36 @@
 // small on purpose: the real kernels' overflow flags must make the executor grow the linear-probing
 // join table and the global-hash aggregation table until the result is exact. Checked against host
 // computations; also the materialised output (A3/A2 counter) and the scalar aggregate result shape.
+// Last, a module's kernels compiled apart on several threads (Backend::compile's path for CUDA),
+// here on PoCL: split_by_kernel's parts, the same rows, one cache entry per part, errors named.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
+#include <thread>
+
+#include <unistd.h>
 
 #include "codegen/generate.h"
 #include "ir/passes.h"
 #include "ir/resolve_parameters.h"
+#include "runtime/device/kernel_cache.h"
+#include "runtime/device/nvrtc_compiler.h"
 #include "runtime/execution/executor.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
+#include "tests/runtime/forwarding_backend.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
@@ -303,12 +316,16 @@ TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever
   }
 }
 
-TEST_CASE("generated compaction of a direct-indexed table: keys decoded from each dense row's slot index") {
-  ToyData t = toy_data(kFactRows);
+namespace {
+
+using JoinGroups = std::map<std::pair<int32_t, int32_t>, std::array<int64_t, 3>>;  // (d_year, f_brand) -> sum, min, max
+
+// The host's answer to grouped_join_program over `t`.
+JoinGroups join_groups(const ToyData& t) {
   std::map<int32_t, int32_t> year_of;
   for (size_t i = 0; i < t.d_key.size(); ++i) year_of[t.d_key[i]] = t.d_year[i];
-  std::map<std::pair<int32_t, int32_t>, std::array<int64_t, 3>> groups;  // sum, min, max
-  for (size_t i = 0; i < kFactRows; ++i) {
+  JoinGroups groups;
+  for (size_t i = 0; i < t.f_key.size(); ++i) {
     auto y = year_of.find(t.f_key[i]);
     if (y == year_of.end() || t.f_qty[i] >= 40) continue;
     auto [it, fresh] = groups.try_emplace({y->second, t.f_brand[i]}, std::array<int64_t, 3>{0, INT64_MAX, INT64_MIN});
@@ -316,33 +333,53 @@ TEST_CASE("generated compaction of a direct-indexed table: keys decoded from eac
     it->second[1] = std::min<int64_t>(it->second[1], t.f_price[i]);
     it->second[2] = std::max<int64_t>(it->second[2], t.f_price[i]);
   }
+  return groups;
+}
+
+// grouped_join_program with its direct-indexed table compacted on the device, ordered by the keys:
+// four kernels (build, probe + aggregate, compaction count, compaction gather).
+ir::Program compacted_join_program(const test::ProgramOptions& o) {
+  ir::Program program = test::grouped_join_program(o);
+  aggregation_result(program, {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
+                            result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
+                            result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64()),
+                            result_column("lo", ir::ResultColumn::Source::Accumulator, 1, DataType::int64()),
+                            result_column("hi", ir::ResultColumn::Source::Accumulator, 2, DataType::int64())});
+  program.result.order_by = {{"d_year", false}, {"f_brand", false}};
+  ir::compact_result(program);
+  ir::launch_constraints(program);
+  return program;
+}
+
+// Rows of `r` equal to `groups`' (in key order); groups.size() when the result is exact.
+size_t equal_groups(const Result& r, const JoinGroups& groups) {
+  if (r.rows() != groups.size()) return 0;
+  size_t row = 0, equal = 0;
+  for (const auto& [key, g] : groups) {
+    equal += r.columns[0].ints[row] == key.first && r.columns[1].ints[row] == key.second && r.columns[2].ints[row] == g[0] &&
+             r.columns[3].ints[row] == g[1] && r.columns[4].ints[row] == g[2];
+    ++row;
+  }
+  return equal;
+}
+
+}  // namespace
+
+TEST_CASE("generated compaction of a direct-indexed table: keys decoded from each dense row's slot index") {
+  ToyData t = toy_data(kFactRows);
+  const JoinGroups groups = join_groups(t);
   for (Device& device : devices()) {
     Executor executor(*device.backend, nullptr);
     for (const test::ProgramOptions& o : models()) {
       CAPTURE(device.backend->name());
       CAPTURE(ir::execution_model_name(o.model));
-      ir::Program program = test::grouped_join_program(o);
-      aggregation_result(program, {result_column("d_year", ir::ResultColumn::Source::GroupKey, 0, DataType::int32()),
-                                result_column("f_brand", ir::ResultColumn::Source::GroupKey, 1, DataType::int32()),
-                                result_column("s", ir::ResultColumn::Source::Accumulator, 0, DataType::int64()),
-                                result_column("lo", ir::ResultColumn::Source::Accumulator, 1, DataType::int64()),
-                                result_column("hi", ir::ResultColumn::Source::Accumulator, 2, DataType::int64())});
-      program.result.order_by = {{"d_year", false}, {"f_brand", false}};
-      ir::compact_result(program);
-      ir::launch_constraints(program);
+      ir::Program program = compacted_join_program(o);
       REQUIRE(program.aggregations[0].compaction);
       REQUIRE_FALSE(program.aggregations[0].compaction->slot_buffer.empty());
       ir::ParamValues values = ir::resolve_parameters(program, t.db);
       Execution run = executor.run(lower_program(program, values, codegen::generate(program, device.dialect)), t.db);
-      const Result& r = run.result;
-      REQUIRE(r.rows() == groups.size());
-      size_t row = 0, equal = 0;
-      for (const auto& [key, g] : groups) {
-        equal += r.columns[0].ints[row] == key.first && r.columns[1].ints[row] == key.second && r.columns[2].ints[row] == g[0] &&
-                 r.columns[3].ints[row] == g[1] && r.columns[4].ints[row] == g[2];
-        ++row;
-      }
-      CHECK(equal == groups.size());
+      REQUIRE(run.result.rows() == groups.size());
+      CHECK(equal_groups(run.result, groups) == groups.size());
     }
   }
 }
@@ -382,4 +419,172 @@ TEST_CASE("a direct-indexed group key outside its statistics raises the table's 
       }
     }
   }
+}
+
+namespace {
+
+// The OpenCL device (PoCL) with Backend::compile's parallel path switched on, as CUDA has it: a
+// module's kernels are compiled apart, each part by compile_binary on its own thread. Each call
+// waits (up to 10 s) until `expect_together` calls run at once, so a compile that does not run its
+// parts concurrently fails the test instead of passing slowly.
+class ParallelCompileBackend final : public test::ForwardingBackend {
+ public:
+  using ForwardingBackend::ForwardingBackend;
+  size_t expect_together = 1;
+  std::atomic<size_t> calls{0};
+  std::atomic<size_t> most_at_once{0};
+
+  bool compiles_in_parallel() const override { return true; }
+  std::vector<char> compile_binary(const ModuleSource& s, std::string& log) override {
+    ++calls;
+    const size_t now = ++in_flight_;
+    for (size_t seen = most_at_once.load(); now > seen && !most_at_once.compare_exchange_weak(seen, now);) {
+    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (most_at_once.load() < expect_together && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::vector<char> binary;
+    try {
+      binary = ForwardingBackend::compile_binary(s, log);
+    } catch (...) {
+      --in_flight_;
+      throw;
+    }
+    --in_flight_;
+    return binary;
+  }
+
+ private:
+  std::atomic<size_t> in_flight_{0};
+};
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+size_t cache_entries(const std::filesystem::path& dir) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".bin";
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("split_by_kernel: each part is the device library and whole kernels, every kernel in one part") {
+  const codegen::GeneratedProgram gp = codegen::generate(compacted_join_program(models()[0]), codegen::Dialect::Cuda);
+  REQUIRE(gp.kernels.size() == 4);
+  REQUIRE(gp.kernel_offsets.size() == 4);
+  ModuleSource whole;
+  whole.source = gp.source;
+  whole.shared_prefix = gp.source.size() - gp.kernels_source.size();
+  whole.kernel_offsets = gp.kernel_offsets;
+  whole.label = "join";
+  for (const codegen::KernelManifest& k : gp.kernels) whole.kernel_names.push_back(k.name);
+  const std::string prefix = gp.source.substr(0, whole.shared_prefix);
+  for (size_t k = 0; k < 4; ++k) {
+    // A kernel's text starts with its comments and holds its own definition.
+    CHECK(gp.source.compare(gp.kernel_offsets[k], 3, "// ") == 0);
+    const size_t end = k + 1 < 4 ? gp.kernel_offsets[k + 1] : gp.source.size();
+    CHECK(gp.source.substr(gp.kernel_offsets[k], end - gp.kernel_offsets[k]).find(" " + whole.kernel_names[k] + "(") != std::string::npos);
+  }
+  CHECK(split_by_kernel(whole, 1).empty());
+  for (size_t groups = 2; groups <= 5; ++groups) {
+    CAPTURE(groups);
+    const std::vector<ModuleSource> parts = split_by_kernel(whole, groups);
+    REQUIRE(parts.size() == std::min<size_t>(groups, 4));
+    std::vector<std::string> names;
+    for (const ModuleSource& part : parts) {
+      CHECK(part.source.compare(0, prefix.size(), prefix) == 0);
+      CHECK(part.kernel_offsets.size() == part.kernel_names.size());
+      for (const std::string& n : part.kernel_names) {
+        names.push_back(n);
+        CHECK(part.label.find(n) != std::string::npos);
+        // No other kernel's definition leaked in.
+      }
+      for (const std::string& other : whole.kernel_names)
+        if (std::find(part.kernel_names.begin(), part.kernel_names.end(), other) == part.kernel_names.end())
+          CHECK(part.source.find(" " + other + "(") == std::string::npos);
+    }
+    std::sort(names.begin(), names.end());
+    std::vector<std::string> expected = whole.kernel_names;
+    std::sort(expected.begin(), expected.end());
+    CHECK(names == expected);
+  }
+  // One kernel per part: each compiles with NVRTC on its own.
+  for (const ModuleSource& part : split_by_kernel(whole, 4)) {
+    CAPTURE(part.label);
+    CHECK(compile_cuda_only(part.source, "sm_90").size() > 4);
+  }
+  ModuleSource broken = whole;
+  broken.kernel_offsets[2] = broken.shared_prefix - 1;
+  CHECK_THROWS_AS(split_by_kernel(broken, 4), Error);
+}
+
+TEST_CASE("kernels compiled apart on several threads: the same rows, one cache entry per part, a failing part named") {
+  ToyData t = toy_data(kFactRows);
+  const JoinGroups groups = join_groups(t);
+  const ScopedEnv threads("HORSEQC_COMPILE_THREADS", "3");
+  ParallelCompileBackend backend(open_backend(DeviceChoice::OpenCL));
+  backend.expect_together = 2;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("hqc-split-compile-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelCache cache(dir);
+  ir::Program program = compacted_join_program(models()[0]);
+  const ExecutablePlan plan =
+      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+  REQUIRE(plan.module.kernel_names.size() == 4);
+  {
+    Executor executor(backend, &cache);
+    Execution run = executor.run(plan, t.db);
+    CHECK(equal_groups(run.result, groups) == groups.size());
+    CHECK_FALSE(run.stats.compile_cache_hit);
+    CHECK(backend.calls == 3);  // 4 kernels over 3 threads
+    CHECK(backend.most_at_once >= 2);
+    CHECK(cache_entries(dir) == 3);
+  }
+  {
+    // A new process's view: every part from the cache, nothing compiled.
+    Executor executor(backend, &cache);
+    Execution run = executor.run(plan, t.db);
+    CHECK(equal_groups(run.result, groups) == groups.size());
+    CHECK(run.stats.compile_cache_hit);
+    CHECK(backend.calls == 3);
+  }
+  {
+    // The third kernel does not compile: the error names it and no part is stored.
+    ExecutablePlan bad = plan;
+    const size_t at = bad.module.kernel_offsets[2];
+    const std::string planted = " this_is_not_declared = 1; ";
+    bad.module.source.insert(bad.module.source.find('{', at) + 1, planted);
+    bad.module.kernel_offsets[3] += planted.size();
+    std::filesystem::remove_all(dir);
+    KernelCache fresh(dir);
+    backend.expect_together = 1;
+    try {
+      backend.compile(bad.module, &fresh);
+      FAIL("the broken kernel compiled");
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      INFO(message);
+      CHECK(e.kind() == ErrorKind::Device);
+      CHECK(message.find(bad.module.kernel_names[2]) != std::string::npos);
+      CHECK(message.find("this_is_not_declared") != std::string::npos);
+    }
+    CHECK(cache_entries(dir) == 0);
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Cold and warm kernel compile on the GPU machine, a module compiled whole (one NVRTC program per
+# query, HORSEQC_COMPILE_THREADS=1) vs its kernels split over parallel NVRTC programs (the default,
+# Backend::compile): TPC-H (22) and SSB (13) at SF $SF (default 10) generated as columnar files;
+# per configuration a fresh kernel cache, a cold run (every query compiles) and a warm run (every
+# query a cache hit), both with --repeat 3. compile.csv: per query, cold and warm compile ms and
+# kernel ms of both configurations and whether their rows are identical; then the medians.
+# Output (JSON of every run, compile.csv, log) goes to $OUT (or ./gpu-out).
+#
+#   bench/gpu_compile.sh BUILD_BIN_DIR
+set -uo pipefail
+bin=${1:?usage: gpu_compile.sh BUILD_BIN_DIR}
+SF=${SF:-10}
+out=${OUT:-gpu-out}
+mkdir -p "$out/runs"
+exec > >(tee "$out/log-compile.txt") 2>&1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}, $(nproc) host threads"
+nvidia-smi -L
+w=/tmp/w
+mkdir -p $w
+for bench in tpch ssb; do
+  [ -d "$w/$bench-sf$SF" ] || "$bin/horseqc-gen" $bench --sf "$SF" --out "$w/$bench-sf$SF" --format columnar --quiet
+done
+for config in whole split; do
+  threads=$([ $config = whole ] && echo 1 || nproc)
+  rm -rf "/tmp/hqc-kernels-$config"
+  for pass in cold warm; do
+    for bench in tpch ssb; do
+      HORSEQC_COMPILE_THREADS=$threads HORSEQC_KERNEL_CACHE="/tmp/hqc-kernels-$config" \
+        "$bin/horseqc-run" $bench --data "$w/$bench-sf$SF" --device cuda --repeat 3 --format json --quiet \
+        > "$out/runs/$bench-$config-$pass.json" || echo "run failed: $bench $config $pass"
+    done
+  done
+done
+python3 "$root/bench/compile_times.py" "$out/runs" | tee "$out/compile.csv"
