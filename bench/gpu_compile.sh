@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Cold and warm kernel compile on the GPU machine, a module compiled whole (one NVRTC program per
-# query, HORSEQC_COMPILE_THREADS=1) vs its kernels split over parallel NVRTC programs (the default,
-# Backend::compile): TPC-H (22) and SSB (13) at SF $SF (default 10) generated as columnar files;
-# per configuration a fresh kernel cache, a cold run (every query compiles) and a warm run (every
-# query a cache hit), both with --repeat 3. compile.csv: per query, cold and warm compile ms and
-# kernel ms of both configurations and whether their rows are identical; then the medians.
+# query, HORSEQC_COMPILE_THREADS=1) vs its kernels compiled in parallel NVRTC programs and linked by
+# nvJitLink (the default, nvrtc_compile_module): TPC-H (22) and SSB (13) at SF $SF (default 10)
+# generated as columnar files; per configuration a fresh kernel cache, a cold run (every query
+# compiles) and a warm run (every query a cache hit), both with --repeat 3. NVRTC's own cache (the
+# driver's compute cache, used by NVRTC since 12.9) is off (CUDA_CACHE_DISABLE=1), so cold is cold.
+# compile.csv: per query, cold and warm compile ms and kernel ms of both configurations and whether
+# their rows are identical; then the medians.
 # Output (JSON of every run, compile.csv, log) goes to $OUT (or ./gpu-out).
 #
 #   bench/gpu_compile.sh BUILD_BIN_DIR
@@ -28,7 +30,7 @@ for config in whole split; do
   rm -rf "/tmp/hqc-kernels-$config"
   for pass in cold warm; do
     for bench in tpch ssb; do
-      HORSEQC_COMPILE_THREADS=$threads HORSEQC_KERNEL_CACHE="/tmp/hqc-kernels-$config" \
+      CUDA_CACHE_DISABLE=1 HORSEQC_COMPILE_THREADS=$threads HORSEQC_KERNEL_CACHE="/tmp/hqc-kernels-$config" \
         "$bin/horseqc-run" $bench --data "$w/$bench-sf$SF" --device cuda --repeat 3 --format json --quiet \
         > "$out/runs/$bench-$config-$pass.json" || echo "run failed: $bench $config $pass"
     done

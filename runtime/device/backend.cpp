@@ -6,10 +6,8 @@
 #include "runtime/device/backend.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <exception>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -109,10 +107,6 @@ void DeviceBuffer::fill(const void* pattern, uint32_t pattern_bytes) {
 }
 
 // ---- Module ----
-
-Module::Module(std::vector<std::shared_ptr<Module>> parts) : owner_(nullptr), handle_(0), parts_(std::move(parts)) {
-  for (const std::shared_ptr<Module>& part : parts_) kernels_.insert(kernels_.end(), part->kernels().begin(), part->kernels().end());
-}
 
 Module::~Module() {
   if (owner_ != nullptr) owner_->raw_unload(handle_);
@@ -294,71 +288,29 @@ size_t compile_threads() {
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  struct Part {
-    const ModuleSource* source;
-    std::string key;
-    std::vector<char> binary;
-    std::shared_ptr<Module> module;
-    std::string log;
-    std::exception_ptr error;
-  };
-  const size_t threads = compiles_in_parallel() ? compile_threads() : 1;
-  const std::vector<ModuleSource> split = split_by_kernel(source, threads);
-  std::vector<Part> parts;
-  if (split.empty()) parts.push_back({&source, {}, {}, nullptr, {}, nullptr});
-  for (const ModuleSource& s : split) parts.push_back({&s, {}, {}, nullptr, {}, nullptr});
-
-  // Cache hits are loaded here: loading needs the device's context, which is this thread's.
-  std::vector<Part*> missing;
-  for (Part& part : parts) {
-    if (cache != nullptr) {
-      part.key = KernelCache::key_for(cache_identity(), part.source->source, part.source->options);
-      if (auto binary = cache->load(part.key)) {
-        part.module = load_binary(*binary, *part.source);
-        // An entry that passed its checksum but that the driver rejects (e.g. after a driver update
-        // that the identity did not capture) is dropped and compiled afresh.
-        if (!part.module) cache->remove(part.key);
-      }
-    }
-    if (!part.module) missing.push_back(&part);
-  }
-
-  // Misses compile on up to `threads` threads; the first part's error (in kernel order) is thrown.
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < missing.size();) {
-      try {
-        missing[i]->binary = compile_binary(*missing[i]->source, missing[i]->log);
-      } catch (...) {
-        missing[i]->error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < std::min(threads, missing.size()); ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  for (Part* part : missing) {
-    if (part->error) std::rethrow_exception(part->error);
-  }
-
   CompileResult result;
-  for (Part* part : missing) {
-    part->module = load_binary(part->binary, *part->source);
-    if (!part->module) {
-      throw Error(ErrorKind::Device, part->source->label + ": the " + name() +
+  std::string key;
+  if (cache != nullptr) {
+    key = KernelCache::key_for(cache_identity(), source.source, source.options);
+    if (auto binary = cache->load(key)) {
+      result.module = load_binary(*binary, source);
+      if (result.module) {
+        result.cache_hit = true;
+      } else {
+        // The entry passed its checksum but the driver rejects it (e.g. a driver update that the
+        // identity did not capture): drop it and compile afresh.
+        cache->remove(key);
+      }
+    }
+  }
+  if (!result.module) {
+    std::vector<char> binary = compile_binary(source, result.log);
+    result.module = load_binary(binary, source);
+    if (!result.module) {
+      throw Error(ErrorKind::Device, source.label + ": the " + name() +
                                          " driver rejected the binary its own compiler produced");
     }
-    if (cache != nullptr) cache->store(part->key, part->binary);
-    if (!part->log.empty()) result.log += (result.log.empty() ? "" : "\n") + (parts.size() > 1 ? part->source->label + ":\n" : "") + part->log;
-  }
-  result.cache_hit = missing.empty();
-  if (parts.size() == 1) {
-    result.module = std::move(parts[0].module);
-  } else {
-    std::vector<std::shared_ptr<Module>> modules;
-    for (Part& part : parts) modules.push_back(std::move(part.module));
-    result.module = std::make_shared<Module>(std::move(modules));
+    if (cache != nullptr) cache->store(key, binary);
   }
   result.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return result;

@@ -230,9 +230,6 @@ class Module {
  public:
   Module(Backend* owner, uint64_t handle, std::vector<Kernel> kernels)
       : owner_(owner), handle_(handle), kernels_(std::move(kernels)) {}
-  // Modules compiled apart (one per kernel, Backend::compile) seen as one: their kernels, in order;
-  // each part stays loaded while this lives.
-  explicit Module(std::vector<std::shared_ptr<Module>> parts);
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
   ~Module();
@@ -245,7 +242,6 @@ class Module {
   Backend* owner_;
   uint64_t handle_;
   std::vector<Kernel> kernels_;
-  std::vector<std::shared_ptr<Module>> parts_;
 };
 
 struct ModuleSource {
@@ -268,8 +264,8 @@ struct ModuleSource {
 // Empty when `source` has no kernel_offsets, a single kernel, or groups < 2.
 std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups);
 
-// Threads Backend::compile may use: $HORSEQC_COMPILE_THREADS (a positive integer; anything else
-// throws Error(Usage)), else the hardware threads.
+// Threads a compile may use (nvrtc_compile_module): $HORSEQC_COMPILE_THREADS (an integer from 1 to
+// 1024; anything else throws Error(Usage)), else the hardware threads.
 size_t compile_threads();
 
 struct CompileResult {
@@ -306,9 +302,7 @@ class Backend {
   uint64_t allocated_bytes() const { return allocated_bytes_; }
 
   // Compiles (or loads from `cache`, which may be null) and returns the kernels. A compiler error
-  // throws Error(Device) containing `label` and the compiler log. Where compiles_in_parallel(), the
-  // kernels are split over compile_threads() programs (split_by_kernel), each cached on its own and
-  // compiled on its own thread: the compile takes about as long as its longest group.
+  // throws Error(Device) containing `label` and the compiler log.
   CompileResult compile(const ModuleSource& source, KernelCache* cache);
 
   // Asynchronous launch. Throws Error(Device) on an invalid configuration.
@@ -372,10 +366,9 @@ class Backend {
   virtual void raw_download(uint64_t handle, uint64_t offset, void* host, uint64_t bytes) = 0;
   virtual void raw_fill(uint64_t handle, uint64_t bytes, const void* pattern, uint32_t pattern_bytes) = 0;
   // Compiles source to a loadable binary (cubin / OpenCL program binary); throws with the log.
+  // CUDA compiles a module's kernels on compile_threads() threads and links them into one cubin
+  // (nvrtc_compile_module); OpenCL builds the module whole.
   virtual std::vector<char> compile_binary(const ModuleSource& source, std::string& log) = 0;
-  // Whether compile_binary() may run on several threads at once (CUDA: NVRTC, which needs no
-  // context). OpenCL compiles a module whole, on the calling thread.
-  virtual bool compiles_in_parallel() const { return false; }
   // Loads a binary produced by compile_binary(); returns nullptr (not throw) when the binary is
   // unusable so the caller can recompile a stale cache entry.
   virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;

@@ -93,11 +93,8 @@ class CudaBackend final : public Backend {
   }
 
   std::vector<char> compile_binary(const ModuleSource& source, std::string& log) override {
-    return nvrtc_compile_cubin(source.source, source.options, cuda_arch_name(props_.compute_major, props_.compute_minor),
-                               source.label, log);
+    return nvrtc_compile_module(source, cuda_arch_name(props_.compute_major, props_.compute_minor), compile_threads(), log);
   }
-
-  bool compiles_in_parallel() const override { return true; }
 
   std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) override {
     CUmodule module = nullptr;

@@ -1,9 +1,14 @@
-// NVRTC wrapper: one program per call, compiled straight to SASS (a cubin) for the device's
-// architecture so that loading it costs no PTX JIT and the cached binary is what runs.
+// NVRTC wrapper: programs compiled straight to SASS (a cubin) for the device's architecture so that
+// loading it costs no PTX JIT and the cached binary is what runs; a module's parts compiled on
+// several threads and linked with nvJitLink (nvrtc_compile_module).
 #include "runtime/device/nvrtc_compiler.h"
 
+#include <atomic>
+#include <exception>
 #include <memory>
+#include <thread>
 
+#include <nvJitLink.h>
 #include <nvrtc.h>
 
 #include "storage/error.h"
@@ -63,6 +68,88 @@ std::vector<char> nvrtc_compile_cubin(const std::string& source, const std::vect
   check(nvrtcGetCUBIN(*program, cubin.data()), "nvrtcGetCUBIN", label);
   if (cubin.empty()) throw Error(ErrorKind::Device, label + ": NVRTC produced an empty cubin for " + arch);
   return cubin;
+}
+
+namespace {
+
+// nvJitLink: relocatable cubins → one cubin for `arch`. Throws Error(Device) with the linker's log.
+std::vector<char> link_cubins(const std::vector<std::vector<char>>& parts, const std::vector<std::string>& names,
+                              const std::string& arch, const std::string& label) {
+  const std::string arch_option = "-arch=" + arch;
+  const char* options[] = {arch_option.c_str()};
+  nvJitLinkHandle handle = nullptr;
+  if (nvJitLinkCreate(&handle, 1, options) != NVJITLINK_SUCCESS)
+    throw Error(ErrorKind::Device, label + ": nvJitLinkCreate failed for " + arch);
+  auto fail = [&](const char* call, nvJitLinkResult status) {
+    size_t size = 0;
+    std::string text;
+    if (nvJitLinkGetErrorLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 0) {
+      text.assign(size, '\0');
+      nvJitLinkGetErrorLog(handle, text.data());
+      while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
+    }
+    nvJitLinkDestroy(&handle);
+    throw Error(ErrorKind::Device, label + ": " + call + " failed (nvJitLink error " + std::to_string(static_cast<int>(status)) +
+                                       ")" + (text.empty() ? "" : ":\n" + text));
+  };
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const nvJitLinkResult status =
+        nvJitLinkAddData(handle, NVJITLINK_INPUT_CUBIN, parts[i].data(), parts[i].size(), names[i].c_str());
+    if (status != NVJITLINK_SUCCESS) fail("nvJitLinkAddData", status);
+  }
+  if (const nvJitLinkResult status = nvJitLinkComplete(handle); status != NVJITLINK_SUCCESS) fail("nvJitLinkComplete", status);
+  size_t size = 0;
+  if (const nvJitLinkResult status = nvJitLinkGetLinkedCubinSize(handle, &size); status != NVJITLINK_SUCCESS)
+    fail("nvJitLinkGetLinkedCubinSize", status);
+  std::vector<char> cubin(size);
+  if (const nvJitLinkResult status = nvJitLinkGetLinkedCubin(handle, cubin.data()); status != NVJITLINK_SUCCESS)
+    fail("nvJitLinkGetLinkedCubin", status);
+  nvJitLinkDestroy(&handle);
+  if (cubin.empty()) throw Error(ErrorKind::Device, label + ": nvJitLink produced an empty cubin for " + arch);
+  return cubin;
+}
+
+}  // namespace
+
+std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
+                                       std::string& log) {
+  const std::vector<ModuleSource> parts = split_by_kernel(source, threads);
+  if (parts.empty()) return nvrtc_compile_cubin(source.source, source.options, arch, source.label, log);
+
+  struct Compiled {
+    std::vector<char> cubin;
+    std::string log;
+    std::exception_ptr error;
+  };
+  std::vector<Compiled> compiled(parts.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < parts.size();) {
+      try {
+        std::vector<std::string> options = parts[i].options;
+        options.push_back("--relocatable-device-code=true");
+        compiled[i].cubin = nvrtc_compile_cubin(parts[i].source, options, arch, parts[i].label, compiled[i].log);
+      } catch (...) {
+        compiled[i].error = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < parts.size(); ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+  }
+  std::vector<std::vector<char>> cubins;
+  std::vector<std::string> names;
+  log.clear();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (compiled[i].error) std::rethrow_exception(compiled[i].error);
+    if (!compiled[i].log.empty()) log += (log.empty() ? "" : "\n") + parts[i].label + ":\n" + compiled[i].log;
+    cubins.push_back(std::move(compiled[i].cubin));
+    names.push_back("part" + std::to_string(i) + ".cubin");
+  }
+  return link_cubins(cubins, names, arch, source.label);
 }
 
 std::vector<char> compile_cuda_only(const std::string& source, const std::string& arch,

@@ -6,10 +6,22 @@
 // `label` and the full NVRTC log. `log` receives warnings of a successful compile.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
+#include "runtime/device/backend.h"
+
 namespace hqc::runtime {
+
+// A generated module as one cubin, compiled in parallel: its kernels are split over up to `threads`
+// NVRTC programs (split_by_kernel: the device library + some kernels each), compiled at once as
+// relocatable code, and linked by nvJitLink into one cubin, so the module loads and caches as one
+// binary and the compile takes about as long as its largest part (the optimizer and ptxas dominate,
+// and they work per kernel). A module that does not split (one kernel, no kernel_offsets,
+// threads < 2) is compiled whole. An error names the failing part's kernels (its label).
+std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
+                                       std::string& log);
 
 std::vector<char> nvrtc_compile_cubin(const std::string& source, const std::vector<std::string>& options,
                                       const std::string& arch, const std::string& label, std::string& log);

@@ -1,7 +1,6 @@
 // A Backend that forwards every call to a real one (OpenCL on PoCL here, CUDA on a GPU machine), for
-// tests that watch or change one part of a backend's behaviour by overriding it: recording launches
-// and uploads (runtime_concurrent), compiling a module's kernels apart on several threads
-// (runtime_integration's split_compile_test).
+// tests that watch or change one part of a backend's behaviour by overriding it (runtime_concurrent's
+// recording of launches and uploads).
 #pragma once
 
 #include <memory>

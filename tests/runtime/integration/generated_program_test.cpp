@@ -3,36 +3,27 @@
 // small on purpose: the real kernels' overflow flags must make the executor grow the linear-probing
 // join table and the global-hash aggregation table until the result is exact. Checked against host
 // computations; also the materialised output (A3/A2 counter) and the scalar aggregate result shape.
-// Last, a module's kernels compiled apart on several threads (Backend::compile's path for CUDA),
-// here on PoCL: split_by_kernel's parts, the same rows, one cache entry per part, errors named.
+// Last, a CUDA module's kernels compiled apart on several threads and linked into one cubin
+// (nvrtc_compile_module; NVRTC and nvJitLink need no GPU): split_by_kernel's parts, errors named.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <map>
-#include <optional>
 #include <random>
 #include <set>
-#include <thread>
 
-#include <unistd.h>
 
 #include "codegen/generate.h"
 #include "ir/passes.h"
 #include "ir/resolve_parameters.h"
-#include "runtime/device/kernel_cache.h"
 #include "runtime/device/nvrtc_compiler.h"
 #include "runtime/execution/executor.h"
 #include "runtime/execution/launch_config.h"
 #include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
-#include "tests/runtime/forwarding_backend.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
@@ -421,68 +412,6 @@ TEST_CASE("a direct-indexed group key outside its statistics raises the table's 
   }
 }
 
-namespace {
-
-// The OpenCL device (PoCL) with Backend::compile's parallel path switched on, as CUDA has it: a
-// module's kernels are compiled apart, each part by compile_binary on its own thread. Each call
-// waits (up to 10 s) until `expect_together` calls run at once, so a compile that does not run its
-// parts concurrently fails the test instead of passing slowly.
-class ParallelCompileBackend final : public test::ForwardingBackend {
- public:
-  using ForwardingBackend::ForwardingBackend;
-  size_t expect_together = 1;
-  std::atomic<size_t> calls{0};
-  std::atomic<size_t> most_at_once{0};
-
-  bool compiles_in_parallel() const override { return true; }
-  std::vector<char> compile_binary(const ModuleSource& s, std::string& log) override {
-    ++calls;
-    const size_t now = ++in_flight_;
-    for (size_t seen = most_at_once.load(); now > seen && !most_at_once.compare_exchange_weak(seen, now);) {
-    }
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (most_at_once.load() < expect_together && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::vector<char> binary;
-    try {
-      binary = ForwardingBackend::compile_binary(s, log);
-    } catch (...) {
-      --in_flight_;
-      throw;
-    }
-    --in_flight_;
-    return binary;
-  }
-
- private:
-  std::atomic<size_t> in_flight_{0};
-};
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
-size_t cache_entries(const std::filesystem::path& dir) {
-  size_t n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".bin";
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE("split_by_kernel: each part is the device library and whole kernels, every kernel in one part") {
   const codegen::GeneratedProgram gp = codegen::generate(compacted_join_program(models()[0]), codegen::Dialect::Cuda);
   REQUIRE(gp.kernels.size() == 4);
@@ -533,58 +462,45 @@ TEST_CASE("split_by_kernel: each part is the device library and whole kernels, e
   CHECK_THROWS_AS(split_by_kernel(broken, 4), Error);
 }
 
-TEST_CASE("kernels compiled apart on several threads: the same rows, one cache entry per part, a failing part named") {
-  ToyData t = toy_data(kFactRows);
-  const JoinGroups groups = join_groups(t);
-  const ScopedEnv threads("HORSEQC_COMPILE_THREADS", "3");
-  ParallelCompileBackend backend(open_backend(DeviceChoice::OpenCL));
-  backend.expect_together = 2;
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("hqc-split-compile-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  KernelCache cache(dir);
-  ir::Program program = compacted_join_program(models()[0]);
-  const ExecutablePlan plan =
-      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
-  REQUIRE(plan.module.kernel_names.size() == 4);
-  {
-    Executor executor(backend, &cache);
-    Execution run = executor.run(plan, t.db);
-    CHECK(equal_groups(run.result, groups) == groups.size());
-    CHECK_FALSE(run.stats.compile_cache_hit);
-    CHECK(backend.calls == 3);  // 4 kernels over 3 threads
-    CHECK(backend.most_at_once >= 2);
-    CHECK(cache_entries(dir) == 3);
+TEST_CASE("nvrtc_compile_module: kernels compiled on several threads and linked into one cubin; a failing kernel named") {
+  // The compacted join's 4 kernels: whole (1 thread), in 3 parts, one part per kernel (8 threads).
+  const codegen::GeneratedProgram gp = codegen::generate(compacted_join_program(models()[0]), codegen::Dialect::Cuda);
+  ModuleSource module;
+  module.source = gp.source;
+  module.shared_prefix = gp.source.size() - gp.kernels_source.size();
+  module.kernel_offsets = gp.kernel_offsets;
+  module.options = gp.compile_options;
+  module.label = "join";
+  for (const codegen::KernelManifest& k : gp.kernels) module.kernel_names.push_back(k.name);
+  // An ELF cubin naming every kernel (entry points keep their extern "C" names).
+  auto holds_every_kernel = [&](const std::vector<char>& cubin) {
+    const std::string bytes(cubin.begin(), cubin.end());
+    bool all = bytes.size() > 4 && bytes.compare(0, 4, "\x7f" "ELF") == 0;
+    for (const std::string& k : module.kernel_names) all = all && bytes.find(k + '\0') != std::string::npos;
+    return all;
+  };
+  std::string log;
+  const std::vector<char> whole = nvrtc_compile_module(module, "sm_90", 1, log);
+  CHECK(holds_every_kernel(whole));
+  const std::vector<char> linked = nvrtc_compile_module(module, "sm_90", 3, log);
+  CHECK(holds_every_kernel(linked));
+  CHECK(linked == nvrtc_compile_module(module, "sm_90", 3, log));  // deterministic: a stable cache entry
+  CHECK(holds_every_kernel(nvrtc_compile_module(module, "sm_90", 8, log)));
+
+  // The third kernel does not compile: the error names it, not the others.
+  ModuleSource bad = module;
+  const std::string planted = " this_is_not_declared = 1; ";
+  bad.source.insert(bad.source.find(") {", bad.kernel_offsets[2]) + 3, planted);
+  bad.kernel_offsets[3] += planted.size();
+  try {
+    nvrtc_compile_module(bad, "sm_90", 4, log);
+    FAIL("the broken kernel compiled");
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    INFO(message);
+    CHECK(e.kind() == ErrorKind::Device);
+    CHECK(message.find("join (kernel " + bad.kernel_names[2] + ")") != std::string::npos);
+    CHECK(message.find("this_is_not_declared") != std::string::npos);
+    CHECK(message.find(bad.kernel_names[0]) == std::string::npos);
   }
-  {
-    // A new process's view: every part from the cache, nothing compiled.
-    Executor executor(backend, &cache);
-    Execution run = executor.run(plan, t.db);
-    CHECK(equal_groups(run.result, groups) == groups.size());
-    CHECK(run.stats.compile_cache_hit);
-    CHECK(backend.calls == 3);
-  }
-  {
-    // The third kernel does not compile: the error names it and no part is stored.
-    ExecutablePlan bad = plan;
-    const size_t at = bad.module.kernel_offsets[2];
-    const std::string planted = " this_is_not_declared = 1; ";
-    bad.module.source.insert(bad.module.source.find('{', at) + 1, planted);
-    bad.module.kernel_offsets[3] += planted.size();
-    std::filesystem::remove_all(dir);
-    KernelCache fresh(dir);
-    backend.expect_together = 1;
-    try {
-      backend.compile(bad.module, &fresh);
-      FAIL("the broken kernel compiled");
-    } catch (const Error& e) {
-      const std::string message = e.what();
-      INFO(message);
-      CHECK(e.kind() == ErrorKind::Device);
-      CHECK(message.find(bad.module.kernel_names[2]) != std::string::npos);
-      CHECK(message.find("this_is_not_declared") != std::string::npos);
-    }
-    CHECK(cache_entries(dir) == 0);
-  }
-  std::filesystem::remove_all(dir);
 }
