@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Summarises bench/gpu_compile.sh's runs: RUNS/<bench>-<whole|split>-<cold|warm>.json (horseqc-run --format json).
+"""Summarises bench/gpu_compile.sh's runs: RUNS/<bench>-<config>-<cold|warm>.json (horseqc-run --format json).
 
-Prints a CSV, one row per query: cold and warm compile ms of both configurations, the cold ratio,
-kernel ms of both (best of --repeat, from the cold runs) and whether their rows are identical; then
-'#' lines with the medians and maxima over all queries.
+CONFIGS (comma-separated, default before,whole,split) name the configurations; the first is the
+baseline. Prints a CSV, one row per query present in every run: per configuration its cold and warm
+compile ms and kernel ms (best of --repeat, cold run), the cold compile's ratio to the baseline, and
+whether all runs' rows are identical; then '#' lines with each configuration's medians and maxima.
 
-usage: compile_times.py RUNS_DIR
+usage: compile_times.py RUNS_DIR [CONFIGS]
 """
 import json
 import os
@@ -15,42 +16,52 @@ import sys
 
 def load(runs, bench, config, run):
     path = os.path.join(runs, f"{bench}-{config}-{run}.json")
+    if not os.path.exists(path):
+        return None
     return {q["query"]: q for q in json.load(open(path))["queries"] if "phases" in q}
 
 
 def main():
     runs = sys.argv[1]
-    print("benchmark,query,whole_cold_ms,split_cold_ms,cold_ratio,whole_warm_ms,split_warm_ms,"
-          "whole_kernels_ms,split_kernels_ms,rows_identical")
-    cold = {"whole": [], "split": []}
-    warm = {"whole": [], "split": []}
-    hits = {"whole": 0, "split": 0}
-    identical = 0
-    total = 0
+    wanted = (sys.argv[2] if len(sys.argv) > 2 else "before,whole,split").split(",")
+    configs = [c for c in wanted if load(runs, "tpch", c, "cold") is not None]
+    header = ["benchmark", "query"]
+    for c in configs:
+        header += [f"{c}_cold_ms", f"{c}_cold_ratio", f"{c}_warm_ms", f"{c}_kernels_ms"]
+    print(",".join(header + ["rows_identical"]))
+    cold = {c: [] for c in configs}
+    warm = {c: [] for c in configs}
+    kernels = {c: [] for c in configs}
+    hits = {c: 0 for c in configs}
+    identical = total = 0
     for bench in ("tpch", "ssb"):
-        r = {(c, p): load(runs, bench, c, p) for c in ("whole", "split") for p in ("cold", "warm")}
-        for name, wc in r[("whole", "cold")].items():
-            sc = r[("split", "cold")].get(name)
-            ww = r[("whole", "warm")].get(name)
-            sw = r[("split", "warm")].get(name)
-            if not (sc and ww and sw):
+        r = {(c, p): load(runs, bench, c, p) or {} for c in configs for p in ("cold", "warm")}
+        for name in r[(configs[0], "cold")]:
+            entries = {(c, p): r[(c, p)].get(name) for c in configs for p in ("cold", "warm")}
+            if not all(entries.values()):
                 continue
             total += 1
-            for c, q in (("whole", wc), ("split", sc)):
-                cold[c].append(q["phases"]["compile_ms"])
-            for c, q in (("whole", ww), ("split", sw)):
-                warm[c].append(q["phases"]["compile_ms"])
-                hits[c] += bool(q["phases"]["compile_cache_hit"])
-            same = wc["rows"] == sc["rows"] == ww["rows"] == sw["rows"]
+            base = entries[(configs[0], "cold")]["phases"]["compile_ms"]
+            row = [bench, name]
+            for c in configs:
+                cq, wq = entries[(c, "cold")]["phases"], entries[(c, "warm")]["phases"]
+                cold[c].append(cq["compile_ms"])
+                warm[c].append(wq["compile_ms"])
+                kernels[c].append(cq["kernels_ms"])
+                hits[c] += bool(wq["compile_cache_hit"])
+                row += [f'{cq["compile_ms"]:.1f}', f'{cq["compile_ms"] / base if base else 0:.3f}', f'{wq["compile_ms"]:.2f}',
+                        f'{cq["kernels_ms"]:.3f}']
+            rows = [e["rows"] for e in entries.values()]
+            same = all(x == rows[0] for x in rows)
             identical += same
-            wcm, scm = wc["phases"]["compile_ms"], sc["phases"]["compile_ms"]
-            print(f'{bench},{name},{wcm:.1f},{scm:.1f},{scm / wcm if wcm else 0:.3f},{ww["phases"]["compile_ms"]:.2f},'
-                  f'{sw["phases"]["compile_ms"]:.2f},{wc["phases"]["kernels_ms"]:.3f},{sc["phases"]["kernels_ms"]:.3f},{same}')
-    for c in ("whole", "split"):
+            print(",".join(row + [str(same)]))
+    for c in configs:
         if cold[c]:
+            ratio = statistics.geometric_mean([k / b for k, b in zip(kernels[c], kernels[configs[0]]) if b > 0])
             print(f"# {c}: cold compile median {statistics.median(cold[c]):.1f} ms, max {max(cold[c]):.1f} ms; "
-                  f"warm median {statistics.median(warm[c]):.2f} ms, max {max(warm[c]):.2f} ms, cache hits {hits[c]}/{len(warm[c])}")
-    print(f"# rows identical across the four runs: {identical}/{total}")
+                  f"warm median {statistics.median(warm[c]):.2f} ms, max {max(warm[c]):.2f} ms, cache hits {hits[c]}/{len(warm[c])}; "
+                  f"kernel time vs {configs[0]} (geometric mean) {ratio:.3f}")
+    print(f"# rows identical across all runs: {identical}/{total}")
     return 0
 
 

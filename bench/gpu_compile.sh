@@ -4,14 +4,19 @@
 # nvJitLink (the default, nvrtc_compile_module): TPC-H (22) and SSB (13) at SF $SF (default 10)
 # generated as columnar files; per configuration a fresh kernel cache, a cold run (every query
 # compiles) and a warm run (every query a cache hit), both with --repeat 3. NVRTC's own cache (the
-# driver's compute cache, used by NVRTC since 12.9) is off (CUDA_CACHE_DISABLE=1), so cold is cold.
+# driver's compute cache, which NVRTC uses since 12.9 unless told --no-cache) starts empty too
+# (CUDA_CACHE_PATH per configuration), so cold is cold.
 # compile.csv: per query, cold and warm compile ms and kernel ms of both configurations and whether
 # their rows are identical; then the medians.
 # Output (JSON of every run, compile.csv, log) goes to $OUT (or ./gpu-out).
 #
-#   bench/gpu_compile.sh BUILD_BIN_DIR
+# With a second directory, its horseqc-run is a third configuration, `before` (e.g. a build of the
+# commit before a change, run in the same call: the baseline of compile_times.py).
+#
+#   bench/gpu_compile.sh BUILD_BIN_DIR [BEFORE_BIN_DIR]
 set -uo pipefail
-bin=${1:?usage: gpu_compile.sh BUILD_BIN_DIR}
+bin=${1:?usage: gpu_compile.sh BUILD_BIN_DIR [BEFORE_BIN_DIR]}
+before=${2:-}
 SF=${SF:-10}
 out=${OUT:-gpu-out}
 mkdir -p "$out/runs"
@@ -25,13 +30,14 @@ mkdir -p $w
 for bench in tpch ssb; do
   [ -d "$w/$bench-sf$SF" ] || "$bin/horseqc-gen" $bench --sf "$SF" --out "$w/$bench-sf$SF" --format columnar --quiet
 done
-for config in whole split; do
-  threads=$([ $config = whole ] && echo 1 || nproc)
-  rm -rf "/tmp/hqc-kernels-$config"
+for config in ${before:+before} whole split; do
+  threads=$([ $config = split ] && nproc || echo 1)
+  run=$([ $config = before ] && echo "$before" || echo "$bin")
+  rm -rf "/tmp/hqc-kernels-$config" "/tmp/cuda-cache-$config"
   for pass in cold warm; do
     for bench in tpch ssb; do
-      CUDA_CACHE_DISABLE=1 HORSEQC_COMPILE_THREADS=$threads HORSEQC_KERNEL_CACHE="/tmp/hqc-kernels-$config" \
-        "$bin/horseqc-run" $bench --data "$w/$bench-sf$SF" --device cuda --repeat 3 --format json --quiet \
+      CUDA_CACHE_PATH="/tmp/cuda-cache-$config" HORSEQC_COMPILE_THREADS=$threads HORSEQC_KERNEL_CACHE="/tmp/hqc-kernels-$config" \
+        "$run/horseqc-run" $bench --data "$w/$bench-sf$SF" --device cuda --repeat 3 --format json --quiet \
         > "$out/runs/$bench-$config-$pass.json" || echo "run failed: $bench $config $pass"
     done
   done

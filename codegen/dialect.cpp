@@ -57,7 +57,9 @@ const DialectTable kCuda = {
     "__popc(x)",
     "__syncthreads_count(pred)",
     "",
-    "extern __shared__ hqc_u64 hqc_scratch[];",
+    // 16-byte aligned as a whole-program compile aligns it, also when compiled as relocatable code
+    // (nvrtc_compile_module), which would align it to 8 and lose 16-byte scratchpad accesses.
+    "extern __shared__ __align__(16) hqc_u64 hqc_scratch[];",
     {"device/warp.cuh"},
 };
 

@@ -23,6 +23,14 @@ void check(nvrtcResult status, const char* call, const std::string& label) {
   }
 }
 
+// NVRTC 12.9 and later have a cache of their own (and the --no-cache option).
+bool nvrtc_has_cache() {
+  int major = 0;
+  int minor = 0;
+  nvrtcVersion(&major, &minor);
+  return major > 12 || (major == 12 && minor >= 9);
+}
+
 struct ProgramDeleter {
   void operator()(nvrtcProgram* p) const {
     nvrtcDestroyProgram(p);
@@ -43,6 +51,10 @@ std::vector<char> nvrtc_compile_cubin(const std::string& source, const std::vect
 
   // C++17 unless the caller's options choose a standard themselves (NVRTC rejects two).
   std::vector<std::string> all_options = {"--gpu-architecture=" + arch};
+  // NVRTC 12.9+ keeps its own cache of results in the driver's compute cache where a driver is
+  // installed. horseqc's kernel cache already holds every module, and on the H100 machine that
+  // layer cost about half of a cold compile (bench/results/2026-11-27-h100-compile): off.
+  if (nvrtc_has_cache()) all_options.push_back("--no-cache");
   bool has_std = false;
   for (const std::string& o : options) has_std = has_std || o.rfind("--std=", 0) == 0 || o.rfind("-std=", 0) == 0;
   if (!has_std) all_options.push_back("--std=c++17");
