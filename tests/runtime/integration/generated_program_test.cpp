@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 
 
 #include "codegen/generate.h"
@@ -503,4 +505,26 @@ TEST_CASE("nvrtc_compile_module: kernels compiled on several threads and linked 
     CHECK(message.find("this_is_not_declared") != std::string::npos);
     CHECK(message.find(bad.kernel_names[0]) == std::string::npos);
   }
+}
+
+TEST_CASE("compile_threads: HORSEQC_COMPILE_THREADS, else the hardware threads; a bad value is a usage error") {
+  const char* old = std::getenv("HORSEQC_COMPILE_THREADS");
+  const std::string saved = old != nullptr ? old : "";
+  ::unsetenv("HORSEQC_COMPILE_THREADS");
+  CHECK(compile_threads() == std::max(1u, std::thread::hardware_concurrency()));
+  ::setenv("HORSEQC_COMPILE_THREADS", "3", 1);
+  CHECK(compile_threads() == 3);
+  for (const char* bad : {"0", "-2", "abc", "4x", "1025"}) {
+    CAPTURE(bad);
+    ::setenv("HORSEQC_COMPILE_THREADS", bad, 1);
+    try {
+      compile_threads();
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::Usage);
+      CHECK(std::string(e.what()).find("HORSEQC_COMPILE_THREADS") != std::string::npos);
+    }
+  }
+  if (old != nullptr) ::setenv("HORSEQC_COMPILE_THREADS", saved.c_str(), 1);
+  else ::unsetenv("HORSEQC_COMPILE_THREADS");
 }
