@@ -286,33 +286,67 @@ size_t compile_threads() {
 }
 
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {
+  return end_compile(begin_compile(source, cache));
+}
+
+namespace {
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+PendingCompile Backend::begin_compile(const ModuleSource& source, KernelCache* cache) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  CompileResult result;
-  std::string key;
+  PendingCompile pending;
+  pending.source = &source;
+  pending.cache = cache;
   if (cache != nullptr) {
-    key = KernelCache::key_for(cache_identity(), source.source, source.options);
-    if (auto binary = cache->load(key)) {
-      result.module = load_binary(*binary, source);
-      if (result.module) {
-        result.cache_hit = true;
+    pending.key = KernelCache::key_for(cache_identity(), source.source, source.options);
+    if (auto binary = cache->load(pending.key)) {
+      pending.result.module = load_binary(*binary, source);
+      if (pending.result.module) {
+        pending.result.cache_hit = true;
       } else {
         // The entry passed its checksum but the driver rejects it (e.g. a driver update that the
         // identity did not capture): drop it and compile afresh.
-        cache->remove(key);
+        cache->remove(pending.key);
       }
     }
   }
-  if (!result.module) {
-    std::vector<char> binary = compile_binary(source, result.log);
-    result.module = load_binary(binary, source);
-    if (!result.module) {
-      throw Error(ErrorKind::Device, source.label + ": the " + name() +
-                                         " driver rejected the binary its own compiler produced");
-    }
-    if (cache != nullptr) cache->store(key, binary);
+  if (!pending.result.module) {
+    auto compile = [this, &source] {
+      const auto begun = Clock::now();
+      PendingCompile::Compiled c;
+      c.binary = compile_binary(source, c.log);
+      c.ms = ms_between(begun, Clock::now());
+      return c;
+    };
+    if (compiles_off_thread()) pending.compiling = std::async(std::launch::async, compile);
+    else pending.compiled = compile();
   }
-  result.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  pending.caller_ms = ms_between(start, Clock::now()) - (pending.compiled ? pending.compiled->ms : 0.0);
+  return pending;
+}
+
+CompileResult Backend::end_compile(PendingCompile pending) {
+  using Clock = std::chrono::steady_clock;
+  CompileResult result = std::move(pending.result);
+  if (result.module) {
+    result.compile_ms = pending.caller_ms;
+    return result;
+  }
+  PendingCompile::Compiled compiled = pending.compiled ? std::move(*pending.compiled) : pending.compiling.get();
+  const auto start = Clock::now();
+  const ModuleSource& source = *pending.source;
+  result.module = load_binary(compiled.binary, source);
+  if (!result.module) {
+    throw Error(ErrorKind::Device, source.label + ": the " + name() +
+                                       " driver rejected the binary its own compiler produced");
+  }
+  if (pending.cache != nullptr) pending.cache->store(pending.key, compiled.binary);
+  result.log = std::move(compiled.log);
+  result.compile_ms = pending.caller_ms + compiled.ms + ms_between(start, Clock::now());
   return result;
 }
 

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <optional>
@@ -271,8 +272,27 @@ size_t compile_threads();
 struct CompileResult {
   std::shared_ptr<Module> module;
   bool cache_hit = false;
-  double compile_ms = 0;  // compiler (miss) or load-from-cache (hit) wall time
+  double compile_ms = 0;  // compiler (miss) or load-from-cache (hit) time
   std::string log;        // compiler warnings, if any
+};
+
+// A compile begun by Backend::begin_compile: a cache hit (loaded), or a miss whose compiler runs on
+// its own thread where the backend compiles off the calling thread (CUDA), so the caller can upload
+// columns meanwhile; Backend::end_compile waits for it and loads the binary. Movable only; the
+// ModuleSource must outlive it.
+struct PendingCompile {
+  const ModuleSource* source = nullptr;
+  KernelCache* cache = nullptr;
+  std::string key;
+  CompileResult result;  // module set: a cache hit
+  struct Compiled {
+    std::vector<char> binary;
+    std::string log;
+    double ms = 0;
+  };
+  std::future<Compiled> compiling;  // a miss compiling off the calling thread
+  std::optional<Compiled> compiled;  // a miss compiled on the calling thread
+  double caller_ms = 0;             // the calling thread's own time in begin_compile
 };
 
 class Backend {
@@ -304,6 +324,12 @@ class Backend {
   // Compiles (or loads from `cache`, which may be null) and returns the kernels. A compiler error
   // throws Error(Device) containing `label` and the compiler log.
   CompileResult compile(const ModuleSource& source, KernelCache* cache);
+  // compile() in two steps, so that other work (a query's column uploads) overlaps the compiler
+  // where compiles_off_thread(): begin looks the module up in the cache and, on a miss, starts the
+  // compiler (on its own thread, or here); end waits, loads and stores the binary, and throws the
+  // compiler's error. compile_ms is then the compiler's own time plus the loading.
+  PendingCompile begin_compile(const ModuleSource& source, KernelCache* cache);
+  CompileResult end_compile(PendingCompile pending);
 
   // Asynchronous launch. Throws Error(Device) on an invalid configuration.
   virtual void launch(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) = 0;
@@ -369,6 +395,9 @@ class Backend {
   // CUDA compiles a module's kernels on compile_threads() threads and links them into one cubin
   // (nvrtc_compile_module); OpenCL builds the module whole.
   virtual std::vector<char> compile_binary(const ModuleSource& source, std::string& log) = 0;
+  // Whether compile_binary() may run on another thread while this one uses the device (CUDA: NVRTC
+  // needs no context). OpenCL compiles on the calling thread.
+  virtual bool compiles_off_thread() const { return false; }
   // Loads a binary produced by compile_binary(); returns nullptr (not throw) when the binary is
   // unusable so the caller can recompile a stale cache entry.
   virtual std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) = 0;

@@ -96,6 +96,8 @@ class CudaBackend final : public Backend {
     return nvrtc_compile_module(source, cuda_arch_name(props_.compute_major, props_.compute_minor), compile_threads(), log);
   }
 
+  bool compiles_off_thread() const override { return true; }
+
   std::shared_ptr<Module> load_binary(const std::vector<char>& binary, const ModuleSource& source) override {
     CUmodule module = nullptr;
     if (driver_.module_load_data(&module, binary.data()) != CUDA_SUCCESS) return nullptr;

@@ -135,16 +135,27 @@ Executor::Executor(Backend& backend, KernelCache* cache) : backend_(backend), ca
 Executor::~Executor() = default;
 
 std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, ExecutionStats& stats) {
-  const std::string key = module_key(backend_, source);
-  if (auto it = modules_.find(key); it != modules_.end()) {
+  return end_module(begin_module(source), stats);
+}
+
+Executor::PendingModule Executor::begin_module(const ModuleSource& source) {
+  PendingModule pending;
+  pending.key = module_key(backend_, source);
+  if (auto it = modules_.find(pending.key); it != modules_.end()) pending.loaded = it->second;
+  else pending.compile = backend_.begin_compile(source, cache_);
+  return pending;
+}
+
+std::shared_ptr<Module> Executor::end_module(PendingModule pending, ExecutionStats& stats) {
+  if (pending.loaded) {
     stats.compile_cache_hit = true;
     stats.compile_ms = 0;
-    return it->second;
+    return pending.loaded;
   }
-  CompileResult compiled = backend_.compile(source, cache_);
+  CompileResult compiled = backend_.end_compile(std::move(*pending.compile));
   stats.compile_cache_hit = compiled.cache_hit;
   stats.compile_ms = compiled.compile_ms;
-  modules_[key] = compiled.module;
+  modules_[pending.key] = compiled.module;
   return compiled.module;
 }
 
@@ -471,12 +482,18 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   Execution execution;
   ExecutionStats& stats = execution.stats;
   stats.device = backend_.device_description();
-  std::shared_ptr<Module> module = [&] {
+  // The compiler (CUDA: on its own thread) overlaps the column uploads; a compile error surfaces
+  // when the module is needed.
+  PendingModule pending = [&] {
     Watchdog::Phase phase(plan.label, "compile");
-    return module_for(plan.module, stats);
+    return begin_module(plan.module);
   }();
   SingleQueryRun run(backend_, plan, options, stats);
   run.upload_columns(columns_, database);
+  std::shared_ptr<Module> module = [&] {
+    Watchdog::Phase phase(plan.label, "compile");
+    return end_module(std::move(pending), stats);
+  }();
   run.plan_waves();
   run.run_repeated(std::move(module));
 

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -176,6 +177,15 @@ class Executor {
   // The loaded module of `source`: from memory, else the disk cache, else the compiler; records
   // compile_ms / compile_cache_hit in `stats` (the concurrent executor loads its plans' modules here).
   std::shared_ptr<Module> module_for(const ModuleSource& source, ExecutionStats& stats);
+  // module_for in two steps (Backend::begin_compile / end_compile): run() uploads a query's columns
+  // between them, while a CUDA compile runs on its own thread.
+  struct PendingModule {
+    std::string key;
+    std::shared_ptr<Module> loaded;        // already in memory
+    std::optional<PendingCompile> compile;  // else the backend's compile
+  };
+  PendingModule begin_module(const ModuleSource& source);
+  std::shared_ptr<Module> end_module(PendingModule pending, ExecutionStats& stats);
   // Compiles the modules of `plans` as few programs (`group` plans each): one copy of their shared
   // prelude and library, then every plan's kernels — a compiler's fixed cost per program (PoCL:
   // ~0.3 s) paid once per group; run() then finds each plan's module loaded. Plans whose modules

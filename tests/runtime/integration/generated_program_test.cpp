@@ -4,11 +4,15 @@
 // join table and the global-hash aggregation table until the result is exact. Checked against host
 // computations; also the materialised output (A3/A2 counter) and the scalar aggregate result shape.
 // Last, a CUDA module's kernels compiled apart on several threads and linked into one cubin
-// (nvrtc_compile_module; NVRTC and nvJitLink need no GPU): split_by_kernel's parts, errors named.
+// (nvrtc_compile_module; NVRTC and nvJitLink need no GPU): split_by_kernel's parts, errors named;
+// and a compile off the calling thread overlapping the query's column uploads (CUDA's path, here
+// on PoCL through a forwarding backend).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -26,6 +30,7 @@
 #include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
+#include "tests/runtime/forwarding_backend.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
@@ -527,4 +532,68 @@ TEST_CASE("compile_threads: HORSEQC_COMPILE_THREADS, else the hardware threads; 
   }
   if (old != nullptr) ::setenv("HORSEQC_COMPILE_THREADS", saved.c_str(), 1);
   else ::unsetenv("HORSEQC_COMPILE_THREADS");
+}
+
+namespace {
+
+// OpenCL (PoCL) compiling off the calling thread as the CUDA backend does. Its compiler waits (up to
+// 10 s) for the first column upload, so a run that uploads only after compiling fails the test.
+class OffThreadCompileBackend final : public test::ForwardingBackend {
+ public:
+  using ForwardingBackend::ForwardingBackend;
+  std::atomic<int> uploads{0};
+  std::atomic<bool> overlapped{false};
+  std::atomic<bool> on_caller_thread{false};
+  std::thread::id caller = std::this_thread::get_id();
+
+  bool compiles_off_thread() const override { return true; }
+  std::vector<char> compile_binary(const ModuleSource& s, std::string& log) override {
+    on_caller_thread = on_caller_thread || std::this_thread::get_id() == caller;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (uploads == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    overlapped = overlapped || uploads > 0;
+    return ForwardingBackend::compile_binary(s, log);
+  }
+  void raw_upload(uint64_t h, uint64_t o, const void* p, uint64_t b) override {
+    ++uploads;
+    ForwardingBackend::raw_upload(h, o, p, b);
+  }
+  void raw_upload_async(uint64_t s, uint64_t t, uint64_t o, const void* h, uint64_t b) override {
+    ++uploads;
+    ForwardingBackend::raw_upload_async(s, t, o, h, b);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a compile off the calling thread overlaps the column uploads; its error still surfaces") {
+  ToyData t = toy_data(kFactRows);
+  const JoinGroups groups = join_groups(t);
+  OffThreadCompileBackend backend(open_backend(DeviceChoice::OpenCL));
+  ir::Program program = compacted_join_program(models()[0]);
+  const ExecutablePlan plan =
+      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+  {
+    Executor executor(backend, nullptr);
+    Execution run = executor.run(plan, t.db);
+    CHECK(equal_groups(run.result, groups) == groups.size());
+    CHECK(backend.overlapped);
+    CHECK_FALSE(backend.on_caller_thread);
+    CHECK_FALSE(run.stats.compile_cache_hit);
+    CHECK(run.stats.compile_ms > 0);
+  }
+  {
+    ExecutablePlan bad = plan;
+    const size_t at = bad.module.kernel_offsets[1];
+    bad.module.source.insert(bad.module.source.find('{', at) + 1, " this_is_not_declared = 1; ");
+    Executor executor(backend, nullptr);
+    try {
+      executor.run(bad, t.db);
+      FAIL("the broken module compiled");
+    } catch (const Error& e) {
+      INFO(std::string(e.what()));
+      CHECK(e.kind() == ErrorKind::Device);
+      CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
+    }
+  }
 }
