@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <numeric>
 #include <sstream>
-#include <thread>
 
 #include "runtime/device/cuda_backend.h"
 #include "runtime/device/kernel_cache.h"
@@ -282,7 +281,10 @@ size_t compile_threads() {
       throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
     return static_cast<size_t>(n);
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  // One program per module unless asked: linked relocatable parts compile faster but ptxas gives
+  // some kernels more registers under the relocatable ABI (64-bit `%` becomes a call), e.g. TPC-H
+  // Q13's aggregate 33 -> 40 registers and 15% slower (bench/results/2026-11-27-h100-compile).
+  return 1;
 }
 
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {

@@ -266,7 +266,7 @@ struct ModuleSource {
 std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups);
 
 // Threads a compile may use (nvrtc_compile_module): $HORSEQC_COMPILE_THREADS (an integer from 1 to
-// 1024; anything else throws Error(Usage)), else the hardware threads.
+// 1024; anything else throws Error(Usage)), else 1 (see backend.cpp for why).
 size_t compile_threads();
 
 struct CompileResult {

@@ -52,8 +52,8 @@ std::vector<char> nvrtc_compile_cubin(const std::string& source, const std::vect
   // C++17 unless the caller's options choose a standard themselves (NVRTC rejects two).
   std::vector<std::string> all_options = {"--gpu-architecture=" + arch};
   // NVRTC 12.9+ keeps its own cache of results in the driver's compute cache where a driver is
-  // installed. horseqc's kernel cache already holds every module, and on the H100 machine that
-  // layer cost about half of a cold compile (bench/results/2026-11-27-h100-compile): off.
+  // installed. horseqc's kernel cache already holds every module: a second cache underneath only
+  // duplicates it on disk and makes a "cold" compile depend on what ran before. Off.
   if (nvrtc_has_cache()) all_options.push_back("--no-cache");
   bool has_std = false;
   for (const std::string& o : options) has_std = has_std || o.rfind("--std=", 0) == 0 || o.rfind("-std=", 0) == 0;
