@@ -59,7 +59,7 @@ const DialectTable kCuda = {
     "",
     // 16-byte aligned as a whole-program compile aligns it, also when compiled as relocatable code
     // (nvrtc_compile_module), which would align it to 8 and lose 16-byte scratchpad accesses.
-    "extern __shared__ __align__(16) hqc_u64 hqc_scratch[];",
+    "extern __shared__ __attribute__((aligned(16))) hqc_u64 hqc_scratch[];",
     {"device/warp.cuh"},
 };
 

@@ -47,7 +47,7 @@ typedef unsigned char hqc_u8;
 #define HQC_POPC(x) __popc(x)
 #define HQC_BARRIER_COUNT(pred) __syncthreads_count(pred)
 #define HQC_SCRATCH_PARAMS
-#define HQC_SCRATCH_BEGIN extern __shared__ __align__(16) hqc_u64 hqc_scratch[];
+#define HQC_SCRATCH_BEGIN extern __shared__ __attribute__((aligned(16))) hqc_u64 hqc_scratch[];
 
 // ==== horseqc query t_hashed: 1 compound kernel(s), resolution model ====
 // p0 grouped_aggregate into agg0: C3, table privatised in scratchpad, merged with global atomics per CTA
