@@ -61,13 +61,6 @@ HQC_FN hqc_u64 hqc_hash_u64(hqc_u64 h) {
   return h;
 }
 
-// The slot of a hash among `slots` (> 0) without a division: the high word of hash * slots, a
-// multiply-high where `hash % slots` is a 64-bit division (a subroutine of dozens of instructions
-// on NVIDIA GPUs, which costs registers too). It spreads by the hash's HIGH bits: hqc_hash_u64's
-// are mixed; a 32-bit hash is shifted up first (hqc_slot_of_u32).
-HQC_FN hqc_i64 hqc_slot_of(hqc_u64 hash, hqc_i64 slots) { return (hqc_i64)HQC_MUL_HI_U64(hash, (hqc_u64)slots); }
-HQC_FN hqc_i64 hqc_slot_of_u32(hqc_u32 hash, hqc_i64 slots) { return hqc_slot_of((hqc_u64)hash << 32, slots); }
-
 // Integer division that cannot trap: a zero divisor yields 0. Rows that are filtered out still
 // evaluate expressions (branch-free pipelines), and on CPU devices (PoCL) x / 0 raises SIGFPE.
 HQC_FN hqc_i32 hqc_div_i32(hqc_i32 a, hqc_i32 b) { return b != 0 ? a / b : 0; }

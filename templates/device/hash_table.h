@@ -7,8 +7,7 @@
 // Guarantees:
 //   - Perfect hash (slot = key - key_min, for dense key domains): build stores the key in its slot;
 //     a key outside [key_min, key_min + capacity) raises HQC_FLAG_OUT_OF_RANGE.
-//   - Open addressing: murmur3-finalizer hash, slot = hqc_slot_of(hash, capacity) (the high word of
-//     hash * capacity: no division), linear probing, the key claimed with one CAS;
+//   - Open addressing: murmur3-finalizer hash, slot = hash % capacity, linear probing, the key claimed with one CAS;
 //     a build that finds no free slot after `capacity` probes raises HQC_FLAG_FULL (the host grows the
 //     table and re-runs; never a silently dropped row).
 //   - Build keys equal to the empty sentinel raise HQC_FLAG_RESERVED_KEY; probes of that key miss.
@@ -64,7 +63,7 @@ HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
   if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   // Once one insert found the table full the whole build is redone larger: stop probing early.
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = hqc_slot_of_u32(hqc_hash_u32((hqc_u32)key), capacity);
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     if (HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
     if (++slot == capacity) slot = 0;
@@ -75,7 +74,7 @@ HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
 
 HQC_FN hqc_i64 hqc_oa_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i32 key) {
   if (key == HQC_EMPTY_I32) return -1;
-  hqc_i64 slot = hqc_slot_of_u32(hqc_hash_u32((hqc_u32)key), capacity);
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i32 k = keys[slot];
     if (k == key) return slot;
@@ -88,7 +87,7 @@ HQC_FN hqc_i64 hqc_oa_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity
 HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key, HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = hqc_slot_of(hqc_hash_u64((hqc_u64)key), capacity);
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     if (HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
     if (++slot == capacity) slot = 0;
@@ -99,7 +98,7 @@ HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_
 
 HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 key) {
   if (key == HQC_EMPTY_I64) return -1;
-  hqc_i64 slot = hqc_slot_of(hqc_hash_u64((hqc_u64)key), capacity);
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i64 k = keys[slot];
     if (k == key) return slot;
@@ -115,7 +114,7 @@ HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capaci
                                         HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = hqc_slot_of_u32(hqc_hash_u32((hqc_u32)key), capacity);
+  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i32 prev = HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key);
     if (prev == HQC_EMPTY_I32 || prev == key) return slot;
@@ -129,7 +128,7 @@ HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capaci
                                         HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = hqc_slot_of(hqc_hash_u64((hqc_u64)key), capacity);
+  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i64 prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
     if (prev == HQC_EMPTY_I64 || prev == key) return slot;
@@ -157,16 +156,13 @@ HQC_FN hqc_i128 hqc_ht_get_i128(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) {
 
 // ---------------------------------------------------------------- chain walk and composite keys
 
-// A key's hash as the builds above place it: hqc_oa_home(hqc_key_hash_*(k), capacity) is the slot
-// hqc_oa_build_* / hqc_oa_probe_* start from (a 32-bit hash in the high word, as hqc_slot_of_u32).
-HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key) << 32; }
+HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key); }
 HQC_FN hqc_u64 hqc_key_hash_i64(hqc_i64 key) { return hqc_hash_u64((hqc_u64)key); }
-// Order-sensitive mix of a composite key's column hashes (boost::hash_combine's recipe, 64-bit),
-// mixed again so that its high bits, which pick the slot (hqc_slot_of), depend on every column.
+// Order-sensitive mix of a composite key's column hashes (boost::hash_combine's recipe, 64-bit).
 HQC_FN hqc_u64 hqc_hash_combine(hqc_u64 h, hqc_u64 column_hash) {
-  return hqc_hash_u64(h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2)));
+  return h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2));
 }
-HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return hqc_slot_of(hash, capacity); }
+HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return (hqc_i64)(hash % (hqc_u64)capacity); }
 
 // Claims the first free slot of the chain starting at `home` for `key` (the first key column).
 HQC_FN hqc_i64 hqc_oa_claim_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i32 key,
