@@ -28,8 +28,8 @@ PYTHONUNBUFFERED=1 python3 "$root/tests/oracle/ssb_queries.py" --bin "$bin" --wo
 for dev in cuda opencl; do
   echo "== horseqc-run ssb SF 10 --device $dev --repeat 5"
   "$bin/horseqc-run" ssb --data $w/ssb-sf10 --device $dev --repeat 5 --quiet | grep -E "^q[0-9]|^==" 
-  echo "== ssb-bandwidth-bound SF 10 --device $dev"
-  "$bin/ssb-bandwidth-bound" --data $w/ssb-sf10 --device $dev --repeat 10 --json "$out/bandwidth-$dev.json"
+  echo "== bandwidth-bound ssb SF 10 --device $dev"
+  "$bin/bandwidth-bound" ssb --data $w/ssb-sf10 --device $dev --repeat 10 --json "$out/bandwidth-$dev.json"
 done
 echo "== SSB generation into memory"
 "$bin/ssb-gen-bench" --sf 10 --threads 1,4,16 --repeat 2

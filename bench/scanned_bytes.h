@@ -10,13 +10,18 @@
 
 namespace hqc::bench {
 
+// One pipeline: its source table's columns (0 when it scans a materialized output or a table).
+inline uint64_t scanned_bytes(const ir::Pipeline& p, const Database& db) {
+  if (p.source.table.empty()) return 0;
+  uint64_t total = 0;
+  const Table& t = db.table(p.source.table);
+  for (const auto& c : p.source.columns) total += t.column(c).device_bytes();
+  return total;
+}
+
 inline uint64_t scanned_bytes(const ir::Program& program, const Database& db) {
   uint64_t total = 0;
-  for (const auto& p : program.pipelines) {
-    if (p.source.table.empty()) continue;
-    const Table& t = db.table(p.source.table);
-    for (const auto& c : p.source.columns) total += t.column(c).device_bytes();
-  }
+  for (const auto& p : program.pipelines) total += scanned_bytes(p, db);
   return total;
 }
 
