@@ -65,7 +65,7 @@ HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    if (HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
+    if (keys[slot] == HQC_EMPTY_I32 && HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
     if (++slot == capacity) slot = 0;
   }
   hqc_set_flag(flags, HQC_FLAG_FULL);
@@ -89,7 +89,7 @@ HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    if (HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
+    if (keys[slot] == HQC_EMPTY_I64 && HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
     if (++slot == capacity) slot = 0;
   }
   hqc_set_flag(flags, HQC_FLAG_FULL);
@@ -110,13 +110,18 @@ HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity
 
 // Insert-if-absent: a CAS that fails because another thread stored the SAME key ends the search
 // (the key is present); one that fails on a different key moves on, as in the plain build.
+// Builds, claims and inserts read a slot before they CAS it: a claimed slot keeps its key for good,
+// so a plain read that sees a key is the truth and saves the atomic (duplicate keys, such as a
+// semi join's lineitem rows per order, otherwise CAS every slot of their chain), and one that sees
+// EMPTY (perhaps stale) leaves the decision to the CAS.
 HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i32 key,
                                         HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    hqc_i32 prev = HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key);
+    hqc_i32 prev = keys[slot];
+    if (prev == HQC_EMPTY_I32) prev = HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key);
     if (prev == HQC_EMPTY_I32 || prev == key) return slot;
     if (++slot == capacity) slot = 0;
   }
@@ -130,7 +135,8 @@ HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capaci
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    hqc_i64 prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
+    hqc_i64 prev = keys[slot];
+    if (prev == HQC_EMPTY_I64) prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
     if (prev == HQC_EMPTY_I64 || prev == key) return slot;
     if (++slot == capacity) slot = 0;
   }
@@ -171,7 +177,7 @@ HQC_FN hqc_i64 hqc_oa_claim_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = home;
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    if (HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
+    if (keys[slot] == HQC_EMPTY_I32 && HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
     if (++slot == capacity) slot = 0;
   }
   hqc_set_flag(flags, HQC_FLAG_FULL);
@@ -184,7 +190,7 @@ HQC_FN hqc_i64 hqc_oa_claim_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_i64 slot = home;
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
-    if (HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
+    if (keys[slot] == HQC_EMPTY_I64 && HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
     if (++slot == capacity) slot = 0;
   }
   hqc_set_flag(flags, HQC_FLAG_FULL);
