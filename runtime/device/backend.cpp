@@ -5,10 +5,7 @@
 // OpenCL GPU, else an OpenCL CPU. An explicit choice never falls back; its error says why.
 #include "runtime/device/backend.h"
 
-#include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <numeric>
 #include <sstream>
 
 #include "runtime/device/cuda_backend.h"
@@ -232,61 +229,6 @@ void Backend::upload_async(const Stream& stream, const DeviceBuffer& target, uin
                    bytes);
 }
 
-std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups) {
-  const std::vector<size_t>& at = source.kernel_offsets;
-  if (groups < 2 || at.size() < 2 || at.size() != source.kernel_names.size()) return {};
-  const size_t kernels = at.size();
-  auto end_of = [&](size_t k) { return k + 1 < kernels ? at[k + 1] : source.source.size(); };
-  for (size_t k = 0; k < kernels; ++k) {
-    if (at[k] < source.shared_prefix || end_of(k) < at[k] || end_of(k) > source.source.size())
-      throw Error(ErrorKind::Internal, source.label + ": kernel offsets out of order or outside the source");
-  }
-  groups = std::min(groups, kernels);
-  std::vector<size_t> by_length(kernels);
-  std::iota(by_length.begin(), by_length.end(), size_t{0});
-  std::stable_sort(by_length.begin(), by_length.end(),
-                   [&](size_t a, size_t b) { return end_of(a) - at[a] > end_of(b) - at[b]; });
-  std::vector<std::vector<size_t>> members(groups);
-  std::vector<size_t> text(groups, 0);
-  for (size_t k : by_length) {
-    const size_t g = static_cast<size_t>(std::min_element(text.begin(), text.end()) - text.begin());
-    members[g].push_back(k);
-    text[g] += end_of(k) - at[k];
-  }
-  std::vector<ModuleSource> parts;
-  for (std::vector<size_t>& group : members) {
-    std::sort(group.begin(), group.end());
-    ModuleSource part;
-    part.source = source.source.substr(0, source.shared_prefix);
-    part.options = source.options;
-    part.shared_prefix = source.shared_prefix;
-    std::string names;
-    for (size_t k : group) {
-      part.kernel_offsets.push_back(part.source.size());
-      part.source.append(source.source, at[k], end_of(k) - at[k]);
-      part.kernel_names.push_back(source.kernel_names[k]);
-      names += (names.empty() ? "" : ", ") + source.kernel_names[k];
-    }
-    part.label = source.label + " (kernel" + (group.size() > 1 ? "s " : " ") + names + ")";
-    parts.push_back(std::move(part));
-  }
-  return parts;
-}
-
-size_t compile_threads() {
-  if (const char* text = std::getenv("HORSEQC_COMPILE_THREADS"); text != nullptr && *text != '\0') {
-    char* end = nullptr;
-    const long n = std::strtol(text, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024)
-      throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
-    return static_cast<size_t>(n);
-  }
-  // One program per module unless asked: linked relocatable parts compile faster but ptxas gives
-  // some kernels more registers under the relocatable ABI (64-bit `%` becomes a call), e.g. TPC-H
-  // Q13's aggregate 33 -> 40 registers and 15% slower (bench/results/2026-11-27-h100-compile).
-  return 1;
-}
-
 CompileResult Backend::compile(const ModuleSource& source, KernelCache* cache) {
   return end_compile(begin_compile(source, cache));
 }
@@ -324,10 +266,10 @@ PendingCompile Backend::begin_compile(const ModuleSource& source, KernelCache* c
       c.ms = ms_between(begun, Clock::now());
       return c;
     };
-    if (compiles_off_thread()) pending.compiling = std::async(std::launch::async, compile);
-    else pending.compiled = compile();
+    // Where the backend compiles on the calling thread, the compile runs when end_compile waits.
+    pending.compiling = std::async(compiles_off_thread() ? std::launch::async : std::launch::deferred, compile);
   }
-  pending.caller_ms = ms_between(start, Clock::now()) - (pending.compiled ? pending.compiled->ms : 0.0);
+  pending.caller_ms = ms_between(start, Clock::now());
   return pending;
 }
 
@@ -338,7 +280,7 @@ CompileResult Backend::end_compile(PendingCompile pending) {
     result.compile_ms = pending.caller_ms;
     return result;
   }
-  PendingCompile::Compiled compiled = pending.compiled ? std::move(*pending.compiled) : pending.compiling.get();
+  PendingCompile::Compiled compiled = pending.compiling.get();
   const auto start = Clock::now();
   const ModuleSource& source = *pending.source;
   result.module = load_binary(compiled.binary, source);

@@ -259,16 +259,6 @@ struct ModuleSource {
   std::vector<size_t> kernel_offsets;
 };
 
-// The kernels of `source` as at most `groups` modules, each the shared prefix followed by the texts
-// of its kernels in source order, labelled "<label> (kernels a, b)". Kernels are dealt longest text
-// first, each to the group with the least text so far, so the groups' compile times are close.
-// Empty when `source` has no kernel_offsets, a single kernel, or groups < 2.
-std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups);
-
-// Threads a compile may use (nvrtc_compile_module): $HORSEQC_COMPILE_THREADS (an integer from 1 to
-// 1024; anything else throws Error(Usage)), else 1 (see backend.cpp for why).
-size_t compile_threads();
-
 struct CompileResult {
   std::shared_ptr<Module> module;
   bool cache_hit = false;
@@ -278,8 +268,8 @@ struct CompileResult {
 
 // A compile begun by Backend::begin_compile: a cache hit (loaded), or a miss whose compiler runs on
 // its own thread where the backend compiles off the calling thread (CUDA), so the caller can upload
-// columns meanwhile; Backend::end_compile waits for it and loads the binary. Movable only; the
-// ModuleSource must outlive it.
+// columns meanwhile, and otherwise when Backend::end_compile waits for it; end_compile then loads
+// the binary. Movable only; the ModuleSource must outlive it.
 struct PendingCompile {
   const ModuleSource* source = nullptr;
   KernelCache* cache = nullptr;
@@ -290,8 +280,7 @@ struct PendingCompile {
     std::string log;
     double ms = 0;
   };
-  std::future<Compiled> compiling;  // a miss compiling off the calling thread
-  std::optional<Compiled> compiled;  // a miss compiled on the calling thread
+  std::future<Compiled> compiling;  // a miss: its compile (std::launch::async or deferred)
   double caller_ms = 0;             // the calling thread's own time in begin_compile
 };
 
@@ -326,8 +315,8 @@ class Backend {
   CompileResult compile(const ModuleSource& source, KernelCache* cache);
   // compile() in two steps, so that other work (a query's column uploads) overlaps the compiler
   // where compiles_off_thread(): begin looks the module up in the cache and, on a miss, starts the
-  // compiler (on its own thread, or here); end waits, loads and stores the binary, and throws the
-  // compiler's error. compile_ms is then the compiler's own time plus the loading.
+  // compiler on its own thread (else end runs it); end waits, loads and stores the binary, and
+  // throws the compiler's error. compile_ms is the compiler's own time plus the lookup and loading.
   PendingCompile begin_compile(const ModuleSource& source, KernelCache* cache);
   CompileResult end_compile(PendingCompile pending);
 

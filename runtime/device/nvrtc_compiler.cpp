@@ -3,9 +3,12 @@
 // several threads and linked with nvJitLink (nvrtc_compile_module).
 #include "runtime/device/nvrtc_compiler.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <memory>
+#include <numeric>
 #include <thread>
 
 #include <nvJitLink.h>
@@ -25,10 +28,13 @@ void check(nvrtcResult status, const char* call, const std::string& label) {
 
 // NVRTC 12.9 and later have a cache of their own (and the --no-cache option).
 bool nvrtc_has_cache() {
-  int major = 0;
-  int minor = 0;
-  nvrtcVersion(&major, &minor);
-  return major > 12 || (major == 12 && minor >= 9);
+  static const bool has = [] {
+    int major = 0;
+    int minor = 0;
+    nvrtcVersion(&major, &minor);
+    return major > 12 || (major == 12 && minor >= 9);
+  }();
+  return has;
 }
 
 struct ProgramDeleter {
@@ -122,6 +128,61 @@ std::vector<char> link_cubins(const std::vector<std::vector<char>>& parts, const
 }
 
 }  // namespace
+
+std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups) {
+  const std::vector<size_t>& at = source.kernel_offsets;
+  if (groups < 2 || at.size() < 2 || at.size() != source.kernel_names.size()) return {};
+  const size_t kernels = at.size();
+  auto end_of = [&](size_t k) { return k + 1 < kernels ? at[k + 1] : source.source.size(); };
+  for (size_t k = 0; k < kernels; ++k) {
+    if (at[k] < source.shared_prefix || end_of(k) < at[k] || end_of(k) > source.source.size())
+      throw Error(ErrorKind::Internal, source.label + ": kernel offsets out of order or outside the source");
+  }
+  groups = std::min(groups, kernels);
+  std::vector<size_t> by_length(kernels);
+  std::iota(by_length.begin(), by_length.end(), size_t{0});
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [&](size_t a, size_t b) { return end_of(a) - at[a] > end_of(b) - at[b]; });
+  std::vector<std::vector<size_t>> members(groups);
+  std::vector<size_t> text(groups, 0);
+  for (size_t k : by_length) {
+    const size_t g = static_cast<size_t>(std::min_element(text.begin(), text.end()) - text.begin());
+    members[g].push_back(k);
+    text[g] += end_of(k) - at[k];
+  }
+  std::vector<ModuleSource> parts;
+  for (std::vector<size_t>& group : members) {
+    std::sort(group.begin(), group.end());
+    ModuleSource part;
+    part.source = source.source.substr(0, source.shared_prefix);
+    part.options = source.options;
+    part.shared_prefix = source.shared_prefix;
+    std::string names;
+    for (size_t k : group) {
+      part.kernel_offsets.push_back(part.source.size());
+      part.source.append(source.source, at[k], end_of(k) - at[k]);
+      part.kernel_names.push_back(source.kernel_names[k]);
+      names += (names.empty() ? "" : ", ") + source.kernel_names[k];
+    }
+    part.label = source.label + " (kernel" + (group.size() > 1 ? "s " : " ") + names + ")";
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+size_t compile_threads() {
+  if (const char* text = std::getenv("HORSEQC_COMPILE_THREADS"); text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1024)
+      throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
+    return static_cast<size_t>(n);
+  }
+  // One program per module unless asked: linked relocatable parts compile faster but ptxas gives
+  // some kernels more registers under the relocatable ABI (64-bit `%` becomes a call), e.g. TPC-H
+  // Q13's aggregate 33 -> 40 registers and 15% slower (bench/results/2026-11-27-h100-compile).
+  return 1;
+}
 
 std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
                                        std::string& log) {

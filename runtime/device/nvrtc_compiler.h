@@ -14,6 +14,16 @@
 
 namespace hqc::runtime {
 
+// The kernels of `source` as at most `groups` modules, each the shared prefix followed by the texts
+// of its kernels in source order, labelled "<label> (kernels a, b)". Kernels are dealt longest text
+// first, each to the group with the least text so far, so the groups' compile times are close.
+// Empty when `source` has no kernel_offsets, a single kernel, or groups < 2.
+std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups);
+
+// Threads nvrtc_compile_module may use: $HORSEQC_COMPILE_THREADS (an integer from 1 to 1024;
+// anything else throws Error(Usage)), else 1 (see nvrtc_compiler.cpp for why).
+size_t compile_threads();
+
 // A generated module as one cubin, compiled in parallel: its kernels are split over up to `threads`
 // NVRTC programs (split_by_kernel: the device library + some kernels each), compiled at once as
 // relocatable code, and linked by nvJitLink into one cubin, so the module loads and caches as one
