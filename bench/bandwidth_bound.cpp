@@ -6,7 +6,11 @@
 // its source columns once): hash-table builds and probes, aggregation tables and materialized
 // outputs are not in it, so a query dominated by them shows a high ratio.
 //
-//   bandwidth-bound ssb|tpch --data DIR [--device auto|cuda|opencl] [--model ...] [--repeat N] [--json FILE]
+//   bandwidth-bound ssb|tpch [QUERY...] --data DIR [--device auto|cuda|opencl] [--model ...]
+//                   [--multimap chained|linear_probing] [--repeat N] [--json FILE]
+//
+// QUERY... runs only those (default: every query of the benchmark). --multimap chooses the layout of
+// join tables over non-unique keys (ir::BuildOptions::multimap; default chained), to compare the two.
 //
 // Queries are compiled from their SQL text with the data's statistics, as horseqc-run does. Exit
 // codes as docs/cli.md. Not a test: timings depend on the machine (bench/results/ has runs).
@@ -15,6 +19,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -48,15 +53,15 @@ double measure_read_bandwidth(runtime::Backend& backend, runtime::KernelCache* c
 }
 
 int run(int argc, char** argv) {
-  const cli::Args args = cli::parse(argc, argv, {{"data"}, {"device"}, {"model"}, {"repeat"}, {"json"}});
+  const cli::Args args = cli::parse(argc, argv, {{"data"}, {"device"}, {"model"}, {"multimap"}, {"repeat"}, {"json"}});
   const char* usage =
-      "usage: bandwidth-bound ssb|tpch --data DIR [--device auto|cuda|opencl] [--model resolution|pipelined] "
-      "[--repeat N] [--json FILE]";
+      "usage: bandwidth-bound ssb|tpch [QUERY...] --data DIR [--device auto|cuda|opencl] [--model resolution|pipelined] "
+      "[--multimap chained|linear_probing] [--repeat N] [--json FILE]";
   if (args.has("help")) {
     std::puts(usage);
     return 0;
   }
-  if (args.positionals.size() != 1 || (args.positionals[0] != "ssb" && args.positionals[0] != "tpch") || !args.get("data"))
+  if (args.positionals.empty() || (args.positionals[0] != "ssb" && args.positionals[0] != "tpch") || !args.get("data"))
     throw Error(ErrorKind::Usage, usage);
   const bool tpch = args.positionals[0] == "tpch";
   const Catalog catalog = tpch ? Catalog::tpch() : Catalog::ssb();
@@ -78,10 +83,18 @@ int run(int argc, char** argv) {
   compile.dialect = backend->dialect();
   const planner::DatabaseStatistics stats(db);
   compile.stats = &stats;
+  const std::string multimap = args.get_choice("multimap", {"chained", "linear_probing"}, "chained");
+  compile.multimap = multimap == "chained" ? ir::HashLayout::Chained : ir::HashLayout::LinearProbing;
+  std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
+  const std::vector<std::string>& known = tpch ? tpch::query_names() : ssb::query_names();
+  for (const std::string& n : names)
+    if (std::find(known.begin(), known.end(), n) == known.end())
+      throw Error(ErrorKind::Usage, "unknown " + args.positionals[0] + " query \"" + n + "\"");
+  if (names.empty()) names = known;
   nlohmann::json out = {{"device", backend->device_description()}, {"read_bandwidth_gb_s", bw / 1e6},
                         {"benchmark", args.positionals[0]}, {"model", ir::execution_model_name(compile.model)},
-                        {"queries", nlohmann::json::array()}};
-  for (const auto& name : tpch ? tpch::query_names() : ssb::query_names()) {
+                        {"multimap", multimap}, {"queries", nlohmann::json::array()}};
+  for (const auto& name : names) {
     const std::string sql = tpch ? tpch::query_sql(name) : ssb::query_sql(name);
     auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, name, catalog, &stats));
     const auto q = driver::compile_query(plan, catalog, compile);

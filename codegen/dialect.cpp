@@ -40,6 +40,7 @@ const DialectTable kCuda = {
     "atomicCAS((p), (c), (v))",
     "((hqc_i64)atomicCAS((hqc_u64*)(p), (hqc_u64)(c), (hqc_u64)(v)))",
     "atomicCAS((p), (c), (v))",
+    "((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))",
     "atomicMin((p), (v))",
     "atomicMax((p), (v))",
     "atomicMin((p), (v))",
@@ -97,6 +98,7 @@ const DialectTable kOpenCL = {
     "atomic_cmpxchg((p), (c), (v))",
     "atom_cmpxchg((p), (c), (v))",
     "atom_cmpxchg((p), (c), (v))",
+    "atom_xchg((p), (v))",
     "atomic_min((p), (v))",
     "atomic_max((p), (v))",
     // 64-bit min/max need cl_khr_int64_extended_atomics, which not every OpenCL 1.2 driver has;
@@ -179,6 +181,7 @@ std::string dialect_prelude(Dialect dialect) {
   define(out, "HQC_ATOMIC_CAS_U32(p, c, v)", t.atomic_cas_u32);
   define(out, "HQC_ATOMIC_CAS_I64(p, c, v)", t.atomic_cas_i64);
   define(out, "HQC_ATOMIC_CAS_U64(p, c, v)", t.atomic_cas_u64);
+  define(out, "HQC_ATOMIC_XCHG_I64(p, v)", t.atomic_xchg_i64);
   define(out, "HQC_ATOMIC_MIN_I32(p, v)", t.atomic_min_i32);
   define(out, "HQC_ATOMIC_MAX_I32(p, v)", t.atomic_max_i32);
   // Global (_G) and scratchpad (_L) spellings: identical where the instruction is native and

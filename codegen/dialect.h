@@ -57,6 +57,7 @@ struct DialectTable {
   const char* atomic_cas_u32;
   const char* atomic_cas_i64;
   const char* atomic_cas_u64;
+  const char* atomic_xchg_i64;    // returns the value it replaced
   const char* atomic_min_i32;
   const char* atomic_max_i32;
   // nullptr: no native instruction; device/atomics_cas.cl provides CAS loops per address space.

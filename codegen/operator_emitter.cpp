@@ -17,7 +17,8 @@
 //     with no equal build key survives); left outer: flag unchanged. Then (inner and left outer)
 //     the payload attributes the rest of the pipeline uses are read from the payload columns (0 =
 //     NULL without a match). Composite keys hash all columns and compare the others at each slot
-//     of the chain walk. A semi/anti residual is tested per match inside the probe (the walk stops
+//     of the chain walk (of a chained table: at each entry of the key's list, where `slot` is the
+//     entry and indexes the payload). A semi/anti residual is tested per match inside the probe (the walk stops
 //     at the first match where it holds). Map: one const variable per expression.
 //   - Match loop (inner / left outer probe of a table whose keys are not unique): the rest of the
 //     pipeline, sink included, is written inside `do { flag = before && match; ... advance } while
@@ -351,6 +352,13 @@ class OperatorWriter {
     }
     const std::string home = names::probe_home(op.id);
     ctx_.w.line("const hqc_i64 " + home + " = hqc_oa_home(" + hash + ", " + cap + ");");
+    if (ht.layout == ir::HashLayout::Chained) {
+      // The key's slot heads its list of entries; `slot` walks the entries.
+      walk.first = std::string("hqc_ch_first_") + kt + "(" + k0.name + ", " + ctx_.require_arg(ht.head_buffer) + ", " + cap + ", " +
+                   home + ", " + keys[0] + ")";
+      walk.next = "hqc_ch_next(" + ctx_.require_arg(ht.next_buffer) + ", " + slot + ")";
+      return walk;
+    }
     walk.first = std::string("hqc_oa_first_") + kt + "(" + k0.name + ", " + cap + ", " + home + ", " + keys[0] + ")";
     walk.next = std::string("hqc_oa_next_") + kt + "(" + k0.name + ", " + cap + ", " + home + ", " + slot + ", " + keys[0] + ")";
     return walk;

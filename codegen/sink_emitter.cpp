@@ -90,8 +90,8 @@ class HashBuildSink : public SinkEmitter {
     if (ht_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown hash table " + ctx.pipeline.sink.state);
     if (ht_->build_keys.size() != ht_->key_buffers.size() || ht_->build_keys.empty())
       throw Error(ErrorKind::Internal, ctx.where() + ": hash table " + ht_->name + " has one key buffer per key column");
-    if (ht_->build_keys.size() > 1 && ht_->layout != ir::HashLayout::LinearProbing)
-      throw Error(ErrorKind::Internal, ctx.where() + ": composite keys of " + ht_->name + " need linear probing");
+    if (ht_->build_keys.size() > 1 && ht_->layout == ir::HashLayout::PerfectHash)
+      throw Error(ErrorKind::Internal, ctx.where() + ": composite keys of " + ht_->name + " cannot use a perfect hash");
   }
   void before_loop(KernelContext&) override {}
   void in_loop(KernelContext& ctx) override {
@@ -107,8 +107,11 @@ class HashBuildSink : public SinkEmitter {
                            : std::string(ht_->keys_only && ht_->build_keys.size() == 1 ? "hqc_oa_insert_absent_" : "hqc_oa_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + key + ", " + flags + ")";
     std::string slot = names::build_slot(ht_->name);
-    if (ht_->build_keys.size() > 1) {
-      // Composite key: hash every column, claim a slot on the first, store the others beside it.
+    const bool chained = ht_->layout == ir::HashLayout::Chained;
+    if (ht_->build_keys.size() > 1 || chained) {
+      // Composite key: hash every column, claim a slot on the first, store the others beside it
+      // (chained: beside the entry). Chained: the slot of the key heads a list; the row's entry
+      // joins it, and `slot` names the entry the payload is written to.
       std::string hash;
       std::vector<std::string> vars;
       for (size_t i = 0; i < ht_->build_keys.size(); ++i) {
@@ -121,8 +124,15 @@ class HashBuildSink : public SinkEmitter {
         vars.push_back(v);
       }
       const std::string& cap = ctx.require_arg(ht_->capacity_param);
-      call = std::string("hqc_oa_claim_") + kt + "(" + keys.name + ", " + cap + ", hqc_oa_home(" + hash + ", " + cap + "), " +
-             vars[0] + ", " + flags + ")";
+      const std::string home = "hqc_oa_home(" + hash + ", " + cap + ")";
+      if (chained) {
+        const std::string entry = names::build_entry(ht_->name);
+        ctx.w.line("const hqc_i64 " + entry + " = " + ctx.require_arg(ht_->entry_base_param) + " + hqc_tile_row(" + names::tile() + ");");
+        call = std::string("hqc_ch_insert_") + kt + "(" + keys.name + ", " + ctx.require_arg(ht_->head_buffer) + ", " +
+               ctx.require_arg(ht_->next_buffer) + ", " + cap + ", " + home + ", " + vars[0] + ", " + entry + ", " + flags + ")";
+      } else {
+        call = std::string("hqc_oa_claim_") + kt + "(" + keys.name + ", " + cap + ", " + home + ", " + vars[0] + ", " + flags + ")";
+      }
       ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
       for (size_t i = 1; i < vars.size(); ++i) {
         const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);

@@ -51,6 +51,10 @@ struct BuildOptions {
   // two such tables on their keys matches only rows of the same rank: its build stays on the rank
   // (HashTable::rank_local) and nothing is materialized or merged for it.
   std::map<std::string, std::string> partition_keys;
+  // The layout of a join table that stores every build row under non-unique keys, where each build
+  // row inserts once: Chained (a list per distinct key), or LinearProbing (duplicates in separate
+  // slots of one chain; what a build row inserting several times always uses) — for comparisons.
+  HashLayout multimap = HashLayout::Chained;
 };
 
 Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,

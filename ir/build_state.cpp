@@ -8,9 +8,12 @@
 //     keys: duplicates collapse at build time (insert-if-absent), so a linear-probing table is
 //     also capped by the key's distinct count, and without statistics a perfect hash is used only
 //     for a key column. Other tables (inner and left outer joins on non-unique keys, composite
-//     keys, semi/anti joins whose residual needs build columns) store every build row: duplicates
-//     occupy separate slots of one probe chain, the capacity counts every build row, and the probe
-//     walks the chain (HashTable::unique_keys false = several matches per probe). Keys are unique
+//     keys, semi/anti joins whose residual needs build columns) store every build row: chained
+//     (HashLayout::Chained: a slot per distinct key heads a list of entries, one entry per build
+//     row, so an insert never walks past its key's duplicates), or, where a build row may insert
+//     several times (a probe of the build pipeline matches several times), duplicates occupy
+//     separate slots of one probe chain and the capacity counts every build row; the probe walks
+//     the list or chain (HashTable::unique_keys false = several matches per probe). Keys are unique
 //     when they cover the primary key of their scan (composite keys too: partsupp's
 //     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
@@ -265,28 +268,46 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     slots.comment = "domain of " + key_table + "." + key.column;
     ht.capacity_param = add_param(slots);
   } else {
-    ht.layout = HashLayout::LinearProbing;
+    // Every build row stored under a non-unique key: a list per distinct key, unless a probe of the
+    // build pipeline matches several times (a row would insert several entries).
+    const bool chained = options_.multimap == HashLayout::Chained && !ht.unique_keys && !dedup &&
+                         !matches_several_times(program_, build);
+    ht.layout = chained ? HashLayout::Chained : HashLayout::LinearProbing;
     Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};
     cap.predicate = filters_of(build);
     if (build.source.table.empty()) cap.factors = {build.source.rows_param};
     cap.comment = "power of two >= build rows x selectivity / load factor";
-    // Insert-if-absent stores each distinct key once: no more slots than distinct keys are needed.
-    if (dedup && !ht.unique_keys && !key_table.empty()) {
+    // Insert-if-absent and chained tables store each distinct key once: no more slots than distinct
+    // keys are needed.
+    if ((dedup || chained) && !ht.unique_keys && !key_table.empty() && ht.build_keys.size() == 1) {
       cap.distinct_columns = {key_table + "." + key.column};
       cap.comment = "power of two >= min(build rows x selectivity, distinct keys) / load factor";
     }
     ht.capacity_param = add_param(cap);
+    if (chained) {
+      ht.entries_param = build.source.rows_param;
+      Param base{ht.name + "_entry_base", Param::Source::Constant, ScalarType::I64};
+      base.comment = "entry of the launch's first row (a chunk's first row when the build's scan streams)";
+      ht.entry_base_param = add_param(base);
+      ht.head_buffer = add_buffer({ht.name + "_heads", ScalarType::I64, 0, ht.capacity_param, 1, Buffer::Fill::Pattern,
+                                   ~uint64_t{0}, "latest entry of each slot's list (-1: none)"});
+      ht.next_buffer = add_buffer({ht.name + "_next", ScalarType::I64, 0, ht.entries_param, 1, Buffer::Fill::None, 0,
+                                   "entry inserted before this one under the same slot (-1: the last)"});
+    }
   }
+  // A chained table keeps its first key column per slot, everything else per entry.
+  const std::string& entries = ht.layout == HashLayout::Chained ? ht.entries_param : ht.capacity_param;
   for (size_t i = 0; i < ht.build_keys.size(); ++i) {
     ScalarType t = scalar_of(ht.build_keys[i]->type);
-    Buffer b{ht.name + "_keys" + (ht.build_keys.size() > 1 ? std::to_string(i) : ""), t, 0, ht.capacity_param, 1,
-             Buffer::Fill::Pattern, empty_key(t), "keys of " + ht.name};
+    const bool per_entry = i > 0 && ht.layout == HashLayout::Chained;  // written by every insert: no fill
+    Buffer b{ht.name + "_keys" + (ht.build_keys.size() > 1 ? std::to_string(i) : ""), t, 0, per_entry ? entries : ht.capacity_param, 1,
+             per_entry ? Buffer::Fill::None : Buffer::Fill::Pattern, per_entry ? 0 : empty_key(t), "keys of " + ht.name};
     ht.key_buffers.push_back(add_buffer(b));
   }
   for (const plan::Attribute& a : ht.payload) {
     std::string base = a.source.empty() || physical_table(a.source) == a.source ? a.name : a.source + "_" + a.name;
     const bool wide = is_decimal128(a.type);
-    Buffer b{ht.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, ht.capacity_param, wide ? 2u : 1u, Buffer::Fill::None, 0,
+    Buffer b{ht.name + "_" + sanitize_identifier(base), scalar_of(a.type), 0, entries, wide ? 2u : 1u, Buffer::Fill::None, 0,
              "payload " + (a.source.empty() ? a.name : a.source + "." + a.name) + (wide ? " (128-bit: low, high word per slot)" : "")};
     ht.payload_buffers.push_back(add_buffer(b));
   }

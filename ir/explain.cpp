@@ -109,7 +109,10 @@ std::string explain_pipelines(const Program& p) {
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
     s += "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
-    s += "] overflow " + ht.overflow_buffer + "\n";
+    s += "] overflow " + ht.overflow_buffer;
+    if (ht.layout == HashLayout::Chained)
+      s += "\n  entries " + ht.entries_param + " from " + ht.entry_base_param + " heads " + ht.head_buffer + " next " + ht.next_buffer;
+    s += "\n";
   }
   for (const AggregationTable& a : p.aggregations) {
     s += "aggregation " + a.name + " " + agg_layout_name(a.layout);

@@ -32,7 +32,12 @@ ScalarType scalar_of(const DataType& t) {
 }
 
 const char* hash_layout_name(HashLayout l) {
-  return l == HashLayout::PerfectHash ? "perfect_hash" : "linear_probing";
+  switch (l) {
+    case HashLayout::PerfectHash: return "perfect_hash";
+    case HashLayout::LinearProbing: return "linear_probing";
+    case HashLayout::Chained: return "chained";
+  }
+  return "?";
 }
 
 const char* agg_layout_name(AggLayout l) {

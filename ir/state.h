@@ -138,6 +138,11 @@ inline constexpr uint64_t kMinI64 = 0x8000000000000000ull;         // MAX accumu
 enum class HashLayout : uint8_t {
   PerfectHash,     // slot = key - key_min; capacity = key domain; key must be in [min, max]
   LinearProbing,   // slot = hash(key) & (capacity - 1), then +1 until free; capacity a power of 2
+  // Non-unique keys: one slot per distinct key (linear probing on the first key column from the
+  // hash of all key columns), each slot the head of a list of entries. An entry is a build row
+  // (entry_base + the row), so payload and the other key columns are indexed by entry and a build
+  // writes them where it read its row; `next` links the entries of one slot (-1 ends the list).
+  Chained,
 };
 const char* hash_layout_name(HashLayout l);
 
@@ -149,7 +154,8 @@ struct HashTable {
   std::vector<plan::ExprPtr> build_keys;  // over the build pipeline's attributes
   std::vector<plan::Attribute> payload;   // build attributes the probe side needs, in order
   // Build keys cover a primary key: at most one match per probe. When false the table is a
-  // multi-map (linear probing; duplicates occupy separate slots of one chain) and probes visit every
+  // multi-map (Chained: a list of entries per distinct key; LinearProbing where a build row may
+  // insert several times: duplicates occupy separate slots of one chain) and probes visit every
   // match.
   bool unique_keys = true;
   // Semi/anti joins without a residual probe for existence only: the table holds keys and no
@@ -161,6 +167,13 @@ struct HashTable {
   std::vector<std::string> key_buffers;      // one per key column, filled with the empty marker
   std::vector<std::string> payload_buffers;  // parallel to `payload`
   std::string overflow_buffer;  // one u32; nonzero after the build = rebuild with more capacity
+  // Chained only: entries (the build pipeline's rows: payload buffers and key columns past the
+  // first hold one element per entry), the first entry of a launch (0; a chunk's first row when the
+  // build's scan streams in chunks), the list heads (I64 per slot, -1 = none) and links (I64 per entry).
+  std::string entries_param;
+  std::string entry_base_param;
+  std::string head_buffer;
+  std::string next_buffer;
   // Distributed runs: built from a rank's partition and probed only by rows of the same rank (a join
   // of co-partitioned tables on their partition key, BuildOptions::partition_keys): never merged.
   bool rank_local = false;

@@ -75,6 +75,12 @@ class Verifier {
         need_param(ht.key_min_param, who);
         if (ht.build_keys.size() != 1) fail(who + ": a perfect hash needs exactly one key");
       }
+      if (ht.layout == HashLayout::Chained) {
+        need_param(ht.entries_param, who);
+        need_param(ht.entry_base_param, who);
+        need_buffer(ht.head_buffer, who);
+        need_buffer(ht.next_buffer, who);
+      }
       if (ht.key_buffers.size() != ht.build_keys.size() || ht.build_keys.empty()) fail(who + ": one key buffer per build key expected");
       if (ht.payload_buffers.size() != ht.payload.size()) fail(who + ": one payload buffer per payload attribute expected");
       for (const auto& b : ht.key_buffers) need_buffer(b, who);

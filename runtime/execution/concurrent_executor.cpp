@@ -477,10 +477,11 @@ class ConcurrentQueriesRun {
                      const std::vector<Decided>& stand_alone);
   void issue_phase(const PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided, size_t batches);
   std::vector<KernelArg> args_for(const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
-                                  uint64_t rows);
-  // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` / `rows`.
+                                  uint64_t first_row, uint64_t rows);
+  // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` and the
+  // chunk's rows [first_row, first_row + rows).
   void issue(const Item& it, const Decided& d, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot,
-             uint64_t rows);
+             uint64_t first_row, uint64_t rows);
 
   Executor& owner_;
   Backend& backend_;
@@ -782,7 +783,8 @@ bool ConcurrentQueriesRun::one_at_a_time(PhaseStats& ps, const std::vector<Item>
 }
 
 std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const LaunchSpec& launch,
-                                                      const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
+                                                      const std::map<std::string, DeviceBuffer>* slot, uint64_t first_row,
+                                                      uint64_t rows) {
   std::vector<KernelArg> args;
   const std::map<std::string, int64_t>& p = params_[it.plan];
   const bool chunk = slot != nullptr && scanned_table(*plans_[it.plan], launch) == layout_.table;
@@ -795,7 +797,9 @@ std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const Laun
       case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->heap)); break;
       case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers_[it.plan].at(a.name).buffer)); break;
       case ArgSpec::Kind::Param:
-        args.push_back(scalar_arg(chunk && a.name == launch.tuples_param ? static_cast<int64_t>(rows) : p.at(a.name), a.scalar));
+        if (chunk && a.name == launch.tuples_param) args.push_back(scalar_arg(static_cast<int64_t>(rows), a.scalar));
+        else if (chunk && a.name == launch.row_base_param) args.push_back(scalar_arg(static_cast<int64_t>(first_row), a.scalar));
+        else args.push_back(scalar_arg(p.at(a.name), a.scalar));
         break;
       case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
     }
@@ -804,7 +808,7 @@ std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const Laun
 }
 
 void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, size_t to,
-                                 const std::map<std::string, DeviceBuffer>* slot, uint64_t rows) {
+                                 const std::map<std::string, DeviceBuffer>* slot, uint64_t first_row, uint64_t rows) {
   const PipelineSpec& pipeline = plans_[it.plan]->pipelines[it.pipeline];
   for (size_t l = from; l < to; ++l) {
     const LaunchSpec& launch = pipeline.launches[l];
@@ -813,7 +817,7 @@ void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, 
       const uint64_t per_block = uint64_t{cfg.block_size} * planner::tuples_per_thread(rows);
       cfg.grid_blocks = std::min(cfg.grid_blocks, std::max<uint64_t>(1, (rows + per_block - 1) / per_block));
     }
-    backend_.launch_on(streams_[it.plan], modules_[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, rows), cfg);
+    backend_.launch_on(streams_[it.plan], modules_[it.plan]->kernel(launch.kernel), args_for(it, launch, slot, first_row, rows), cfg);
   }
 }
 
@@ -843,7 +847,7 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     return previous;
   };
   if (!ps.streamed) {
-    issue_batches([&](size_t i) { issue(items[i], decided[i], 0, launches(i), nullptr, 0); }, nullptr);
+    issue_batches([&](size_t i) { issue(items[i], decided[i], 0, launches(i), nullptr, 0, 0); }, nullptr);
     return;
   }
   // Launches before the chunked ones, once.
@@ -858,11 +862,11 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     size_t end = items[i].main;
     while (end < n && chunked[end]) ++end;
     ranges[i] = {items[i].main, end};
-    issue(items[i], decided[i], 0, items[i].main, nullptr, 0);
+    issue(items[i], decided[i], 0, items[i].main, nullptr, 0, 0);
   }
   // Non-streamed items of this phase (plans without a fact-table scan) run once, alongside.
   for (size_t i = 0; i < items.size(); ++i) {
-    if (!items[i].streamed) issue(items[i], decided[i], 0, launches(i), nullptr, 0);
+    if (!items[i].streamed) issue(items[i], decided[i], 0, launches(i), nullptr, 0, 0);
   }
   std::vector<std::vector<Event>> consumed(kStagingSlots);
   for (size_t c = 0; c < chunk_ranges_.size(); ++c) {
@@ -882,13 +886,13 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     ready.push_back(backend_.record(copy_stream_));
     consumed[slot] = issue_batches(
         [&](size_t i) {
-          if (items[i].streamed) issue(items[i], decided[i], ranges[i].first, ranges[i].second, &staging_[slot], rows);
+          if (items[i].streamed) issue(items[i], decided[i], ranges[i].first, ranges[i].second, &staging_[slot], first_row, rows);
         },
         &ready);
   }
   // Launches after the chunked ones, once, after the last chunk.
   for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].streamed) issue(items[i], decided[i], ranges[i].second, launches(i), nullptr, 0);
+    if (items[i].streamed) issue(items[i], decided[i], ranges[i].second, launches(i), nullptr, 0, 0);
   }
 }
 

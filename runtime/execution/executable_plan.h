@@ -87,6 +87,9 @@ struct LaunchSpec {
   // per tuple may cover items_per_thread tuples per work-item (a tile-striding kernel's is the
   // planner's choice).
   std::string tuples_param;
+  // The parameter holding the index of the launch's first tuple among all the scan's rows (0; a
+  // chunk's first row when the scan streams in chunks): a chained hash build's entry base.
+  std::string row_base_param;
   uint32_t items_per_thread = 1;
   uint64_t fixed_grid = 1;
   // Dynamic scratchpad per block = scratch_bytes + scratch_bytes_per_thread * block_size

@@ -539,11 +539,16 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     }
     if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
       const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");
+      // A chained build's entries are its rows: a launch over a chunk starts at the chunk's row.
+      for (LaunchSpec& l : ps.launches) {
+        for (const ArgSpec& a : l.args)
+          if (!ht.entry_base_param.empty() && a.kind == ArgSpec::Kind::Param && a.name == ht.entry_base_param) l.row_base_param = a.name;
+      }
       if (!ht.overflow_buffer.empty()) {
         CheckSpec check;
         check.flag_buffer = ht.overflow_buffer;
         check.what = "hash table " + ht.name + " (build on " + ht.build_table + ")";
-        if (ht.layout == ir::HashLayout::LinearProbing) {
+        if (ht.layout != ir::HashLayout::PerfectHash) {
           check.action = CheckSpec::Action::Grow;
           check.grow_params = {ht.capacity_param};
         } else {

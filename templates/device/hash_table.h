@@ -1,7 +1,7 @@
 // Dialect-neutral device library, layer 4: join hash tables (state objects built by one pipeline
 // and probed by later ones; DESIGN.md §3).
-// Expects: base.h. A table is two buffers: `keys` (capacity slots, every slot initialised by the
-//   host to HQC_EMPTY_I32 / HQC_EMPTY_I64) and one payload buffer per build attribute the probe side needs (capacity
+// Expects: base.h, HQC_ATOMIC_XCHG_I64 (the dialect prelude). A table is two buffers: `keys`
+//   (capacity slots, every slot initialised by the host to HQC_EMPTY_I32 / HQC_EMPTY_I64) and one payload buffer per build attribute the probe side needs (capacity
 //   elements each; none for semi-joins), plus a flag word. Capacity and key minimum are kernel arguments, so the
 //   same source serves every scale factor. Build and probe run in different launches.
 // Guarantees:
@@ -22,11 +22,27 @@
 //     hashed with hqc_hash_combine over hqc_key_hash_* of its columns, claimed on its first column
 //     with hqc_oa_claim_* (the other columns are stored with hqc_ht_put_*), and a probe compares
 //     the other columns itself at every slot the walk returns.
+//   - Chained (non-unique keys where every build row is stored): `keys` holds each distinct first
+//     key column once, claimed like insert-if-absent from the home slot of all key columns' hash;
+//     `heads` (capacity elements, -1 when empty) the latest entry of each slot; `next` (one per
+//     entry) the entry inserted before it under the same slot, -1 after the last. An entry is the
+//     build row, so a build writes next, payload and the other key columns where it reads its row
+//     and no insert walks past its key's duplicates. hqc_ch_first_* / hqc_ch_next list a key's
+//     entries (of a composite key: every entry whose first column equals; the probe compares the rest).
 //   - Insert-if-absent (keys-only tables of semi/anti joins, which ask only whether a key exists):
 //     hqc_oa_insert_absent_* returns the slot holding the key, claiming a free one only when no
 //     slot holds it yet, so duplicate build keys share one slot and need no extra capacity. A
 //     perfect-hash build is already idempotent (every duplicate writes the same key to the same
 //     slot), so hqc_ph_build_* serves keys-only tables unchanged.
+
+// Home slot of a key: its hash (of every key column, combined) modulo the capacity.
+HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key); }
+HQC_FN hqc_u64 hqc_key_hash_i64(hqc_i64 key) { return hqc_hash_u64((hqc_u64)key); }
+// Order-sensitive mix of a composite key's column hashes (boost::hash_combine's recipe, 64-bit).
+HQC_FN hqc_u64 hqc_hash_combine(hqc_u64 h, hqc_u64 column_hash) {
+  return h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2));
+}
+HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return (hqc_i64)(hash % (hqc_u64)capacity); }
 
 HQC_FN hqc_i64 hqc_ph_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i32 key,
                                 HQC_GLOBAL hqc_u32* flags) {
@@ -114,11 +130,12 @@ HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity
 // so a plain read that sees a key is the truth and saves the atomic (duplicate keys, such as a
 // semi join's lineitem rows per order, otherwise CAS every slot of their chain), and one that sees
 // EMPTY (perhaps stale) leaves the decision to the CAS.
-HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i32 key,
+// The slot holding `key` on the chain from `home`, claiming the first free one when none holds it.
+HQC_FN hqc_i64 hqc_oa_find_or_claim_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i32 key,
                                         HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  hqc_i64 slot = home;
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i32 prev = keys[slot];
     if (prev == HQC_EMPTY_I32) prev = HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key);
@@ -129,11 +146,11 @@ HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capaci
   return -1;
 }
 
-HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key,
+HQC_FN hqc_i64 hqc_oa_find_or_claim_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 home, hqc_i64 key,
                                         HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  hqc_i64 slot = home;
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i64 prev = keys[slot];
     if (prev == HQC_EMPTY_I64) prev = HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key);
@@ -142,6 +159,16 @@ HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capaci
   }
   hqc_set_flag(flags, HQC_FLAG_FULL);
   return -1;
+}
+
+HQC_FN hqc_i64 hqc_oa_insert_absent_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i32 key,
+                                        HQC_GLOBAL hqc_u32* flags) {
+  return hqc_oa_find_or_claim_i32(keys, capacity, hqc_oa_home(hqc_key_hash_i32(key), capacity), key, flags);
+}
+
+HQC_FN hqc_i64 hqc_oa_insert_absent_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key,
+                                        HQC_GLOBAL hqc_u32* flags) {
+  return hqc_oa_find_or_claim_i64(keys, capacity, hqc_oa_home(hqc_key_hash_i64(key), capacity), key, flags);
 }
 
 // Payload columns: one buffer per payload attribute, indexed by slot (columnar, so each probe
@@ -162,13 +189,6 @@ HQC_FN hqc_i128 hqc_ht_get_i128(HQC_GLOBAL const hqc_i64* col, hqc_i64 slot) {
 
 // ---------------------------------------------------------------- chain walk and composite keys
 
-HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key); }
-HQC_FN hqc_u64 hqc_key_hash_i64(hqc_i64 key) { return hqc_hash_u64((hqc_u64)key); }
-// Order-sensitive mix of a composite key's column hashes (boost::hash_combine's recipe, 64-bit).
-HQC_FN hqc_u64 hqc_hash_combine(hqc_u64 h, hqc_u64 column_hash) {
-  return h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2));
-}
-HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return (hqc_i64)(hash % (hqc_u64)capacity); }
 
 // Claims the first free slot of the chain starting at `home` for `key` (the first key column).
 HQC_FN hqc_i64 hqc_oa_claim_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 home, hqc_i32 key,
@@ -246,6 +266,40 @@ HQC_FN hqc_i64 hqc_oa_next_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity,
                                hqc_i64 key) {
   return slot < 0 ? -1 : hqc_oa_walk_i64(keys, capacity, home, hqc_oa_distance(home, slot, capacity) + 1, key);
 }
+
+// ---------------------------------------------------------------- chained tables (non-unique keys)
+
+// Inserts entry `entry` (a build row) under `key` (the first key column): finds or claims the
+// key's slot on the chain from `home`, then makes the entry the head of that slot's list. Returns
+// the entry (where the payload and the other key columns go), or -1 after raising a flag.
+HQC_FN hqc_i64 hqc_ch_insert_i32(HQC_GLOBAL hqc_i32* keys, HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next,
+                                 hqc_i64 capacity, hqc_i64 home, hqc_i32 key, hqc_i64 entry, HQC_GLOBAL hqc_u32* flags) {
+  const hqc_i64 slot = hqc_oa_find_or_claim_i32(keys, capacity, home, key, flags);
+  if (slot < 0) return -1;
+  next[entry] = HQC_ATOMIC_XCHG_I64(&heads[slot], entry);
+  return entry;
+}
+
+HQC_FN hqc_i64 hqc_ch_insert_i64(HQC_GLOBAL hqc_i64* keys, HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next,
+                                 hqc_i64 capacity, hqc_i64 home, hqc_i64 key, hqc_i64 entry, HQC_GLOBAL hqc_u32* flags) {
+  const hqc_i64 slot = hqc_oa_find_or_claim_i64(keys, capacity, home, key, flags);
+  if (slot < 0) return -1;
+  next[entry] = HQC_ATOMIC_XCHG_I64(&heads[slot], entry);
+  return entry;
+}
+
+// The first entry of `key`'s list (-1: the key is absent), and the entry after `entry` (-1 stays -1).
+HQC_FN hqc_i64 hqc_ch_first_i32(HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL const hqc_i64* heads, hqc_i64 capacity,
+                                hqc_i64 home, hqc_i32 key) {
+  const hqc_i64 slot = hqc_oa_walk_i32(keys, capacity, home, 0, key);
+  return slot < 0 ? -1 : heads[slot];
+}
+HQC_FN hqc_i64 hqc_ch_first_i64(HQC_GLOBAL const hqc_i64* keys, HQC_GLOBAL const hqc_i64* heads, hqc_i64 capacity,
+                                hqc_i64 home, hqc_i64 key) {
+  const hqc_i64 slot = hqc_oa_walk_i64(keys, capacity, home, 0, key);
+  return slot < 0 ? -1 : heads[slot];
+}
+HQC_FN hqc_i64 hqc_ch_next(HQC_GLOBAL const hqc_i64* next, hqc_i64 entry) { return entry < 0 ? -1 : next[entry]; }
 
 // 1 when `pred` holds for any work-item of the CTA; every work-item calls it (uniform control
 // flow). Used as the loop condition of a probe's match loop when the pipeline's sink resolves

@@ -56,7 +56,20 @@ TEST_CASE("an inner join on a repeated build key lowers to a multi-map; its mate
   REQUIRE(p.hash_tables.size() == 1);
   CHECK_FALSE(p.hash_tables[0].unique_keys);
   CHECK_FALSE(p.hash_tables[0].keys_only);
-  CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);  // a perfect hash holds one row per key
+  // A list of entries per distinct key (a perfect hash holds one row per key): the entries are
+  // lineorder's rows, payload and links sized by them, the slots by the distinct lo_custkey.
+  const ir::HashTable& ht = p.hash_tables[0];
+  CHECK(ht.layout == ir::HashLayout::Chained);
+  CHECK(ht.entries_param == p.pipelines[0].source.rows_param);
+  const ir::Param* cap = p.find_param(ht.capacity_param);
+  REQUIRE(cap);
+  CHECK(cap->distinct_columns == std::vector<std::string>{"lineorder.lo_custkey"});
+  REQUIRE(p.find_buffer(ht.next_buffer));
+  CHECK(p.find_buffer(ht.next_buffer)->elements_param == ht.entries_param);
+  CHECK(p.find_buffer(ht.head_buffer)->elements_param == ht.capacity_param);
+  CHECK(p.find_buffer(ht.head_buffer)->pattern == ~uint64_t{0});
+  for (const std::string& b : ht.payload_buffers) CHECK(p.find_buffer(b)->elements_param == ht.entries_param);
+  CHECK(p.find_buffer(ht.key_buffers[0])->elements_param == ht.capacity_param);
   REQUIRE(p.outputs.size() == 1);
   CHECK(p.outputs[0].overflow_buffer == "out0_overflow");  // more rows than the probe side: grown on overflow
   CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
@@ -65,6 +78,23 @@ TEST_CASE("an inner join on a repeated build key lowers to a multi-map; its mate
                                          Catalog::ssb());
   REQUIRE(unique.outputs.size() == 1);
   CHECK(unique.outputs[0].overflow_buffer.empty());
+}
+
+TEST_CASE("a build row that can insert several times (its pipeline's probe matches several times) keeps linear probing") {
+  // build side: lineorder l2 joined to lineorder l3 on lo_custkey (several matches per l2 row),
+  // built on l3.lo_orderkey (not unique): one l2 row inserts once per match, so entries are not rows.
+  std::string json = R"({"plan": {"op": "aggregate", "aggregates": [{"name": "n", "func": "count_star"}],
+    "input": {"op": "join", "probe": {"op": "scan", "table": "customer"},
+      "build": {"op": "join", "probe": {"op": "scan", "table": "lineorder", "alias": "l2"},
+                "build": {"op": "scan", "table": "lineorder", "alias": "l3"},
+                "probe_keys": [{"column": "l2.lo_custkey"}], "build_keys": [{"column": "l3.lo_custkey"}]},
+      "probe_keys": [{"column": "c_custkey"}], "build_keys": [{"column": "l3.lo_orderkey"}]}}})";
+  ir::Program p = test::build_inline(json);
+  REQUIRE(p.hash_tables.size() == 2);
+  CHECK(p.hash_tables[0].layout == ir::HashLayout::Chained);        // l3 by lo_custkey: one entry per row
+  CHECK(p.hash_tables[1].layout == ir::HashLayout::LinearProbing);  // l2 x l3 by l3.lo_orderkey
+  CHECK(p.hash_tables[1].next_buffer.empty());
+  CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
 }
 
 TEST_CASE("a plan without aggregation materializes its output with A3 (resolution) or A2 (pipelined)") {

@@ -113,7 +113,7 @@ TEST_CASE("inner and left outer joins on non-unique build keys lower to a multi-
     REQUIRE(p.hash_tables.size() == 1);
     CHECK_FALSE(p.hash_tables[0].unique_keys);
     CHECK_FALSE(p.hash_tables[0].keys_only);
-    CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);
+    CHECK(p.hash_tables[0].layout == ir::HashLayout::Chained);  // a list of rows per distinct key
     CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
   }
 }
@@ -134,7 +134,7 @@ TEST_CASE("a semi/anti join's residual (JSON \"residual\") stores the build colu
     CHECK_FALSE(ht.keys_only);  // the residual needs the rows, not only the distinct keys
     REQUIRE(ht.payload.size() == 1);
     CHECK(ht.payload[0].name == "lo_suppkey");
-    CHECK(ht.layout == ir::HashLayout::LinearProbing);
+    CHECK(ht.layout == ir::HashLayout::Chained);
     std::string text = ir::explain_pipelines(p);
     CHECK(contains(text, std::string(" ") + type + " ht0 keys [customer.c_custkey] residual (lineorder.lo_suppkey <> customer.c_custkey)"));
     CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));

@@ -119,6 +119,18 @@ def main():
     check(doc["concurrent"]["stream"]["table"] == "lineitem" and doc["concurrent"]["stream"]["chunks"] == 3,
           "TPC-H: lineitem streamed in 3 chunks")
 
+    # A chained hash build over the streamed table (orders by o_custkey, every order an entry):
+    # each chunk's rows are entries from the chunk's first row on, so the lists equal the resident build's.
+    sql = ("select c_nationkey, count(o_orderkey) as n, count(*) as c from customer left outer join orders "
+           "on c_custkey = o_custkey and o_orderstatus = 'F' group by c_nationkey order by c_nationkey")
+    resident = json.loads(run(args.bin, *tbase, "--sql", sql).stdout)
+    streamed = json.loads(run(args.bin, *tbase, "--sql", sql, "--stream", "--chunks", "4").stdout)
+    stream = streamed["queries"][0]["concurrent"]["stream"]
+    check(stream["table"] == "orders" and stream["chunks"] == 4,
+          "chained build: orders streamed in 4 chunks")
+    check(rows_by_query(resident) == rows_by_query(streamed) and len(resident["queries"][0]["rows"]) == 25,
+          "chained build over a streamed table equals the resident run")
+
     return check.finish()
 
 

@@ -28,6 +28,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.stats = options.stats;
   build.partitioned_tables = options.partitioned_tables;
   build.partition_keys = options.partition_keys;
+  build.multimap = options.multimap;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
   q.program = ir::compile_program(std::move(plan), catalog, build, {}, &q.passes);
   q.plan_ms = ms_since(t0);

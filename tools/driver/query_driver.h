@@ -39,6 +39,7 @@ struct CompileOptions {
   // Distributed runs: the tables each rank holds a partition of (ir::BuildOptions::partitioned_tables).
   std::set<std::string> partitioned_tables;
   std::map<std::string, std::string> partition_keys;  // ir::BuildOptions::partition_keys
+  ir::HashLayout multimap = ir::HashLayout::Chained;   // ir::BuildOptions::multimap
 };
 
 struct CompiledQuery {

@@ -27,6 +27,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_CAS_U32(p, c, v) atomicCAS((p), (c), (v))
 #define HQC_ATOMIC_CAS_I64(p, c, v) ((hqc_i64)atomicCAS((hqc_u64*)(p), (hqc_u64)(c), (hqc_u64)(v)))
 #define HQC_ATOMIC_CAS_U64(p, c, v) atomicCAS((p), (c), (v))
+#define HQC_ATOMIC_XCHG_I64(p, v) ((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))
 #define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
 #define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))

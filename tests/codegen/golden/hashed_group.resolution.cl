@@ -29,6 +29,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)

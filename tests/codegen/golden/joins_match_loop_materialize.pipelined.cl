@@ -29,6 +29,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
@@ -51,9 +52,12 @@ HQC_KERNEL void joins_match_loop_materialize_p0_build(
     HQC_GLOBAL hqc_i32* ht0_keys,
     HQC_GLOBAL hqc_i32* ht0_d_id,
     HQC_GLOBAL hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_i64* ht0_heads,
+    HQC_GLOBAL hqc_i64* ht0_next,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_d,
-    hqc_i64 ht0_capacity) {
+    hqc_i64 ht0_capacity,
+    hqc_i64 ht0_entry_base) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
     hqc_i32 flag = hqc_tile_valid(tile_items);
@@ -63,8 +67,10 @@ HQC_KERNEL void joins_match_loop_materialize_p0_build(
     const hqc_i32 d_k = hqc_load_i32(col_d_k, tile, tile_items);
     const hqc_i32 d_w = hqc_load_i32(col_d_w, tile, tile_items);
 
-    // ---- build ht0 (linear_probing, sink) ----
-    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)d_k, ht0_overflow) : -1;
+    // ---- build ht0 (chained, sink) ----
+    const hqc_i32 bk_ht0_0 = (hqc_i32)d_k;
+    const hqc_i64 entry_ht0 = ht0_entry_base + hqc_tile_row(tile);
+    const hqc_i64 slot_ht0 = flag ? hqc_ch_insert_i32(ht0_keys, ht0_heads, ht0_next, ht0_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht0_0), ht0_capacity), bk_ht0_0, entry_ht0, ht0_overflow) : -1;
     hqc_ht_put_i32(ht0_d_id, slot_ht0, d_id);
     hqc_ht_put_i32(ht0_d_w, slot_ht0, d_w);
   }
@@ -78,6 +84,8 @@ HQC_KERNEL void joins_match_loop_materialize_p1_materialize(
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_id,
     HQC_GLOBAL const hqc_i32* ht0_d_w,
+    HQC_GLOBAL const hqc_i64* ht0_heads,
+    HQC_GLOBAL const hqc_i64* ht0_next,
     HQC_GLOBAL hqc_i32* out0_f_id,
     HQC_GLOBAL hqc_i32* out0_d_id,
     HQC_GLOBAL hqc_i32* out0_d_w,
@@ -96,7 +104,7 @@ HQC_KERNEL void joins_match_loop_materialize_p1_materialize(
     // ---- probe ht0: every match (op 0) ----
     const hqc_i32 pk_op0_0 = (hqc_i32)f_k;
     const hqc_i64 home_op0 = hqc_oa_home(hqc_key_hash_i32(pk_op0_0), ht0_capacity);
-    hqc_i64 slot_op0 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op0, pk_op0_0) : -1;
+    hqc_i64 slot_op0 = flag ? hqc_ch_first_i32(ht0_keys, ht0_heads, ht0_capacity, home_op0, pk_op0_0) : -1;
 
     // ---- scan f (before the match loop of op 0) ----
     const hqc_i32 f_id = hqc_pred_load_i32(col_f_id, tile, flag);
@@ -113,7 +121,7 @@ HQC_KERNEL void joins_match_loop_materialize_p1_materialize(
         out0_d_id[pos_out0] = (hqc_i32)d_id;
         out0_d_w[pos_out0] = (hqc_i32)d_w;
       }
-      slot_op0 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op0, slot_op0, pk_op0_0);
+      slot_op0 = hqc_ch_next(ht0_next, slot_op0);
     } while (slot_op0 >= 0);
   }
 }

@@ -29,6 +29,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
@@ -49,9 +50,12 @@ HQC_KERNEL void joins_nested_match_loops_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
     HQC_GLOBAL hqc_i32* ht0_keys,
     HQC_GLOBAL hqc_i32* ht0_d_w,
+    HQC_GLOBAL hqc_i64* ht0_heads,
+    HQC_GLOBAL hqc_i64* ht0_next,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_d,
-    hqc_i64 ht0_capacity) {
+    hqc_i64 ht0_capacity,
+    hqc_i64 ht0_entry_base) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
     hqc_i32 flag = hqc_tile_valid(tile_items);
@@ -65,8 +69,10 @@ HQC_KERNEL void joins_nested_match_loops_p0_build(
     // ---- scan d (for the sink) ----
     const hqc_i32 d_k = hqc_pred_load_i32(col_d_k, tile, flag);
 
-    // ---- build ht0 (linear_probing, sink) ----
-    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)d_k, ht0_overflow) : -1;
+    // ---- build ht0 (chained, sink) ----
+    const hqc_i32 bk_ht0_0 = (hqc_i32)d_k;
+    const hqc_i64 entry_ht0 = ht0_entry_base + hqc_tile_row(tile);
+    const hqc_i64 slot_ht0 = flag ? hqc_ch_insert_i32(ht0_keys, ht0_heads, ht0_next, ht0_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht0_0), ht0_capacity), bk_ht0_0, entry_ht0, ht0_overflow) : -1;
     hqc_ht_put_i32(ht0_d_w, slot_ht0, d_w);
   }
 }
@@ -78,9 +84,12 @@ HQC_KERNEL void joins_nested_match_loops_p1_build(
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_e_w,
     HQC_GLOBAL hqc_i32* ht1_keys,
     HQC_GLOBAL hqc_i64* ht1_e_w,
+    HQC_GLOBAL hqc_i64* ht1_heads,
+    HQC_GLOBAL hqc_i64* ht1_next,
     HQC_GLOBAL hqc_u32* ht1_overflow,
     hqc_i64 rows_e,
-    hqc_i64 ht1_capacity) {
+    hqc_i64 ht1_capacity,
+    hqc_i64 ht1_entry_base) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_e; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_e);
     hqc_i32 flag = hqc_tile_valid(tile_items);
@@ -89,8 +98,10 @@ HQC_KERNEL void joins_nested_match_loops_p1_build(
     const hqc_i32 e_k = hqc_load_i32(col_e_k, tile, tile_items);
     const hqc_i64 e_w = hqc_load_i64(col_e_w, tile, tile_items);
 
-    // ---- build ht1 (linear_probing, sink) ----
-    const hqc_i64 slot_ht1 = flag ? hqc_oa_build_i32(ht1_keys, ht1_capacity, (hqc_i32)e_k, ht1_overflow) : -1;
+    // ---- build ht1 (chained, sink) ----
+    const hqc_i32 bk_ht1_0 = (hqc_i32)e_k;
+    const hqc_i64 entry_ht1 = ht1_entry_base + hqc_tile_row(tile);
+    const hqc_i64 slot_ht1 = flag ? hqc_ch_insert_i32(ht1_keys, ht1_heads, ht1_next, ht1_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht1_0), ht1_capacity), bk_ht1_0, entry_ht1, ht1_overflow) : -1;
     hqc_ht_put_i64(ht1_e_w, slot_ht1, e_w);
   }
 }
@@ -102,8 +113,12 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_g,
     HQC_GLOBAL const hqc_i32* ht1_keys,
     HQC_GLOBAL const hqc_i64* ht1_e_w,
+    HQC_GLOBAL const hqc_i64* ht1_heads,
+    HQC_GLOBAL const hqc_i64* ht1_next,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_w,
+    HQC_GLOBAL const hqc_i64* ht0_heads,
+    HQC_GLOBAL const hqc_i64* ht0_next,
     HQC_GLOBAL hqc_u32* p2_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
@@ -121,7 +136,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
     // ---- probe ht1: every match (op 1) ----
     const hqc_i32 pk_op1_0 = (hqc_i32)f_g;
     const hqc_i64 home_op1 = hqc_oa_home(hqc_key_hash_i32(pk_op1_0), ht1_capacity);
-    hqc_i64 slot_op1 = flag ? hqc_oa_first_i32(ht1_keys, ht1_capacity, home_op1, pk_op1_0) : -1;
+    hqc_i64 slot_op1 = flag ? hqc_ch_first_i32(ht1_keys, ht1_heads, ht1_capacity, home_op1, pk_op1_0) : -1;
 
     // ---- scan f (before the match loop of op 1) ----
     const hqc_i32 f_k = hqc_pred_load_i32(col_f_k, tile, flag);
@@ -133,7 +148,7 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
       // ---- probe ht0: every match (op 2) ----
       const hqc_i32 pk_op2_0 = (hqc_i32)f_k;
       const hqc_i64 home_op2 = hqc_oa_home(hqc_key_hash_i32(pk_op2_0), ht0_capacity);
-      hqc_i64 slot_op2 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op2, pk_op2_0) : -1;
+      hqc_i64 slot_op2 = flag ? hqc_ch_first_i32(ht0_keys, ht0_heads, ht0_capacity, home_op2, pk_op2_0) : -1;
       const hqc_i32 flag_op2 = flag;
       do {
         flag = flag_op2 && slot_op2 >= 0;
@@ -143,9 +158,9 @@ HQC_KERNEL void joins_nested_match_loops_p2_aggregate(
         hqc_tuple_sum_i64(agg0_n, flag, 1);
         hqc_tuple_sum_i128(agg0_s, flag, (hqc_i64)hqc_add_chk_i64((hqc_i64)e_w, (hqc_i64)((hqc_i64)d_w), flag, p2_arith_overflow));
         hqc_tuple_sum_i64(agg0_tuples, flag, 1);
-        slot_op2 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op2, slot_op2, pk_op2_0);
+        slot_op2 = hqc_ch_next(ht0_next, slot_op2);
       } while (slot_op2 >= 0);
-      slot_op1 = hqc_oa_next_i32(ht1_keys, ht1_capacity, home_op1, slot_op1, pk_op1_0);
+      slot_op1 = hqc_ch_next(ht1_next, slot_op1);
     } while (slot_op1 >= 0);
   }
 }

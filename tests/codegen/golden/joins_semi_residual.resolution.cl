@@ -29,6 +29,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_CAS_U32(p, c, v) atomic_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_I64(p, c, v) atom_cmpxchg((p), (c), (v))
 #define HQC_ATOMIC_CAS_U64(p, c, v) atom_cmpxchg((p), (c), (v))
+#define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
@@ -49,9 +50,12 @@ HQC_KERNEL void joins_semi_residual_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_w,
     HQC_GLOBAL hqc_i32* ht0_keys,
     HQC_GLOBAL hqc_i32* ht0_sq34_r1,
+    HQC_GLOBAL hqc_i64* ht0_heads,
+    HQC_GLOBAL hqc_i64* ht0_next,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_d,
-    hqc_i64 ht0_capacity) {
+    hqc_i64 ht0_capacity,
+    hqc_i64 ht0_entry_base) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_d; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_d);
     hqc_i32 flag = hqc_tile_valid(tile_items);
@@ -64,8 +68,10 @@ HQC_KERNEL void joins_semi_residual_p0_build(
     const hqc_i32 m_sq34_1 = d_k;
     const hqc_i32 m_sq34_r1 = d_w;
 
-    // ---- build ht0 (linear_probing, sink) ----
-    const hqc_i64 slot_ht0 = flag ? hqc_oa_build_i32(ht0_keys, ht0_capacity, (hqc_i32)m_sq34_1, ht0_overflow) : -1;
+    // ---- build ht0 (chained, sink) ----
+    const hqc_i32 bk_ht0_0 = (hqc_i32)m_sq34_1;
+    const hqc_i64 entry_ht0 = ht0_entry_base + hqc_tile_row(tile);
+    const hqc_i64 slot_ht0 = flag ? hqc_ch_insert_i32(ht0_keys, ht0_heads, ht0_next, ht0_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht0_0), ht0_capacity), bk_ht0_0, entry_ht0, ht0_overflow) : -1;
     hqc_ht_put_i32(ht0_sq34_r1, slot_ht0, m_sq34_r1);
   }
 }
@@ -77,6 +83,8 @@ HQC_KERNEL void joins_semi_residual_p1_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_f_v,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_sq34_r1,
+    HQC_GLOBAL const hqc_i64* ht0_heads,
+    HQC_GLOBAL const hqc_i64* ht0_next,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_n,
     hqc_i64 rows_f,
@@ -99,7 +107,7 @@ HQC_KERNEL void joins_semi_residual_p1_aggregate(
     // ---- semi probe ht0 (op 1) ----
     const hqc_i32 pk_op1_0 = (hqc_i32)f_k;
     const hqc_i64 home_op1 = hqc_oa_home(hqc_key_hash_i32(pk_op1_0), ht0_capacity);
-    hqc_i64 slot_op1 = flag ? hqc_oa_first_i32(ht0_keys, ht0_capacity, home_op1, pk_op1_0) : -1;
+    hqc_i64 slot_op1 = flag ? hqc_ch_first_i32(ht0_keys, ht0_heads, ht0_capacity, home_op1, pk_op1_0) : -1;
     hqc_i32 found_op1 = 0;
     while (slot_op1 >= 0) {
       const hqc_i32 r_op1_0_sq34_r1 = hqc_ht_get_i32(ht0_sq34_r1, slot_op1);
@@ -107,7 +115,7 @@ HQC_KERNEL void joins_semi_residual_p1_aggregate(
         found_op1 = 1;
         break;
       }
-      slot_op1 = hqc_oa_next_i32(ht0_keys, ht0_capacity, home_op1, slot_op1, pk_op1_0);
+      slot_op1 = hqc_ch_next(ht0_next, slot_op1);
     }
     flag = flag && found_op1;
 

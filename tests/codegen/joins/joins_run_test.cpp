@@ -246,7 +246,19 @@ TEST_CASE("inner join on a repeated build key visits every match (grouped, scala
     Table2 expected;
     for (const auto& [k, v] : g) expected.push_back({k, v.first, v.second});
     check("select f_g, count(*) as n, sum(d_w) as s from f, d where f_k = d_k group by f_g order by f_g", expected, true,
-          "hqc_oa_next_i32");
+          "hqc_ch_next(");
+  }
+  SUBCASE("a build side whose rows match several times (linear probing: one slot per inserted tuple)") {
+    int64_t n = 0, s = 0;
+    for (size_t i = 0; i < r.f_id.size(); ++i)
+      for (size_t j = 0; j < r.d_id.size(); ++j)
+        for (size_t k = 0; k < r.e_id.size(); ++k)
+          if (r.d_w[j] == r.e_k[k] && r.f_k[i] == r.d_k[j]) {
+            n += 1;
+            s += r.e_w[k];
+          }
+    check("select count(*) as n, sum(x.e_w) as s from f join (select d_k, e_w from d join e on d_w = e_k) x on f_k = x.d_k", {{n, s}},
+          true, "hqc_oa_next_i32");
   }
   SUBCASE("two repeated-key probes nested in one pipeline, with a filter between them") {
     int64_t n = 0, s = 0;
