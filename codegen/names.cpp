@@ -14,6 +14,7 @@ std::string probe_found(int op_id) { return "found_op" + std::to_string(op_id); 
 std::string residual_value(int op_id, const std::string& ir_variable) { return "r_op" + std::to_string(op_id) + "_" + ir_variable; }
 std::string build_slot(const std::string& ht) { return "slot_" + ht; }
 std::string build_entry(const std::string& ht) { return "entry_" + ht; }
+std::string build_key_slot(const std::string& ht) { return "kslot_" + ht; }
 std::string build_key(const std::string& ht, size_t column) { return "bk_" + ht + "_" + std::to_string(column); }
 std::string scratch_pointer(const std::string& state, const std::string& part) { return "s_" + state + "_" + ir::sanitize_identifier(part); }
 std::string register_accumulator(const std::string& state, const std::string& accumulator) {

@@ -33,6 +33,8 @@ std::string residual_value(int op_id, const std::string& ir_variable);
 std::string build_slot(const std::string& ht);
 // Entry of this row in chained hash table `ht` (its payload's index): "entry_ht2".
 std::string build_entry(const std::string& ht);
+// Slot of the key of this row in chained hash table `ht`, before its entry is linked: "kslot_ht2".
+std::string build_key_slot(const std::string& ht);
 // Column `column` of a composite build key of hash table `ht`: "bk_ht2_0".
 std::string build_key(const std::string& ht, size_t column);
 // Scratchpad pointer of a state object region: "s_agg0_revenue", "s_agg0_count", "s_out0_scan".

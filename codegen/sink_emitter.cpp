@@ -128,12 +128,26 @@ class HashBuildSink : public SinkEmitter {
       if (chained) {
         const std::string entry = names::build_entry(ht_->name);
         ctx.w.line("const hqc_i64 " + entry + " = " + ctx.require_arg(ht_->entry_base_param) + " + hqc_tile_row(" + names::tile() + ");");
-        call = std::string("hqc_ch_insert_") + kt + "(" + keys.name + ", " + ctx.require_arg(ht_->head_buffer) + ", " +
-               ctx.require_arg(ht_->next_buffer) + ", " + cap + ", " + home + ", " + vars[0] + ", " + entry + ", " + flags + ")";
+        const std::string& heads = ctx.require_arg(ht_->head_buffer);
+        const std::string& next = ctx.require_arg(ht_->next_buffer);
+        if (dialect_table(ctx.dialect).has_simd) {
+          // With warp shuffles: the key's slot first, then one head exchange per run of lanes that
+          // share it (device/warp.cuh). Every lane of the warp calls it: the sink of a chained build
+          // runs outside any match loop, with the tile loop's uniform control flow.
+          const std::string key_slot = names::build_key_slot(ht_->name);
+          ctx.w.line("const hqc_i64 " + key_slot + " = " + names::flag() + " ? hqc_oa_find_or_claim_" + kt + "(" + keys.name +
+                     ", " + cap + ", " + home + ", " + vars[0] + ", " + flags + ") : -1;");
+          ctx.w.line("const hqc_i64 " + slot + " = hqc_warp_ch_link(" + heads + ", " + next + ", " + key_slot + ", " + entry + ");");
+          ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
+        } else {
+          call = std::string("hqc_ch_insert_") + kt + "(" + keys.name + ", " + heads + ", " + next + ", " + cap + ", " + home + ", " +
+                 vars[0] + ", " + entry + ", " + flags + ")";
+          ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
+        }
       } else {
         call = std::string("hqc_oa_claim_") + kt + "(" + keys.name + ", " + cap + ", " + home + ", " + vars[0] + ", " + flags + ")";
+        ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
       }
-      ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
       for (size_t i = 1; i < vars.size(); ++i) {
         const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
         ctx.w.line(std::string("hqc_ht_put_") + template_suffix(b.element) + "(" + b.name + ", " + slot + ", " + vars[i] + ");");

@@ -70,3 +70,28 @@ HQC_FN hqc_u64 hqc_cta_reserve_ballot(hqc_u32 count, HQC_GLOBAL hqc_u64* counter
   const hqc_u32 below = votes & ((1u << hqc_lane()) - 1u);
   return *s_base + warp_offset[hqc_warp()] + (hqc_u64)HQC_POPC(below);
 }
+
+// A chained hash table's insert (device/hash_table.h, hqc_ch_insert_*) with one exchange per run of
+// neighbouring lanes whose entries go to the same slot (`slot` from hqc_oa_find_or_claim_*, -1 for a
+// lane that inserts nothing): sorted build input (lineitem by l_orderkey) puts a key's rows side by
+// side, and their exchanges on one list head would otherwise serialise. The run's last lane
+// exchanges the head for its entry; every other entry links to the entry of the lane below it, and
+// the run's first to the head the exchange replaced. The lists equal those of one exchange per lane
+// in lane order. Returns the entry, or -1 where slot < 0.
+HQC_FN hqc_i64 hqc_warp_ch_link(HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next, hqc_i64 slot, hqc_i64 entry) {
+  const hqc_i32 lane = hqc_lane();
+  const hqc_i64 slot_below = HQC_SHFL_UP(slot, 1);
+  const hqc_i64 slot_above = HQC_SHFL_DOWN(slot, 1);
+  const hqc_i64 entry_below = HQC_SHFL_UP(entry, 1);
+  const hqc_i32 first = lane == 0 || slot_below != slot;
+  const hqc_i32 last = lane == HQC_SIMD_WIDTH - 1 || slot_above != slot;
+  hqc_i64 replaced = -1;
+  if (last && slot >= 0) replaced = HQC_ATOMIC_XCHG_I64(&heads[slot], entry);
+  // The run's last lane: the lowest lane at or above this one that ends a run.
+  const hqc_u32 ends_above = HQC_BALLOT(last) & (0xffffffffu << lane);
+  const hqc_i32 tail = (hqc_i32)HQC_POPC((ends_above & (0u - ends_above)) - 1u);
+  replaced = HQC_SHFL_IDX(replaced, tail);
+  if (slot < 0) return -1;
+  next[entry] = first ? replaced : entry_below;
+  return entry;
+}
