@@ -22,7 +22,7 @@ export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-unknown} SF $sf"
 nvidia-smi -L
 data=/tmp/tpch-sf$sf
-[ -d "$data" ] || "$bin/horseqc-gen" tpch --sf "$sf" --out "$data" --quiet
+[ -d "$data" ] || "$bin/horseqc-gen" tpch --sf "$sf" --out "$data" --format columnar --quiet
 for layout in chained linear_probing; do
   echo "== bandwidth-bound tpch --multimap $layout"
   "$bin/bandwidth-bound" tpch --data "$data" --device cuda --repeat "${REPEAT:-5}" --multimap "$layout" \

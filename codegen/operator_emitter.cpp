@@ -304,7 +304,7 @@ class OperatorWriter {
     const char* kt = template_suffix(keys.element);
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
     std::string call;
-    if (ht.layout == ir::HashLayout::PerfectHash)
+    if (ht.layout == ir::HashLayout::PerfectHash || ht.perfect_slots)
       call = std::string("hqc_ph_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +
              ctx_.require_arg(ht.key_min_param) + ", " + key + ")";
     else
@@ -348,6 +348,13 @@ class OperatorWriter {
       walk.first = std::string("hqc_ph_probe_") + kt + "(" + k0.name + ", " + cap + ", " + ctx_.require_arg(ht.key_min_param) +
                    ", " + keys[0] + ")";
       walk.next = "-1";
+      return walk;
+    }
+    if (ht.perfect_slots) {
+      // A chained table on one dense key: the key's offset is its slot, which heads its list.
+      walk.first = "hqc_ch_head(" + ctx_.require_arg(ht.head_buffer) + ", hqc_ph_probe_" + kt + "(" + k0.name + ", " + cap + ", " +
+                   ctx_.require_arg(ht.key_min_param) + ", " + keys[0] + "))";
+      walk.next = "hqc_ch_next(" + ctx_.require_arg(ht.next_buffer) + ", " + slot + ")";
       return walk;
     }
     const std::string home = names::probe_home(op.id);

@@ -126,24 +126,23 @@ class HashBuildSink : public SinkEmitter {
       const std::string& cap = ctx.require_arg(ht_->capacity_param);
       const std::string home = "hqc_oa_home(" + hash + ", " + cap + ")";
       if (chained) {
+        // The key's slot (by perfect hash, or found or claimed from the home), then the row's entry
+        // joins its list: with warp shuffles one head exchange per run of lanes sharing the slot
+        // (device/warp.cuh; every lane of the warp calls it: a chained build's sink runs outside any
+        // match loop, in the tile loop's uniform control flow), else one exchange per row.
         const std::string entry = names::build_entry(ht_->name);
         ctx.w.line("const hqc_i64 " + entry + " = " + ctx.require_arg(ht_->entry_base_param) + " + hqc_tile_row(" + names::tile() + ");");
-        const std::string& heads = ctx.require_arg(ht_->head_buffer);
-        const std::string& next = ctx.require_arg(ht_->next_buffer);
-        if (dialect_table(ctx.dialect).has_simd) {
-          // With warp shuffles: the key's slot first, then one head exchange per run of lanes that
-          // share it (device/warp.cuh). Every lane of the warp calls it: the sink of a chained build
-          // runs outside any match loop, with the tile loop's uniform control flow.
-          const std::string key_slot = names::build_key_slot(ht_->name);
-          ctx.w.line("const hqc_i64 " + key_slot + " = " + names::flag() + " ? hqc_oa_find_or_claim_" + kt + "(" + keys.name +
-                     ", " + cap + ", " + home + ", " + vars[0] + ", " + flags + ") : -1;");
-          ctx.w.line("const hqc_i64 " + slot + " = hqc_warp_ch_link(" + heads + ", " + next + ", " + key_slot + ", " + entry + ");");
-          ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
-        } else {
-          call = std::string("hqc_ch_insert_") + kt + "(" + keys.name + ", " + heads + ", " + next + ", " + cap + ", " + home + ", " +
-                 vars[0] + ", " + entry + ", " + flags + ")";
-          ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
-        }
+        const std::string key_slot = names::build_key_slot(ht_->name);
+        const std::string find = ht_->perfect_slots
+                                     ? "hqc_ph_build_" + std::string(kt) + "(" + keys.name + ", " + cap + ", " +
+                                           ctx.require_arg(ht_->key_min_param) + ", " + vars[0] + ", " + flags + ")"
+                                     : "hqc_oa_find_or_claim_" + std::string(kt) + "(" + keys.name + ", " + cap + ", " + home + ", " +
+                                           vars[0] + ", " + flags + ")";
+        ctx.w.line("const hqc_i64 " + key_slot + " = " + names::flag() + " ? " + find + " : -1;");
+        const bool warp = dialect_table(ctx.dialect).has_simd;
+        ctx.w.line("const hqc_i64 " + slot + " = " + (warp ? "hqc_warp_ch_link(" : "hqc_ch_link(") + ctx.require_arg(ht_->head_buffer) +
+                   ", " + ctx.require_arg(ht_->next_buffer) + ", " + key_slot + ", " + entry + ");");
+        if (warp) ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
       } else {
         call = std::string("hqc_oa_claim_") + kt + "(" + keys.name + ", " + cap + ", " + home + ", " + vars[0] + ", " + flags + ")";
         ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");

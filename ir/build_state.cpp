@@ -13,7 +13,10 @@
 //     row, so an insert never walks past its key's duplicates), or, where a build row may insert
 //     several times (a probe of the build pipeline matches several times), duplicates occupy
 //     separate slots of one probe chain and the capacity counts every build row; the probe walks
-//     the list or chain (HashTable::unique_keys false = several matches per probe). Keys are unique
+//     the list or chain (HashTable::unique_keys false = several matches per probe). A chained table
+//     on one integer key dense enough for a perfect hash takes slot = key - min
+//     (HashTable::perfect_slots). The key's domain and distinct count are those of the scan column
+//     it is, also through a subquery's renames (TPC-H Q21's l_orderkey). Keys are unique
 //     when they cover the primary key of their scan (composite keys too: partsupp's
 //     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
@@ -245,33 +248,40 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   // A keys-only table on one column inserts each key once; any other table stores every build row.
   const bool dedup = ht.keys_only && ht.build_keys.size() == 1;
   const plan::Expr& key = *ht.build_keys[0];
-  std::string key_table = key.kind == plan::ExprKind::Column ? physical_table(key.source) : "";
-  // A perfect hash holds one entry per key value: only for unique keys or deduplicated ones.
-  bool perfect = !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1 && (ht.unique_keys || dedup);
+  // The scan column the key is, also through renames (a subquery's select item): its statistics
+  // and domain decide the layout.
+  const auto [key_alias, key_column] =
+      key.kind == plan::ExprKind::Column ? scan_origin(key.source, key.column, build) : std::pair<std::string, std::string>{};
+  std::string key_table = key_alias.empty() ? "" : physical_table(key_alias);
+  // Every build row stored under a non-unique key: a list per distinct key, unless a probe of the
+  // build pipeline matches several times (a row would insert several entries).
+  const bool chained = options_.multimap == HashLayout::Chained && !ht.unique_keys && !dedup &&
+                       !matches_several_times(program_, build);
+  // A perfect hash holds one slot per key value: for unique keys, deduplicated ones, or the heads
+  // of a chained table's lists.
+  bool perfect =
+      !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1 && (ht.unique_keys || dedup || chained);
   if (perfect && !ht.unique_keys && !options_.stats) {
     // Without statistics only a key column (a foreign key references a dense primary key) promises
     // a domain small enough for slot = key - min; any other repeated integer may span anything.
     const TableDef* def = catalog_.find(key_table);
-    perfect = def != nullptr && is_key_column(*def, key.column);
+    perfect = def != nullptr && is_key_column(*def, key_column);
   }
   if (perfect && options_.stats) {
-    ColumnStats s = options_.stats->column(key_table, key.column);
+    ColumnStats s = options_.stats->column(key_table, key_column);
     uint64_t domain = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : 0;
     perfect = s.valid && planner::use_perfect_hash(domain, options_.stats->rows(key_table));
   }
   if (perfect) {
-    ht.layout = HashLayout::PerfectHash;
-    Param min{ht.name + "_key_min", Param::Source::ColumnMin, scalar_of(key.type), key_table, key.column};
-    min.comment = "smallest " + key_table + "." + key.column;
+    ht.layout = chained ? HashLayout::Chained : HashLayout::PerfectHash;
+    ht.perfect_slots = chained;
+    Param min{ht.name + "_key_min", Param::Source::ColumnMin, scalar_of(key.type), key_table, key_column};
+    min.comment = "smallest " + key_table + "." + key_column;
     ht.key_min_param = add_param(min);
-    Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key.column};
-    slots.comment = "domain of " + key_table + "." + key.column;
+    Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key_column};
+    slots.comment = "domain of " + key_table + "." + key_column;
     ht.capacity_param = add_param(slots);
   } else {
-    // Every build row stored under a non-unique key: a list per distinct key, unless a probe of the
-    // build pipeline matches several times (a row would insert several entries).
-    const bool chained = options_.multimap == HashLayout::Chained && !ht.unique_keys && !dedup &&
-                         !matches_several_times(program_, build);
     ht.layout = chained ? HashLayout::Chained : HashLayout::LinearProbing;
     Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};
     cap.predicate = filters_of(build);
@@ -280,20 +290,20 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     // Insert-if-absent and chained tables store each distinct key once: no more slots than distinct
     // keys are needed.
     if ((dedup || chained) && !ht.unique_keys && !key_table.empty() && ht.build_keys.size() == 1) {
-      cap.distinct_columns = {key_table + "." + key.column};
+      cap.distinct_columns = {key_table + "." + key_column};
       cap.comment = "power of two >= min(build rows x selectivity, distinct keys) / load factor";
     }
     ht.capacity_param = add_param(cap);
-    if (chained) {
-      ht.entries_param = build.source.rows_param;
-      Param base{ht.name + "_entry_base", Param::Source::Constant, ScalarType::I64};
-      base.comment = "entry of the launch's first row (a chunk's first row when the build's scan streams)";
-      ht.entry_base_param = add_param(base);
-      ht.head_buffer = add_buffer({ht.name + "_heads", ScalarType::I64, 0, ht.capacity_param, 1, Buffer::Fill::Pattern,
-                                   ~uint64_t{0}, "latest entry of each slot's list (-1: none)"});
-      ht.next_buffer = add_buffer({ht.name + "_next", ScalarType::I64, 0, ht.entries_param, 1, Buffer::Fill::None, 0,
-                                   "entry inserted before this one under the same slot (-1: the last)"});
-    }
+  }
+  if (chained) {
+    ht.entries_param = build.source.rows_param;
+    Param base{ht.name + "_entry_base", Param::Source::Constant, ScalarType::I64};
+    base.comment = "entry of the launch's first row (a chunk's first row when the build's scan streams)";
+    ht.entry_base_param = add_param(base);
+    ht.head_buffer = add_buffer({ht.name + "_heads", ScalarType::I64, 0, ht.capacity_param, 1, Buffer::Fill::Pattern,
+                                 ~uint64_t{0}, "latest entry of each slot's list (-1: none)"});
+    ht.next_buffer = add_buffer({ht.name + "_next", ScalarType::I64, 0, ht.entries_param, 1, Buffer::Fill::None, 0,
+                                 "entry inserted before this one under the same slot (-1: the last)"});
   }
   // A chained table keeps its first key column per slot, everything else per entry.
   const std::string& entries = ht.layout == HashLayout::Chained ? ht.entries_param : ht.capacity_param;

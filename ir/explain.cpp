@@ -111,7 +111,8 @@ std::string explain_pipelines(const Program& p) {
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
     s += "] overflow " + ht.overflow_buffer;
     if (ht.layout == HashLayout::Chained)
-      s += "\n  entries " + ht.entries_param + " from " + ht.entry_base_param + " heads " + ht.head_buffer + " next " + ht.next_buffer;
+      s += "\n  entries " + ht.entries_param + " from " + ht.entry_base_param + " heads " + ht.head_buffer + " next " + ht.next_buffer +
+           (ht.perfect_slots ? " (slot = key - " + ht.key_min_param + ")" : "");
     s += "\n";
   }
   for (const AggregationTable& a : p.aggregations) {

@@ -163,7 +163,7 @@ struct HashTable {
   // build key occupies one slot (composite keys store every build row).
   bool keys_only = false;
   std::string capacity_param;   // slots
-  std::string key_min_param;    // PerfectHash only
+  std::string key_min_param;    // PerfectHash and perfect_slots only
   std::vector<std::string> key_buffers;      // one per key column, filled with the empty marker
   std::vector<std::string> payload_buffers;  // parallel to `payload`
   std::string overflow_buffer;  // one u32; nonzero after the build = rebuild with more capacity
@@ -172,6 +172,9 @@ struct HashTable {
   // build's scan streams in chunks), the list heads (I64 per slot, -1 = none) and links (I64 per entry).
   std::string entries_param;
   std::string entry_base_param;
+  // Chained on one dense integer key: slot = key - key_min (capacity = the key's domain, as
+  // PerfectHash) instead of a search from the hash.
+  bool perfect_slots = false;
   std::string head_buffer;
   std::string next_buffer;
   // Distributed runs: built from a rank's partition and probed only by rows of the same rank (a join

@@ -75,6 +75,8 @@ class Verifier {
         need_param(ht.key_min_param, who);
         if (ht.build_keys.size() != 1) fail(who + ": a perfect hash needs exactly one key");
       }
+      if (ht.perfect_slots && (ht.layout != HashLayout::Chained || ht.build_keys.size() != 1)) fail(who + ": perfect-hash slots are for chained tables on one key");
+      if (ht.perfect_slots) need_param(ht.key_min_param, who);
       if (ht.layout == HashLayout::Chained) {
         need_param(ht.entries_param, who);
         need_param(ht.entry_base_param, who);

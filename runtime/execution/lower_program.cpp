@@ -548,7 +548,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
         CheckSpec check;
         check.flag_buffer = ht.overflow_buffer;
         check.what = "hash table " + ht.name + " (build on " + ht.build_table + ")";
-        if (ht.layout != ir::HashLayout::PerfectHash) {
+        if (ht.layout != ir::HashLayout::PerfectHash && !ht.perfect_slots) {
           check.action = CheckSpec::Action::Grow;
           check.grow_params = {ht.capacity_param};
         } else {

@@ -27,8 +27,11 @@
 //     `heads` (capacity elements, -1 when empty) the latest entry of each slot; `next` (one per
 //     entry) the entry inserted before it under the same slot, -1 after the last. An entry is the
 //     build row, so a build writes next, payload and the other key columns where it reads its row
-//     and no insert walks past its key's duplicates. hqc_ch_first_* / hqc_ch_next list a key's
+//     and no insert walks past its key's duplicates (hqc_ch_link). hqc_ch_first_* / hqc_ch_next list a key's
 //     entries (of a composite key: every entry whose first column equals; the probe compares the rest).
+//     A single dense key may take its slot by perfect hash instead (hqc_ph_build_*, then
+//     hqc_ch_link; probes hqc_ch_head of hqc_ph_probe_*): no search, and sorted keys touch the
+//     heads in order.
 //   - Insert-if-absent (keys-only tables of semi/anti joins, which ask only whether a key exists):
 //     hqc_oa_insert_absent_* returns the slot holding the key, claiming a free one only when no
 //     slot holds it yet, so duplicate build keys share one slot and need no extra capacity. A
@@ -269,35 +272,28 @@ HQC_FN hqc_i64 hqc_oa_next_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity,
 
 // ---------------------------------------------------------------- chained tables (non-unique keys)
 
-// Inserts entry `entry` (a build row) under `key` (the first key column): finds or claims the
-// key's slot on the chain from `home`, then makes the entry the head of that slot's list. Returns
-// the entry (where the payload and the other key columns go), or -1 after raising a flag.
-HQC_FN hqc_i64 hqc_ch_insert_i32(HQC_GLOBAL hqc_i32* keys, HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next,
-                                 hqc_i64 capacity, hqc_i64 home, hqc_i32 key, hqc_i64 entry, HQC_GLOBAL hqc_u32* flags) {
-  const hqc_i64 slot = hqc_oa_find_or_claim_i32(keys, capacity, home, key, flags);
+// Makes entry `entry` (a build row) the head of slot `slot`'s list: the insert after the key's slot
+// was found or claimed (hqc_oa_find_or_claim_*, from the home of every key column's hash) or taken
+// by perfect hash (hqc_ph_build_*). slot < 0 (no slot, a flag raised): nothing, -1. Returns the
+// entry, where the payload and the other key columns go.
+HQC_FN hqc_i64 hqc_ch_link(HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next, hqc_i64 slot, hqc_i64 entry) {
   if (slot < 0) return -1;
   next[entry] = HQC_ATOMIC_XCHG_I64(&heads[slot], entry);
   return entry;
 }
 
-HQC_FN hqc_i64 hqc_ch_insert_i64(HQC_GLOBAL hqc_i64* keys, HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next,
-                                 hqc_i64 capacity, hqc_i64 home, hqc_i64 key, hqc_i64 entry, HQC_GLOBAL hqc_u32* flags) {
-  const hqc_i64 slot = hqc_oa_find_or_claim_i64(keys, capacity, home, key, flags);
-  if (slot < 0) return -1;
-  next[entry] = HQC_ATOMIC_XCHG_I64(&heads[slot], entry);
-  return entry;
-}
+// The first entry of the list of slot `slot` (-1: no slot, -1 stays -1). With a perfect-hash slot
+// (hqc_ph_build_* / hqc_ph_probe_*, dense key domains) a chained table needs no key search at all.
+HQC_FN hqc_i64 hqc_ch_head(HQC_GLOBAL const hqc_i64* heads, hqc_i64 slot) { return slot < 0 ? -1 : heads[slot]; }
 
 // The first entry of `key`'s list (-1: the key is absent), and the entry after `entry` (-1 stays -1).
 HQC_FN hqc_i64 hqc_ch_first_i32(HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL const hqc_i64* heads, hqc_i64 capacity,
                                 hqc_i64 home, hqc_i32 key) {
-  const hqc_i64 slot = hqc_oa_walk_i32(keys, capacity, home, 0, key);
-  return slot < 0 ? -1 : heads[slot];
+  return hqc_ch_head(heads, hqc_oa_walk_i32(keys, capacity, home, 0, key));
 }
 HQC_FN hqc_i64 hqc_ch_first_i64(HQC_GLOBAL const hqc_i64* keys, HQC_GLOBAL const hqc_i64* heads, hqc_i64 capacity,
                                 hqc_i64 home, hqc_i64 key) {
-  const hqc_i64 slot = hqc_oa_walk_i64(keys, capacity, home, 0, key);
-  return slot < 0 ? -1 : heads[slot];
+  return hqc_ch_head(heads, hqc_oa_walk_i64(keys, capacity, home, 0, key));
 }
 HQC_FN hqc_i64 hqc_ch_next(HQC_GLOBAL const hqc_i64* next, hqc_i64 entry) { return entry < 0 ? -1 : next[entry]; }
 

@@ -71,7 +71,7 @@ HQC_FN hqc_u64 hqc_cta_reserve_ballot(hqc_u32 count, HQC_GLOBAL hqc_u64* counter
   return *s_base + warp_offset[hqc_warp()] + (hqc_u64)HQC_POPC(below);
 }
 
-// A chained hash table's insert (device/hash_table.h, hqc_ch_insert_*) with one exchange per run of
+// A chained hash table's link (device/hash_table.h, hqc_ch_link) with one exchange per run of
 // neighbouring lanes whose entries go to the same slot (`slot` from hqc_oa_find_or_claim_*, -1 for a
 // lane that inserts nothing): sorted build input (lineitem by l_orderkey) puts a key's rows side by
 // side, and their exchanges on one list head would otherwise serialise. The run's last lane

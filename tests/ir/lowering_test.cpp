@@ -56,20 +56,34 @@ TEST_CASE("an inner join on a repeated build key lowers to a multi-map; its mate
   REQUIRE(p.hash_tables.size() == 1);
   CHECK_FALSE(p.hash_tables[0].unique_keys);
   CHECK_FALSE(p.hash_tables[0].keys_only);
-  // A list of entries per distinct key (a perfect hash holds one row per key): the entries are
-  // lineorder's rows, payload and links sized by them, the slots by the distinct lo_custkey.
+  // A list of entries per distinct key: the entries are lineorder's rows, payload and links sized
+  // by them; lo_custkey is a key column (it references customer), so without statistics its slots
+  // are its domain (slot = key - min).
   const ir::HashTable& ht = p.hash_tables[0];
   CHECK(ht.layout == ir::HashLayout::Chained);
+  CHECK(ht.perfect_slots);
   CHECK(ht.entries_param == p.pipelines[0].source.rows_param);
   const ir::Param* cap = p.find_param(ht.capacity_param);
   REQUIRE(cap);
-  CHECK(cap->distinct_columns == std::vector<std::string>{"lineorder.lo_custkey"});
+  CHECK(cap->source == ir::Param::Source::ColumnDomain);
+  CHECK(!ht.key_min_param.empty());
   REQUIRE(p.find_buffer(ht.next_buffer));
   CHECK(p.find_buffer(ht.next_buffer)->elements_param == ht.entries_param);
   CHECK(p.find_buffer(ht.head_buffer)->elements_param == ht.capacity_param);
   CHECK(p.find_buffer(ht.head_buffer)->pattern == ~uint64_t{0});
   for (const std::string& b : ht.payload_buffers) CHECK(p.find_buffer(b)->elements_param == ht.entries_param);
   CHECK(p.find_buffer(ht.key_buffers[0])->elements_param == ht.capacity_param);
+  // Any other repeated integer may span anything: its slots are searched, as many as distinct keys.
+  std::string spread = many;
+  spread.replace(spread.find("lo_custkey"), 10, "lo_quantity");
+  ir::Program q = ir::build_program(std::make_shared<plan::LogicalPlan>(plan::parse_json_plan(spread, "spread.json", Catalog::ssb())),
+                                    Catalog::ssb());
+  REQUIRE(q.hash_tables.size() == 1);
+  CHECK(q.hash_tables[0].layout == ir::HashLayout::Chained);
+  CHECK_FALSE(q.hash_tables[0].perfect_slots);
+  const ir::Param* qcap = q.find_param(q.hash_tables[0].capacity_param);
+  REQUIRE(qcap);
+  CHECK(qcap->distinct_columns == std::vector<std::string>{"lineorder.lo_quantity"});
   REQUIRE(p.outputs.size() == 1);
   CHECK(p.outputs[0].overflow_buffer == "out0_overflow");  // more rows than the probe side: grown on overflow
   CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));

@@ -129,32 +129,36 @@ HQC_KERNEL void build_probe64(HQC_GLOBAL const hqc_i64* keys_in, hqc_i64 n_rows,
   }
 }
 
-// Chained table (non-unique keys): rows [0, n_rows) of keys_in insert entry base + row; a probe
-// row walks its key's list and writes how many entries it holds and the sum of their payloads.
-HQC_KERNEL void chain_build32(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, hqc_i64 base, HQC_GLOBAL hqc_i32* keys,
-                              HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next, HQC_GLOBAL hqc_i64* payload,
-                              hqc_i64 capacity, HQC_GLOBAL hqc_u32* flags) {
+// Chained table (non-unique keys): rows [0, n_rows) of keys_in insert entry base + row, the slot
+// found or claimed by open addressing (perfect == 0) or by perfect hash over [key_min, key_min +
+// capacity) (perfect == 1); a probe row walks its key's list and writes how many entries it holds
+// and the sum of their payloads.
+HQC_KERNEL void chain_build32(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, hqc_i64 base, hqc_i32 perfect,
+                              HQC_GLOBAL hqc_i32* keys, HQC_GLOBAL hqc_i64* heads, HQC_GLOBAL hqc_i64* next,
+                              HQC_GLOBAL hqc_i64* payload, hqc_i64 capacity, hqc_i64 key_min, HQC_GLOBAL hqc_u32* flags) {
   for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
     hqc_i32 k = hqc_load_i32(keys_in, tile, tile_items);
     if (!hqc_tile_valid(tile_items)) continue;
     const hqc_i64 entry = base + hqc_tile_row(tile);
-    const hqc_i64 e = hqc_ch_insert_i32(keys, heads, next, capacity, hqc_oa_home(hqc_key_hash_i32(k), capacity), k, entry, flags);
-    hqc_ht_put_i64(payload, e, entry * 10);
+    const hqc_i64 slot = perfect ? hqc_ph_build_i32(keys, capacity, key_min, k, flags)
+                                 : hqc_oa_find_or_claim_i32(keys, capacity, hqc_oa_home(hqc_key_hash_i32(k), capacity), k, flags);
+    hqc_ht_put_i64(payload, hqc_ch_link(heads, next, slot, entry), entry * 10);
   }
 }
 
-HQC_KERNEL void chain_probe32(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, HQC_GLOBAL const hqc_i32* keys,
+HQC_KERNEL void chain_probe32(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, hqc_i32 perfect, HQC_GLOBAL const hqc_i32* keys,
                               HQC_GLOBAL const hqc_i64* heads, HQC_GLOBAL const hqc_i64* next,
-                              HQC_GLOBAL const hqc_i64* payload, hqc_i64 capacity, HQC_GLOBAL hqc_i64* count,
+                              HQC_GLOBAL const hqc_i64* payload, hqc_i64 capacity, hqc_i64 key_min, HQC_GLOBAL hqc_i64* count,
                               HQC_GLOBAL hqc_i64* sum) {
   for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
     hqc_i32 k = hqc_load_i32(keys_in, tile, tile_items);
     if (!hqc_tile_valid(tile_items)) continue;
     hqc_i64 n = 0, total = 0;
-    for (hqc_i64 e = hqc_ch_first_i32(keys, heads, capacity, hqc_oa_home(hqc_key_hash_i32(k), capacity), k); e >= 0;
-         e = hqc_ch_next(next, e)) {
+    hqc_i64 e = perfect ? hqc_ch_head(heads, hqc_ph_probe_i32(keys, capacity, key_min, k))
+                        : hqc_ch_first_i32(keys, heads, capacity, hqc_oa_home(hqc_key_hash_i32(k), capacity), k);
+    for (; e >= 0; e = hqc_ch_next(next, e)) {
       ++n;
       total += hqc_ht_get_i64(payload, e);
     }
@@ -502,63 +506,72 @@ TEST_CASE("64-bit open addressing: build + probe, reserved key flagged") {
   CHECK(d.read<uint32_t>(flags, 1)[0] == 2u);
 }
 
-TEST_CASE("chained table: every entry of a key listed once, entries from a base, full flag") {
+TEST_CASE("chained table: every entry of a key listed once, entries from a base; open addressing and perfect-hash slots") {
   auto& d = device();
-  // 3000 rows over 97 keys (31 or 30 rows each; 2^31 - 5 among them), built in two launches as
-  // two chunks would be: rows [0, 1200) then [1200, 3000) with entry base 1200.
-  std::vector<int32_t> build;
-  for (int32_t i = 0; i < 3000; ++i) build.push_back(i % 97 == 96 ? INT32_MAX - 4 : (i % 97) * 7);
-  const int64_t capacity = 256;
-  std::vector<int32_t> first(build.begin(), build.begin() + 1200), second(build.begin() + 1200, build.end());
-  cl_mem keys = d.buffer(std::vector<int32_t>(capacity, INT32_MIN));
-  cl_mem heads = d.buffer(std::vector<int64_t>(capacity, -1));
-  cl_mem next = d.buffer(std::vector<int64_t>(build.size(), -7));
-  cl_mem payload = d.buffer(std::vector<int64_t>(build.size(), 0));
-  cl_mem flags = d.buffer(std::vector<uint32_t>{0});
-  for (auto [part, base] : {std::pair{&first, int64_t{0}}, std::pair{&second, int64_t{1200}}}) {
-    cl_mem in = d.buffer(*part);
-    d.run("chain_build32", {OpenClDevice::mem(in), OpenClDevice::i64(static_cast<int64_t>(part->size())), OpenClDevice::i64(base),
+  for (int perfect : {0, 1}) {
+    CAPTURE(perfect);
+    // 3000 rows over 97 keys (31 or 30 rows each; with open addressing one of them 2^31 - 5), built
+    // in two launches as two chunks would be: rows [0, 1200) then [1200, 3000) with entry base 1200.
+    std::vector<int32_t> build;
+    for (int32_t i = 0; i < 3000; ++i) build.push_back(i % 97 == 96 && !perfect ? INT32_MAX - 4 : 5 + (i % 97) * 7);
+    const int64_t capacity = perfect ? 96 * 7 + 1 : 256, key_min = 5;
+    std::vector<int32_t> first(build.begin(), build.begin() + 1200), second(build.begin() + 1200, build.end());
+    cl_mem keys = d.buffer(std::vector<int32_t>(static_cast<size_t>(capacity), INT32_MIN));
+    cl_mem heads = d.buffer(std::vector<int64_t>(static_cast<size_t>(capacity), -1));
+    cl_mem next = d.buffer(std::vector<int64_t>(build.size(), -7));
+    cl_mem payload = d.buffer(std::vector<int64_t>(build.size(), 0));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    for (auto [part, base] : {std::pair{&first, int64_t{0}}, std::pair{&second, int64_t{1200}}}) {
+      cl_mem in = d.buffer(*part);
+      d.run("chain_build32", {OpenClDevice::mem(in), OpenClDevice::i64(static_cast<int64_t>(part->size())), OpenClDevice::i64(base),
+                              OpenClDevice::i32(perfect), OpenClDevice::mem(keys), OpenClDevice::mem(heads), OpenClDevice::mem(next),
+                              OpenClDevice::mem(payload), OpenClDevice::i64(capacity), OpenClDevice::i64(key_min), OpenClDevice::mem(flags)},
+            5, 64);
+    }
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
+    // Each distinct key holds one slot: 97 slots used.
+    auto slots = d.read<int32_t>(keys, static_cast<size_t>(capacity));
+    CHECK(std::count_if(slots.begin(), slots.end(), [](int32_t k) { return k != INT32_MIN; }) == 97);
+    std::vector<int32_t> probes;
+    for (int32_t k = -7; k < 100 * 7; ++k) probes.push_back(k);
+    probes.push_back(INT32_MAX - 4);
+    cl_mem probe_in = d.buffer(probes);
+    cl_mem count = d.buffer(std::vector<int64_t>(probes.size(), -1));
+    cl_mem sum = d.buffer(std::vector<int64_t>(probes.size(), -1));
+    d.run("chain_probe32", {OpenClDevice::mem(probe_in), OpenClDevice::i64(static_cast<int64_t>(probes.size())), OpenClDevice::i32(perfect),
                             OpenClDevice::mem(keys), OpenClDevice::mem(heads), OpenClDevice::mem(next), OpenClDevice::mem(payload),
-                            OpenClDevice::i64(capacity), OpenClDevice::mem(flags)},
-          5, 64);
+                            OpenClDevice::i64(capacity), OpenClDevice::i64(key_min), OpenClDevice::mem(count), OpenClDevice::mem(sum)},
+          3, 64);
+    auto got_count = d.read<int64_t>(count, probes.size());
+    auto got_sum = d.read<int64_t>(sum, probes.size());
+    std::map<int32_t, std::pair<int64_t, int64_t>> expected;  // key -> (rows, sum of row * 10)
+    for (size_t i = 0; i < build.size(); ++i) {
+      expected[build[i]].first += 1;
+      expected[build[i]].second += static_cast<int64_t>(i) * 10;
+    }
+    for (size_t i = 0; i < probes.size(); ++i) {
+      auto it = expected.find(probes[i]);
+      const std::pair<int64_t, int64_t> want = it == expected.end() ? std::pair<int64_t, int64_t>{0, 0} : it->second;
+      REQUIRE_MESSAGE(got_count[i] == want.first, "entries of key " << probes[i]);
+      REQUIRE_MESSAGE(got_sum[i] == want.second, "payload sum of key " << probes[i]);
+    }
   }
-  CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
-  // Each distinct key holds one slot: 97 slots used.
-  auto slots = d.read<int32_t>(keys, capacity);
-  CHECK(std::count_if(slots.begin(), slots.end(), [](int32_t k) { return k != INT32_MIN; }) == 97);
-  std::vector<int32_t> probes;
-  for (int32_t k = -7; k < 97 * 7; ++k) probes.push_back(k);
-  probes.push_back(INT32_MAX - 4);
-  cl_mem probe_in = d.buffer(probes);
-  cl_mem count = d.buffer(std::vector<int64_t>(probes.size(), -1));
-  cl_mem sum = d.buffer(std::vector<int64_t>(probes.size(), -1));
-  d.run("chain_probe32", {OpenClDevice::mem(probe_in), OpenClDevice::i64(static_cast<int64_t>(probes.size())), OpenClDevice::mem(keys),
-                          OpenClDevice::mem(heads), OpenClDevice::mem(next), OpenClDevice::mem(payload), OpenClDevice::i64(capacity),
-                          OpenClDevice::mem(count), OpenClDevice::mem(sum)},
-        3, 64);
-  auto got_count = d.read<int64_t>(count, probes.size());
-  auto got_sum = d.read<int64_t>(sum, probes.size());
-  std::map<int32_t, std::pair<int64_t, int64_t>> expected;  // key -> (rows, sum of row * 10)
-  for (size_t i = 0; i < build.size(); ++i) {
-    expected[build[i]].first += 1;
-    expected[build[i]].second += static_cast<int64_t>(i) * 10;
-  }
-  for (size_t i = 0; i < probes.size(); ++i) {
-    auto it = expected.find(probes[i]);
-    const std::pair<int64_t, int64_t> want = it == expected.end() ? std::pair<int64_t, int64_t>{0, 0} : it->second;
-    REQUIRE_MESSAGE(got_count[i] == want.first, "entries of key " << probes[i]);
-    REQUIRE_MESSAGE(got_sum[i] == want.second, "payload sum of key " << probes[i]);
-  }
-  SUBCASE("fewer slots than distinct keys raise the full flag") {
-    cl_mem small_keys = d.buffer(std::vector<int32_t>(64, INT32_MIN));
-    cl_mem small_heads = d.buffer(std::vector<int64_t>(64, -1));
-    cl_mem small_flags = d.buffer(std::vector<uint32_t>{0});
+  SUBCASE("fewer slots than distinct keys raise the full flag; a key outside a perfect hash's domain the out-of-range flag") {
+    std::vector<int32_t> build;
+    for (int32_t i = 0; i < 3000; ++i) build.push_back(i % 97);
     cl_mem in = d.buffer(build);
-    d.run("chain_build32", {OpenClDevice::mem(in), OpenClDevice::i64(static_cast<int64_t>(build.size())), OpenClDevice::i64(0),
-                            OpenClDevice::mem(small_keys), OpenClDevice::mem(small_heads), OpenClDevice::mem(next),
-                            OpenClDevice::mem(payload), OpenClDevice::i64(64), OpenClDevice::mem(small_flags)},
-          5, 64);
-    CHECK((d.read<uint32_t>(small_flags, 1)[0] & 1u) != 0u);
+    cl_mem next = d.buffer(std::vector<int64_t>(build.size(), -7));
+    cl_mem payload = d.buffer(std::vector<int64_t>(build.size(), 0));
+    for (int perfect : {0, 1}) {
+      cl_mem keys = d.buffer(std::vector<int32_t>(64, INT32_MIN));
+      cl_mem heads = d.buffer(std::vector<int64_t>(64, -1));
+      cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+      d.run("chain_build32", {OpenClDevice::mem(in), OpenClDevice::i64(static_cast<int64_t>(build.size())), OpenClDevice::i64(0),
+                              OpenClDevice::i32(perfect), OpenClDevice::mem(keys), OpenClDevice::mem(heads), OpenClDevice::mem(next),
+                              OpenClDevice::mem(payload), OpenClDevice::i64(64), OpenClDevice::i64(0), OpenClDevice::mem(flags)},
+            5, 64);
+      CHECK(d.read<uint32_t>(flags, 1)[0] == (perfect ? 4u : 1u));
+    }
   }
 }
 

@@ -70,7 +70,8 @@ HQC_KERNEL void joins_match_loop_materialize_p0_build(
     // ---- build ht0 (chained, sink) ----
     const hqc_i32 bk_ht0_0 = (hqc_i32)d_k;
     const hqc_i64 entry_ht0 = ht0_entry_base + hqc_tile_row(tile);
-    const hqc_i64 slot_ht0 = flag ? hqc_ch_insert_i32(ht0_keys, ht0_heads, ht0_next, ht0_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht0_0), ht0_capacity), bk_ht0_0, entry_ht0, ht0_overflow) : -1;
+    const hqc_i64 kslot_ht0 = flag ? hqc_oa_find_or_claim_i32(ht0_keys, ht0_capacity, hqc_oa_home(hqc_key_hash_i32(bk_ht0_0), ht0_capacity), bk_ht0_0, ht0_overflow) : -1;
+    const hqc_i64 slot_ht0 = hqc_ch_link(ht0_heads, ht0_next, kslot_ht0, entry_ht0);
     hqc_ht_put_i32(ht0_d_id, slot_ht0, d_id);
     hqc_ht_put_i32(ht0_d_w, slot_ht0, d_w);
   }
