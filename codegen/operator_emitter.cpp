@@ -324,6 +324,11 @@ class OperatorWriter {
     std::string rest_equal;  // the other key columns equal at the slot (empty for one column)
   };
 
+  // The entry after `slot` in a chained table's list.
+  std::string chained_next(const ir::HashTable& ht, const std::string& slot) {
+    return "hqc_ch_next(" + ctx_.require_arg(ht.next_buffer) + ", " + slot + ")";
+  }
+
   // Declares the probe key columns and the home slot; returns the walk expressions.
   Walk chain_walk(const ir::PipelineOp& op, const ir::HashTable& ht) {
     Walk walk;
@@ -354,7 +359,7 @@ class OperatorWriter {
       // A chained table on one dense key: the key's offset is its slot, which heads its list.
       walk.first = "hqc_ch_head(" + ctx_.require_arg(ht.head_buffer) + ", hqc_ph_probe_" + kt + "(" + k0.name + ", " + cap + ", " +
                    ctx_.require_arg(ht.key_min_param) + ", " + keys[0] + "))";
-      walk.next = "hqc_ch_next(" + ctx_.require_arg(ht.next_buffer) + ", " + slot + ")";
+      walk.next = chained_next(ht, slot);
       return walk;
     }
     const std::string home = names::probe_home(op.id);
@@ -363,7 +368,7 @@ class OperatorWriter {
       // The key's slot heads its list of entries; `slot` walks the entries.
       walk.first = std::string("hqc_ch_first_") + kt + "(" + k0.name + ", " + ctx_.require_arg(ht.head_buffer) + ", " + cap + ", " +
                    home + ", " + keys[0] + ")";
-      walk.next = "hqc_ch_next(" + ctx_.require_arg(ht.next_buffer) + ", " + slot + ")";
+      walk.next = chained_next(ht, slot);
       return walk;
     }
     walk.first = std::string("hqc_oa_first_") + kt + "(" + k0.name + ", " + cap + ", " + home + ", " + keys[0] + ")";

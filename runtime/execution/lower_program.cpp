@@ -541,8 +541,9 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");
       // A chained build's entries are its rows: a launch over a chunk starts at the chunk's row.
       for (LaunchSpec& l : ps.launches) {
+        if (ht.entry_base_param.empty()) break;
         for (const ArgSpec& a : l.args)
-          if (!ht.entry_base_param.empty() && a.kind == ArgSpec::Kind::Param && a.name == ht.entry_base_param) l.row_base_param = a.name;
+          if (a.kind == ArgSpec::Kind::Param && a.name == ht.entry_base_param) l.row_base_param = a.name;
       }
       if (!ht.overflow_buffer.empty()) {
         CheckSpec check;
