@@ -13,6 +13,8 @@ const DialectTable kCuda = {
     "",
     "extern \"C\" __global__",
     "__device__ __forceinline__",
+    "__device__ __noinline__",
+    "_Pragma(\"unroll 1\")",
     "",
     "",
     "__shared__",
@@ -70,6 +72,10 @@ const DialectTable kOpenCL = {
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
     "__kernel",
+    "",
+    // PoCL's work-group compiler needs a barrier's function inlined into the kernel; the same
+    // text as HQC_FN keeps every OpenCL driver's choice its own.
+    "",
     "",
     "__global",
     "__local",
@@ -161,6 +167,8 @@ std::string dialect_prelude(Dialect dialect) {
   out += "typedef " + std::string(t.u8) + " hqc_u8;\n";
   define(out, "HQC_KERNEL", t.kernel_qualifier);
   define(out, "HQC_FN", t.device_function);
+  define(out, "HQC_CTA_FN", t.collective_function);
+  define(out, "HQC_NO_UNROLL", t.no_unroll);
   define(out, "HQC_GLOBAL", t.global_pointer);
   define(out, "HQC_LOCAL", t.local_pointer);
   define(out, "HQC_LOCAL_DECL", t.local_declaration);
@@ -226,7 +234,9 @@ std::string device_library_source(Dialect dialect) {
 }
 
 std::vector<std::string> compile_options(Dialect dialect) {
-  if (dialect == Dialect::Cuda) return {"--std=c++17"};
+  // --minimal: NVRTC leaves out what generated kernels never use (textures, surfaces, the device
+  // runtime's functions); the same PTX, ~20 ms less front end per compile.
+  if (dialect == Dialect::Cuda) return {"--std=c++17", "--minimal"};
   // -w: the OpenCL compiler's warnings about generated code (e.g. PoCL's clang on a folded
   // comparison) are not the user's business and would leak onto stderr past --quiet.
   return {"-cl-std=CL1.2", "-w"};

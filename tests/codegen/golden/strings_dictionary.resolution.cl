@@ -9,6 +9,8 @@ typedef double hqc_f64;
 typedef uchar hqc_u8;
 #define HQC_KERNEL __kernel
 #define HQC_FN
+#define HQC_CTA_FN
+#define HQC_NO_UNROLL
 #define HQC_GLOBAL __global
 #define HQC_LOCAL __local
 #define HQC_LOCAL_DECL __local
