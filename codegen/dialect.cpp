@@ -13,7 +13,7 @@ const DialectTable kCuda = {
     "",
     "extern \"C\" __global__",
     "__device__ __forceinline__",
-    "__device__ __noinline__",
+    "static __device__ __noinline__",  // static: each relocatable part (nvrtc_compile_module) keeps its own copy
     "_Pragma(\"unroll 1\")",
     "",
     "",

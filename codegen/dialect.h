@@ -27,7 +27,7 @@ struct DialectTable {
   // Qualifiers
   const char* kernel_qualifier;   // entry points: unmangled, launchable
   const char* device_function;    // library functions
-  // A CTA-wide collective (every work-item calls it; once per CTA or per tile, never per tuple):
+  // A CTA-wide collective (every work-item calls it, once per CTA, never per tuple or per tile):
   // compiled once and called where the dialect's compiler would otherwise inline its loops at
   // every call site (NVRTC: one 128-bit CTA sum inlined three times cost ~60 ms of compile).
   const char* collective_function;

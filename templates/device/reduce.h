@@ -50,7 +50,11 @@ HQC_FN hqc_i64 hqc_combine_max_i64(hqc_i64 a, hqc_i64 b) { return a > b ? a : b;
     if (HQC_LID() < lanes) s[HQC_LID()] = partial;                                  \
     HQC_BARRIER();                                                                  \
     T result = s[0];                                                                \
-    HQC_NO_UNROLL for (hqc_i32 i = 1; i < lanes; ++i) result = hqc_combine_##OP(result, s[i]); \
+    if (lanes == HQC_REDUCE_WE_LANES) {  /* a constant trip count: unrolled, loads in flight together */ \
+      for (hqc_i32 i = 1; i < HQC_REDUCE_WE_LANES; ++i) result = hqc_combine_##OP(result, s[i]); \
+    } else {                                                                        \
+      HQC_NO_UNROLL for (hqc_i32 i = 1; i < lanes; ++i) result = hqc_combine_##OP(result, s[i]); \
+    }                                                                               \
     HQC_BARRIER();                                                                  \
     return result;                                                                  \
   }

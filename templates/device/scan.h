@@ -17,7 +17,7 @@
 HQC_FN hqc_i32 hqc_scan_we_words(hqc_i32 block) { return (block + 1) / 2 + 2; }
 #define HQC_SCAN_SIMD_WORDS 18
 
-HQC_CTA_FN hqc_u32 hqc_cta_scan_we_u32(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* total) {
+HQC_FN hqc_u32 hqc_cta_scan_we_u32(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* total) {
   HQC_LOCAL hqc_u32* s = (HQC_LOCAL hqc_u32*)scratch;
   HQC_LOCAL hqc_u64* s_total = scratch + (HQC_BDIM() + 1) / 2;
   const hqc_i32 n = HQC_BDIM();
