@@ -7,7 +7,7 @@ typedef double hqc_f64;
 typedef unsigned char hqc_u8;
 #define HQC_KERNEL extern "C" __global__
 #define HQC_FN __device__ __forceinline__
-#define HQC_CTA_FN __device__ __noinline__
+#define HQC_CTA_FN static __device__ __noinline__
 #define HQC_NO_UNROLL _Pragma("unroll 1")
 #define HQC_GLOBAL
 #define HQC_LOCAL
