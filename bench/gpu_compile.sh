@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Cold and warm kernel compile on the GPU machine, a module compiled whole (one NVRTC program per
-# query, HORSEQC_COMPILE_THREADS=1) vs its kernels compiled in parallel NVRTC programs and linked by
-# nvJitLink (the default, nvrtc_compile_module): TPC-H (22) and SSB (13) at SF $SF (default 10)
+# Cold and warm kernel compile on the GPU machine, a module compiled whole (the default: one NVRTC
+# program per query, its optimizer and ptxas on every core, HORSEQC_COMPILE_THREADS=1) vs its kernels
+# compiled in parallel relocatable NVRTC programs and linked by nvJitLink (opt-in,
+# HORSEQC_COMPILE_THREADS=nproc; nvrtc_compile_module): TPC-H (22) and SSB (13) at SF $SF (default 10)
 # generated as columnar files; per configuration a fresh kernel cache, a cold run (every query
 # compiles) and a warm run (every query a cache hit), both with --repeat 3. NVRTC's own cache (the
 # driver's compute cache, which NVRTC uses since 12.9 unless told --no-cache) starts empty too
