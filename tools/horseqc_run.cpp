@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -510,17 +511,40 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       std::fprintf(stderr, "%s: %zu of %zu queries compiled together in %.1f ms\n", args.get("sql-file")->c_str(),
                    plans.size(), queries.size(), ms);
   }
+  // Several queries one after the other on a backend that compiles off the calling thread (CUDA):
+  // every query is lowered first (a query that fails here fails again, with its message, in the loop
+  // below), the first compiles alone, and from the second on the next `ahead` queries' kernels compile
+  // while the current one runs — a cold process's compiles run several at a time on the host's cores.
+  size_t ahead = 0;
+  if (!batch && !concurrent_mode && comm == nullptr && queries.size() > 1 && backend->compiles_off_thread()) {
+    ahead = std::max<size_t>(1, std::thread::hardware_concurrency() / 4);
+    for (const std::string& name : queries) {
+      try {
+        QueryReport r;
+        runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
+        prepared.emplace(name, std::make_pair(std::move(r), std::move(plan)));
+      } catch (const Error&) {
+      }
+    }
+  }
+  auto compile_ahead = [&](size_t current) {
+    if (current == 0) return;  // the first query of the process compiles alone
+    for (size_t next = current + 1; next < queries.size() && next <= current + ahead; ++next)
+      if (auto ready = prepared.find(queries[next]); ready != prepared.end()) executor.prefetch_module(ready->second.second.module);
+  };
   int worst = 0;  // --sql-file: the highest exit class of a failing query
   for (size_t i = 0; i < queries.size() && !concurrent_mode; ++i) {
     const std::string& name = queries[i];
     QueryReport r;
     std::optional<runtime::ConcurrentStats> placement;
     t0 = Clock::now();
+    compile_ahead(i);
     try {
       auto ready = prepared.find(name);
       if (ready != prepared.end()) r = ready->second.first;
       const runtime::ExecutablePlan plan =
           ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r), db);
+      if (ready != prepared.end()) prepared.erase(ready);  // a query named twice is lowered again
       // Under mpirun each rank's share runs resident (streaming is one process's; a share that does
       // not fit its device fails the run with the device's error).
       if (comm == nullptr && executor.would_stream({&plan}, db, concurrent_options)) {

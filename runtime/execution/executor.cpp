@@ -141,9 +141,29 @@ std::shared_ptr<Module> Executor::module_for(const ModuleSource& source, Executi
 Executor::PendingModule Executor::begin_module(const ModuleSource& source) {
   PendingModule pending;
   pending.key = module_key(backend_, source);
-  if (auto it = modules_.find(pending.key); it != modules_.end()) pending.loaded = it->second;
-  else pending.compile = backend_.begin_compile(source, cache_);
+  if (auto it = modules_.find(pending.key); it != modules_.end()) {
+    pending.loaded = it->second;
+  } else if (auto started = in_flight_.find(pending.key); started != in_flight_.end()) {
+    pending = std::move(started->second);
+    in_flight_.erase(started);
+  } else {
+    pending.compile = backend_.begin_compile(source, cache_);
+  }
   return pending;
+}
+
+bool Executor::prefetch_module(const ModuleSource& source) {
+  if (!backend_.compiles_off_thread()) return false;
+  PendingModule pending;
+  pending.key = module_key(backend_, source);
+  if (modules_.count(pending.key) || in_flight_.count(pending.key)) return false;
+  // The compile reads its source on another thread until end_compile: a copy of its own, since the
+  // caller's plan may move or go before the run that collects it.
+  pending.source = std::make_shared<const ModuleSource>(source);
+  pending.compile = backend_.begin_compile(*pending.source, cache_);
+  std::string key = pending.key;
+  in_flight_.emplace(std::move(key), std::move(pending));
+  return true;
 }
 
 std::shared_ptr<Module> Executor::end_module(PendingModule pending, ExecutionStats& stats) {

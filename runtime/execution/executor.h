@@ -182,10 +182,21 @@ class Executor {
   struct PendingModule {
     std::string key;
     std::shared_ptr<Module> loaded;        // already in memory
+    // A prefetched compile's own copy of its source, which the compile reads; declared before
+    // `compile` so that a pending compile is waited for (its future's destructor) before it goes.
+    std::shared_ptr<const ModuleSource> source;
     std::optional<PendingCompile> compile;  // else the backend's compile
   };
   PendingModule begin_module(const ModuleSource& source);
   std::shared_ptr<Module> end_module(PendingModule pending, ExecutionStats& stats);
+  // Starts compiling `source` now where the backend compiles off the calling thread (CUDA), so that
+  // the begin_module of a later run() finds that compile and waits for it instead of starting one:
+  // horseqc-run compiles the next queries while it runs the current one. A no-op for a module that is
+  // loaded or already in flight, and where the backend compiles on the calling thread (OpenCL). A
+  // compile error surfaces in the run that uses the module. Returns whether a compile started.
+  bool prefetch_module(const ModuleSource& source);
+  // Compiles started by prefetch_module that no run has collected yet.
+  size_t modules_in_flight() const { return in_flight_.size(); }
   // Compiles the modules of `plans` as few programs (`group` plans each): one copy of their shared
   // prelude and library, then every plan's kernels — a compiler's fixed cost per program (PoCL:
   // ~0.3 s) paid once per group; run() then finds each plan's module loaded. Plans whose modules
@@ -211,6 +222,7 @@ class Executor {
   KernelCache* cache_;
   DeviceColumnCache columns_;
   std::map<std::string, std::shared_ptr<Module>> modules_;
+  std::map<std::string, PendingModule> in_flight_;  // prefetch_module's compiles, by module key
   std::unique_ptr<Calibration> calibration_;
   std::map<std::string, PinnedColumn> pinned_;
 };

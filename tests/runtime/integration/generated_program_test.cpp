@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -627,4 +628,64 @@ TEST_CASE("a compile off the calling thread overlaps the column uploads; its err
       CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
     }
   }
+}
+
+namespace {
+
+// OpenCL (PoCL) compiling off the calling thread, counting its compiles.
+class CountingOffThreadBackend final : public test::ForwardingBackend {
+ public:
+  using ForwardingBackend::ForwardingBackend;
+  std::atomic<int> compiles{0};
+  bool compiles_off_thread() const override { return true; }
+  std::vector<char> compile_binary(const ModuleSource& s, std::string& log) override {
+    ++compiles;
+    return ForwardingBackend::compile_binary(s, log);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("prefetch_module: a module compiles before its run, once, from its own copy; a broken one fails its run") {
+  ToyData t = toy_data(kFactRows);
+  const JoinGroups groups = join_groups(t);
+  CountingOffThreadBackend backend(open_backend(DeviceChoice::OpenCL));
+  ir::Program program = compacted_join_program(models()[0]);
+  std::optional<ExecutablePlan> plan =
+      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+  const ExecutablePlan same = *plan;
+  Executor executor(backend, nullptr);
+  CHECK(executor.prefetch_module(plan->module));
+  CHECK_FALSE(executor.prefetch_module(same.module));  // already in flight
+  CHECK(executor.modules_in_flight() == 1);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (backend.compiles == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(backend.compiles == 1);  // begun before any run, on its own thread
+  plan.reset();                  // the caller's plan goes while its compile may still read the source
+  Execution run = executor.run(same, t.db);
+  CHECK(equal_groups(run.result, groups) == groups.size());
+  CHECK(backend.compiles == 1);  // the run collected the prefetched compile
+  CHECK_FALSE(run.stats.compile_cache_hit);
+  CHECK(executor.modules_in_flight() == 0);
+  CHECK_FALSE(executor.prefetch_module(same.module));  // loaded
+  CHECK(executor.modules_in_flight() == 0);
+
+  ExecutablePlan bad = same;
+  bad.module.source.insert(bad.module.source.find('{', bad.module.kernel_offsets[1]) + 1, " this_is_not_declared = 1; ");
+  CHECK(executor.prefetch_module(bad.module));
+  try {
+    executor.run(bad, t.db);
+    FAIL("the broken module compiled");
+  } catch (const Error& e) {
+    INFO(std::string(e.what()));
+    CHECK(e.kind() == ErrorKind::Device);
+    CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
+  }
+  CHECK(executor.modules_in_flight() == 0);
+
+  // A backend that compiles on the calling thread (OpenCL) starts nothing.
+  std::unique_ptr<Backend> on_caller = open_backend(DeviceChoice::OpenCL);
+  Executor plain(*on_caller, nullptr);
+  CHECK_FALSE(plain.prefetch_module(same.module));
+  CHECK(plain.modules_in_flight() == 0);
 }
