@@ -568,6 +568,32 @@ TEST_CASE("compile_threads: HORSEQC_COMPILE_THREADS, else 1; a bad value is a us
 
 namespace {
 
+// The compacted join's plan over `t` (4 kernels, OpenCL), and the same with an undeclared name planted
+// in its second kernel, which no compiler accepts.
+ExecutablePlan compacted_join_plan(const ToyData& t) {
+  ir::Program program = compacted_join_program(models()[0]);
+  return lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+}
+ExecutablePlan with_undeclared_name(ExecutablePlan plan) {
+  plan.module.source.insert(plan.module.source.find('{', plan.module.kernel_offsets[1]) + 1, " this_is_not_declared = 1; ");
+  return plan;
+}
+// Runs `plan`, which must fail with the planted name's compile error.
+void check_fails_to_compile(Executor& executor, const ExecutablePlan& plan, const Database& db) {
+  try {
+    executor.run(plan, db);
+    FAIL("the broken module compiled");
+  } catch (const Error& e) {
+    INFO(std::string(e.what()));
+    CHECK(e.kind() == ErrorKind::Device);
+    CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
+  }
+}
+
+}  // namespace
+
+namespace {
+
 // OpenCL (PoCL) compiling off the calling thread as the CUDA backend does. Its compiler waits (up to
 // 10 s) for the first column upload, so a run that uploads only after compiling fails the test.
 class OffThreadCompileBackend final : public test::ForwardingBackend {
@@ -602,9 +628,7 @@ TEST_CASE("a compile off the calling thread overlaps the column uploads; its err
   ToyData t = toy_data(kFactRows);
   const JoinGroups groups = join_groups(t);
   OffThreadCompileBackend backend(open_backend(DeviceChoice::OpenCL));
-  ir::Program program = compacted_join_program(models()[0]);
-  const ExecutablePlan plan =
-      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+  const ExecutablePlan plan = compacted_join_plan(t);
   {
     Executor executor(backend, nullptr);
     Execution run = executor.run(plan, t.db);
@@ -615,18 +639,8 @@ TEST_CASE("a compile off the calling thread overlaps the column uploads; its err
     CHECK(run.stats.compile_ms > 0);
   }
   {
-    ExecutablePlan bad = plan;
-    const size_t at = bad.module.kernel_offsets[1];
-    bad.module.source.insert(bad.module.source.find('{', at) + 1, " this_is_not_declared = 1; ");
     Executor executor(backend, nullptr);
-    try {
-      executor.run(bad, t.db);
-      FAIL("the broken module compiled");
-    } catch (const Error& e) {
-      INFO(std::string(e.what()));
-      CHECK(e.kind() == ErrorKind::Device);
-      CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
-    }
+    check_fails_to_compile(executor, with_undeclared_name(plan), t.db);
   }
 }
 
@@ -650,9 +664,7 @@ TEST_CASE("prefetch_module: a module compiles before its run, once, from its own
   ToyData t = toy_data(kFactRows);
   const JoinGroups groups = join_groups(t);
   CountingOffThreadBackend backend(open_backend(DeviceChoice::OpenCL));
-  ir::Program program = compacted_join_program(models()[0]);
-  std::optional<ExecutablePlan> plan =
-      lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
+  std::optional<ExecutablePlan> plan = compacted_join_plan(t);
   const ExecutablePlan same = *plan;
   Executor executor(backend, nullptr);
   CHECK(executor.prefetch_module(plan->module));
@@ -670,17 +682,9 @@ TEST_CASE("prefetch_module: a module compiles before its run, once, from its own
   CHECK_FALSE(executor.prefetch_module(same.module));  // loaded
   CHECK(executor.modules_in_flight() == 0);
 
-  ExecutablePlan bad = same;
-  bad.module.source.insert(bad.module.source.find('{', bad.module.kernel_offsets[1]) + 1, " this_is_not_declared = 1; ");
+  const ExecutablePlan bad = with_undeclared_name(same);
   CHECK(executor.prefetch_module(bad.module));
-  try {
-    executor.run(bad, t.db);
-    FAIL("the broken module compiled");
-  } catch (const Error& e) {
-    INFO(std::string(e.what()));
-    CHECK(e.kind() == ErrorKind::Device);
-    CHECK(std::string(e.what()).find("this_is_not_declared") != std::string::npos);
-  }
+  check_fails_to_compile(executor, bad, t.db);
   CHECK(executor.modules_in_flight() == 0);
 
   // A backend that compiles on the calling thread (OpenCL) starts nothing.
