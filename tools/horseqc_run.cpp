@@ -6,6 +6,7 @@
 #include <map>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -511,26 +512,26 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       std::fprintf(stderr, "%s: %zu of %zu queries compiled together in %.1f ms\n", args.get("sql-file")->c_str(),
                    plans.size(), queries.size(), ms);
   }
-  // Several queries one after the other on a backend that compiles off the calling thread (CUDA):
-  // every query is lowered first (a query that fails here fails again, with its message, in the loop
-  // below), the first compiles alone, and from the second on the next `ahead` queries' kernels compile
-  // while the current one runs — a cold process's compiles run several at a time on the host's cores.
-  size_t ahead = 0;
-  if (!batch && !concurrent_mode && comm == nullptr && queries.size() > 1 && backend->compiles_off_thread()) {
-    ahead = std::max<size_t>(1, std::thread::hardware_concurrency() / 4);
-    for (const std::string& name : queries) {
+  // Several queries one after the other on a backend that compiles off the calling thread (CUDA): the
+  // first compiles alone; from the second on, the next `ahead` queries are lowered and their kernels
+  // compile while the current one runs — a cold process's compiles run several at a time on the host's
+  // cores. A query that fails to lower here fails again, with its message, in its turn below.
+  const size_t ahead = !batch && !concurrent_mode && comm == nullptr && backend->compiles_off_thread()
+                           ? std::max<size_t>(1, std::thread::hardware_concurrency() / 4)
+                           : 0;
+  std::set<size_t> lowered_ahead;
+  auto compile_ahead = [&](size_t current) {
+    if (current == 0) return;  // the first query of the process compiles alone
+    for (size_t next = current + 1; next < queries.size() && next <= current + ahead; ++next) {
+      if (!lowered_ahead.insert(next).second || prepared.count(queries[next])) continue;
       try {
         QueryReport r;
-        runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
-        prepared.emplace(name, std::make_pair(std::move(r), std::move(plan)));
+        runtime::ExecutablePlan plan = driver::lower_query(compile_one(queries[next], r), db);
+        auto ready = prepared.emplace(queries[next], std::make_pair(std::move(r), std::move(plan))).first;
+        executor.prefetch_module(ready->second.second.module);
       } catch (const Error&) {
       }
     }
-  }
-  auto compile_ahead = [&](size_t current) {
-    if (current == 0) return;  // the first query of the process compiles alone
-    for (size_t next = current + 1; next < queries.size() && next <= current + ahead; ++next)
-      if (auto ready = prepared.find(queries[next]); ready != prepared.end()) executor.prefetch_module(ready->second.second.module);
   };
   int worst = 0;  // --sql-file: the highest exit class of a failing query
   for (size_t i = 0; i < queries.size() && !concurrent_mode; ++i) {
