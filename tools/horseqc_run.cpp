@@ -494,19 +494,23 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       std::fputs(best.stats.summary().c_str(), stderr);
     }
   }
-  // --sql-file: every query compiled and lowered first, then their kernels compiled together; a
-  // query that fails here fails again (with its message) in the loop below.
+  // Queries lowered ahead of their turn (below); one that fails there fails again, with its message,
+  // in its turn.
   std::map<std::string, std::pair<QueryReport, runtime::ExecutablePlan>> prepared;
+  auto prepare = [&](const std::string& name) -> const runtime::ExecutablePlan* {
+    try {
+      QueryReport r;
+      runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
+      return &prepared.emplace(name, std::make_pair(std::move(r), std::move(plan))).first->second.second;
+    } catch (const Error&) {
+      return nullptr;
+    }
+  };
+  // --sql-file: every query lowered first, then their kernels compiled together.
   if (batch) {
     std::vector<const runtime::ExecutablePlan*> plans;
-    for (const std::string& name : queries) {
-      try {
-        QueryReport r;
-        runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
-        plans.push_back(&prepared.emplace(name, std::make_pair(std::move(r), std::move(plan))).first->second.second);
-      } catch (const Error&) {
-      }
-    }
+    for (const std::string& name : queries)
+      if (const runtime::ExecutablePlan* plan = prepare(name)) plans.push_back(plan);
     const double ms = executor.precompile(plans);
     if (!quiet)
       std::fprintf(stderr, "%s: %zu of %zu queries compiled together in %.1f ms\n", args.get("sql-file")->c_str(),
@@ -515,7 +519,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   // Several queries one after the other on a backend that compiles off the calling thread (CUDA): the
   // first compiles alone; from the second on, the next `ahead` queries are lowered and their kernels
   // compile while the current one runs — a cold process's compiles run several at a time on the host's
-  // cores. A query that fails to lower here fails again, with its message, in its turn below.
+  // cores.
   const size_t ahead = !batch && !concurrent_mode && comm == nullptr && backend->compiles_off_thread()
                            ? std::max<size_t>(1, std::thread::hardware_concurrency() / 4)
                            : 0;
@@ -524,13 +528,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     if (current == 0) return;  // the first query of the process compiles alone
     for (size_t next = current + 1; next < queries.size() && next <= current + ahead; ++next) {
       if (!lowered_ahead.insert(next).second || prepared.count(queries[next])) continue;
-      try {
-        QueryReport r;
-        runtime::ExecutablePlan plan = driver::lower_query(compile_one(queries[next], r), db);
-        auto ready = prepared.emplace(queries[next], std::make_pair(std::move(r), std::move(plan))).first;
-        executor.prefetch_module(ready->second.second.module);
-      } catch (const Error&) {
-      }
+      if (const runtime::ExecutablePlan* plan = prepare(queries[next])) executor.prefetch_module(plan->module);
     }
   };
   int worst = 0;  // --sql-file: the highest exit class of a failing query

@@ -590,9 +590,6 @@ void check_fails_to_compile(Executor& executor, const ExecutablePlan& plan, cons
   }
 }
 
-}  // namespace
-
-namespace {
 
 // OpenCL (PoCL) compiling off the calling thread as the CUDA backend does. Its compiler waits (up to
 // 10 s) for the first column upload, so a run that uploads only after compiling fails the test.
