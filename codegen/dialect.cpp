@@ -64,6 +64,7 @@ const DialectTable kCuda = {
     // (nvrtc_compile_module), which would align it to 8 and lose 16-byte scratchpad accesses.
     "extern __shared__ __attribute__((aligned(16))) hqc_u64 hqc_scratch[];",
     {"device/warp.cuh"},
+    {"device/warp_groups.cuh"},
 };
 
 const DialectTable kOpenCL = {
@@ -126,6 +127,7 @@ const DialectTable kOpenCL = {
     ", __local hqc_u64* hqc_scratch",
     "",
     {"device/atomics_cas.cl"},
+    {},
 };
 
 void define(std::string& out, const char* macro, const char* body) {
@@ -230,6 +232,7 @@ std::string device_library_source(Dialect dialect) {
   };
   for (const std::string& f : dialect_table(dialect).helper_files) append(f);
   for (const std::string& f : templates::library_files()) append(f);
+  for (const std::string& f : dialect_table(dialect).tail_files) append(f);
   return out;
 }
 

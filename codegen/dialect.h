@@ -89,6 +89,8 @@ struct DialectTable {
   const char* scratch_begin;      // first statement of a kernel body that uses scratch, or ""
   // Dialect-specific template files appended after the prelude, before the neutral library.
   std::vector<std::string> helper_files;
+  // Dialect-specific template files appended after the neutral library (they build on it).
+  std::vector<std::string> tail_files;
 };
 
 const DialectTable& dialect_table(Dialect dialect);

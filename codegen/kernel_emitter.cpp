@@ -236,7 +236,8 @@ std::string technique_summary(const ManifestReduction& r) {
     case ir::Technique::A3: return "prefix sum in the CTA (" + local + "), one global atomic per CTA";
     case ir::Technique::B2: return "one global atomic per tuple";
     case ir::Technique::B3: return "reduction in the CTA (" + local + "), one global atomic per CTA";
-    case ir::Technique::C2: return "global atomics per tuple";
+    case ir::Technique::C2:
+      return r.local == ir::LocalResolution::Simd ? "global atomics per run of one group in a warp (SIMD)" : "global atomics per tuple";
     case ir::Technique::C3: return "table privatised in scratchpad, merged with global atomics per CTA";
     case ir::Technique::A1: return "count kernel, library prefix sum, write kernel";
     case ir::Technique::B1: return "count, prefix sum, inputs materialized, library reduce per aggregate";

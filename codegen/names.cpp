@@ -30,6 +30,8 @@ std::string local_group(const std::string& state) { return "lg_" + state; }
 std::string merge_slot(const std::string& state) { return "ms_" + state; }
 std::string merge_key(const std::string& state) { return "mkey_" + state; }
 std::string merge_group(const std::string& state) { return "mg_" + state; }
+std::string warp_runs(const std::string& state) { return "runs_" + state; }
+std::string run_first(const std::string& state) { return "first_" + state; }
 std::string write_position(const std::string& state) { return "pos_" + state; }
 std::string next_position(const std::string& state) { return "next_" + state; }
 std::string counted(const std::string& state) { return "counted_" + state; }

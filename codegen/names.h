@@ -53,6 +53,10 @@ std::string local_group(const std::string& state);
 std::string merge_slot(const std::string& state);
 std::string merge_key(const std::string& state);
 std::string merge_group(const std::string& state);
+// C2 with warp runs (device/warp_groups.cuh): the lanes that continue the run of the lane below,
+// "runs_agg0", and this lane's run's first lane, "first_agg0".
+std::string warp_runs(const std::string& state);
+std::string run_first(const std::string& state);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
 // Multi-pass: the next write position of this work-item's row: "next_out0"; the tuple counted

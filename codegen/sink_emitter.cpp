@@ -26,6 +26,14 @@
 //     atomics per tuple, the global table for tuples it has no room for, and after the loop one
 //     find-or-insert plus one atomic per aggregate per occupied slot; only where the fusion pass
 //     privatised the table (the statistics expect few enough groups).
+//   - C2 with warp runs (CUDA, resolution model, a group key sorted in scan order —
+//     AggregationTable::sorted_key, e.g. lineitem's l_orderkey —, a sink outside any match loop, no
+//     locked 128-bit MIN/MAX): neighbouring lanes of a warp whose tuples qualify and fall into the same
+//     group are combined by shuffles first (device/warp_groups.cuh), and the run's last lane alone
+//     finds the group and updates it with the run's totals; a warp without such neighbours updates per
+//     tuple as plain C2. Recorded as C2 with the SIMD level of local resolution. Without sorted input
+//     the combining is not generated: its few instructions per tuple cost selective unsorted
+//     aggregations 10-20 % (bench/results/2026-11-28-h100-warp-runs).
 //   - The occupancy buffer counts tuples per slot (the host's "group exists" test).
 //   - A 128-bit sum (ir::Accumulator::wide) uses the *_i128 templates in every technique: per-tuple
 //     values are int64, accumulators and buffers hold two words (low, high) per slot. A 128-bit
@@ -40,6 +48,7 @@
 #include "codegen/expr_emitter.h"
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::codegen::detail {
@@ -466,6 +475,11 @@ class AggregateSink : public SinkEmitter {
                                              std::to_string(agg_->key_lanes) + " key lanes");
     }
     technique_ = m.technique;
+    if (warp_runs_possible(ctx)) {
+      runs_ = true;
+      m.local = ir::LocalResolution::Simd;
+      ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
+    }
     local_ = m.local;
     ctx.manifest.reductions.push_back(m);
   }
@@ -516,6 +530,10 @@ class AggregateSink : public SinkEmitter {
       return;
     }
     const std::string g = names::group_index(agg_->name);
+    if (runs_) {
+      emit_run_updates(ctx);
+      return;
+    }
     if (agg_->layout == ir::AggLayout::DirectIndexed) {
       emit_direct_slot(ctx, *agg_);
     } else {
@@ -597,6 +615,59 @@ class AggregateSink : public SinkEmitter {
   // The state-word argument of a 128-bit MIN/MAX's templates (with its separator), else nothing.
   static std::string state_arg(const AccumulatorPlan& a) { return a.state.empty() ? "" : a.state + ", "; }
 
+  // C2 with warp runs (see the contract): every lane of a warp reaches the sink together.
+  bool warp_runs_possible(const KernelContext& ctx) const {
+    if (technique_ != ir::Technique::C2 || !agg_->sorted_key || !dialect_table(ctx.dialect).has_simd) return false;
+    if (ctx.program.model != ir::ExecutionModel::Resolution || ir::matches_several_times(ctx.program, ctx.pipeline)) return false;
+    return std::all_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return a.state.empty(); });
+  }
+
+  // The group of each lane, the runs of neighbouring lanes in one group, the runs' totals, then one
+  // lookup and update per run by its last lane.
+  void emit_run_updates(KernelContext& ctx) {
+    const std::string flag = names::flag(), g = names::group_index(agg_->name);
+    const std::string runs = names::warp_runs(agg_->name), first = names::run_first(agg_->name);
+    std::string same;  // the lanes whose group equals the lane below's
+    std::string key;
+    if (agg_->layout == ir::AggLayout::DirectIndexed) {
+      emit_direct_slot(ctx, *agg_);
+      same = "hqc_warp_same_below_i64(" + g + ")";
+    } else {
+      key = emit_group_key(ctx, *agg_);
+      for (size_t i = 0; i < agg_->keys.size(); ++i)
+        same += std::string(i == 0 ? "" : " & ") + "hqc_warp_same_below_i64(" + key + (agg_->keys.size() == 1 ? "" : "[" + std::to_string(i) + "]") + ")";
+    }
+    ctx.w.line("hqc_u32 " + runs + " = hqc_warp_pairs(" + flag + ");");
+    ctx.w.line("if (" + runs + " != 0u) " + runs + " &= " + same + ";");
+    std::vector<std::string> values;
+    for (const AccumulatorPlan& a : accs_) {
+      const std::string v = names::accumulator_input(agg_->name, a.name);
+      if (a.type == "i128")
+        ctx.w.line("hqc_i128 " + v + " = hqc_i128_from_i64(" + a.input + ");");
+      else
+        ctx.w.line("hqc_" + a.type + " " + v + " = " + a.input + ";");
+      values.push_back(v);
+    }
+    ctx.w.line("// Runs of neighbouring lanes in one group: each lane gets its run's total so far, the last lane the run's.");
+    {
+      auto combine = ctx.w.block("if (" + runs + " != 0u)");
+      ctx.w.line("const hqc_i32 " + first + " = hqc_warp_run_first(" + runs + ");");
+      for (size_t i = 0; i < accs_.size(); ++i)
+        ctx.w.line(values[i] + " = hqc_warp_run_" + accs_[i].op + "_" + accs_[i].type + "(" + values[i] + ", " + first + ");");
+    }
+    ctx.w.line(flag + " = " + flag + " && hqc_warp_run_last(" + runs + ");");
+    if (agg_->layout == ir::AggLayout::GlobalHash) {
+      ctx.w.line("const hqc_i64 " + g + " = " + flag + " ? " + hashed_group_slot(ctx, *agg_, key) + " : -1;");
+      ctx.w.line(flag + " = " + flag + " && " + g + " >= 0;");
+    }
+    auto update = ctx.w.block("if (" + flag + ")");
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      const std::string call = a.type == "i128" ? "hqc_gb_global_sum_run_i128(" : "hqc_gb_global_" + a.op + "_" + a.type + "(";
+      ctx.w.line(call + a.pointer + ", " + g + ", " + values[i] + ");");
+    }
+  }
+
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
   const ir::AggregationTable* agg_ = nullptr;
   std::vector<AccumulatorPlan> accs_;
@@ -607,6 +678,7 @@ class AggregateSink : public SinkEmitter {
   std::string scratch_;                    // B3: the reduction scratch
   ir::Technique technique_ = ir::Technique::B3;
   ir::LocalResolution local_ = ir::LocalResolution::None;
+  bool runs_ = false;                      // C2 with warp runs
 };
 
 }  // namespace

@@ -25,7 +25,8 @@
 //     else a global hash table. Several keys of a global hash table are lanes of one key buffer.
 //     AggregationTable::expected_slots records the slots (direct) or groups (hashed) the statistics
 //     expect: pass fuse_pipelines decides from it whether a CTA keeps a private copy in scratchpad
-//     (the resolution model's C3). A global hash table's capacity is estimated from rows x filter selectivity and the
+//     (the resolution model's C3). AggregationTable::sorted_key: a group key is a sorted column of
+//     the pipeline's scanned table (ColumnStats::sorted). A global hash table's capacity is estimated from rows x filter selectivity and the
 //     distinct counts of the keys no other key determines (independent_key_columns); a later
 //     stage grouped by keys of an earlier hashed group table (COUNT(DISTINCT)'s second stage) from
 //     the earlier stage's estimate capped by its own keys (later_stage_estimate).
@@ -454,6 +455,17 @@ const Pipeline* Lowering::output_writer(const std::string& out) const {
 uint64_t Lowering::estimated_groups(const Param& capacity) const {
   if (!options_.stats || capacity.table.empty()) return 0;
   return static_cast<uint64_t>(capacity_estimate(capacity, *options_.stats, 0));
+}
+
+bool Lowering::sorted_group_key(const Pipeline& p, const AggregationTable& t) const {
+  if (!options_.stats || p.source.table.empty()) return false;
+  for (const GroupKey& k : t.keys) {
+    if (!k.expr || k.expr->kind != plan::ExprKind::Column) continue;
+    const AttributeBinding* b = p.find_attribute(k.expr->source, k.expr->column);
+    if (b == nullptr || b->origin != AttributeBinding::Origin::SourceColumn || b->attr.source != p.source.alias) continue;
+    if (options_.stats->column(p.source.table, b->attr.name).sorted) return true;
+  }
+  return false;
 }
 
 // (table, filters) of every filtered build side that pipeline `p`'s rows pass through a unique inner
@@ -904,6 +916,7 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   if (t.layout == AggLayout::DirectIndexed) t.expected_slots = domains.slots_estimate;
   if (t.layout == AggLayout::GlobalHash)
     t.expected_slots = combining_ ? combining_->expected_slots : estimated_groups(*program_.find_param(t.slots_param));
+  if (t.layout != AggLayout::Scalar) t.sorted_key = sorted_group_key(p, t);
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();
 }

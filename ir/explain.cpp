@@ -127,6 +127,7 @@ std::string explain_pipelines(const Program& p) {
     s += " tuples " + a.occupancy_buffer;
     if (a.rank_local) s += " rank-local";
     if (!a.combines.empty()) s += " combines " + a.combines;
+    if (a.sorted_key) s += " sorted-key";
     s += "\n";
     for (const GroupKey& k : a.keys) {
       s += "  key " + k.name + " := " + k.expr->to_string() + ": " + k.type.to_string();

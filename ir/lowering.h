@@ -99,6 +99,9 @@ class Lowering {
   // The capacity estimate of a later grouped stage over an earlier hashed group table (build_state.cpp).
   void later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const;
   uint64_t estimated_groups(const Param& capacity) const;
+  // AggregationTable::sorted_key: a group key is a column of p's scanned base table that the
+  // statistics show sorted.
+  bool sorted_group_key(const Pipeline& p, const AggregationTable& t) const;
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
   std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;

@@ -280,6 +280,10 @@ struct AggregationTable {
   // merges into the global one at the end.
   bool scratchpad = false;
   std::string local_slots_param;  // GlobalHash with scratchpad only
+  // A group key is a column of the aggregating pipeline's scanned base table that the statistics
+  // show sorted (ColumnStats::sorted; false without statistics): the rows arrive in runs of one
+  // group, which a C2 on CUDA combines per warp before its atomics (codegen/sink_emitter.cpp).
+  bool sorted_key = false;
   // A heap-string key without its table's primary key among the keys: the device groups by row
   // references (one group per row at most), the host merges groups whose decoded keys are equal.
   bool merge_on_host = false;

@@ -29,6 +29,10 @@ struct ColumnStats {
   // heap strings / Float64 below 4096 rows; otherwise a HyperLogLog estimate (about 1% error).
   // Filled for every column type, also when `valid` is false.
   uint64_t distinct = 0;
+  // The physical integer values never decrease in row order (integer-backed columns; false where
+  // unknown: other types, or a columnar file written before this was recorded). Sorted input puts a
+  // group key's rows side by side, which the CUDA kernels of a C2 GROUP BY combine per warp.
+  bool sorted = false;
 };
 
 struct Column {

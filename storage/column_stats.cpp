@@ -5,6 +5,8 @@
 //   - Heap strings and Float64: min/max have no physical integer meaning, so valid = false, but
 //     distinct is still filled with an estimate (exact below 4096 values) for the planner's sizing.
 //   - An empty column: valid = true for integer-backed columns with min = max = distinct = 0.
+//   - sorted: integer-backed columns whose values never decrease in row order (an empty column too);
+//     false for every other column.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -60,6 +62,7 @@ template <typename T>
 void integer_stats(const std::vector<T>& v, ColumnStats& s) {
   s = ColumnStats{};
   s.valid = true;
+  s.sorted = std::is_sorted(v.begin(), v.end());
   if (v.empty()) return;
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   s.min = static_cast<int64_t>(*lo);

@@ -305,6 +305,7 @@ void write_columnar(const Table& table, const TableDef& def, const std::filesyst
     const size_t start = w.bytes().size();
     w.put<uint8_t>(static_cast<uint8_t>(d.kind));
     w.put<uint8_t>(d.stats.valid ? 1 : 0);
+    w.put<uint8_t>(d.stats.sorted ? 1 : 0);  // a reserved (zero) byte before: files without it read "not sorted"
     w.pad_to(start + 8);
     w.put<int64_t>(d.stats.min);
     w.put<int64_t>(d.stats.max);
@@ -390,7 +391,8 @@ std::string read_layout(int fd, uint64_t actual_size, const TableDef& def, std::
     Descriptor desc;
     desc.kind = static_cast<Kind>(d.get<uint8_t>());
     desc.stats.valid = d.get<uint8_t>() != 0;
-    d.skip(6);
+    desc.stats.sorted = d.get<uint8_t>() != 0;
+    d.skip(5);
     desc.stats.min = d.get<int64_t>();
     desc.stats.max = d.get<int64_t>();
     desc.stats.distinct = d.get<uint64_t>();

@@ -39,6 +39,7 @@ void check_same(const Table& a, const Table& b) {
     CHECK(x.offsets == y.offsets);
     CHECK(x.heap == y.heap);
     CHECK(x.stats.valid == y.stats.valid);
+    CHECK(x.stats.sorted == y.stats.sorted);
     CHECK(x.stats.min == y.stats.min);
     CHECK(x.stats.max == y.stats.max);
     CHECK(x.stats.distinct == y.stats.distinct);
@@ -95,6 +96,10 @@ TEST_CASE("a columnar file reproduces the table exactly") {
     const std::optional<Table> back = read_columnar(def, file, std::nullopt, &why);
     REQUIRE_MESSAGE(back, why);
     check_same(t, *back);
+    if (std::string(name) == "lineitem") {  // dbgen writes lineitem in order-key order
+      CHECK(back->column("l_orderkey").stats.sorted);
+      CHECK_FALSE(back->column("l_partkey").stats.sorted);
+    }
     // A standalone file has no source stamp, so it never passes as a cache.
     CHECK_FALSE(read_columnar(def, file, SourceStamp{1, 2}, &why));
     CHECK(why == std::string(name) + ".hqc: has no source stamp");

@@ -54,6 +54,26 @@ TEST_CASE("a heap column stores strings back to back") {
   CHECK(c.device_bytes() == 4 * 8 + c.heap.size());
   CHECK_FALSE(c.stats.valid);  // no integer range for heap strings
   CHECK(c.stats.distinct == 3);
+  CHECK_FALSE(c.stats.sorted);  // recorded for integer-backed columns only
+}
+
+TEST_CASE("sorted: integer values that never decrease in row order") {
+  auto stats_of = [](std::vector<int64_t> v) {
+    Column c;
+    c.name = "k";
+    c.type = DataType::int64();
+    c.i64 = std::move(v);
+    c.compute_stats();
+    return c.stats;
+  };
+  CHECK(stats_of({1, 1, 2, 2, 2, 7}).sorted);  // runs of equal keys (lineitem by l_orderkey)
+  CHECK(stats_of({-3}).sorted);
+  CHECK(stats_of({}).sorted);
+  CHECK_FALSE(stats_of({1, 2, 2, 1}).sorted);
+  CHECK_FALSE(stats_of({5, 4, 3}).sorted);
+  // Dictionary codes follow string order: sorted when the strings are.
+  CHECK(make_dictionary_column("s", DataType::varchar(5), {"a", "a", "b"}).stats.sorted);
+  CHECK_FALSE(make_dictionary_column("s", DataType::varchar(5), {"b", "a"}).stats.sorted);
 }
 
 TEST_CASE("validate names the broken invariant") {

@@ -1,5 +1,6 @@
 // Every template file compiles on its own — with only the dialect prelude and the files it says it
-// depends on (those before it in library_files(), plus the dialect's helper files) — with NVRTC for
+// depends on (those before it in library_files(), plus the dialect's helper files; a tail file:
+// the helpers and the whole library) — with NVRTC for
 // the oldest architecture this NVRTC supports (sm_70 up to CUDA 12, sm_75 since CUDA 13) and sm_90, and with the OpenCL compiler of the first device (PoCL here). .cuh files are
 // CUDA-only, .cl files OpenCL-only, .h files both.
 #include <doctest/doctest.h>
@@ -32,6 +33,7 @@ std::string standalone_source(const std::string& name, Dialect d) {
   const bool is_helper = std::find(helpers.begin(), helpers.end(), name) != helpers.end();
   if (!is_helper) {
     for (const auto& h : helpers) out += hqc::templates::template_source(h);
+    // A tail file is in no library position: it gets every library file.
     for (const auto& f : hqc::templates::library_files()) {
       if (f == name) break;
       out += hqc::templates::template_source(f);

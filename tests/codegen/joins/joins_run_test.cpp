@@ -25,6 +25,7 @@
 #include "codegen/generate.h"
 #include "frontend/sql/sql_frontend.h"
 #include "ir/build_pipelines.h"
+#include "ir/explain.h"
 #include "ir/passes.h"
 #include "ir/resolve_parameters.h"
 #include "planner/statistics.h"
@@ -502,6 +503,59 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); 
       const std::string cuda = codegen::generate(program, codegen::Dialect::Cuda).source;
       CHECK(test::nvrtc_compile_log(cuda, "sm_90") == "");
       CHECK(test::nvrtc_compile_log(cuda, test::nvrtc_oldest_architecture()) == "");
+    }
+  }
+}
+
+// C2 GROUP BYs on CUDA combine runs of one group in neighbouring lanes (device/warp_groups.cuh) —
+// only where a group key is a column the statistics show sorted in scan order (d_k, ps_a here; f_g
+// is not), only where every lane of a warp reaches the sink together (never inside a match loop),
+// and only under the resolution model (the pipelined model is one atomic per tuple by definition).
+// OpenCL has no SIMD level. No scratchpad budget: every grouped aggregate runs C2.
+TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops, resolution model only") {
+  struct Shape {
+    const char* sql;
+    bool sorted_key;  // expected in the IR
+    bool runs;        // expected on CUDA under the resolution model
+  };
+  const Shape shapes[] = {
+      {"select d_k, count(*) as n, sum(d_w) as s, min(d_w) as lo, max(d_w) as hi from d group by d_k", true, true},
+      {"select ps_a, ps_b, count(*) as n from ps where ps_w <> 2 group by ps_a, ps_b", true, true},
+      {"select f_g, count(*) as n, sum(f_v) as s from f group by f_g", false, false},
+      {"select d_k, count(*) as n, sum(e_w) as s from d, e where d_w = e_k group by d_k", true, false},  // match loop
+  };
+  const planner::DatabaseStatistics stats(database());
+  for (const Shape& shape : shapes) {
+    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
+      for (codegen::Dialect dialect : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
+        CAPTURE(shape.sql);
+        CAPTURE(ir::execution_model_name(model));
+        CAPTURE(codegen::dialect_name(dialect));
+        auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(shape.sql, "<warp runs>", catalog()));
+        ir::BuildOptions options;
+        options.model = model;
+        options.stats = &stats;
+        options.scratchpad_budget_bytes = 0;
+        ir::Program program = ir::build_program(plan, catalog(), options);
+        ir::run_passes(program, ir::default_passes());
+        REQUIRE(program.aggregations.size() == 1);
+        CHECK(program.aggregations[0].sorted_key == shape.sorted_key);
+        CHECK((ir::explain(program).find("sorted-key") != std::string::npos) == shape.sorted_key);
+        const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+        const bool expected = shape.runs && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
+        int c2 = 0;
+        for (const codegen::KernelManifest& k : g.kernels) {
+          for (const codegen::ManifestReduction& r : k.reductions) {
+            if (r.technique != ir::Technique::C2) continue;
+            ++c2;
+            CHECK((r.local == ir::LocalResolution::Simd) == expected);
+            if (expected) CHECK(k.block_size_multiple == 32);
+          }
+        }
+        CHECK(c2 == 1);
+        CHECK((g.kernels_source.find("hqc_warp_pairs(") != std::string::npos) == expected);
+        if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+      }
     }
   }
 }

@@ -1,0 +1,67 @@
+// CUDA only, joined after the neutral device library (codegen/dialect: DialectTable::tail_files):
+// warp-level helpers of grouped aggregation that build on base.h's 128-bit sums and group_by.h.
+// Expects: warp.cuh, base.h, group_by.h; HQC_HAS_SIMD 1.
+// Guarantees: as each section says; every lane of the warp calls the warp functions.
+
+// ---- Runs of one group in neighbouring lanes: one aggregate update per run ----
+// Sorted input (lineitem by l_orderkey) puts a group's tuples side by side, and a GROUP BY with
+// global atomics per tuple (C2) then makes several lanes of a warp update the same words one after
+// another. Combined first, the run's last lane makes one lookup and one update per aggregate with
+// the run's total. A run is described by the mask of lanes that continue the run of the lane below
+// (`runs`; 0: every qualifying lane is a run of its own, the plain per-tuple C2). Every lane of the
+// warp calls these (the sink runs in the tile loop's uniform control flow), and the masks are the
+// same in every lane, so tests on them are warp-uniform:
+//   hqc_warp_pairs(flag): lanes that qualify together with the lane below; where none do, nothing
+//     else needs to run (a selective filter or unsorted input pays one ballot per tile).
+//   hqc_warp_same_below_i64(k): lanes whose key equals the lane below's; a group of several keys
+//     ANDs one mask per key, `runs = pairs & same(k0) & same(k1)...`.
+//   hqc_warp_run_first(runs): this lane's run's first lane; hqc_warp_run_last(runs): 1 where this
+//     lane ends its run.
+//   hqc_warp_run_<op>_<type>(v, first): inclusive scan of v within the run (segmented by `first`): in
+//     the run's last lane, the run's total (128-bit sums: of the widened 64-bit inputs).
+HQC_FN hqc_u32 hqc_warp_pairs(hqc_i32 flag) {
+  const hqc_u32 qualifying = HQC_BALLOT(flag);
+  return qualifying & (qualifying << 1);
+}
+HQC_FN hqc_u32 hqc_warp_same_below_i64(hqc_i64 key) {
+  const hqc_i64 below = HQC_SHFL_UP(key, 1);
+  return HQC_BALLOT(below == key) & ~1u;  // lane 0 has no lane below
+}
+HQC_FN hqc_i32 hqc_warp_run_first(hqc_u32 runs) {
+  const hqc_u32 starts_at_or_below = ~runs & (0xffffffffu >> (HQC_SIMD_WIDTH - 1 - hqc_lane()));
+  return HQC_SIMD_WIDTH - 1 - __clz((int)starts_at_or_below);  // lane 0 always starts a run
+}
+HQC_FN hqc_i32 hqc_warp_run_last(hqc_u32 runs) {
+  const hqc_i32 lane = hqc_lane();
+  return lane == HQC_SIMD_WIDTH - 1 || ((runs >> (lane + 1)) & 1u) == 0u;
+}
+
+#define HQC_WARP_RUN_SCAN(NAME, T, COMBINE)                        \
+  HQC_FN T NAME(T v, hqc_i32 first) {                              \
+    const hqc_i32 lane = hqc_lane();                               \
+    for (hqc_i32 d = 1; d < HQC_SIMD_WIDTH; d <<= 1) {             \
+      const T y = HQC_SHFL_UP(v, d);                               \
+      if (lane - d >= first) v = COMBINE;                          \
+    }                                                              \
+    return v;                                                      \
+  }
+HQC_WARP_RUN_SCAN(hqc_warp_run_sum_i64, hqc_i64, v + y)
+HQC_WARP_RUN_SCAN(hqc_warp_run_sum_f64, hqc_f64, v + y)
+HQC_WARP_RUN_SCAN(hqc_warp_run_min_i64, hqc_i64, y < v ? y : v)
+HQC_WARP_RUN_SCAN(hqc_warp_run_max_i64, hqc_i64, y > v ? y : v)
+#undef HQC_WARP_RUN_SCAN
+
+HQC_FN hqc_i128 hqc_warp_run_sum_i128(hqc_i128 s, hqc_i32 first) {
+  const hqc_i32 lane = hqc_lane();
+  for (hqc_i32 d = 1; d < HQC_SIMD_WIDTH; d <<= 1) {
+    hqc_i128 y;
+    y.lo = HQC_SHFL_UP(s.lo, d);
+    y.hi = HQC_SHFL_UP(s.hi, d);
+    if (lane - d >= first) s = hqc_i128_add(s, y);
+  }
+  return s;
+}
+
+// A run's 128-bit total into group g of a C2 table (group_by.h's hqc_gb_global_sum_i128 adds one
+// 64-bit input).
+HQC_FN void hqc_gb_global_sum_run_i128(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i128 v) { hqc_atomic_add_i128_g(&out[2 * g], v); }
