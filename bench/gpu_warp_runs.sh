@@ -33,10 +33,10 @@ for b in tpch ssb; do
     d=$bin; [ "$v" = prev ] && d=$prev
     "$d/bandwidth-bound" "$b" --data "/tmp/$b-sf$sf" --device cuda --repeat "${REPEAT:-5}" --json "$out/bound-$v-$b.json" \
       > "$out/bound-$v-$b.txt"
-    grep -E "^q" "$out/bound-$v-$b.txt" | awk '{print $1, $4}' | sort > "/tmp/bound-$v-$b.txt"
+    grep -E "^q" "$out/bound-$v-$b.txt" | awk '{print $1, $4}' | LC_ALL=C sort > "/tmp/bound-$v-$b.txt"
   done
   echo "== $b kernel ms: query this prev this/prev"
-  join "/tmp/bound-this-$b.txt" "/tmp/bound-prev-$b.txt" | sort -V | awk '{printf "%s %s %s %.3f\n", $1, $2, $3, $2 / $3}'
+  LC_ALL=C join "/tmp/bound-this-$b.txt" "/tmp/bound-prev-$b.txt" | sort -V | awk '{printf "%s %s %s %.3f\n", $1, $2, $3, $2 / $3}'
 done
 rows() {  # NAME ARGS...: rows of both builds, compared
   local name=$1

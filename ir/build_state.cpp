@@ -249,10 +249,12 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   // A keys-only table on one column inserts each key once; any other table stores every build row.
   const bool dedup = ht.keys_only && ht.build_keys.size() == 1;
   const plan::Expr& key = *ht.build_keys[0];
-  // The scan column the key is, also through renames (a subquery's select item): its statistics
-  // and domain decide the layout.
+  // The scan column the key is, also through renames (a subquery's select item) and through the
+  // group key of an aggregation the build scans (Q18's IN (SELECT l_orderkey ... GROUP BY
+  // l_orderkey HAVING ...): its values are some of that column's): its statistics and domain decide
+  // the layout.
   const auto [key_alias, key_column] =
-      key.kind == plan::ExprKind::Column ? scan_origin(key.source, key.column, build) : std::pair<std::string, std::string>{};
+      key.kind == plan::ExprKind::Column ? group_key_origin(key.source, key.column, build) : std::pair<std::string, std::string>{};
   std::string key_table = key_alias.empty() ? "" : physical_table(key_alias);
   // Every build row stored under a non-unique key: a list per distinct key, unless a probe of the
   // build pipeline matches several times (a row would insert several entries).
@@ -683,6 +685,19 @@ std::pair<std::string, std::string> Lowering::scan_origin(const std::string& sou
   auto origin = copy_origin(source, name, p);
   if (physical_table(origin.first).empty()) return {};
   return origin;
+}
+
+std::pair<std::string, std::string> Lowering::group_key_origin(const std::string& source, const std::string& name,
+                                                               const Pipeline& p) const {
+  const auto [s, n] = copy_origin(source, name, p);
+  if (!physical_table(s).empty()) return {s, n};
+  const AggregationTable* agg = p.source.aggregation.empty() ? nullptr : program_.find_aggregation(p.source.aggregation);
+  if (agg == nullptr || !s.empty()) return {};
+  for (const GroupKey& k : agg->keys) {
+    if (k.name != n || k.expr->kind != plan::ExprKind::Column || physical_table(k.expr->source).empty()) continue;
+    return {k.expr->source, k.expr->column};
+  }
+  return {};
 }
 
 // The base-table column (table, column) a heap-string attribute's row references point into.

@@ -99,6 +99,9 @@ class Lowering {
   // The capacity estimate of a later grouped stage over an earlier hashed group table (build_state.cpp).
   void later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const;
   uint64_t estimated_groups(const Param& capacity) const;
+  // scan_origin, and for an attribute of the aggregation table p scans, the scan column its group
+  // key is (a direct column of the aggregating pipeline's scan): the column whose values it takes.
+  std::pair<std::string, std::string> group_key_origin(const std::string& source, const std::string& name, const Pipeline& p) const;
   // AggregationTable::sorted_key: a group key is a column of p's scanned base table that the
   // statistics show sorted.
   bool sorted_group_key(const Pipeline& p, const AggregationTable& t) const;

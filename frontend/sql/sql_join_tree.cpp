@@ -459,7 +459,7 @@ class JoinTreeBuilder {
       return c;
     };
     if (e.kind == SqlExprKind::ScalarSubquery) {
-      ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_);
+      ScalarSubqueryPlan sq = plan_scalar_subquery(e, scope_, ctes_, src_, stmt_ != nullptr ? stmt_->where.get() : nullptr);
       size_t rel = register_derived(std::move(sq.plan), sq.alias, e.location, sq.column_names, sq.outer_keys.empty());
       // An outer row whose keys have no group keeps a NULL value (a COUNT's 0) unless the WHERE
       // conjunct drops it anyway for a NULL value (collect_null_rejected): a left outer join.

@@ -381,11 +381,128 @@ std::unique_ptr<plan::LogicalOp> unnest_subquery(std::unique_ptr<plan::LogicalOp
   return j;
 }
 
+namespace {
+
+// Whether every column of `e` is one of `scope`'s tables' and `e` holds no subquery.
+bool resolved_within(const SqlExpr& e, const FromScope& scope) {
+  if (e.subquery) return false;
+  if (e.kind == SqlExprKind::Column && !scope.try_resolve(e)) return false;
+  return std::all_of(e.args.begin(), e.args.end(), [&](const SqlExprPtr& a) { return resolved_within(*a, scope); });
+}
+
+// A conjunct `x [NOT] IN (SELECT ...)` whose x reads `rel` alone and whose subquery is flat and
+// uncorrelated (base tables, no WITH / set operation / HAVING / LIMIT, no nested subquery, every
+// column its own): its truth is a property of rel's row, as a plain conjunct's. Returns a copy with
+// x's references to rel's alias renamed by `aliases` and every table of the subquery under an alias
+// of its own (`suffix`), or nullptr for any other conjunct.
+SqlExprPtr copied_in(const SqlExprPtr& c, size_t rel, const AliasMap& aliases, const std::string& suffix,
+                     const FromScope& outer_scope, const std::vector<CommonTable>& ctes) {
+  const bool not_in = c->kind == SqlExprKind::Not;
+  const SqlExpr& e = not_in ? *c->args[0] : *c;
+  if (e.kind != SqlExprKind::InSubquery || e.args.size() != 1 || !e.subquery) return nullptr;
+  if (find_subquery_node(*e.args[0]) || outer_scope.relations_of(*e.args[0]) != std::set<size_t>{rel}) return nullptr;
+  const SelectStmt& s = *e.subquery;
+  if (s.set_op != SetOperation::None || !s.with.empty() || s.having || s.limits() || s.items.size() != 1 || !s.items[0].expr) return nullptr;
+  FromScope inner(outer_scope.catalog(), outer_scope.stats(), outer_scope.source());
+  std::set<std::string> taken;
+  for (const auto& ref : s.from) {
+    if (ref->kind != TableRefKind::Table) return nullptr;
+    if (std::any_of(ctes.begin(), ctes.end(), [&](const CommonTable& t) { return t.name == ref->name; })) return nullptr;
+    inner.add_table(*ref);
+    taken.insert(ref->alias.empty() ? ref->name : ref->alias);
+  }
+  if (!resolved_within(*s.items[0].expr, inner) || (s.where && !resolved_within(*s.where, inner))) return nullptr;
+  for (const SqlExprPtr& g : s.group_by)
+    if (!resolved_within(*g, inner)) return nullptr;
+  AliasMap own;
+  auto sub = std::make_shared<SelectStmt>(s);
+  for (auto& ref : sub->from) ref = renamed_ref(ref, taken, suffix, own, outer_scope.source());
+  for (SelectItem& i : sub->items) i.expr = renamed(i.expr, own);
+  for (SqlExprPtr& g : sub->group_by) g = renamed(g, own);
+  sub->where = renamed(sub->where, own);
+  auto in = std::make_shared<SqlExpr>(e);
+  in->args = {renamed(e.args[0], aliases)};
+  in->subquery = sub;
+  if (!not_in) return in;
+  auto negated = std::make_shared<SqlExpr>(*c);
+  negated->args = {in};
+  return negated;
+}
+
+// The filter plan_scalar_subquery adds for correlation key `key` (see sql_unnest.h), or nullptr.
+SqlExprPtr sideways_filter(const KeyPair& key, const SqlExpr* outer_where, const FromScope& outer_scope,
+                           const std::vector<CommonTable>& ctes, int location) {
+  if (outer_where == nullptr || key.outer->kind != SqlExprKind::Column) return nullptr;
+  const std::optional<ResolvedColumn> column = outer_scope.try_resolve(*key.outer);
+  if (!column) return nullptr;
+  const Relation& rel = outer_scope.relation(column->relation);
+  if (rel.derived() || rel.null_supplying || rel.table == nullptr) return nullptr;
+  std::vector<SqlExprPtr> conjuncts;
+  split_and(std::make_shared<SqlExpr>(*outer_where), conjuncts);
+  // The table under an alias of its own: the conjuncts' qualified references follow it.
+  const std::string alias = rel.alias + "_sw" + std::to_string(location);
+  const AliasMap aliases{{rel.alias, alias}};
+  std::vector<SqlExprPtr> own;
+  for (const SqlExprPtr& c : conjuncts) {
+    if (!find_subquery_node(*c)) {
+      if (outer_scope.relations_of(*c) == std::set<size_t>{column->relation}) own.push_back(renamed(c, aliases));
+    } else if (SqlExprPtr in = copied_in(c, column->relation, aliases, "_sw" + std::to_string(location), outer_scope, ctes)) {
+      own.push_back(in);
+    }
+  }
+  if (own.empty()) return nullptr;
+  auto sub = std::make_shared<SelectStmt>();
+  sub->location = location;
+  auto from = std::make_shared<TableRef>();
+  from->kind = TableRefKind::Table;
+  from->name = rel.table->name;
+  from->alias = alias;
+  from->location = location;
+  sub->from.push_back(from);
+  auto selected = std::make_shared<SqlExpr>();
+  selected->kind = SqlExprKind::Column;
+  selected->qualifiers = {alias, column->column};
+  selected->location = location;
+  sub->items.push_back(SelectItem{selected, "", location});
+  if (own.size() == 1) {
+    sub->where = own[0];
+  } else {
+    sub->where = std::make_shared<SqlExpr>();
+    sub->where->kind = SqlExprKind::And;
+    sub->where->location = own[0]->location;
+    sub->where->args = own;
+  }
+  auto in = std::make_shared<SqlExpr>();
+  in->kind = SqlExprKind::InSubquery;
+  in->location = location;
+  in->args = {key.inner};
+  in->subquery = sub;
+  return in;
+}
+
+}  // namespace
+
 ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
-                                        const SqlSource& src) {
+                                        const SqlSource& src, const SqlExpr* outer_where) {
   const SelectStmt& sub = *s.subquery;
   Decorrelated d = decorrelate(sub, s.location, outer_scope, ctes, src);
   SelectStmt& stmt = *d.stmt;
+  // One filter, for the first key that has one (TPC-H Q20's pair (l_partkey, l_suppkey): the part
+  // key, which its outer query filters; the supplier key would only add a semi join).
+  for (const KeyPair& k : d.keys) {
+    SqlExprPtr filter = sideways_filter(k, outer_where, outer_scope, ctes, s.location);
+    if (!filter) continue;
+    if (!stmt.where) {
+      stmt.where = filter;
+    } else {
+      auto both = std::make_shared<SqlExpr>();
+      both->kind = SqlExprKind::And;
+      both->location = stmt.where->location;
+      both->args = {stmt.where, filter};
+      stmt.where = both;
+    }
+    break;
+  }
   if (!d.residuals.empty()) {
     src.unsupported(d.residuals[0]->location, "correlated condition " + d.residuals[0]->to_sql() +
                                                   " in a scalar subquery is not an equality between a subquery column and an outer column: not supported yet");

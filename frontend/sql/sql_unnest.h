@@ -70,7 +70,16 @@ struct ScalarSubqueryPlan {
 // Errors: Unsupported for a subquery that is not one aggregate without GROUP BY / HAVING (its row
 // count would not be one per key), a correlated value computed from a COUNT, and what
 // decorrelation cannot handle (correlated conditions other than equalities).
+// `outer_where`: the outer query's WHERE (or nullptr). Where a correlation key's outer side is a
+// column of a base table the outer WHERE filters on its own (conjuncts that read that table alone:
+// without subqueries, or a flat uncorrelated `x [NOT] IN (SELECT ...)` on its column x, TPC-H Q20's
+// `ps_partkey IN (SELECT p_partkey ...)`), the subquery keeps only the groups that key can meet
+// (for the first such key):
+// `inner key IN (SELECT that column FROM that table WHERE those conjuncts)` joins its WHERE. Every
+// outer row that reaches the join passed those conjuncts, so no value it reads is lost, and a
+// subquery grouping a fact table (TPC-H Q17's AVG(l_quantity) per l_partkey) aggregates only the rows
+// of the parts the outer query keeps. Not for a NULL-supplying or derived outer relation.
 ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer_scope, const std::vector<CommonTable>& ctes,
-                                        const SqlSource& source);
+                                        const SqlSource& source, const SqlExpr* outer_where = nullptr);
 
 }  // namespace hqc::sql

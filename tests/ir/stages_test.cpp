@@ -93,13 +93,32 @@ TEST_CASE("an aggregate as a join's build side: its single group key is unique, 
   CHECK(p.pipelines[1].sink.kind == ir::SinkKind::HashBuild);
   REQUIRE(p.hash_tables.size() == 1);
   CHECK(p.hash_tables[0].unique_keys);
-  CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);
+  // The group key takes lo_custkey's values (a key column: a foreign key of a dense primary key):
+  // slot = key - min over that column's domain, as a table built from the scan itself would be.
+  CHECK(p.hash_tables[0].layout == ir::HashLayout::PerfectHash);
   const ir::Param* cap = p.find_param(p.hash_tables[0].capacity_param);
   REQUIRE(cap);
-  CHECK(cap->factors == std::vector<std::string>{p.aggregations[0].slots_param});  // sized by the groups' slots
+  CHECK(cap->source == ir::Param::Source::ColumnDomain);
+  CHECK(cap->table == "lineorder");
+  CHECK(cap->column == "lo_custkey");
   CHECK(p.pipelines[2].depends_on == std::vector<int>{1});
   CHECK(p.result.kind == ir::ResultDesc::Kind::Aggregation);
   CHECK(p.result.state == "agg1");
+}
+
+TEST_CASE("an aggregate's computed group key as a join's build key: hashed, sized by the groups' slots") {
+  std::string json = R"({"plan": {"op": "aggregate", "aggregates": [{"name": "s", "func": "sum", "arg": {"column": "lo_quantity"}}],
+    "input": {"op": "join", "probe": {"op": "scan", "table": "lineorder"},
+      "build": {"op": "filter", "predicate": {"op": ">", "left": {"column": "n"}, "right": {"int": 5}},
+        "input": {"op": "aggregate", "group_by": [{"name": "k", "expr": {"op": "+", "left": {"column": "l2.lo_custkey"}, "right": {"int": 1}}}],
+          "aggregates": [{"name": "n", "func": "count_star"}], "input": {"op": "scan", "table": "lineorder", "alias": "l2"}}},
+      "probe_keys": [{"column": "lo_custkey"}], "build_keys": [{"column": "k"}]}}})";
+  ir::Program p = compiled(json);
+  REQUIRE(p.hash_tables.size() == 1);
+  CHECK(p.hash_tables[0].layout == ir::HashLayout::LinearProbing);
+  const ir::Param* cap = p.find_param(p.hash_tables[0].capacity_param);
+  REQUIRE(cap);
+  CHECK(cap->factors == std::vector<std::string>{p.aggregations[0].slots_param});
 }
 
 TEST_CASE("an aggregate over an aggregate (count of counts) groups the first table's slots") {

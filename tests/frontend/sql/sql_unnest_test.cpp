@@ -193,3 +193,48 @@ TEST_CASE("a WHERE scalar subquery joins inner only where its NULL value would d
   CHECK(count.find("(3 < (case when (__matched_sq") != std::string::npos);
   CHECK(count.find(".value else 0)") != std::string::npos);
 }
+
+TEST_CASE("a correlated scalar subquery keeps only the groups the outer filters of its key's table allow") {
+  // TPC-H Q17's shape: the outer query keeps the parts of one brand and container; the subquery's
+  // AVG per l_partkey is only read for those, so it aggregates only their lineitem rows.
+  std::string e = explain("select count(*) from part, lineitem where p_partkey = l_partkey and p_brand = 'Brand#23'\n"
+                          "and p_container = 'MED BOX' and l_quantity < (select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey)");
+  CAPTURE(e);
+  CHECK(e.find("join semi probe [lineitem_sq") != std::string::npos);
+  CHECK(e.find("scan part as part_sw") != std::string::npos);
+  CHECK(e.find("filter ((part_sw") != std::string::npos);
+  CHECK(e.find(".p_brand = dict_eq(part.p_brand, 'Brand#23')) and (part_sw") != std::string::npos);
+  // Only conjuncts of the key's table alone, without subqueries: the join and the comparison with
+  // the subquery stay out, and without such a conjunct nothing is added.
+  CHECK(e.find("part_sw123.p_partkey = ") == std::string::npos);
+  std::string none = explain("select count(*) from part, lineitem where p_partkey = l_partkey and l_quantity > 5\n"
+                             "and l_quantity < (select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey)");
+  CAPTURE(none);
+  CHECK(none.find("_sw") == std::string::npos);
+  CHECK(none.find("join semi") == std::string::npos);
+  // An aliased outer table: the copied conjuncts follow the subquery's own alias for it.
+  std::string aliased = explain("select count(*) from part p, partsupp ps where p.p_partkey = ps.ps_partkey and p.p_size = 15\n"
+                                "and ps.ps_supplycost = (select min(ps_supplycost) from partsupp where ps_partkey = p.p_partkey)");
+  CAPTURE(aliased);
+  CHECK(aliased.find("scan part as p_sw") != std::string::npos);
+  CHECK(aliased.find("filter (p_sw") != std::string::npos);
+  // TPC-H Q20's shape: the outer relation is restricted by a flat uncorrelated IN on its column,
+  // copied with aliases of its own; only the first key (the part key) gets a filter.
+  std::string q20 = explain("select count(*) from partsupp where ps_partkey in (select p_partkey from part where p_name like 'forest%')\n"
+                            "and ps_availqty > (select 0.5 * sum(l_quantity) from lineitem where l_partkey = ps_partkey and l_suppkey = ps_suppkey)");
+  CAPTURE(q20);
+  CHECK(q20.find("scan partsupp as partsupp_sw") != std::string::npos);
+  CHECK(q20.find("scan part as part_sw") != std::string::npos);
+  CHECK(q20.find("join semi probe [lineitem.l_partkey]") != std::string::npos);
+  CHECK(q20.find("join semi probe [lineitem.l_suppkey]") == std::string::npos);
+  // A correlated IN (p_size = ps_availqty) is not copied, and then nothing is.
+  std::string correlated = explain("select count(*) from partsupp where ps_partkey in (select p_partkey from part where p_size = ps_availqty)\n"
+                                   "and ps_availqty > (select 0.5 * sum(l_quantity) from lineitem where l_partkey = ps_partkey)");
+  CAPTURE(correlated);
+  CHECK(correlated.find("_sw") == std::string::npos);
+  // A derived outer table gets none (its rows are not a base table's).
+  std::string derived = explain("select count(*) from (select p_partkey as k from part where p_size = 15) d, lineitem\n"
+                                "where d.k = l_partkey and l_quantity < (select avg(l_quantity) from lineitem where l_partkey = d.k)");
+  CAPTURE(derived);
+  CHECK(derived.find("_sw") == std::string::npos);
+}
