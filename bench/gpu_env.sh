@@ -1,6 +1,6 @@
 # Sourced by the GPU-machine scripts (gpu_ssb.sh, gpu_tpch.sh, gpu_planner.sh) after they set `out` and `log`: sends
 # everything printed to $out/$log, registers NVIDIA's OpenCL with the ICD loader, points the kernel
-# cache and the scratch directory $w into /tmp, installs the DuckDB wheels from .whl/ (or .site/) and prints the
+# cache and the scratch directory $w into /tmp, installs the DuckDB wheels from .whl/ (or .site/) when they were carried, and prints the
 # date, the commit and the GPU. Sets `root` (the repository) and `w` (the scratch directory).
 mkdir -p "$out"
 exec > >(tee "$out/$log") 2>&1
@@ -13,8 +13,8 @@ nvidia-smi -L
 # The wheels as carried (.whl/), or unpacked and compressed into one archive (.site/site.tar.xz, bench/README.md).
 if [ -f "$root/.site/site.tar.xz" ]; then
   tar xJf "$root/.site/site.tar.xz" -C /tmp && export PYTHONPATH=/tmp/site
-else
+elif compgen -G "$root/.whl/*.whl" > /dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
-fi
+fi  # neither: a script that needs no DuckDB (gpu_warp_runs.sh)
 w=/tmp/w
 mkdir -p $w

@@ -18,13 +18,9 @@ bin=${1:?usage: gpu_warp_runs.sh BUILD/bin PREV/bin}
 prev=${2:?usage: gpu_warp_runs.sh BUILD/bin PREV/bin}
 sf=${SF:-10}
 out=${OUT:-gpu-out}
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-mkdir -p "$out"
-exec > >(tee "$out/log-warp-runs.txt") 2>&1
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-unknown} SF $sf"
-nvidia-smi -L
+log=log-warp-runs.txt
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
+echo "# SF $sf"
 for b in tpch ssb; do
   [ -d "/tmp/$b-sf$sf" ] || "$bin/horseqc-gen" "$b" --sf "$sf" --out "/tmp/$b-sf$sf" --format columnar --quiet
 done
