@@ -8,6 +8,7 @@
 #include "frontend/sql/sql_binder.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
+#include "frontend/sql/sql_nulls.h"
 #include "storage/error.h"
 
 namespace hqc::sql {
@@ -53,6 +54,16 @@ std::shared_ptr<TableRef> renamed_ref(const std::shared_ptr<TableRef>& ref, cons
       return copy;
   }
   return copy;
+}
+
+// The tables of `stmt`'s FROM whose alias is in `taken` renamed with `suffix` (recorded in `aliases`),
+// and the qualified references of its select items, GROUP BY and HAVING with them.
+void rename_tables(SelectStmt& stmt, const std::set<std::string>& taken, const std::string& suffix, AliasMap& aliases,
+                   const SqlSource& src) {
+  for (auto& ref : stmt.from) ref = renamed_ref(ref, taken, suffix, aliases, src);
+  for (SelectItem& i : stmt.items) i.expr = renamed(i.expr, aliases);
+  for (SqlExprPtr& g : stmt.group_by) g = renamed(g, aliases);
+  stmt.having = renamed(stmt.having, aliases);
 }
 
 // A planned subquery's final projection (its validity columns: FromScope::add_derived), if it ends in one.
@@ -172,10 +183,7 @@ Decorrelated decorrelate(const SelectStmt& sub, int location, const FromScope& o
   d.stmt = std::make_shared<SelectStmt>(sub);
   SelectStmt& stmt = *d.stmt;
   stmt.with = visible_ctes(sub, ctes);
-  for (auto& ref : stmt.from) ref = renamed_ref(ref, taken, "_" + d.tag, aliases, src);
-  for (SelectItem& i : stmt.items) i.expr = renamed(i.expr, aliases);
-  for (SqlExprPtr& g : stmt.group_by) g = renamed(g, aliases);
-  stmt.having = renamed(stmt.having, aliases);
+  rename_tables(stmt, taken, "_" + d.tag, aliases, src);
   stmt.order_by.clear();  // order does not matter to a join
 
   FromScope inner(outer_scope.catalog(), outer_scope.stats(), src);
@@ -416,9 +424,7 @@ SqlExprPtr copied_in(const SqlExprPtr& c, size_t rel, const AliasMap& aliases, c
     if (!resolved_within(*g, inner)) return nullptr;
   AliasMap own;
   auto sub = std::make_shared<SelectStmt>(s);
-  for (auto& ref : sub->from) ref = renamed_ref(ref, taken, suffix, own, outer_scope.source());
-  for (SelectItem& i : sub->items) i.expr = renamed(i.expr, own);
-  for (SqlExprPtr& g : sub->group_by) g = renamed(g, own);
+  rename_tables(*sub, taken, suffix, own, outer_scope.source());
   sub->where = renamed(sub->where, own);
   auto in = std::make_shared<SqlExpr>(e);
   in->args = {renamed(e.args[0], aliases)};
@@ -442,15 +448,17 @@ SqlExprPtr sideways_filter(const KeyPair& key, const SqlExpr* outer_where, const
   // The table under an alias of its own: the conjuncts' qualified references follow it.
   const std::string alias = rel.alias + "_sw" + std::to_string(location);
   const AliasMap aliases{{rel.alias, alias}};
-  std::vector<SqlExprPtr> own;
+  SqlExprPtr own;  // the conjuncts copied, ANDed
   for (const SqlExprPtr& c : conjuncts) {
+    SqlExprPtr copy;
     if (!find_subquery_node(*c)) {
-      if (outer_scope.relations_of(*c) == std::set<size_t>{column->relation}) own.push_back(renamed(c, aliases));
-    } else if (SqlExprPtr in = copied_in(c, column->relation, aliases, "_sw" + std::to_string(location), outer_scope, ctes)) {
-      own.push_back(in);
+      if (outer_scope.relations_of(*c) == std::set<size_t>{column->relation}) copy = renamed(c, aliases);
+    } else {
+      copy = copied_in(c, column->relation, aliases, "_sw" + std::to_string(location), outer_scope, ctes);
     }
+    if (copy) own = own ? and_of(own, copy) : copy;
   }
-  if (own.empty()) return nullptr;
+  if (!own) return nullptr;
   auto sub = std::make_shared<SelectStmt>();
   sub->location = location;
   auto from = std::make_shared<TableRef>();
@@ -464,14 +472,7 @@ SqlExprPtr sideways_filter(const KeyPair& key, const SqlExpr* outer_where, const
   selected->qualifiers = {alias, column->column};
   selected->location = location;
   sub->items.push_back(SelectItem{selected, "", location});
-  if (own.size() == 1) {
-    sub->where = own[0];
-  } else {
-    sub->where = std::make_shared<SqlExpr>();
-    sub->where->kind = SqlExprKind::And;
-    sub->where->location = own[0]->location;
-    sub->where->args = own;
-  }
+  sub->where = own;
   auto in = std::make_shared<SqlExpr>();
   in->kind = SqlExprKind::InSubquery;
   in->location = location;
@@ -492,15 +493,7 @@ ScalarSubqueryPlan plan_scalar_subquery(const SqlExpr& s, const FromScope& outer
   for (const KeyPair& k : d.keys) {
     SqlExprPtr filter = sideways_filter(k, outer_where, outer_scope, ctes, s.location);
     if (!filter) continue;
-    if (!stmt.where) {
-      stmt.where = filter;
-    } else {
-      auto both = std::make_shared<SqlExpr>();
-      both->kind = SqlExprKind::And;
-      both->location = stmt.where->location;
-      both->args = {stmt.where, filter};
-      stmt.where = both;
-    }
+    stmt.where = stmt.where ? and_of(stmt.where, filter) : filter;
     break;
   }
   if (!d.residuals.empty()) {
