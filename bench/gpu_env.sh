@@ -15,6 +15,6 @@ if [ -f "$root/.site/site.tar.xz" ]; then
   tar xJf "$root/.site/site.tar.xz" -C /tmp && export PYTHONPATH=/tmp/site
 elif compgen -G "$root/.whl/*.whl" > /dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "$root"/.whl/*.whl && export PYTHONPATH=/tmp/site
-fi  # neither: a script that needs no DuckDB (gpu_warp_runs.sh)
+fi  # neither: a script that needs no DuckDB (gpu_ab.sh)
 w=/tmp/w
 mkdir -p $w

@@ -5,13 +5,16 @@
 //     hqc_compact_count(...)                 // occupied slots per chunk
 //   HQC_KERNEL void <label>_p<N>_<agg>_compact_gather(occupancy, chunk counts, table buffers...,
 //                                                     dense buffers..., [slot index], rows, slots ...)
-//     for (chunk = HQC_BID(); chunk < HQC_COMPACT_CHUNKS; chunk += HQC_GDIM())
-//       row = hqc_compact_chunk_base(...)    // occupied slots of the chunks before
-//       for (tile over the chunk's slots)    // CTA prefix sum of the occupied flags → dense row
+//     row = hqc_compact_chunk_base(...)      // occupied slots before this CTA's first chunk
+//     for (chunk over this CTA's consecutive chunks)
+//       after = row + counts[chunk]
+//       for (tile over the chunk's slots while row < after)   // none for an empty chunk
+//         CTA prefix sum of the occupied flags → dense row
 //         if (occupied) dense[row * words + w] = table[slot * words + w] for every word
 //       hqc_compact_total(...)               // the chunk holding the table's end writes the rows
 //
-// Both kernels take any grid and any power-of-two block (the work-efficient CTA scan and sum).
+// Both kernels take any grid and any power-of-two block (a multiple of the warp where the dialect
+// scans by SIMD); the manifest asks for blocks of a multiple of ir::kCompactBlock work-items.
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
 #include "storage/error.h"
@@ -27,6 +30,8 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
   manifest.pipeline = kernel.pipeline;
   manifest.fixed_grid = kernel.launch.fixed_grid;
   manifest.power_of_two_block = true;
+  // Blocks of 256 or more: a chunk's slots are read by the whole CTA (and the SIMD scan needs warps).
+  manifest.block_size_multiple = ir::kCompactBlock;
   manifest.scratch.bytes_per_thread = 8;  // one word per work-item: hqc_cta_sum_i64_we
   std::vector<std::string> params;
   for (const ir::KernelArg& a : kernel.args) {
@@ -55,16 +60,20 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
     w.line("hqc_compact_count(" + cast + agg->occupancy_buffer + ", " + slots + ", " + c.counts_buffer + ", " + s + ");");
     return;
   }
-  auto chunks = w.block("for (hqc_i64 chunk = HQC_BID(); chunk < HQC_COMPACT_CHUNKS; chunk += HQC_GDIM())");
-  w.line("const hqc_u64 base = hqc_compact_chunk_base(" + c.counts_buffer + ", chunk, " + s + ");");
-  w.line("hqc_u64 row = base;");
+  w.line("const hqc_i64 last = hqc_compact_end_chunk(" + slots + ");");
+  w.line("hqc_i64 chunk = hqc_compact_first_chunk(" + slots + ");");
+  w.line("hqc_u64 row = hqc_compact_chunk_base(" + c.counts_buffer + ", chunk, " + s + ");");
+  auto chunks = w.block("for (; chunk < last; ++chunk)");
+  w.line("const hqc_u64 after = row + " + c.counts_buffer + "[chunk];");
   w.line("const hqc_i64 end = hqc_compact_chunk_end(chunk, " + slots + ");");
   {
-    auto tiles = w.block("for (hqc_i64 tile = hqc_compact_chunk_begin(chunk, " + slots + "); tile < end; tile += HQC_BDIM())");
+    // `row` is the same in every work-item: a chunk without groups is skipped, a sparse one left
+    // after its last group.
+    auto tiles = w.block("for (hqc_i64 tile = hqc_compact_chunk_begin(chunk, " + slots + "); tile < end && row < after; tile += HQC_BDIM())");
     w.line("const hqc_i64 slot = tile + HQC_LID();");
     w.line("const hqc_u32 occupied = slot < end && " + agg->occupancy_buffer + "[slot] != 0 ? 1u : 0u;");
     w.line("hqc_u32 occupied_in_tile;");
-    w.line("const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, " + s + ", &occupied_in_tile);");
+    w.line("const hqc_u64 r = row + hqc_compact_scan(occupied, " + s + ", &occupied_in_tile);");
     {
       auto copy = w.block("if (occupied)");
       if (!c.slot_buffer.empty()) w.line(c.slot_buffer + "[r] = slot;");
@@ -80,7 +89,7 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
     }
     w.line("row += occupied_in_tile;");
   }
-  w.line("hqc_compact_total(" + c.counts_buffer + ", chunk, base, " + c.rows_buffer + ");");
+  w.line("hqc_compact_total(chunk, " + slots + ", after, " + c.rows_buffer + ");");
 }
 
 }  // namespace hqc::codegen::detail

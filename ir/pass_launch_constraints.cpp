@@ -6,8 +6,8 @@
 //     scratchpad demand: 8 bytes per thread for a work-efficient local resolution (A3/B3 prefix sum
 //     or reduction over 64-bit values), plus the privatized aggregation table (C3), whose size is
 //     slots x bytes per slot with slots known at run time.
-//   Compaction kernels (pass compact_result): a fixed grid of 256 CTAs (any grid is correct: they
-//   stride over the table's chunks), 8 bytes of scratchpad per work-item.
+//   Compaction kernels (pass compact_result): a fixed grid of kCompactGrid CTAs (any grid is
+//   correct: they stride over the table's chunks), 8 bytes of scratchpad per work-item.
 //   Multi-pass kernels: count and write cover the source rows, finish the groups (MultiPass::
 //   groups_param); no scratchpad (their reductions are the library's).
 //   The kernel source never depends on these.
@@ -26,7 +26,7 @@ void launch_constraints(Program& program) {
     if (k.kind == KernelKind::CompactCount || k.kind == KernelKind::CompactGather) {
       // Compaction (templates/device/compact.h): a fixed grid striding over the table's chunks, a
       // work-efficient CTA scan and sum over one 8-byte word per work-item.
-      k.launch.fixed_grid = 256;
+      k.launch.fixed_grid = kCompactGrid;
       k.launch.scratch_bytes_per_thread = 8;
       continue;
     }

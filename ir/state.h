@@ -241,8 +241,13 @@ struct Accumulator {
 // moves to row r of the dense buffers, rows in slot order, so the transfer back and the host's work
 // scale with the groups, not the slots. A direct-indexed table also keeps each row's slot index
 // (its keys are decoded from it).
-// Chunks a compacted table is cut into: HQC_COMPACT_CHUNKS of templates/device/compact.h.
-inline constexpr uint64_t kCompactChunks = 1024;
+// Chunks a compacted table is cut into at most: HQC_COMPACT_CHUNKS of templates/device/compact.h.
+inline constexpr uint64_t kCompactChunks = 16384;
+// The compaction kernels' launch: a grid of kCompactGrid CTAs of a multiple of kCompactBlock
+// work-items, enough to keep an H100 busy (1024 x 256 work-items, ~one wave of its 132 SMs) and few
+// enough that each CTA of the gather sums the chunk counts before its range once.
+inline constexpr uint64_t kCompactGrid = 1024;
+inline constexpr uint32_t kCompactBlock = 256;
 struct CompactedColumn {
   std::string from;      // the table's buffer
   std::string to;        // the dense buffer (same element type and words per slot)

@@ -634,6 +634,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
     const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
     launch.power_of_two_block = compaction;
+    launch.block_size_multiple = compaction ? ir::kCompactBlock : 1;  // as codegen's compaction manifest asks
     launch.strides_over_tiles = compaction || kernel.kind != ir::KernelKind::Compound;
     launch.scratch_bytes_per_thread = kernel.launch.scratch_bytes_per_thread;
     if (!kernel.launch.scratch_slots_param.empty()) {

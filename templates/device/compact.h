@@ -1,47 +1,89 @@
 // Dialect-neutral device library, layer 6: compaction of an aggregation table's occupied slots into
 // dense rows, so that the host copies back and reads as many rows as there are groups, not slots.
-// Expects: base.h, scan.h, reduce.h (work-efficient CTA scan and sum; power-of-two HQC_BDIM() <= 1024;
-//   every work-item calls each function: uniform control flow).
+// Expects: base.h, scan.h, reduce.h (CTA scan and sum: work-efficient, or SIMD where HQC_HAS_SIMD;
+//   power-of-two HQC_BDIM() <= 1024, a multiple of the warp where HQC_HAS_SIMD; every work-item calls
+//   each function: uniform control flow).
 // Guarantees:
-//   - The slots are cut into HQC_COMPACT_CHUNKS consecutive chunks (hqc_compact_chunk_begin/end);
-//     CTAs stride over chunks, so ANY grid and block size is correct and the two launches below
-//     need not agree on either.
-//   - Launch 1 (hqc_compact_count): counts[c] = occupied slots (occupancy != 0) of chunk c.
-//   - Launch 2 (the generated gather kernel): per chunk, hqc_compact_chunk_base(c) is the number of
-//     occupied slots before it (sum of counts[0..c)); a tile of HQC_BDIM() slots takes its dense rows
-//     from a CTA exclusive prefix sum of the occupied flags (hqc_cta_scan_we_u32), and the kernel
-//     copies every word of an occupied slot to its row. Rows are in slot order: deterministic, and
-//     ORDER BY ties come out as they did from the sparse table. hqc_compact_total writes the row
-//     count (once, by the CTA holding the last chunk).
+//   - The slots are cut into hqc_compact_chunk_count(slots) <= HQC_COMPACT_CHUNKS consecutive chunks
+//     of hqc_compact_chunk_size(slots) slots (at least HQC_COMPACT_MIN_CHUNK: a small table is one
+//     chunk, not a thousand chunks of one slot). Both launches take ANY grid and block size (they
+//     need not agree on either): the partition depends on `slots` alone.
+//   - Launch 1 (hqc_compact_count): counts[c] = occupied slots (occupancy != 0) of chunk c; CTAs
+//     stride over the chunks.
+//   - Launch 2 (the generated gather kernel): CTA b takes the consecutive chunks
+//     [hqc_compact_first_chunk, hqc_compact_end_chunk); hqc_compact_chunk_base gives the occupied
+//     slots before its first chunk, once. A chunk whose count is 0 is skipped whole; in the others a
+//     tile of HQC_BDIM() slots takes its dense rows from a CTA exclusive prefix sum of the occupied
+//     flags (hqc_compact_scan), the kernel copies every word of an occupied slot to its row, and the
+//     chunk ends as soon as its count of rows is written (a sparse chunk reads only up to its last
+//     group). Rows are in slot order: deterministic, and ORDER BY ties come out as they did from the
+//     sparse table. hqc_compact_total writes the row count (once, by the CTA holding the last chunk).
 // Scratchpad, in 8-byte words: HQC_BDIM() (the CTA sum; the scan needs fewer).
-#define HQC_COMPACT_CHUNKS 1024
+#define HQC_COMPACT_CHUNKS 16384
+#define HQC_COMPACT_MIN_CHUNK 1024
 
+#if HQC_HAS_SIMD
+HQC_FN hqc_u32 hqc_compact_scan(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* total) {
+  return hqc_cta_scan_simd_u32(x, scratch, total);
+}
+HQC_FN hqc_i64 hqc_compact_sum(hqc_i64 x, HQC_LOCAL hqc_u64* scratch) { return hqc_cta_sum_i64_simd(x, scratch); }
+#else
+HQC_FN hqc_u32 hqc_compact_scan(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* total) {
+  return hqc_cta_scan_we_u32(x, scratch, total);
+}
+HQC_FN hqc_i64 hqc_compact_sum(hqc_i64 x, HQC_LOCAL hqc_u64* scratch) { return hqc_cta_sum_i64_we(x, scratch); }
+#endif
+
+HQC_FN hqc_i64 hqc_compact_chunk_size(hqc_i64 slots) {
+  const hqc_i64 even = (slots + HQC_COMPACT_CHUNKS - 1) / HQC_COMPACT_CHUNKS;
+  return even > HQC_COMPACT_MIN_CHUNK ? even : HQC_COMPACT_MIN_CHUNK;
+}
+HQC_FN hqc_i64 hqc_compact_chunk_count(hqc_i64 slots) {
+  const hqc_i64 size = hqc_compact_chunk_size(slots);
+  return (slots + size - 1) / size;
+}
 HQC_FN hqc_i64 hqc_compact_chunk_begin(hqc_i64 chunk, hqc_i64 slots) {
-  const hqc_i64 size = (slots + HQC_COMPACT_CHUNKS - 1) / HQC_COMPACT_CHUNKS;
-  const hqc_i64 b = chunk * size;
+  const hqc_i64 b = chunk * hqc_compact_chunk_size(slots);
   return b < slots ? b : slots;
 }
 HQC_FN hqc_i64 hqc_compact_chunk_end(hqc_i64 chunk, hqc_i64 slots) { return hqc_compact_chunk_begin(chunk + 1, slots); }
 
 HQC_FN void hqc_compact_count(HQC_GLOBAL const hqc_i64* occupancy, hqc_i64 slots, HQC_GLOBAL hqc_u64* counts,
                               HQC_LOCAL hqc_u64* scratch) {
-  for (hqc_i64 chunk = HQC_BID(); chunk < HQC_COMPACT_CHUNKS; chunk += HQC_GDIM()) {
+  const hqc_i64 chunks = hqc_compact_chunk_count(slots);
+  for (hqc_i64 chunk = HQC_BID(); chunk < chunks; chunk += HQC_GDIM()) {
     const hqc_i64 end = hqc_compact_chunk_end(chunk, slots);
     hqc_i64 mine = 0;
     for (hqc_i64 s = hqc_compact_chunk_begin(chunk, slots) + HQC_LID(); s < end; s += HQC_BDIM())
       mine += occupancy[s] != 0 ? 1 : 0;
-    const hqc_i64 total = hqc_cta_sum_i64_we(mine, scratch);
+    const hqc_i64 total = hqc_compact_sum(mine, scratch);
     if (HQC_LID() == 0) counts[chunk] = (hqc_u64)total;
   }
+}
+
+// The gather's chunks for this CTA: [first, end), consecutive, so that it sums the counts before
+// them once and then adds each chunk's count.
+HQC_FN hqc_i64 hqc_compact_first_chunk(hqc_i64 slots) {
+  const hqc_i64 chunks = hqc_compact_chunk_count(slots);
+  const hqc_i64 per_cta = (chunks + HQC_GDIM() - 1) / HQC_GDIM();
+  const hqc_i64 first = (hqc_i64)HQC_BID() * per_cta;
+  return first < chunks ? first : chunks;
+}
+HQC_FN hqc_i64 hqc_compact_end_chunk(hqc_i64 slots) {
+  const hqc_i64 chunks = hqc_compact_chunk_count(slots);
+  const hqc_i64 per_cta = (chunks + HQC_GDIM() - 1) / HQC_GDIM();
+  const hqc_i64 end = ((hqc_i64)HQC_BID() + 1) * per_cta;
+  return end < chunks ? end : chunks;
 }
 
 // Occupied slots of the chunks before `chunk` (its first dense row).
 HQC_FN hqc_u64 hqc_compact_chunk_base(HQC_GLOBAL const hqc_u64* counts, hqc_i64 chunk, HQC_LOCAL hqc_u64* scratch) {
   hqc_i64 mine = 0;
   for (hqc_i64 c = HQC_LID(); c < chunk; c += HQC_BDIM()) mine += (hqc_i64)counts[c];
-  return (hqc_u64)hqc_cta_sum_i64_we(mine, scratch);
+  return (hqc_u64)hqc_compact_sum(mine, scratch);
 }
 
-HQC_FN void hqc_compact_total(HQC_GLOBAL const hqc_u64* counts, hqc_i64 chunk, hqc_u64 base, HQC_GLOBAL hqc_u64* rows) {
-  if (chunk == HQC_COMPACT_CHUNKS - 1 && HQC_LID() == 0) *rows = base + counts[chunk];
+// `after`: the occupied slots up to the end of `chunk`.
+HQC_FN void hqc_compact_total(hqc_i64 chunk, hqc_i64 slots, hqc_u64 after, HQC_GLOBAL hqc_u64* rows) {
+  if (chunk == hqc_compact_chunk_count(slots) - 1 && HQC_LID() == 0) *rows = after;
 }

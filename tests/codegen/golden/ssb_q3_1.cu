@@ -248,21 +248,23 @@ HQC_KERNEL void q3_1_p3_agg0_compact_gather(
     HQC_GLOBAL hqc_u64* agg0_dense_rows,
     hqc_i64 agg0_slots HQC_SCRATCH_PARAMS) {
   HQC_SCRATCH_BEGIN
-  for (hqc_i64 chunk = HQC_BID(); chunk < HQC_COMPACT_CHUNKS; chunk += HQC_GDIM()) {
-    const hqc_u64 base = hqc_compact_chunk_base(agg0_dense_chunks, chunk, hqc_scratch);
-    hqc_u64 row = base;
+  const hqc_i64 last = hqc_compact_end_chunk(agg0_slots);
+  hqc_i64 chunk = hqc_compact_first_chunk(agg0_slots);
+  hqc_u64 row = hqc_compact_chunk_base(agg0_dense_chunks, chunk, hqc_scratch);
+  for (; chunk < last; ++chunk) {
+    const hqc_u64 after = row + agg0_dense_chunks[chunk];
     const hqc_i64 end = hqc_compact_chunk_end(chunk, agg0_slots);
-    for (hqc_i64 tile = hqc_compact_chunk_begin(chunk, agg0_slots); tile < end; tile += HQC_BDIM()) {
+    for (hqc_i64 tile = hqc_compact_chunk_begin(chunk, agg0_slots); tile < end && row < after; tile += HQC_BDIM()) {
       const hqc_i64 slot = tile + HQC_LID();
       const hqc_u32 occupied = slot < end && agg0_tuples[slot] != 0 ? 1u : 0u;
       hqc_u32 occupied_in_tile;
-      const hqc_u64 r = row + hqc_cta_scan_we_u32(occupied, hqc_scratch, &occupied_in_tile);
+      const hqc_u64 r = row + hqc_compact_scan(occupied, hqc_scratch, &occupied_in_tile);
       if (occupied) {
         agg0_dense_slot[r] = slot;
         for (hqc_i32 word = 0; word < 2; ++word) agg0_revenue_dense[r * 2 + word] = agg0_revenue[slot * 2 + word];
       }
       row += occupied_in_tile;
     }
-    hqc_compact_total(agg0_dense_chunks, chunk, base, agg0_dense_rows);
+    hqc_compact_total(chunk, agg0_slots, after, agg0_dense_rows);
   }
 }

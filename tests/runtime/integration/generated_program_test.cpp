@@ -269,8 +269,9 @@ TEST_CASE("generated hashed GROUP BY on two keys with a 128-bit sum: lanes and h
 
 // Pass compact_result over the hand-built programs: the result table is compacted on the device and
 // the host reads dense rows. Exact against the host computation with a table far larger than its
-// groups (2^16 slots for a few thousand groups: the copy back is the groups), and with one far too
-// small (it still grows from its overflow flag, and the compaction of the grown table is read).
+// groups (2^16 slots for a few thousand groups: the copy back is the groups; 2^22 slots: 4096 chunks
+// over the compaction's 1024 CTAs, four each, nearly all empty), and with one far too small (it still
+// grows from its overflow flag, and the compaction of the grown table is read).
 TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever the table's size") {
   ToyData t = toy_data(kFactRows);
   std::map<std::pair<int32_t, int32_t>, std::pair<int128, int64_t>> groups;  // sum, rows
@@ -283,7 +284,7 @@ TEST_CASE("generated compaction: two keys and a 128-bit sum, dense rows whatever
   for (Device& device : devices()) {
     Executor executor(*device.backend, nullptr);
     for (const test::ProgramOptions& o : models()) {
-      for (int64_t capacity : {int64_t{1} << 16, int64_t{64}}) {
+      for (int64_t capacity : {int64_t{1} << 16, int64_t{1} << 22, int64_t{64}}) {
         CAPTURE(device.backend->name());
         CAPTURE(ir::execution_model_name(o.model));
         CAPTURE(capacity);
