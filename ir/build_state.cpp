@@ -21,8 +21,10 @@
 //     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
 //     domain (dictionary codes, integers) and the product of domains is at most
-//     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table);
-//     else a global hash table. Several keys of a global hash table are lanes of one key buffer.
+//     planner::kMaxDirectSlots (without statistics: when no key is a key column of its table), or
+//     when the one key is a sorted column of the scan whose domain is at most
+//     planner::kSortedDirectSparsity x its distinct values (sorted_direct_key: TPC-H Q18's GROUP BY
+//     l_orderkey, 60 M slots for 15 M groups at SF 10); else a global hash table. Several keys of a global hash table are lanes of one key buffer.
 //     AggregationTable::expected_slots records the slots (direct) or groups (hashed) the statistics
 //     expect: pass fuse_pipelines decides from it whether a CTA keeps a private copy in scratchpad
 //     (the resolution model's C3). AggregationTable::sorted_key: a group key is a sorted column of
@@ -470,6 +472,15 @@ bool Lowering::sorted_group_key(const Pipeline& p, const AggregationTable& t) co
   return false;
 }
 
+bool Lowering::sorted_direct_key(const Pipeline& p, const AggregationTable& t) const {
+  if (!options_.stats || t.keys.size() != 1 || t.keys[0].domain_param.empty() || !sorted_group_key(p, t)) return false;
+  const Param* dom = program_.find_param(t.keys[0].domain_param);
+  const ColumnStats s = options_.stats->column(dom->table, dom->column);
+  if (!s.valid || s.distinct == 0) return false;
+  const uint64_t domain = static_cast<uint64_t>(s.max - s.min) + 1;
+  return domain <= planner::kMaxPerfectHashSlots && domain <= planner::kSortedDirectSparsity * s.distinct;
+}
+
 // (table, filters) of every filtered build side that pipeline `p`'s rows pass through a unique inner
 // join, also through the joins of those build pipelines (a build side that probed a filtered table
 // holds only the rows that passed it): Param::join_filters of a capacity.
@@ -785,7 +796,8 @@ void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d,
     t.slots_param = combining_->slots_param;
   } else if (t.keys.empty()) {
     t.layout = AggLayout::Scalar;
-  } else if (d.all_domains && (options_.stats ? d.slots_estimate <= planner::kMaxDirectSlots : !d.any_key_column)) {
+  } else if (d.all_domains &&
+             (options_.stats ? d.slots_estimate <= planner::kMaxDirectSlots || sorted_direct_key(p, t) : !d.any_key_column)) {
     t.layout = AggLayout::DirectIndexed;
     Param slots{t.name + "_slots", Param::Source::Product, ScalarType::I64};
     slots.factors = d.domain_params;

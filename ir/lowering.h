@@ -105,6 +105,10 @@ class Lowering {
   // AggregationTable::sorted_key: a group key is a column of p's scanned base table that the
   // statistics show sorted.
   bool sorted_group_key(const Pipeline& p, const AggregationTable& t) const;
+  // A single group key that is a sorted column of p's scan, whose domain is at most
+  // planner::kSortedDirectSparsity x its distinct values and planner::kMaxPerfectHashSlots: the
+  // table is direct-indexed over that domain, however large (choose_aggregation_layout).
+  bool sorted_direct_key(const Pipeline& p, const AggregationTable& t) const;
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters(const Pipeline& p) const;
   std::pair<std::pair<std::string, std::string>, std::string> key_origin(const plan::Expr& e, const Pipeline& p, size_t ops) const;
   bool sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const;

@@ -39,8 +39,14 @@ inline constexpr uint64_t kScratchpadReserveBytes = 2 * 1024;
 inline constexpr uint64_t kMaxScratchpadBytes = 48 * 1024;
 // The budget when no device is known (horseqc-compile without a profile): every current GPU's.
 inline constexpr uint64_t kScratchpadBudgetBytes = kMaxScratchpadBytes - kScratchpadReserveBytes;
-// Direct-indexed aggregation tables up to this many slots; beyond it a global hash table.
+// Direct-indexed aggregation tables up to this many slots; beyond it a global hash table...
 inline constexpr uint64_t kMaxDirectSlots = 1ull << 24;
+// ...except for one group key that is a sorted column of the scanned table, direct-indexed up to
+// kMaxPerfectHashSlots when its domain is at most this many times its distinct values: its rows
+// update the table in slot order (a warp's neighbouring rows combined first, on CUDA), so an empty
+// slot costs only its share of the fill, where a hash table costs a key array, a slot claim per
+// group and a random access per update (TPC-H Q18's GROUP BY l_orderkey: 4 slots per group).
+inline constexpr uint64_t kSortedDirectSparsity = 8;
 
 // `table` is the physical table the predicate's columns belong to (the predicate only references
 // columns of that scan; others count as unknown).

@@ -276,6 +276,65 @@ TEST_CASE("hashed group tables are sized from the keys no other key determines")
   CHECK(seen.kernels[seen.pipelines.size() - 1].reductions[0].technique == ir::Technique::C2);
 }
 
+namespace {
+
+// lineitem at SF 10 as dbgen writes it, for one group key: l_orderkey in row order (`sorted`), 60 M
+// values of which `distinct` occur (dbgen: 15 M, 4 slots per group).
+class OrderKeyStats final : public planner::Statistics {
+ public:
+  OrderKeyStats(bool sorted, uint64_t distinct) : sorted_(sorted), distinct_(distinct) {}
+  uint64_t rows(const std::string&) const override { return 59986052; }
+  ColumnStats column(const std::string&, const std::string& column) const override {
+    ColumnStats s;
+    s.valid = true;
+    s.min = column == "l_orderkey" ? 1 : 100;
+    s.max = column == "l_orderkey" ? 60000000 : 5000;
+    s.distinct = column == "l_orderkey" ? distinct_ : 50;
+    s.sorted = column == "l_orderkey" && sorted_;
+    return s;
+  }
+  int64_t dictionary_code(const std::string&, const std::string&, const std::string&, plan::DictMatch) const override {
+    return 0;
+  }
+
+ private:
+  bool sorted_;
+  uint64_t distinct_;
+};
+
+}  // namespace
+
+TEST_CASE("a sorted group key whose domain is at most 8x its groups is direct-indexed beyond kMaxDirectSlots") {
+  // TPC-H Q18's subquery: GROUP BY l_orderkey over lineitem.
+  const std::string q = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}],
+      "aggregates": [{"name": "qty", "func": "sum", "arg": {"column": "l_quantity"}}], "input": {"op": "scan", "table": "lineitem"}}})";
+  REQUIRE(60000000 > planner::kMaxDirectSlots);
+  struct Case {
+    bool sorted;
+    uint64_t distinct;
+    ir::AggLayout layout;
+  };
+  for (const Case& c : {Case{true, 15000000, ir::AggLayout::DirectIndexed},  // 4 slots per group
+                        Case{true, 7500000, ir::AggLayout::DirectIndexed},   // 8: the limit
+                        Case{true, 7000000, ir::AggLayout::GlobalHash},      // sparser
+                        Case{false, 15000000, ir::AggLayout::GlobalHash}}) { // not sorted: updates at random
+    CAPTURE(c.sorted);
+    CAPTURE(c.distinct);
+    const OrderKeyStats stats(c.sorted, c.distinct);
+    const ir::Program p = build(q, &stats);
+    REQUIRE(p.aggregations.size() == 1);
+    const ir::AggregationTable& agg = p.aggregations[0];
+    CHECK(agg.layout == c.layout);
+    CHECK(agg.sorted_key == c.sorted);
+    if (c.layout == ir::AggLayout::DirectIndexed) {
+      // Slots = the key's domain, resolved at run time; no key buffer, no scratchpad copy: C2.
+      CHECK(p.find_param(agg.slots_param)->source == ir::Param::Source::Product);
+      CHECK(agg.keys[0].key_buffer.empty());
+      CHECK(p.kernels[0].reductions[0].technique == ir::Technique::C2);
+    }
+  }
+}
+
 TEST_CASE("hashed group tables: a key modulo a literal has at most that many groups (HorseQC Experiment 2)") {
   // l_orderkey % 16 as the SQL binder writes it: l_orderkey - (l_orderkey / 16) * 16 (integer division).
   TpchStats sf1(1);
