@@ -153,7 +153,9 @@ const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Colum
   upload(entry.column.values, view.data, view.bytes);
   uint64_t bytes = view.bytes;
   if (column.type.is_string() && column.encoding == Encoding::Heap) {
-    entry.column.heap = backend_.allocate(column.heap.size());
+    // A multiple of 8 bytes: LIKE reads the heap in aligned 8-byte words (hqc_find_byte,
+    // templates/device/strings.h); the padding's bytes are never part of a match.
+    entry.column.heap = backend_.allocate((column.heap.size() + 7) & ~size_t{7});
     upload(entry.column.heap, column.heap.data(), column.heap.size());
     bytes += column.heap.size();
   }

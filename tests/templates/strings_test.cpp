@@ -50,12 +50,17 @@ int reference_compare(const std::string& a, const std::string& b) {
   return sign(a.compare(b));
 }
 
+// As the runtime uploads a heap (runtime/device/device_columns.cpp): a multiple of 8 bytes, which
+// LIKE reads a word at a time. The padding here is 'b', a byte the patterns look for: a match found
+// there (or in the next row's bytes) must not count.
 struct Heap {
   std::vector<uint64_t> offsets{0};
   std::vector<unsigned char> bytes;
   void add(const std::string& s) {
+    bytes.resize(offsets.back());
     bytes.insert(bytes.end(), s.begin(), s.end());
     offsets.push_back(bytes.size());
+    bytes.resize((bytes.size() + 7) & ~size_t{7}, 'b');
   }
 };
 
