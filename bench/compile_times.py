@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises bench/gpu_compile.sh's runs: RUNS/<bench>-<config>-<cold|warm>.json (horseqc-run --format json).
 
-CONFIGS (comma-separated, default before,whole,split) name the configurations; the first is the
+CONFIGS (comma-separated, default before,whole) name the configurations; the first is the
 baseline. Prints a CSV, one row per query present in every run: per configuration its cold and warm
 compile ms and kernel ms (best of --repeat, cold run), the cold compile's ratio to the baseline, the
 cold run's transfer and total ms (the whole first run of the query: plan, codegen, compile, transfer,
@@ -24,7 +24,7 @@ def load(runs, bench, config, run):
 
 def main():
     runs = sys.argv[1]
-    wanted = (sys.argv[2] if len(sys.argv) > 2 else "before,whole,split").split(",")
+    wanted = (sys.argv[2] if len(sys.argv) > 2 else "before,whole").split(",")
     configs = [c for c in wanted if load(runs, "tpch", c, "cold") is not None]
     header = ["benchmark", "query"]
     for c in configs:

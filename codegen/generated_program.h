@@ -66,10 +66,6 @@ struct GeneratedProgram {
   std::string label;
   std::string source;          // complete module: prelude + device library + kernels
   std::string kernels_source;  // the query-specific part only (what golden tests compare)
-  // Where each kernel's text (its comments and definition) starts in `source`, in `kernels` order;
-  // kernel i runs to kernel i + 1's offset or the end. Each needs only the part of `source` before
-  // kernels_source (prelude + device library), so a kernel compiles alone (nvrtc_compile_module).
-  std::vector<size_t> kernel_offsets;
   std::vector<std::string> compile_options;
   std::vector<KernelManifest> kernels;
   // Multi-pass: the library primitives between the kernels, each after the kernel it names.

@@ -274,10 +274,8 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   out.label = program.label;
   out.compile_options = compile_options(dialect);
   SourceWriter w;
-  std::vector<size_t> kernel_starts;  // in w
   for (const ir::Kernel& k : program.kernels) {
     w.blank();
-    kernel_starts.push_back(w.str().size());
     KernelManifest m;
     if (k.kind == ir::KernelKind::Compound || k.kind == ir::KernelKind::PassCount || k.kind == ir::KernelKind::PassWrite)
       detail::emit_kernel(program, k, dialect, w, m);
@@ -295,8 +293,6 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
                                      ? "\n// ==== templates/multi_pass/multi_pass.h ====\n" + templates::template_source("multi_pass/multi_pass.h")
                                      : "";
   out.source = device_library_source(dialect) + multi_pass + "\n" + out.kernels_source;
-  const size_t kernels_at = out.source.size() - w.str().size();
-  for (size_t start : kernel_starts) out.kernel_offsets.push_back(kernels_at + start);
   return out;
 }
 

@@ -253,10 +253,6 @@ struct ModuleSource {
   // The first shared_prefix bytes of `source` (dialect prelude + device library) are the same in every
   // generated module of a dialect, so modules can be compiled as one (Executor::precompile); 0: none.
   size_t shared_prefix = 0;
-  // Where kernel_names[i]'s text starts in `source` (ascending, each >= shared_prefix; kernel i runs
-  // to the next offset or the end), so that each kernel can be compiled alone with the shared prefix.
-  // Empty: the module compiles as one program.
-  std::vector<size_t> kernel_offsets;
 };
 
 struct CompileResult {
@@ -381,8 +377,8 @@ class Backend {
   virtual void raw_download(uint64_t handle, uint64_t offset, void* host, uint64_t bytes) = 0;
   virtual void raw_fill(uint64_t handle, uint64_t bytes, const void* pattern, uint32_t pattern_bytes) = 0;
   // Compiles source to a loadable binary (cubin / OpenCL program binary); throws with the log.
-  // CUDA compiles a module's kernels on compile_threads() threads and links them into one cubin
-  // (nvrtc_compile_module); OpenCL builds the module whole.
+  // CUDA compiles the module as one NVRTC program on every core (nvrtc_compile_module); OpenCL
+  // builds it whole.
   virtual std::vector<char> compile_binary(const ModuleSource& source, std::string& log) = 0;
   // Whether compile_binary() may run on another thread while this one uses the device (CUDA: NVRTC
   // needs no context). OpenCL compiles on the calling thread.

@@ -93,7 +93,7 @@ class CudaBackend final : public Backend {
   }
 
   std::vector<char> compile_binary(const ModuleSource& source, std::string& log) override {
-    return nvrtc_compile_module(source, cuda_arch_name(props_.compute_major, props_.compute_minor), compile_threads(), log);
+    return nvrtc_compile_module(source, cuda_arch_name(props_.compute_major, props_.compute_minor), log);
   }
 
   bool compiles_off_thread() const override { return true; }

@@ -1,17 +1,9 @@
 // NVRTC wrapper: programs compiled straight to SASS (a cubin) for the device's architecture so that
-// loading it costs no PTX JIT and the cached binary is what runs; a module's parts compiled on
-// several threads and linked with nvJitLink (nvrtc_compile_module).
+// loading it costs no PTX JIT and the cached binary is what runs.
 #include "runtime/device/nvrtc_compiler.h"
 
-#include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <exception>
 #include <memory>
-#include <numeric>
-#include <thread>
 
-#include <nvJitLink.h>
 #include <nvrtc.h>
 
 #include "storage/error.h"
@@ -88,149 +80,16 @@ std::vector<char> nvrtc_compile_cubin(const std::string& source, const std::vect
   return cubin;
 }
 
-namespace {
-
-// nvJitLink: relocatable cubins → one cubin for `arch`. Throws Error(Device) with the linker's log.
-std::vector<char> link_cubins(const std::vector<std::vector<char>>& parts, const std::vector<std::string>& names,
-                              const std::string& arch, const std::string& label) {
-  const std::string arch_option = "-arch=" + arch;
-  const char* options[] = {arch_option.c_str()};
-  nvJitLinkHandle handle = nullptr;
-  if (nvJitLinkCreate(&handle, 1, options) != NVJITLINK_SUCCESS)
-    throw Error(ErrorKind::Device, label + ": nvJitLinkCreate failed for " + arch);
-  auto fail = [&](const char* call, nvJitLinkResult status) {
-    size_t size = 0;
-    std::string text;
-    if (nvJitLinkGetErrorLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 0) {
-      text.assign(size, '\0');
-      nvJitLinkGetErrorLog(handle, text.data());
-      while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
-    }
-    nvJitLinkDestroy(&handle);
-    throw Error(ErrorKind::Device, label + ": " + call + " failed (nvJitLink error " + std::to_string(static_cast<int>(status)) +
-                                       ")" + (text.empty() ? "" : ":\n" + text));
-  };
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const nvJitLinkResult status =
-        nvJitLinkAddData(handle, NVJITLINK_INPUT_CUBIN, parts[i].data(), parts[i].size(), names[i].c_str());
-    if (status != NVJITLINK_SUCCESS) fail("nvJitLinkAddData", status);
-  }
-  if (const nvJitLinkResult status = nvJitLinkComplete(handle); status != NVJITLINK_SUCCESS) fail("nvJitLinkComplete", status);
-  size_t size = 0;
-  if (const nvJitLinkResult status = nvJitLinkGetLinkedCubinSize(handle, &size); status != NVJITLINK_SUCCESS)
-    fail("nvJitLinkGetLinkedCubinSize", status);
-  std::vector<char> cubin(size);
-  if (const nvJitLinkResult status = nvJitLinkGetLinkedCubin(handle, cubin.data()); status != NVJITLINK_SUCCESS)
-    fail("nvJitLinkGetLinkedCubin", status);
-  nvJitLinkDestroy(&handle);
-  if (cubin.empty()) throw Error(ErrorKind::Device, label + ": nvJitLink produced an empty cubin for " + arch);
-  return cubin;
-}
-
-}  // namespace
-
-std::vector<ModuleSource> split_by_kernel(const ModuleSource& source, size_t groups) {
-  const std::vector<size_t>& at = source.kernel_offsets;
-  if (groups < 2 || at.size() < 2 || at.size() != source.kernel_names.size()) return {};
-  const size_t kernels = at.size();
-  auto end_of = [&](size_t k) { return k + 1 < kernels ? at[k + 1] : source.source.size(); };
-  for (size_t k = 0; k < kernels; ++k) {
-    if (at[k] < source.shared_prefix || end_of(k) < at[k] || end_of(k) > source.source.size())
-      throw Error(ErrorKind::Internal, source.label + ": kernel offsets out of order or outside the source");
-  }
-  groups = std::min(groups, kernels);
-  std::vector<size_t> by_length(kernels);
-  std::iota(by_length.begin(), by_length.end(), size_t{0});
-  std::stable_sort(by_length.begin(), by_length.end(),
-                   [&](size_t a, size_t b) { return end_of(a) - at[a] > end_of(b) - at[b]; });
-  std::vector<std::vector<size_t>> members(groups);
-  std::vector<size_t> text(groups, 0);
-  for (size_t k : by_length) {
-    const size_t g = static_cast<size_t>(std::min_element(text.begin(), text.end()) - text.begin());
-    members[g].push_back(k);
-    text[g] += end_of(k) - at[k];
-  }
-  std::vector<ModuleSource> parts;
-  for (std::vector<size_t>& group : members) {
-    std::sort(group.begin(), group.end());
-    ModuleSource part;
-    part.source = source.source.substr(0, source.shared_prefix);
-    part.options = source.options;
-    part.shared_prefix = source.shared_prefix;
-    std::string names;
-    for (size_t k : group) {
-      part.kernel_offsets.push_back(part.source.size());
-      part.source.append(source.source, at[k], end_of(k) - at[k]);
-      part.kernel_names.push_back(source.kernel_names[k]);
-      names += (names.empty() ? "" : ", ") + source.kernel_names[k];
-    }
-    part.label = source.label + " (kernel" + (group.size() > 1 ? "s " : " ") + names + ")";
-    parts.push_back(std::move(part));
-  }
-  return parts;
-}
-
-size_t compile_threads() {
-  if (const char* text = std::getenv("HORSEQC_COMPILE_THREADS"); text != nullptr && *text != '\0') {
-    char* end = nullptr;
-    const long n = std::strtol(text, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024)
-      throw Error(ErrorKind::Usage, "HORSEQC_COMPILE_THREADS must be an integer from 1 to 1024, got \"" + std::string(text) + "\"");
-    return static_cast<size_t>(n);
-  }
-  // One program per module unless asked (compiled on all cores by NVRTC itself): linked relocatable
-  // parts compile faster but ptxas gives some kernels more registers under the relocatable ABI
-  // (64-bit `%` becomes a call), e.g. TPC-H Q13's aggregate 33 -> 40 registers and 15% slower
-  // (bench/results/2026-11-27-h100-compile).
-  return 1;
-}
-
-std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, size_t threads,
-                                       std::string& log) {
-  const std::vector<ModuleSource> parts = split_by_kernel(source, threads);
-  if (parts.empty()) {
-    // One whole program, its optimizer and ptxas working on the host's cores at once (NVRTC's
-    // --split-compile, 0 = one thread per core): the kernels are the same as from one thread (same
-    // registers, deterministic cubin), unlike relocatable parts; TPC-H Q9 355 -> 276 ms on 2 cores.
-    std::vector<std::string> options = source.options;
-    options.push_back("--split-compile=0");
-    return nvrtc_compile_cubin(source.source, options, arch, source.label, log);
-  }
-
-  struct Compiled {
-    std::vector<char> cubin;
-    std::string log;
-    std::exception_ptr error;
-  };
-  std::vector<Compiled> compiled(parts.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < parts.size();) {
-      try {
-        std::vector<std::string> options = parts[i].options;
-        options.push_back("--relocatable-device-code=true");
-        compiled[i].cubin = nvrtc_compile_cubin(parts[i].source, options, arch, parts[i].label, compiled[i].log);
-      } catch (...) {
-        compiled[i].error = std::current_exception();
-      }
-    }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < parts.size(); ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
-  }
-  std::vector<std::vector<char>> cubins;
-  std::vector<std::string> names;
-  log.clear();
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (compiled[i].error) std::rethrow_exception(compiled[i].error);
-    if (!compiled[i].log.empty()) log += (log.empty() ? "" : "\n") + parts[i].label + ":\n" + compiled[i].log;
-    cubins.push_back(std::move(compiled[i].cubin));
-    names.push_back("part" + std::to_string(i) + ".cubin");
-  }
-  return link_cubins(cubins, names, arch, source.label);
+std::vector<char> nvrtc_compile_module(const ModuleSource& source, const std::string& arch, std::string& log) {
+  // One whole program, its optimizer and ptxas working on the host's cores at once (NVRTC's
+  // --split-compile, 0 = one thread per core): TPC-H Q9 355 -> 276 ms on 2 cores. (Compiling a
+  // module's kernels as separate relocatable programs linked by nvJitLink was tried and removed: ptxas
+  // gave kernels more registers under the relocatable ABI, TPC-H Q13's aggregate 33 -> 40 and 15 %
+  // slower, and the cold compile was no faster: bench/results/2026-11-27-h100-compile,
+  // 2026-11-28-h100-warp-runs.)
+  std::vector<std::string> options = source.options;
+  options.push_back("--split-compile=0");
+  return nvrtc_compile_cubin(source.source, options, arch, source.label, log);
 }
 
 std::vector<char> compile_cuda_only(const std::string& source, const std::string& arch,

@@ -191,15 +191,11 @@ double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, siz
       combined.options = first.options;
       combined.label = "batch of " + std::to_string(pending.size()) + " queries (" + first.label + ", ...)";
       combined.shared_prefix = first.shared_prefix;
-      bool splittable = true;
       for (const auto& [m, key] : pending) {
         combined.source += "\n";
-        for (size_t at : m->kernel_offsets) combined.kernel_offsets.push_back(combined.source.size() + at - m->shared_prefix);
-        splittable = splittable && m->kernel_offsets.size() == m->kernel_names.size();
         combined.source += m->source.substr(m->shared_prefix);
         combined.kernel_names.insert(combined.kernel_names.end(), m->kernel_names.begin(), m->kernel_names.end());
       }
-      if (!splittable) combined.kernel_offsets.clear();
       try {
         Watchdog::Phase phase(combined.label, "compile");
         CompileResult compiled = backend_.compile(combined, cache_);

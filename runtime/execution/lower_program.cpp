@@ -667,7 +667,6 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
   ModuleSource module;
   module.source = generated.source;
   module.shared_prefix = generated.source.size() - generated.kernels_source.size();
-  module.kernel_offsets = generated.kernel_offsets;
   module.options = generated.compile_options;
   module.label = generated.label.empty() ? program.label : generated.label;
   return lower_with(program, values, std::move(module), generated.dialect, launches);

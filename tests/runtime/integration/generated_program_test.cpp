@@ -3,10 +3,9 @@
 // small on purpose: the real kernels' overflow flags must make the executor grow the linear-probing
 // join table and the global-hash aggregation table until the result is exact. Checked against host
 // computations; also the materialised output (A3/A2 counter) and the scalar aggregate result shape.
-// Last, a CUDA module's kernels compiled apart on several threads and linked into one cubin
-// (nvrtc_compile_module; NVRTC and nvJitLink need no GPU): split_by_kernel's parts, errors named;
-// and a compile off the calling thread overlapping the query's column uploads (CUDA's path, here
-// on PoCL through a forwarding backend).
+// Last, a CUDA module compiled into one cubin (nvrtc_compile_module; NVRTC needs no GPU), errors
+// named; and a compile off the calling thread overlapping the query's column uploads (CUDA's path,
+// here on PoCL through a forwarding backend).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -424,147 +423,35 @@ TEST_CASE("a direct-indexed group key outside its statistics raises the table's 
   }
 }
 
-TEST_CASE("split_by_kernel: each part is the device library and whole kernels, every kernel in one part") {
-  const codegen::GeneratedProgram gp = codegen::generate(compacted_join_program(models()[0]), codegen::Dialect::Cuda);
-  REQUIRE(gp.kernels.size() == 4);
-  REQUIRE(gp.kernel_offsets.size() == 4);
-  ModuleSource whole;
-  whole.source = gp.source;
-  whole.shared_prefix = gp.source.size() - gp.kernels_source.size();
-  whole.kernel_offsets = gp.kernel_offsets;
-  whole.label = "join";
-  for (const codegen::KernelManifest& k : gp.kernels) whole.kernel_names.push_back(k.name);
-  const std::string prefix = gp.source.substr(0, whole.shared_prefix);
-  for (size_t k = 0; k < 4; ++k) {
-    // A kernel's text starts with its comments and holds its own definition.
-    CHECK(gp.source.compare(gp.kernel_offsets[k], 3, "// ") == 0);
-    const size_t end = k + 1 < 4 ? gp.kernel_offsets[k + 1] : gp.source.size();
-    CHECK(gp.source.substr(gp.kernel_offsets[k], end - gp.kernel_offsets[k]).find(" " + whole.kernel_names[k] + "(") != std::string::npos);
-  }
-  CHECK(split_by_kernel(whole, 1).empty());
-  for (size_t groups = 2; groups <= 5; ++groups) {
-    CAPTURE(groups);
-    const std::vector<ModuleSource> parts = split_by_kernel(whole, groups);
-    REQUIRE(parts.size() == std::min<size_t>(groups, 4));
-    std::vector<std::string> names;
-    for (const ModuleSource& part : parts) {
-      CHECK(part.source.compare(0, prefix.size(), prefix) == 0);
-      CHECK(part.kernel_offsets.size() == part.kernel_names.size());
-      for (const std::string& n : part.kernel_names) {
-        names.push_back(n);
-        CHECK(part.label.find(n) != std::string::npos);
-        // No other kernel's definition leaked in.
-      }
-      for (const std::string& other : whole.kernel_names)
-        if (std::find(part.kernel_names.begin(), part.kernel_names.end(), other) == part.kernel_names.end())
-          CHECK(part.source.find(" " + other + "(") == std::string::npos);
-    }
-    std::sort(names.begin(), names.end());
-    std::vector<std::string> expected = whole.kernel_names;
-    std::sort(expected.begin(), expected.end());
-    CHECK(names == expected);
-  }
-  // One kernel per part: each compiles with NVRTC on its own.
-  for (const ModuleSource& part : split_by_kernel(whole, 4)) {
-    CAPTURE(part.label);
-    CHECK(compile_cuda_only(part.source, "sm_90").size() > 4);
-  }
-  ModuleSource broken = whole;
-  broken.kernel_offsets[2] = broken.shared_prefix - 1;
-  CHECK_THROWS_AS(split_by_kernel(broken, 4), Error);
-}
-
-namespace {
-
-// What `f` writes to the process's stderr (file descriptor 2), e.g. messages a library prints itself.
-template <class F>
-std::string stderr_of(F&& f) {
-  std::fflush(stderr);
-  FILE* capture = std::tmpfile();
-  REQUIRE(capture != nullptr);
-  const int saved = dup(2);
-  dup2(fileno(capture), 2);
-  f();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::string text;
-  std::rewind(capture);
-  for (int c; (c = std::fgetc(capture)) != EOF;) text += static_cast<char>(c);
-  std::fclose(capture);
-  return text;
-}
-
-}  // namespace
-
-TEST_CASE("nvrtc_compile_module: kernels compiled on several threads and linked into one cubin; a failing kernel named") {
-  // The compacted join's 4 kernels: whole (1 thread), in 3 parts, one part per kernel (8 threads).
+TEST_CASE("nvrtc_compile_module: the module as one cubin holding every kernel, deterministic; an error names the module") {
   const codegen::GeneratedProgram gp = codegen::generate(compacted_join_program(models()[0]), codegen::Dialect::Cuda);
   ModuleSource module;
   module.source = gp.source;
   module.shared_prefix = gp.source.size() - gp.kernels_source.size();
-  module.kernel_offsets = gp.kernel_offsets;
   module.options = gp.compile_options;
   module.label = "join";
   for (const codegen::KernelManifest& k : gp.kernels) module.kernel_names.push_back(k.name);
+  REQUIRE(module.kernel_names.size() == 4);
   // An ELF cubin naming every kernel (entry points keep their extern "C" names).
-  auto holds_every_kernel = [&](const std::vector<char>& cubin) {
-    const std::string bytes(cubin.begin(), cubin.end());
-    bool all = bytes.size() > 4 && bytes.compare(0, 4, "\x7f" "ELF") == 0;
-    for (const std::string& k : module.kernel_names) all = all && bytes.find(k + '\0') != std::string::npos;
-    return all;
-  };
   std::string log;
-  const std::vector<char> whole = nvrtc_compile_module(module, "sm_90", 1, log);
-  CHECK(holds_every_kernel(whole));
-  // Both compaction kernels call the same CTA reduction (HQC_CTA_FN, not inlined): each part has a
-  // copy, which must stay local to it. nvJitLink 13 reports a symbol defined in two parts only on
-  // stderr ("Multiple definition of ...") and still returns success.
-  std::vector<char> linked;
-  const std::string link_messages = stderr_of([&] { linked = nvrtc_compile_module(module, "sm_90", 3, log); });
-  CHECK(link_messages.find("Multiple definition") == std::string::npos);
-  CHECK(holds_every_kernel(linked));
-  CHECK(linked == nvrtc_compile_module(module, "sm_90", 3, log));  // deterministic: a stable cache entry
-  CHECK(holds_every_kernel(nvrtc_compile_module(module, "sm_90", 8, log)));
+  const std::vector<char> cubin = nvrtc_compile_module(module, "sm_90", log);
+  const std::string bytes(cubin.begin(), cubin.end());
+  CHECK(bytes.compare(0, 4, "\x7f" "ELF") == 0);
+  for (const std::string& k : module.kernel_names) CHECK(bytes.find(k + '\0') != std::string::npos);
+  CHECK(cubin == nvrtc_compile_module(module, "sm_90", log));  // a stable kernel-cache entry
 
-  // The third kernel does not compile: the error names it, not the others.
   ModuleSource bad = module;
-  const std::string planted = " this_is_not_declared = 1; ";
-  bad.source.insert(bad.source.find(") {", bad.kernel_offsets[2]) + 3, planted);
-  bad.kernel_offsets[3] += planted.size();
+  bad.source.insert(bad.source.find(") {", bad.source.find(" " + bad.kernel_names[2] + "(")) + 3, " this_is_not_declared = 1; ");
   try {
-    nvrtc_compile_module(bad, "sm_90", 4, log);
+    nvrtc_compile_module(bad, "sm_90", log);
     FAIL("the broken kernel compiled");
   } catch (const Error& e) {
     const std::string message = e.what();
     INFO(message);
     CHECK(e.kind() == ErrorKind::Device);
-    CHECK(message.find("join (kernel " + bad.kernel_names[2] + ")") != std::string::npos);
+    CHECK(message.find("join") != std::string::npos);
     CHECK(message.find("this_is_not_declared") != std::string::npos);
-    CHECK(message.find(bad.kernel_names[0]) == std::string::npos);
   }
-}
-
-TEST_CASE("compile_threads: HORSEQC_COMPILE_THREADS, else 1; a bad value is a usage error") {
-  const char* old = std::getenv("HORSEQC_COMPILE_THREADS");
-  const std::string saved = old != nullptr ? old : "";
-  ::unsetenv("HORSEQC_COMPILE_THREADS");
-  CHECK(compile_threads() == 1);
-  ::setenv("HORSEQC_COMPILE_THREADS", "3", 1);
-  CHECK(compile_threads() == 3);
-  for (const char* bad : {"0", "-2", "abc", "4x", "1025"}) {
-    CAPTURE(bad);
-    ::setenv("HORSEQC_COMPILE_THREADS", bad, 1);
-    try {
-      compile_threads();
-      FAIL("accepted");
-    } catch (const Error& e) {
-      CHECK(e.kind() == ErrorKind::Usage);
-      CHECK(std::string(e.what()).find("HORSEQC_COMPILE_THREADS") != std::string::npos);
-    }
-  }
-  if (old != nullptr) ::setenv("HORSEQC_COMPILE_THREADS", saved.c_str(), 1);
-  else ::unsetenv("HORSEQC_COMPILE_THREADS");
 }
 
 namespace {
@@ -576,7 +463,8 @@ ExecutablePlan compacted_join_plan(const ToyData& t) {
   return lower_program(program, ir::resolve_parameters(program, t.db), codegen::generate(program, codegen::Dialect::OpenCL));
 }
 ExecutablePlan with_undeclared_name(ExecutablePlan plan) {
-  plan.module.source.insert(plan.module.source.find('{', plan.module.kernel_offsets[1]) + 1, " this_is_not_declared = 1; ");
+  plan.module.source.insert(plan.module.source.find('{', plan.module.source.find(" " + plan.module.kernel_names[1] + "(")) + 1,
+                            " this_is_not_declared = 1; ");
   return plan;
 }
 // Runs `plan`, which must fail with the planted name's compile error.
