@@ -32,6 +32,12 @@ std::string merge_key(const std::string& state) { return "mkey_" + state; }
 std::string merge_group(const std::string& state) { return "mg_" + state; }
 std::string warp_runs(const std::string& state) { return "runs_" + state; }
 std::string run_first(const std::string& state) { return "first_" + state; }
+std::string warp_pending(const std::string& state) { return "pending_" + state; }
+std::string warp_group(const std::string& state) { return "group_" + state; }
+std::string warp_lanes(const std::string& state) { return "lanes_" + state; }
+std::string warp_total(const std::string& state, const std::string& accumulator) {
+  return "t_" + state + "_" + ir::sanitize_identifier(accumulator);
+}
 std::string write_position(const std::string& state) { return "pos_" + state; }
 std::string next_position(const std::string& state) { return "next_" + state; }
 std::string counted(const std::string& state) { return "counted_" + state; }

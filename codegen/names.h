@@ -57,6 +57,13 @@ std::string merge_group(const std::string& state);
 // "runs_agg0", and this lane's run's first lane, "first_agg0".
 std::string warp_runs(const std::string& state);
 std::string run_first(const std::string& state);
+// C3 with few groups per warp (device/warp_groups.cuh): the qualifying lanes not yet taken,
+// "pending_agg0"; the group taken, "group_agg0"; its lanes, "lanes_agg0"; an accumulator's total over
+// them, "t_agg0_<accumulator>".
+std::string warp_pending(const std::string& state);
+std::string warp_group(const std::string& state);
+std::string warp_lanes(const std::string& state);
+std::string warp_total(const std::string& state, const std::string& accumulator);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
 // Multi-pass: the next write position of this work-item's row: "next_out0"; the tuple counted

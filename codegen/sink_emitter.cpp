@@ -417,6 +417,13 @@ std::vector<AccumulatorPlan> plan_accumulators(KernelContext& ctx, const ir::Agg
 
 namespace {
 
+// A C3 table of at most this many slots is updated by each warp once per group among its lanes
+// (device/warp_groups.cuh's few groups) on CUDA: beyond it a warp's lanes meet too few lanes of one
+// group for the combining to pay. TPC-H Q1 (6 slots) 0.61x on the H100; Q5 (25 slots, its nations
+// filtered to a region's five, few rows qualifying) was 1.07x with a limit of 32
+// (bench/results/2026-11-28-h100-tpch-kernels, run 4).
+constexpr uint64_t kWarpGroupSlots = 16;
+
 class AggregateSink : public SinkEmitter {
  public:
   void plan(KernelContext& ctx) override {
@@ -479,6 +486,9 @@ class AggregateSink : public SinkEmitter {
       runs_ = true;
       m.local = ir::LocalResolution::Simd;
       ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
+    } else if (few_groups_possible(ctx)) {
+      few_groups_ = true;  // the CTA's table stays the local resolution; warps combine before it
+      ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
     }
     local_ = m.local;
     ctx.manifest.reductions.push_back(m);
@@ -536,6 +546,10 @@ class AggregateSink : public SinkEmitter {
     }
     if (agg_->layout == ir::AggLayout::DirectIndexed) {
       emit_direct_slot(ctx, *agg_);
+      if (few_groups_) {
+        emit_group_updates(ctx);
+        return;
+      }
     } else {
       const std::string key = emit_group_key(ctx, *agg_);
       if (technique_ == ir::Technique::C3) {
@@ -622,6 +636,56 @@ class AggregateSink : public SinkEmitter {
     return std::all_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return a.state.empty(); });
   }
 
+  // C3 over a direct-indexed table of at most kWarpGroupSlots slots (the statistics' count), on CUDA
+  // under the resolution model outside match loops (every lane of the warp reaches the sink), and
+  // no locked 128-bit MIN/MAX nor MIN/MAX of doubles: a warp's lanes fall into few groups, which it
+  // combines by shuffles before the scratchpad's atomics (device/warp_groups.cuh).
+  bool few_groups_possible(const KernelContext& ctx) const {
+    if (technique_ != ir::Technique::C3 || agg_->layout != ir::AggLayout::DirectIndexed || !dialect_table(ctx.dialect).has_simd)
+      return false;
+    if (agg_->expected_slots == 0 || agg_->expected_slots > kWarpGroupSlots) return false;
+    if (ctx.program.model != ir::ExecutionModel::Resolution || ir::matches_several_times(ctx.program, ctx.pipeline)) return false;
+    return std::all_of(accs_.begin(), accs_.end(),
+                       [](const AccumulatorPlan& a) { return a.state.empty() && (a.op == "sum" || a.type == "i64"); });
+  }
+
+  // Every lane's contribution (the identity where it does not qualify), then the warp's qualifying
+  // lanes one group at a time: their totals by shuffles, one update of the CTA's table by lane 0.
+  void emit_group_updates(KernelContext& ctx) {
+    const std::string flag = names::flag(), g = names::group_index(agg_->name);
+    const std::string pending = names::warp_pending(agg_->name), group = names::warp_group(agg_->name);
+    const std::string lanes = names::warp_lanes(agg_->name);
+    std::vector<std::string> values;
+    for (const AccumulatorPlan& a : accs_) {
+      const std::string v = names::accumulator_input(agg_->name, a.name);
+      const bool f64 = a.type == "f64";
+      ctx.w.line(std::string("const ") + (f64 ? "hqc_f64 " : "hqc_i64 ") + v + " = " + flag + " ? " + a.input + " : " +
+                 (f64 ? "0.0" : "0") + ";");
+      values.push_back(v);
+    }
+    ctx.w.line("// The warp's qualifying lanes one group at a time: one update of the CTA's table per group.");
+    ctx.w.line("hqc_u32 " + pending + " = HQC_BALLOT(" + flag + ");");
+    auto loop = ctx.w.block("while (" + pending + " != 0u)");
+    ctx.w.line("const hqc_i64 " + group + " = hqc_warp_group_of(" + pending + ", " + g + ");");
+    ctx.w.line("const hqc_u32 " + lanes + " = hqc_warp_group_lanes(" + flag + ", " + g + ", " + group + ");");
+    std::vector<std::string> totals;
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      const std::string t = names::warp_total(agg_->name, a.name);
+      ctx.w.line("const hqc_" + a.type + " " + t + " = hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ");");
+      totals.push_back(t);
+    }
+    {
+      auto lane0 = ctx.w.block("if (hqc_lane() == 0)");
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        const std::string call = a.type == "i128" ? "hqc_gb_local_sum_group_i128(" : "hqc_gb_local_" + a.op + "_" + a.type + "(";
+        ctx.w.line(call + scratch_ptrs_[i] + ", " + group + ", " + totals[i] + ");");
+      }
+    }
+    ctx.w.line(pending + " &= ~" + lanes + ";");
+  }
+
   // The group of each lane, the runs of neighbouring lanes in one group, the runs' totals, then one
   // lookup and update per run by its last lane.
   void emit_run_updates(KernelContext& ctx) {
@@ -679,6 +743,7 @@ class AggregateSink : public SinkEmitter {
   ir::Technique technique_ = ir::Technique::B3;
   ir::LocalResolution local_ = ir::LocalResolution::None;
   bool runs_ = false;                      // C2 with warp runs
+  bool few_groups_ = false;                // C3 with a warp's groups combined first
 };
 
 }  // namespace

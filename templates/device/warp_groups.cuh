@@ -65,3 +65,33 @@ HQC_FN hqc_i128 hqc_warp_run_sum_i128(hqc_i128 s, hqc_i32 first) {
 // A run's 128-bit total into group g of a C2 table (group_by.h's hqc_gb_global_sum_i128 adds one
 // 64-bit input).
 HQC_FN void hqc_gb_global_sum_run_i128(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i128 v) { hqc_atomic_add_i128_g(&out[2 * g], v); }
+
+// ---- Few groups in a warp: one update of the CTA's table per group and warp ----
+// A C3 table of a handful of slots (TPC-H Q1: 6) takes every lane's tuple into the same few
+// scratchpad words, and shared atomics on one word serialise the warp (~8 lanes per word there).
+// Instead the warp's qualifying lanes are taken one group at a time: the group of the lowest pending
+// lane (hqc_warp_group_of), the lanes in it (hqc_warp_group_lanes), each accumulator over those
+// lanes by a shuffle tree (hqc_warp_group_<op>_<type>: valid in lane 0; a lane outside the group
+// gives the identity), and lane 0 updates the table once. The loop runs once per distinct group among
+// the warp's qualifying lanes; its masks are the same in every lane.
+HQC_FN hqc_i64 hqc_warp_group_of(hqc_u32 pending, hqc_i64 g) { return HQC_SHFL_IDX(g, __ffs((int)pending) - 1); }
+HQC_FN hqc_u32 hqc_warp_group_lanes(hqc_i32 flag, hqc_i64 g, hqc_i64 group) { return HQC_BALLOT(flag && g == group); }
+HQC_FN hqc_i32 hqc_warp_in(hqc_u32 lanes) { return (hqc_i32)((lanes >> hqc_lane()) & 1u); }
+HQC_FN hqc_i64 hqc_warp_group_sum_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_sum_i64(hqc_warp_in(lanes) ? v : 0); }
+HQC_FN hqc_f64 hqc_warp_group_sum_f64(hqc_f64 v, hqc_u32 lanes) { return hqc_warp_sum_f64(hqc_warp_in(lanes) ? v : 0.0); }
+HQC_FN hqc_i64 hqc_warp_group_min_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_min_i64(hqc_warp_in(lanes) ? v : HQC_I64_MAX); }
+HQC_FN hqc_i64 hqc_warp_group_max_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_max_i64(hqc_warp_in(lanes) ? v : HQC_I64_MIN); }
+// The exact sum of 32 int64 inputs: their low 32 bits (unsigned) and high 32 bits (signed) summed
+// apart (|sums| < 2^37), then low + high x 2^32 in 128 bits.
+HQC_FN hqc_i128 hqc_warp_group_sum_i128(hqc_i64 v, hqc_u32 lanes) {
+  const hqc_i64 x = hqc_warp_in(lanes) ? v : 0;
+  const hqc_i64 low = hqc_warp_sum_i64(x & (hqc_i64)0xffffffff);
+  const hqc_i64 high = hqc_warp_sum_i64(x >> 32);
+  hqc_i128 shifted;
+  shifted.lo = (hqc_u64)high << 32;
+  shifted.hi = high >> 32;
+  return hqc_i128_add(hqc_i128_from_i64(low), shifted);
+}
+// A group's 128-bit total into slot g of the CTA's table (group_by.h's hqc_gb_local_sum_i128 adds one
+// 64-bit input).
+HQC_FN void hqc_gb_local_sum_group_i128(HQC_LOCAL hqc_i64* s, hqc_i64 g, hqc_i128 v) { hqc_atomic_add_i128_l(&s[2 * g], v); }

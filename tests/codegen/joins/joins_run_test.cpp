@@ -512,6 +512,52 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); 
 // is not), only where every lane of a warp reaches the sink together (never inside a match loop),
 // and only under the resolution model (the pipelined model is one atomic per tuple by definition).
 // OpenCL has no SIMD level. No scratchpad budget: every grouped aggregate runs C2.
+TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on CUDA, resolution model only") {
+  struct Shape {
+    const char* sql;
+    bool few;  // expected on CUDA under the resolution model
+  };
+  const Shape shapes[] = {
+      // f_g: 7 values, so 7 slots; SUM, COUNT, MIN, MAX of integers.
+      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g", true},
+      // f_g x f_v: 35 slots, above kWarpGroupSlots (16).
+      {"select f_g, f_v, count(*) as n from f group by f_g, f_v", false},
+      // d_k2 in a match loop (several d rows per f row): lanes leave the warp's step.
+      {"select d_k2, count(*) as n from f, d where f_k = d_k group by d_k2", false},
+  };
+  const planner::DatabaseStatistics stats(database());
+  for (const Shape& shape : shapes) {
+    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
+      for (codegen::Dialect dialect : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
+        CAPTURE(shape.sql);
+        CAPTURE(ir::execution_model_name(model));
+        CAPTURE(codegen::dialect_name(dialect));
+        auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(shape.sql, "<few groups>", catalog()));
+        ir::BuildOptions options;
+        options.model = model;
+        options.stats = &stats;
+        ir::Program program = ir::build_program(plan, catalog(), options);
+        ir::run_passes(program, ir::default_passes());
+        REQUIRE(program.aggregations.size() == 1);
+        CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
+        const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+        const bool expected = shape.few && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
+        bool c3 = false;
+        for (const codegen::KernelManifest& k : g.kernels) {
+          for (const codegen::ManifestReduction& r : k.reductions) {
+            if (r.technique != ir::Technique::C3) continue;
+            c3 = true;
+            if (expected) CHECK(k.block_size_multiple == 32);
+          }
+        }
+        if (model == ir::ExecutionModel::Resolution && shape.few) CHECK(c3);
+        CHECK((g.kernels_source.find("hqc_warp_group_of(") != std::string::npos) == expected);
+        if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+      }
+    }
+  }
+}
+
 TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops, resolution model only") {
   struct Shape {
     const char* sql;
