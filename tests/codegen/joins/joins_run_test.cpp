@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -512,6 +513,23 @@ TEST_CASE("golden: the generated text of each join shape (OpenCL, both models); 
 // is not), only where every lane of a warp reaches the sink together (never inside a match loop),
 // and only under the resolution model (the pipelined model is one atomic per tuple by definition).
 // OpenCL has no SIMD level. No scratchpad budget: every grouped aggregate runs C2.
+namespace {
+
+// `sql` over database() compiled with its statistics under `model` (all passes run).
+ir::Program program_with_stats(const char* sql, ir::ExecutionModel model, const planner::Statistics& stats,
+                               std::optional<uint64_t> scratchpad_budget = std::nullopt) {
+  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "<joins>", catalog()));
+  ir::BuildOptions options;
+  options.model = model;
+  options.stats = &stats;
+  if (scratchpad_budget) options.scratchpad_budget_bytes = *scratchpad_budget;
+  ir::Program program = ir::build_program(plan, catalog(), options);
+  ir::run_passes(program, ir::default_passes());
+  return program;
+}
+
+}  // namespace
+
 TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on CUDA, resolution model only") {
   struct Shape {
     const char* sql;
@@ -532,12 +550,7 @@ TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on 
         CAPTURE(shape.sql);
         CAPTURE(ir::execution_model_name(model));
         CAPTURE(codegen::dialect_name(dialect));
-        auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(shape.sql, "<few groups>", catalog()));
-        ir::BuildOptions options;
-        options.model = model;
-        options.stats = &stats;
-        ir::Program program = ir::build_program(plan, catalog(), options);
-        ir::run_passes(program, ir::default_passes());
+        ir::Program program = program_with_stats(shape.sql, model, stats);
         REQUIRE(program.aggregations.size() == 1);
         CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
         const codegen::GeneratedProgram g = codegen::generate(program, dialect);
@@ -577,13 +590,7 @@ TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops
         CAPTURE(shape.sql);
         CAPTURE(ir::execution_model_name(model));
         CAPTURE(codegen::dialect_name(dialect));
-        auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(shape.sql, "<warp runs>", catalog()));
-        ir::BuildOptions options;
-        options.model = model;
-        options.stats = &stats;
-        options.scratchpad_budget_bytes = 0;
-        ir::Program program = ir::build_program(plan, catalog(), options);
-        ir::run_passes(program, ir::default_passes());
+        ir::Program program = program_with_stats(shape.sql, model, stats, 0);  // no scratchpad: C2
         REQUIRE(program.aggregations.size() == 1);
         CHECK(program.aggregations[0].sorted_key == shape.sorted_key);
         CHECK((ir::explain(program).find("sorted-key") != std::string::npos) == shape.sorted_key);
