@@ -60,8 +60,9 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
     w.line("hqc_compact_count(" + cast + agg->occupancy_buffer + ", " + slots + ", " + c.counts_buffer + ", " + s + ");");
     return;
   }
-  w.line("const hqc_i64 last = hqc_compact_end_chunk(" + slots + ");");
-  w.line("hqc_i64 chunk = hqc_compact_first_chunk(" + slots + ");");
+  w.line("const hqc_i64 chunks = hqc_compact_chunk_count(" + slots + ");");
+  w.line("const hqc_i64 last = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_BID() + 1);");
+  w.line("hqc_i64 chunk = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_BID());");
   w.line("hqc_u64 row = hqc_compact_chunk_base(" + c.counts_buffer + ", chunk, " + s + ");");
   auto chunks = w.block("for (; chunk < last; ++chunk)");
   w.line("const hqc_u64 after = row + " + c.counts_buffer + "[chunk];");
@@ -89,7 +90,7 @@ void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel
     }
     w.line("row += occupied_in_tile;");
   }
-  w.line("hqc_compact_total(chunk, " + slots + ", after, " + c.rows_buffer + ");");
+  w.line("hqc_compact_total(chunk, chunks, after, " + c.rows_buffer + ");");
 }
 
 }  // namespace hqc::codegen::detail

@@ -631,8 +631,15 @@ class AggregateSink : public SinkEmitter {
 
   // C2 with warp runs (see the contract): every lane of a warp reaches the sink together.
   bool warp_runs_possible(const KernelContext& ctx) const {
-    if (technique_ != ir::Technique::C2 || !agg_->sorted_key || !dialect_table(ctx.dialect).has_simd) return false;
-    if (ctx.program.model != ir::ExecutionModel::Resolution || ir::matches_several_times(ctx.program, ctx.pipeline)) return false;
+    return technique_ == ir::Technique::C2 && agg_->sorted_key && warp_collectives_possible(ctx);
+  }
+
+  // What both warp combinings need: warps (CUDA), every lane of the warp at the sink together (the
+  // resolution model's uniform tile loop, no match loop), and no locked 128-bit MIN/MAX.
+  bool warp_collectives_possible(const KernelContext& ctx) const {
+    if (!dialect_table(ctx.dialect).has_simd || ctx.program.model != ir::ExecutionModel::Resolution ||
+        ir::matches_several_times(ctx.program, ctx.pipeline))
+      return false;
     return std::all_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return a.state.empty(); });
   }
 
@@ -641,12 +648,9 @@ class AggregateSink : public SinkEmitter {
   // no locked 128-bit MIN/MAX nor MIN/MAX of doubles: a warp's lanes fall into few groups, which it
   // combines by shuffles before the scratchpad's atomics (device/warp_groups.cuh).
   bool few_groups_possible(const KernelContext& ctx) const {
-    if (technique_ != ir::Technique::C3 || agg_->layout != ir::AggLayout::DirectIndexed || !dialect_table(ctx.dialect).has_simd)
-      return false;
-    if (agg_->expected_slots == 0 || agg_->expected_slots > kWarpGroupSlots) return false;
-    if (ctx.program.model != ir::ExecutionModel::Resolution || ir::matches_several_times(ctx.program, ctx.pipeline)) return false;
-    return std::all_of(accs_.begin(), accs_.end(),
-                       [](const AccumulatorPlan& a) { return a.state.empty() && (a.op == "sum" || a.type == "i64"); });
+    if (technique_ != ir::Technique::C3 || agg_->layout != ir::AggLayout::DirectIndexed) return false;
+    if (agg_->expected_slots == 0 || agg_->expected_slots > kWarpGroupSlots || !warp_collectives_possible(ctx)) return false;
+    return std::all_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return a.op == "sum" || a.type == "i64"; });
   }
 
   // Every lane's contribution (the identity where it does not qualify), then the warp's qualifying

@@ -11,7 +11,7 @@
 //   - Launch 1 (hqc_compact_count): counts[c] = occupied slots (occupancy != 0) of chunk c; CTAs
 //     stride over the chunks.
 //   - Launch 2 (the generated gather kernel): CTA b takes the consecutive chunks
-//     [hqc_compact_first_chunk, hqc_compact_end_chunk); hqc_compact_chunk_base gives the occupied
+//     [hqc_compact_cta_chunk(b), hqc_compact_cta_chunk(b + 1)); hqc_compact_chunk_base gives the occupied
 //     slots before its first chunk, once. A chunk whose count is 0 is skipped whole; in the others a
 //     tile of HQC_BDIM() slots takes its dense rows from a CTA exclusive prefix sum of the occupied
 //     flags (hqc_compact_scan), the kernel copies every word of an occupied slot to its row, and the
@@ -61,19 +61,12 @@ HQC_FN void hqc_compact_count(HQC_GLOBAL const hqc_i64* occupancy, hqc_i64 slots
   }
 }
 
-// The gather's chunks for this CTA: [first, end), consecutive, so that it sums the counts before
-// them once and then adds each chunk's count.
-HQC_FN hqc_i64 hqc_compact_first_chunk(hqc_i64 slots) {
-  const hqc_i64 chunks = hqc_compact_chunk_count(slots);
+// The gather's chunks: CTA b takes [hqc_compact_cta_chunk(b), hqc_compact_cta_chunk(b + 1)),
+// consecutive, so that it sums the counts before them once and then adds each chunk's count.
+HQC_FN hqc_i64 hqc_compact_cta_chunk(hqc_i64 chunks, hqc_i64 cta) {
   const hqc_i64 per_cta = (chunks + HQC_GDIM() - 1) / HQC_GDIM();
-  const hqc_i64 first = (hqc_i64)HQC_BID() * per_cta;
+  const hqc_i64 first = cta * per_cta;
   return first < chunks ? first : chunks;
-}
-HQC_FN hqc_i64 hqc_compact_end_chunk(hqc_i64 slots) {
-  const hqc_i64 chunks = hqc_compact_chunk_count(slots);
-  const hqc_i64 per_cta = (chunks + HQC_GDIM() - 1) / HQC_GDIM();
-  const hqc_i64 end = ((hqc_i64)HQC_BID() + 1) * per_cta;
-  return end < chunks ? end : chunks;
 }
 
 // Occupied slots of the chunks before `chunk` (its first dense row).
@@ -84,6 +77,6 @@ HQC_FN hqc_u64 hqc_compact_chunk_base(HQC_GLOBAL const hqc_u64* counts, hqc_i64 
 }
 
 // `after`: the occupied slots up to the end of `chunk`.
-HQC_FN void hqc_compact_total(hqc_i64 chunk, hqc_i64 slots, hqc_u64 after, HQC_GLOBAL hqc_u64* rows) {
-  if (chunk == hqc_compact_chunk_count(slots) - 1 && HQC_LID() == 0) *rows = after;
+HQC_FN void hqc_compact_total(hqc_i64 chunk, hqc_i64 chunks, hqc_u64 after, HQC_GLOBAL hqc_u64* rows) {
+  if (chunk == chunks - 1 && HQC_LID() == 0) *rows = after;
 }

@@ -248,8 +248,9 @@ HQC_KERNEL void q3_1_p3_agg0_compact_gather(
     HQC_GLOBAL hqc_u64* agg0_dense_rows,
     hqc_i64 agg0_slots HQC_SCRATCH_PARAMS) {
   HQC_SCRATCH_BEGIN
-  const hqc_i64 last = hqc_compact_end_chunk(agg0_slots);
-  hqc_i64 chunk = hqc_compact_first_chunk(agg0_slots);
+  const hqc_i64 chunks = hqc_compact_chunk_count(agg0_slots);
+  const hqc_i64 last = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_BID() + 1);
+  hqc_i64 chunk = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_BID());
   hqc_u64 row = hqc_compact_chunk_base(agg0_dense_chunks, chunk, hqc_scratch);
   for (; chunk < last; ++chunk) {
     const hqc_u64 after = row + agg0_dense_chunks[chunk];
@@ -265,6 +266,6 @@ HQC_KERNEL void q3_1_p3_agg0_compact_gather(
       }
       row += occupied_in_tile;
     }
-    hqc_compact_total(chunk, agg0_slots, after, agg0_dense_rows);
+    hqc_compact_total(chunk, chunks, after, agg0_dense_rows);
   }
 }
