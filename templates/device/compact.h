@@ -5,9 +5,12 @@
 //   each function: uniform control flow).
 // Guarantees:
 //   - The slots are cut into hqc_compact_chunk_count(slots) <= HQC_COMPACT_CHUNKS consecutive chunks
-//     of hqc_compact_chunk_size(slots) slots (at least HQC_COMPACT_MIN_CHUNK: a small table is one
-//     chunk, not a thousand chunks of one slot). Both launches take ANY grid and block size (they
-//     need not agree on either): the partition depends on `slots` alone.
+//     of 2^hqc_compact_chunk_shift(slots) slots: the least power of two of at least
+//     2^HQC_COMPACT_MIN_SHIFT slots (a small table is one chunk, not a thousand chunks of one slot)
+//     that needs no more chunks. Powers of two, so that no kernel divides 64-bit integers (ptxas
+//     expands each such division into a long routine: ~20 ms of a module's compile). Both launches
+//     take ANY grid and block size (they need not agree on either): the partition depends on
+//     `slots` alone.
 //   - Launch 1 (hqc_compact_count): counts[c] = occupied slots (occupancy != 0) of chunk c; CTAs
 //     stride over the chunks.
 //   - Launch 2 (the generated gather kernel): CTA b takes the consecutive chunks
@@ -20,7 +23,7 @@
 //     sparse table. hqc_compact_total writes the row count (once, by the CTA holding the last chunk).
 // Scratchpad, in 8-byte words: HQC_BDIM() (the CTA sum; the scan needs fewer).
 #define HQC_COMPACT_CHUNKS 16384
-#define HQC_COMPACT_MIN_CHUNK 1024
+#define HQC_COMPACT_MIN_SHIFT 10
 
 #if HQC_HAS_SIMD
 HQC_FN hqc_u32 hqc_compact_scan(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* total) {
@@ -34,16 +37,17 @@ HQC_FN hqc_u32 hqc_compact_scan(hqc_u32 x, HQC_LOCAL hqc_u64* scratch, hqc_u32* 
 HQC_FN hqc_i64 hqc_compact_sum(hqc_i64 x, HQC_LOCAL hqc_u64* scratch) { return hqc_cta_sum_i64_we(x, scratch); }
 #endif
 
-HQC_FN hqc_i64 hqc_compact_chunk_size(hqc_i64 slots) {
-  const hqc_i64 even = (slots + HQC_COMPACT_CHUNKS - 1) / HQC_COMPACT_CHUNKS;
-  return even > HQC_COMPACT_MIN_CHUNK ? even : HQC_COMPACT_MIN_CHUNK;
+HQC_FN hqc_i32 hqc_compact_chunk_shift(hqc_i64 slots) {
+  hqc_i32 shift = HQC_COMPACT_MIN_SHIFT;
+  while (((slots - 1) >> shift) >= HQC_COMPACT_CHUNKS) ++shift;
+  return shift;
 }
 HQC_FN hqc_i64 hqc_compact_chunk_count(hqc_i64 slots) {
-  const hqc_i64 size = hqc_compact_chunk_size(slots);
-  return (slots + size - 1) / size;
+  const hqc_i32 shift = hqc_compact_chunk_shift(slots);
+  return (slots + ((hqc_i64)1 << shift) - 1) >> shift;
 }
 HQC_FN hqc_i64 hqc_compact_chunk_begin(hqc_i64 chunk, hqc_i64 slots) {
-  const hqc_i64 b = chunk * hqc_compact_chunk_size(slots);
+  const hqc_i64 b = chunk << hqc_compact_chunk_shift(slots);
   return b < slots ? b : slots;
 }
 HQC_FN hqc_i64 hqc_compact_chunk_end(hqc_i64 chunk, hqc_i64 slots) { return hqc_compact_chunk_begin(chunk + 1, slots); }
@@ -62,9 +66,11 @@ HQC_FN void hqc_compact_count(HQC_GLOBAL const hqc_i64* occupancy, hqc_i64 slots
 }
 
 // The gather's chunks: CTA b takes [hqc_compact_cta_chunk(b), hqc_compact_cta_chunk(b + 1)),
-// consecutive, so that it sums the counts before them once and then adds each chunk's count.
+// consecutive, so that it sums the counts before them once and then adds each chunk's count
+// (chunks <= HQC_COMPACT_CHUNKS: a 32-bit division).
 HQC_FN hqc_i64 hqc_compact_cta_chunk(hqc_i64 chunks, hqc_i64 cta) {
-  const hqc_i64 per_cta = (chunks + HQC_GDIM() - 1) / HQC_GDIM();
+  const hqc_u32 grid = (hqc_u32)HQC_GDIM();
+  const hqc_i64 per_cta = (hqc_i64)(((hqc_u32)chunks + grid - 1) / grid);
   const hqc_i64 first = cta * per_cta;
   return first < chunks ? first : chunks;
 }

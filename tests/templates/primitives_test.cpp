@@ -303,6 +303,22 @@ HQC_KERNEL void i128_extremes_tuple(HQC_GLOBAL const hqc_i64* v, hqc_i64 n_rows,
     hqc_gb_global_min_i128(g_min, g_min_state, g, x);
   }
 }
+
+// The compaction's partition of a table of slots[i] slots: chunk shift and count, the last chunk's
+// begin and end, and the chunk range of every CTA of this launch (CTA b's first chunk).
+HQC_KERNEL void compact_partition(HQC_GLOBAL const hqc_i64* slots, hqc_i64 n, HQC_GLOBAL hqc_i64* out,
+                                  HQC_GLOBAL hqc_i64* cta_first) {
+  const hqc_i64 i = (hqc_i64)HQC_LID();
+  if (i < n) {
+    const hqc_i64 chunks = hqc_compact_chunk_count(slots[i]);
+    out[i * 4] = hqc_compact_chunk_shift(slots[i]);
+    out[i * 4 + 1] = chunks;
+    out[i * 4 + 2] = hqc_compact_chunk_begin(chunks - 1, slots[i]);
+    out[i * 4 + 3] = hqc_compact_chunk_end(chunks - 1, slots[i]);
+    cta_first[i * (HQC_GDIM() + 1) + HQC_BID()] = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_BID());
+    if (HQC_BID() == 0) cta_first[i * (HQC_GDIM() + 1) + HQC_GDIM()] = hqc_compact_cta_chunk(chunks, (hqc_i64)HQC_GDIM());
+  }
+}
 )CL";
 
 std::string program_source() {
@@ -385,6 +401,44 @@ TEST_CASE("write positions across many CTAs are unique and dense (A3 and A2)") {
       std::set<int64_t> got(rows.begin(), rows.end());
       CHECK(got == expected);  // dense (count slots), unique (set size), exactly the selected rows
       CHECK(got.size() == count);
+    }
+  }
+}
+
+// Every CTA of the launch computes the partition of every size, so each size is checked for the
+// launch's whole grid: the chunks are powers of two of at least 1024 slots, at most 16384 of them and
+// no larger than needed, they cover [0, slots) exactly, and the CTAs' ranges are consecutive and end
+// at the last chunk. Sizes up to 2^40 slots: no table of that size is allocated.
+TEST_CASE("compaction partition: power-of-two chunks, at most 16384, covering the slots; CTA ranges consecutive") {
+  auto& d = device();
+  std::vector<int64_t> sizes = {1, 2, 1023, 1024, 1025, 16384 * 1024 - 1, 16384 * 1024, 16384 * 1024 + 1,
+                                int64_t{1} << 28, (int64_t{1} << 28) + 3, 33554431, 60006895, int64_t{1} << 40};
+  const int64_t n = static_cast<int64_t>(sizes.size());
+  for (size_t grid : {size_t{1}, size_t{3}, size_t{1024}}) {
+    CAPTURE(grid);
+    cl_mem in = d.buffer(sizes);
+    cl_mem out = d.buffer(std::vector<int64_t>(sizes.size() * 4, -1));
+    cl_mem first = d.buffer(std::vector<int64_t>(sizes.size() * (grid + 1), -1));
+    // One work-item per size in every CTA (block = the sizes, rounded up to a power of two).
+    d.run("compact_partition", {OpenClDevice::mem(in), OpenClDevice::i64(n), OpenClDevice::mem(out), OpenClDevice::mem(first)},
+          grid, 16);
+    auto got = d.read<int64_t>(out, sizes.size() * 4);
+    auto ctas = d.read<int64_t>(first, sizes.size() * (grid + 1));
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      CAPTURE(sizes[i]);
+      const int64_t shift = got[i * 4], chunks = got[i * 4 + 1], size = int64_t{1} << shift;
+      CHECK(shift >= 10);
+      CHECK(chunks <= 16384);
+      CHECK((chunks - 1) * size < sizes[i]);  // no empty chunk
+      CHECK(chunks * size >= sizes[i]);       // every slot in a chunk
+      if (shift > 10) CHECK((sizes[i] + size / 2 - 1) / (size / 2) > 16384);  // the least such power
+      CHECK(got[i * 4 + 2] == (chunks - 1) * size);
+      CHECK(got[i * 4 + 3] == sizes[i]);
+      const int64_t* f = &ctas[i * (grid + 1)];
+      CHECK(f[0] == 0);
+      CHECK(f[grid] == chunks);
+      for (size_t b = 0; b < grid; ++b) CHECK(f[b] <= f[b + 1]);
+      CHECK(f[1] - f[0] == (chunks + static_cast<int64_t>(grid) - 1) / static_cast<int64_t>(grid));
     }
   }
 }
