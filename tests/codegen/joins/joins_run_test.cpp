@@ -528,6 +528,21 @@ ir::Program program_with_stats(const char* sql, ir::ExecutionModel model, const 
   return program;
 }
 
+// body(model, dialect) for both fused models and both dialects, with the query, model and dialect
+// captured for failure messages (the warp collectives' tests: each expects its technique only where
+// the model, the dialect and the query's shape allow it).
+template <typename Body>
+void for_each_model_and_dialect(const char* sql, Body body) {
+  for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
+    for (codegen::Dialect dialect : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
+      CAPTURE(sql);
+      CAPTURE(ir::execution_model_name(model));
+      CAPTURE(codegen::dialect_name(dialect));
+      body(model, dialect);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on CUDA, resolution model only") {
@@ -545,29 +560,24 @@ TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on 
   };
   const planner::DatabaseStatistics stats(database());
   for (const Shape& shape : shapes) {
-    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
-      for (codegen::Dialect dialect : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
-        CAPTURE(shape.sql);
-        CAPTURE(ir::execution_model_name(model));
-        CAPTURE(codegen::dialect_name(dialect));
-        ir::Program program = program_with_stats(shape.sql, model, stats);
-        REQUIRE(program.aggregations.size() == 1);
-        CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
-        const codegen::GeneratedProgram g = codegen::generate(program, dialect);
-        const bool expected = shape.few && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
-        bool c3 = false;
-        for (const codegen::KernelManifest& k : g.kernels) {
-          for (const codegen::ManifestReduction& r : k.reductions) {
-            if (r.technique != ir::Technique::C3) continue;
-            c3 = true;
-            if (expected) CHECK(k.block_size_multiple == 32);
-          }
+    for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
+      ir::Program program = program_with_stats(shape.sql, model, stats);
+      REQUIRE(program.aggregations.size() == 1);
+      CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
+      const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+      const bool expected = shape.few && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
+      bool c3 = false;
+      for (const codegen::KernelManifest& k : g.kernels) {
+        for (const codegen::ManifestReduction& r : k.reductions) {
+          if (r.technique != ir::Technique::C3) continue;
+          c3 = true;
+          if (expected) CHECK(k.block_size_multiple == 32);
         }
-        if (model == ir::ExecutionModel::Resolution && shape.few) CHECK(c3);
-        CHECK((g.kernels_source.find("hqc_warp_group_of(") != std::string::npos) == expected);
-        if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
       }
-    }
+      if (model == ir::ExecutionModel::Resolution && shape.few) CHECK(c3);
+      CHECK((g.kernels_source.find("hqc_warp_group_of(") != std::string::npos) == expected);
+      if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+    });
   }
 }
 
@@ -585,30 +595,25 @@ TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops
   };
   const planner::DatabaseStatistics stats(database());
   for (const Shape& shape : shapes) {
-    for (ir::ExecutionModel model : {ir::ExecutionModel::Resolution, ir::ExecutionModel::Pipelined}) {
-      for (codegen::Dialect dialect : {codegen::Dialect::Cuda, codegen::Dialect::OpenCL}) {
-        CAPTURE(shape.sql);
-        CAPTURE(ir::execution_model_name(model));
-        CAPTURE(codegen::dialect_name(dialect));
-        ir::Program program = program_with_stats(shape.sql, model, stats, 0);  // no scratchpad: C2
-        REQUIRE(program.aggregations.size() == 1);
-        CHECK(program.aggregations[0].sorted_key == shape.sorted_key);
-        CHECK((ir::explain(program).find("sorted-key") != std::string::npos) == shape.sorted_key);
-        const codegen::GeneratedProgram g = codegen::generate(program, dialect);
-        const bool expected = shape.runs && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
-        int c2 = 0;
-        for (const codegen::KernelManifest& k : g.kernels) {
-          for (const codegen::ManifestReduction& r : k.reductions) {
-            if (r.technique != ir::Technique::C2) continue;
-            ++c2;
-            CHECK((r.local == ir::LocalResolution::Simd) == expected);
-            if (expected) CHECK(k.block_size_multiple == 32);
-          }
+    for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
+      ir::Program program = program_with_stats(shape.sql, model, stats, 0);  // no scratchpad: C2
+      REQUIRE(program.aggregations.size() == 1);
+      CHECK(program.aggregations[0].sorted_key == shape.sorted_key);
+      CHECK((ir::explain(program).find("sorted-key") != std::string::npos) == shape.sorted_key);
+      const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+      const bool expected = shape.runs && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
+      int c2 = 0;
+      for (const codegen::KernelManifest& k : g.kernels) {
+        for (const codegen::ManifestReduction& r : k.reductions) {
+          if (r.technique != ir::Technique::C2) continue;
+          ++c2;
+          CHECK((r.local == ir::LocalResolution::Simd) == expected);
+          if (expected) CHECK(k.block_size_multiple == 32);
         }
-        CHECK(c2 == 1);
-        CHECK((g.kernels_source.find("hqc_warp_pairs(") != std::string::npos) == expected);
-        if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
       }
-    }
+      CHECK(c2 == 1);
+      CHECK((g.kernels_source.find("hqc_warp_pairs(") != std::string::npos) == expected);
+      if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+    });
   }
 }
