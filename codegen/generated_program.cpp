@@ -66,6 +66,7 @@ nlohmann::json GeneratedProgram::to_json() const {
         {"reductions", std::move(reductions)},
     });
     if (k.fixed_grid != 0) kernels_json.back()["fixed_grid"] = k.fixed_grid;
+    if (!k.module.empty()) kernels_json.back()["module"] = k.module;
   }
   nlohmann::json out = {{"label", label},
                         {"dialect", dialect_name(dialect)},

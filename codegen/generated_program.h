@@ -14,6 +14,8 @@
 //     primitives used (templates/device/scan.h).
 //   - library_calls (multi_pass) are run by the runtime's device primitives (CUB, Boost.Compute)
 //     after the kernel each names; to_json() lists them under "library_calls" (absent otherwise).
+//   - A kernel whose `module` is set (the compaction kernels: kCompactionModule) is not in `source`:
+//     it is a kernel of that library module (codegen::compaction_module), launched like the others.
 //   - to_json() is deterministic (stable key order, args in order) — it is the launch manifest file.
 #pragma once
 
@@ -48,8 +50,12 @@ struct ManifestReduction {
   std::string note;       // why the generated technique differs from the requested one, or ""
 };
 
+// KernelManifest::module of the compaction kernels (codegen::compaction_module).
+inline constexpr const char* kCompactionModule = "compaction";
+
 struct KernelManifest {
   std::string name;
+  std::string module;  // "": the program's own source; else the library module holding the kernel
   int pipeline = 0;
   std::vector<ir::KernelArg> args;
   std::string work_items_param;  // empty: a fixed grid of `fixed_grid` CTAs (compaction kernels)

@@ -68,8 +68,9 @@ const char* template_suffix(ir::ScalarType t);
 // One parameter of a kernel signature ("HQC_GLOBAL const hqc_i64* agg0_tuples"); "" for Scratch.
 std::string kernel_parameter(const ir::KernelArg& a);
 
-// The compaction kernels of pass compact_result (compaction_emitter.cpp).
-void emit_compaction_kernel(const ir::Program& program, const ir::Kernel& kernel, SourceWriter& w, KernelManifest& manifest);
+// The manifest of a compaction kernel of pass compact_result (compaction_emitter.cpp): a kernel of
+// the compaction module, not of the generated source.
+void compaction_manifest(const ir::Program& program, const ir::Kernel& kernel, KernelManifest& manifest);
 
 // The local-resolution mechanism actually generated for a requested one in this dialect.
 ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect dialect);

@@ -275,14 +275,17 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
   out.compile_options = compile_options(dialect);
   SourceWriter w;
   for (const ir::Kernel& k : program.kernels) {
-    w.blank();
     KernelManifest m;
+    if (k.kind == ir::KernelKind::CompactCount || k.kind == ir::KernelKind::CompactGather) {
+      detail::compaction_manifest(program, k, m);  // the compaction module's kernel: no source here
+      out.kernels.push_back(std::move(m));
+      continue;
+    }
+    w.blank();
     if (k.kind == ir::KernelKind::Compound || k.kind == ir::KernelKind::PassCount || k.kind == ir::KernelKind::PassWrite)
       detail::emit_kernel(program, k, dialect, w, m);
-    else if (k.kind == ir::KernelKind::PassFinish)
-      detail::emit_finish_kernel(program, k, w, m);
     else
-      detail::emit_compaction_kernel(program, k, w, m);
+      detail::emit_finish_kernel(program, k, w, m);
     out.kernels.push_back(std::move(m));
   }
   // The banner is written last: the technique of each reduction is known once its sink was emitted.

@@ -3,7 +3,8 @@
 // Expects: KernelReports whose `ast` comes from Clang and whose `manifest` from codegen, for one
 //   program. Guarantees: one Finding per disagreement, naming the kernel, the module line and what
 //   disagrees; `checks` counts the individual checks made. The rules:
-//   - every manifest kernel is in the source and every source kernel in the manifest;
+//   - every manifest kernel of the source (KernelManifest::module empty; the compaction kernels are
+//     the compaction module's) is in the source and every source kernel in the manifest;
 //   - the kernel's parameters are the manifest's arguments, in order (the dynamic scratchpad is a
 //     parameter on OpenCL only);
 //   - every column argument is read;

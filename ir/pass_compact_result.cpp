@@ -1,5 +1,5 @@
 // Pass compact_result: the aggregation table the host reads as the query's result is compacted on
-// the device before it is copied back (templates/device/compact.h).
+// the device before it is copied back (templates/compact/compact.h).
 //   expects: kernels built (fuse_pipelines), one compound kernel per pipeline.
 //   guarantees: when ResultDesc reads a grouped (direct-indexed or hashed) aggregation table, that
 //     table gets a Compaction (ir/state.h): a dense buffer per key / accumulator buffer the result
@@ -7,10 +7,16 @@
 //     count buffer, a row counter and, for a direct-indexed table, the slot index per row; and two
 //     kernels, appended after the compound kernels and belonging to the aggregating pipeline, so
 //     they run right after it: CompactCount (occupied slots per chunk) and CompactGather (prefix
-//     sum → every word of an occupied slot to its dense row, in slot order).
+//     sum → every word of an occupied slot to its dense row, in slot order), one per group of
+//     kCompactColumns columns. Both are kernels of the compaction module (templates/compact/
+//     compact.h: kCompactCountKernel, kCompactGather[Slots]Kernel), not generated: their arguments
+//     follow its signatures, and a constant param (<agg>_dense_shape[_<g>]) gives each gathered
+//     column's 32-bit words per slot, a byte per column.
 //   Only the result table: a table a later pipeline scans stays sparse (that pipeline reads it on
 //   the device and skips empty slots itself), and a scalar aggregate has one slot anyway. The host
 //   then reads `rows_buffer` rows of the dense buffers (runtime/execution/lower_program.cpp).
+#include <algorithm>
+
 #include "ir/fusion.h"
 #include "ir/passes.h"
 #include "storage/error.h"
@@ -64,29 +70,61 @@ void compact_result(Program& program) {
   }
   for (const Accumulator& a : agg->accumulators) dense_of(a.buffer, a.wide ? 2 : 1);
 
-  const std::string prefix = program.label + "_p" + std::to_string(pipeline) + "_" + agg->name;
+  // The kernels are the compaction module's (templates/compact/compact.h), not the query's: the
+  // same names in every program, the columns in groups of kCompactColumns per gather launch, each
+  // group's 32-bit words per slot packed a byte per column into a constant parameter.
+  const Buffer& occupancy = *program.find_buffer(agg->occupancy_buffer);
+  if (scalar_bytes(occupancy.element) != 8)
+    throw Error(ErrorKind::Internal, "compact_result: occupancy " + occupancy.name + " is not 64-bit");
   Kernel count;
-  count.name = prefix + "_compact_count";
+  count.name = kCompactCountKernel;
   count.kind = KernelKind::CompactCount;
   count.state = agg->name;
   count.pipeline = pipeline;
   count.args = {buffer_arg(program, agg->occupancy_buffer, false), buffer_arg(program, c.counts_buffer, true),
                 param_arg(program, agg->slots_param)};
-  Kernel gather;
-  gather.name = prefix + "_compact_gather";
-  gather.kind = KernelKind::CompactGather;
-  gather.state = agg->name;
-  gather.pipeline = pipeline;
-  gather.args.push_back(buffer_arg(program, agg->occupancy_buffer, false));
-  gather.args.push_back(buffer_arg(program, c.counts_buffer, false));
-  for (const CompactedColumn& col : c.columns) gather.args.push_back(buffer_arg(program, col.from, false));
-  for (const CompactedColumn& col : c.columns) gather.args.push_back(buffer_arg(program, col.to, true));
-  if (!c.slot_buffer.empty()) gather.args.push_back(buffer_arg(program, c.slot_buffer, true));
-  gather.args.push_back(buffer_arg(program, c.rows_buffer, true));
-  gather.args.push_back(param_arg(program, agg->slots_param));
-  agg->compaction = std::move(c);
   program.kernels.push_back(std::move(count));
-  program.kernels.push_back(std::move(gather));
+  const size_t groups = std::max<size_t>(1, (c.columns.size() + kCompactColumns - 1) / kCompactColumns);
+  for (size_t g = 0; g < groups; ++g) {
+    Kernel gather;
+    const bool slots = g == 0 && !c.slot_buffer.empty();
+    gather.name = slots ? kCompactGatherSlotsKernel : kCompactGatherKernel;
+    gather.kind = KernelKind::CompactGather;
+    gather.state = agg->name;
+    gather.pipeline = pipeline;
+    gather.args.push_back(buffer_arg(program, agg->occupancy_buffer, false));
+    gather.args.push_back(buffer_arg(program, c.counts_buffer, false));
+    gather.args.push_back(buffer_arg(program, c.rows_buffer, true));
+    if (slots) gather.args.push_back(buffer_arg(program, c.slot_buffer, true));
+    gather.args.push_back(param_arg(program, agg->slots_param));
+    Param shape;
+    shape.name = base + "_shape" + (g == 0 ? "" : "_" + std::to_string(g));
+    shape.source = Param::Source::Constant;
+    shape.type = ScalarType::I64;
+    shape.comment = "32-bit words per slot of the gathered columns, a byte each";
+    std::vector<KernelArg> columns;
+    for (size_t i = 0; i < kCompactColumns; ++i) {
+      const size_t at = g * kCompactColumns + i;
+      if (at >= c.columns.size()) {
+        // Unused: 0 words, never read; any of the kernel's own buffers.
+        columns.push_back(buffer_arg(program, agg->occupancy_buffer, false));
+        columns.push_back(buffer_arg(program, c.rows_buffer, true));
+        continue;
+      }
+      const CompactedColumn& col = c.columns[at];
+      const uint64_t words = uint64_t{col.words} * scalar_bytes(program.find_buffer(col.from)->element) / 4;
+      if (words == 0 || words > 255)
+        throw Error(ErrorKind::Internal, "compact_result: " + col.from + " has " + std::to_string(words) + " 32-bit words per slot (1..255)");
+      shape.value |= static_cast<int64_t>(words << (8 * i));
+      columns.push_back(buffer_arg(program, col.from, false));
+      columns.push_back(buffer_arg(program, col.to, true));
+    }
+    program.params.push_back(shape);
+    gather.args.push_back(param_arg(program, shape.name));
+    gather.args.insert(gather.args.end(), columns.begin(), columns.end());
+    program.kernels.push_back(std::move(gather));
+  }
+  agg->compaction = std::move(c);
 }
 
 }  // namespace hqc::ir

@@ -24,7 +24,7 @@ void launch_constraints(Program& program) {
       continue;
     }
     if (k.kind == KernelKind::CompactCount || k.kind == KernelKind::CompactGather) {
-      // Compaction (templates/device/compact.h): a fixed grid striding over the table's chunks, a
+      // Compaction (templates/compact/compact.h): a fixed grid striding over the table's chunks, a
       // work-efficient CTA scan and sum over one 8-byte word per work-item.
       k.launch.fixed_grid = kCompactGrid;
       k.launch.scratch_bytes_per_thread = 8;

@@ -236,13 +236,19 @@ struct Accumulator {
 };
 
 // The host reads an aggregation table through a dense copy of its occupied slots, made on the
-// device right after the aggregating pipeline (pass compact_result, templates/device/compact.h):
+// device right after the aggregating pipeline (pass compact_result, templates/compact/compact.h):
 // every word of an occupied slot (occupancy, key lanes, accumulators; two words of a 128-bit sum)
 // moves to row r of the dense buffers, rows in slot order, so the transfer back and the host's work
 // scale with the groups, not the slots. A direct-indexed table also keeps each row's slot index
 // (its keys are decoded from it).
-// Chunks a compacted table is cut into at most: HQC_COMPACT_CHUNKS of templates/device/compact.h.
+// Chunks a compacted table is cut into at most: HQC_COMPACT_CHUNKS of templates/compact/compact.h.
 inline constexpr uint64_t kCompactChunks = 16384;
+// The compaction module's kernels (codegen::compaction_module), and the columns one gather launch
+// copies (HQC_COMPACT_COLUMNS).
+inline constexpr const char* kCompactCountKernel = "hqc_compact_count";
+inline constexpr const char* kCompactGatherKernel = "hqc_compact_gather";
+inline constexpr const char* kCompactGatherSlotsKernel = "hqc_compact_gather_slots";
+inline constexpr size_t kCompactColumns = 8;
 // The compaction kernels' launch: a grid of kCompactGrid CTAs of a multiple of kCompactBlock
 // work-items, enough to keep an H100 busy (1024 x 256 work-items, ~one wave of its 132 SMs) and few
 // enough that each CTA of the gather sums the chunk counts before its range once.

@@ -51,7 +51,7 @@ const std::vector<std::string>& library_files() {
   // Order = dependency order; each file's contract comment names what it uses.
   static const std::vector<std::string> order = {
       "device/base.h",    "device/tile.h",       "device/strings.h", "device/scan.h",
-      "device/reduce.h",  "device/hash_table.h", "device/group_by.h", "device/compact.h",
+      "device/reduce.h",  "device/hash_table.h", "device/group_by.h",
   };
   return order;
 }

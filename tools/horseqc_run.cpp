@@ -528,7 +528,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     if (current == 0) return;  // the first query of the process compiles alone
     for (size_t next = current + 1; next < queries.size() && next <= current + ahead; ++next) {
       if (!lowered_ahead.insert(next).second || prepared.count(queries[next])) continue;
-      if (const runtime::ExecutablePlan* plan = prepare(queries[next])) executor.prefetch_module(plan->module);
+      if (const runtime::ExecutablePlan* plan = prepare(queries[next])) executor.prefetch_plan_modules(*plan);
     }
   };
   int worst = 0;  // --sql-file: the highest exit class of a failing query

@@ -112,9 +112,25 @@ const Kernel& Module::kernel(const std::string& name) const {
   for (const Kernel& k : kernels_) {
     if (k.name == name) return k;
   }
+  for (const std::shared_ptr<const Module>& library : libraries_) {
+    for (const Kernel& k : library->kernels_) {
+      if (k.name == name) return k;
+    }
+  }
   std::string known;
   for (const Kernel& k : kernels_) known += (known.empty() ? "" : ", ") + k.name;
+  for (const std::shared_ptr<const Module>& library : libraries_) {
+    for (const Kernel& k : library->kernels_) known += (known.empty() ? "" : ", ") + k.name;
+  }
   throw Error(ErrorKind::Internal, "kernel \"" + name + "\" is not in the module (it has: " + known + ")");
+}
+
+void Module::link(std::shared_ptr<const Module> library) {
+  if (library.get() == this) return;
+  for (const std::shared_ptr<const Module>& l : libraries_) {
+    if (l == library) return;
+  }
+  libraries_.push_back(std::move(library));
 }
 
 // ---- Backend ----

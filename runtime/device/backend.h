@@ -236,13 +236,19 @@ class Module {
   ~Module();
 
   const std::vector<Kernel>& kernels() const { return kernels_; }
-  // Throws Error(Internal) naming the kernel and the kernels that exist.
+  // The module's own kernel, else a linked library module's; throws Error(Internal) naming the
+  // kernel and the kernels that exist.
   const Kernel& kernel(const std::string& name) const;
+  // Links a library module (one whose kernels the launches of this module's plans also name: the
+  // compaction module): kernel() finds its kernels after the module's own, and it lives as long as
+  // this module. Linking the same module again does nothing.
+  void link(std::shared_ptr<const Module> library);
 
  private:
   Backend* owner_;
   uint64_t handle_;
   std::vector<Kernel> kernels_;
+  std::vector<std::shared_ptr<const Module>> libraries_;
 };
 
 struct ModuleSource {

@@ -525,7 +525,7 @@ void ConcurrentQueriesRun::compile() {
     es.device = stats_.device;
     {
       Watchdog::Phase phase(plan.label, "compile");
-      modules_.push_back(owner_.module_for(plan.module, es));
+      modules_.push_back(owner_.plan_module(plan, es));
     }
     stats_.compile_ms += es.compile_ms;
     params_.push_back(param_values(plan));

@@ -2,9 +2,11 @@
 // a compiler bug and is reported as such, naming the plan, the pipeline and the reference.
 #include "runtime/execution/executable_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "runtime/execution/library_modules.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -69,7 +71,9 @@ void validate_plan(const ExecutablePlan& plan) {
   for (const PipelineSpec& pipeline : plan.pipelines) {
     for (const LaunchSpec& launch : pipeline.launches) {
       const std::string where = pipeline.name + ", kernel " + launch.kernel;
-      if (!kernels.count(launch.kernel)) fail(where, "kernel is not in the module's kernel list");
+      if (launch.module.empty() ? !kernels.count(launch.kernel) : !library_module_has(launch.module, launch.kernel))
+        fail(where, launch.module.empty() ? "kernel is not in the module's kernel list"
+                                          : "kernel is not in library module \"" + launch.module + "\"");
       if (launch.items_per_thread == 0) fail(where, "items per thread must be > 0");
       if (!launch.tuples_param.empty() && !params.count(launch.tuples_param)) {
         fail(where, "tuple count parameter \"" + launch.tuples_param + "\" is not declared");

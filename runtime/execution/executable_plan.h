@@ -113,6 +113,10 @@ struct LaunchSpec {
   // templates/device/tile.h), so any grid is correct and the launcher caps it at a few resident
   // waves; false for kernels with one work-item per tuple, which get the full grid above.
   bool strides_over_tiles = false;
+  // "": a kernel of ExecutablePlan::module; else the library module holding it (codegen::
+  // kCompactionModule: the compaction kernels), which the executor loads for its backend
+  // (library_modules.h) and links to the plan's module.
+  std::string module;
 };
 
 struct CheckSpec {

@@ -22,6 +22,7 @@
 #include "runtime/device/database_lookup.h"
 #include "runtime/execution/concurrent_executor.h"
 #include "runtime/execution/launch_config.h"
+#include "runtime/execution/library_modules.h"
 #include "runtime/execution/library_steps.h"
 #include "runtime/execution/pipeline_waves.h"
 #include "runtime/execution/plan_state.h"
@@ -177,6 +178,60 @@ std::shared_ptr<Module> Executor::end_module(PendingModule pending, ExecutionSta
   stats.compile_ms = compiled.compile_ms;
   modules_[pending.key] = compiled.module;
   return compiled.module;
+}
+
+const ModuleSource& Executor::library_source(const std::string& name) {
+  auto it = library_sources_.find(name);
+  if (it == library_sources_.end()) it = library_sources_.emplace(name, library_module_source(name, backend_)).first;
+  return it->second;
+}
+
+Executor::PendingModule Executor::begin_library(const std::string& name) {
+  const ModuleSource& source = library_source(name);
+  const std::string key = module_key(backend_, source);
+  if (!modules_.count(key)) {
+    // Built ahead where the build could (CUDA: nvcc's fatbin); else, or where this device cannot
+    // run it, compiled like any module.
+    const std::vector<char> prebuilt = prebuilt_library_module(name, backend_);
+    if (!prebuilt.empty()) {
+      if (std::shared_ptr<Module> loaded = backend_.load_binary(prebuilt, source)) modules_[key] = std::move(loaded);
+    }
+  }
+  return begin_module(source);
+}
+
+Executor::PendingPlanModules Executor::begin_plan_modules(const ExecutablePlan& plan) {
+  PendingPlanModules pending;
+  pending.module = begin_module(plan.module);
+  for (const std::string& name : library_modules_of(plan)) pending.libraries.push_back(begin_library(name));
+  return pending;
+}
+
+std::shared_ptr<Module> Executor::end_plan_modules(PendingPlanModules pending, ExecutionStats& stats) {
+  std::shared_ptr<Module> module = end_module(std::move(pending.module), stats);
+  for (PendingModule& library : pending.libraries) {
+    ExecutionStats own;
+    std::shared_ptr<Module> loaded = end_module(std::move(library), own);
+    module->link(std::move(loaded));
+    stats.compile_ms += own.compile_ms;
+    stats.compile_cache_hit = stats.compile_cache_hit && own.compile_cache_hit;
+  }
+  return module;
+}
+
+std::shared_ptr<Module> Executor::plan_module(const ExecutablePlan& plan, ExecutionStats& stats) {
+  return end_plan_modules(begin_plan_modules(plan), stats);
+}
+
+void Executor::prefetch_plan_modules(const ExecutablePlan& plan) {
+  prefetch_module(plan.module);
+  if (!backend_.compiles_off_thread()) return;
+  for (const std::string& name : library_modules_of(plan)) {
+    PendingModule library = begin_library(name);  // a prebuilt one loads here; else it compiles
+    if (library.loaded) continue;
+    std::string key = library.key;
+    in_flight_.emplace(std::move(key), std::move(library));
+  }
 }
 
 double Executor::precompile(const std::vector<const ExecutablePlan*>& plans, size_t group) {
@@ -500,15 +555,15 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   stats.device = backend_.device_description();
   // The compiler (CUDA: on its own thread) overlaps the column uploads; a compile error surfaces
   // when the module is needed.
-  PendingModule pending = [&] {
+  PendingPlanModules pending = [&] {
     Watchdog::Phase phase(plan.label, "compile");
-    return begin_module(plan.module);
+    return begin_plan_modules(plan);
   }();
   SingleQueryRun run(backend_, plan, options, stats);
   run.upload_columns(columns_, database);
   std::shared_ptr<Module> module = [&] {
     Watchdog::Phase phase(plan.label, "compile");
-    return end_module(std::move(pending), stats);
+    return end_plan_modules(std::move(pending), stats);
   }();
   run.plan_waves();
   run.run_repeated(std::move(module));

@@ -195,6 +195,18 @@ class Executor {
   // loaded or already in flight, and where the backend compiles on the calling thread (OpenCL). A
   // compile error surfaces in the run that uses the module. Returns whether a compile started.
   bool prefetch_module(const ModuleSource& source);
+  // A plan's module with the library modules its launches name (LaunchSpec::module: the compaction
+  // module) linked to it: module_for of each, compiles begun together (on CUDA they overlap); `stats`
+  // gets the sum of their compile_ms and a cache hit only when every one was.
+  std::shared_ptr<Module> plan_module(const ExecutablePlan& plan, ExecutionStats& stats);
+  struct PendingPlanModules {
+    PendingModule module;
+    std::vector<PendingModule> libraries;
+  };
+  PendingPlanModules begin_plan_modules(const ExecutablePlan& plan);
+  std::shared_ptr<Module> end_plan_modules(PendingPlanModules pending, ExecutionStats& stats);
+  // prefetch_module of a plan's module and of the library modules it names.
+  void prefetch_plan_modules(const ExecutablePlan& plan);
   // Compiles started by prefetch_module that no run has collected yet.
   size_t modules_in_flight() const { return in_flight_.size(); }
   // Compiles the modules of `plans` as few programs (`group` plans each): one copy of their shared
@@ -223,6 +235,12 @@ class Executor {
   DeviceColumnCache columns_;
   std::map<std::string, std::shared_ptr<Module>> modules_;
   std::map<std::string, PendingModule> in_flight_;  // prefetch_module's compiles, by module key
+  // The sources of the library modules, by name: built once (a compile reads its source until it ends).
+  const ModuleSource& library_source(const std::string& name);
+  // begin_module of a library module, its prebuilt binary loaded first where there is one
+  // (library_modules.h: CUDA's fatbin), so that it needs no compile.
+  PendingModule begin_library(const std::string& name);
+  std::map<std::string, ModuleSource> library_sources_;
   std::unique_ptr<Calibration> calibration_;
   std::map<std::string, PinnedColumn> pinned_;
 };

@@ -443,7 +443,8 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
   plan.dialect = dialect;
   plan.module = std::move(module);
   if (plan.module.kernel_names.empty()) {
-    for (const PipelineLaunch& l : launches) plan.module.kernel_names.push_back(l.launch.kernel);
+    for (const PipelineLaunch& l : launches)
+      if (l.launch.module.empty()) plan.module.kernel_names.push_back(l.launch.kernel);
   }
   if (plan.module.label.empty() || plan.module.label == "kernel") plan.module.label = program.label;
 
@@ -633,6 +634,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.tuples_param = kernel.launch.tuples_param;
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
     const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
+    if (compaction) launch.module = codegen::kCompactionModule;  // not in `module`: the library's
     launch.power_of_two_block = compaction;
     launch.block_size_multiple = compaction ? ir::kCompactBlock : 1;  // as codegen's compaction manifest asks
     launch.strides_over_tiles = compaction || kernel.kind != ir::KernelKind::Compound;
@@ -652,6 +654,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
   for (const codegen::KernelManifest& m : generated.kernels) {
     LaunchSpec launch;
     launch.kernel = m.name;
+    launch.module = m.module;
     launch.args = lower_args(program, m.args);
     launch.tuples_param = m.work_items_param;
     launch.fixed_grid = std::max<uint64_t>(1, m.fixed_grid);  // without work items (compaction kernels)

@@ -5,6 +5,8 @@
 // operator_at_a_time's) never but by a C1 slot's CAS.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -41,7 +43,11 @@ TEST_CASE("every SSB and TPC-H query x target x model: the AST agrees with the m
         ++reports;
         checks += report.checks;
         for (const auto& e : report.errors) FAIL_CHECK(report.file_name << ":" << e.line << ": " << e.kernel << ": " << e.message);
-        REQUIRE(report.kernels.size() == compiled.generated.kernels.size());
+        // Every kernel of the query's own source is reported (the compaction kernels are the
+        // compaction module's, not in it).
+        const auto own = std::count_if(compiled.generated.kernels.begin(), compiled.generated.kernels.end(),
+                                       [](const hqc::codegen::KernelManifest& m) { return m.module.empty(); });
+        REQUIRE(report.kernels.size() == static_cast<size_t>(own));
         for (const auto& k : report.kernels) {
           for (const auto& a : k.ast.atomics) {
             if (a.space != hqc::inspect::Space::Global) continue;

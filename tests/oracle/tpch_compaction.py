@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end oracle test of device-side compaction of result group tables (ir/pass_compact_result.cpp,
-templates/device/compact.h): group-bys whose hashed or direct-indexed table has far more slots than
+templates/compact/compact.h): group-bys whose hashed or direct-indexed table has far more slots than
 groups — a heap-string LIKE the planner cannot estimate (selectivity 1) keeps few rows — with several
 keys, 128-bit sums, AVG (sum + count), heap-string keys merged on the host, dictionary keys, EXTRACT
 keys, COUNT(DISTINCT) (two aggregation stages) and ORDER BY ... LIMIT (the host top-k over the dense

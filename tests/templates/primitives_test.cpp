@@ -14,6 +14,7 @@
 #include <set>
 
 #include "codegen/dialect.h"
+#include "codegen/generate.h"
 #include "tests/templates/device_harness.h"
 
 using hqc::test::OpenClDevice;
@@ -322,7 +323,8 @@ HQC_KERNEL void compact_partition(HQC_GLOBAL const hqc_i64* slots, hqc_i64 n, HQ
 )CL";
 
 std::string program_source() {
-  return hqc::codegen::device_library_source(hqc::codegen::Dialect::OpenCL) + kTestKernels;
+  // The compaction module: the device library, then templates/compact/compact.h (the partition).
+  return hqc::codegen::compaction_module(hqc::codegen::Dialect::OpenCL).source + kTestKernels;
 }
 
 OpenClDevice& device() {
@@ -346,7 +348,7 @@ std::vector<int32_t> random_i32(size_t n, int32_t lo, int32_t hi, uint32_t seed)
 }  // namespace
 
 TEST_CASE("test kernels also compile with NVRTC") {
-  std::string cuda = hqc::codegen::device_library_source(hqc::codegen::Dialect::Cuda) + kTestKernels;
+  std::string cuda = hqc::codegen::compaction_module(hqc::codegen::Dialect::Cuda).source + kTestKernels;
   CHECK(hqc::test::nvrtc_compile_log(cuda, "sm_90") == "");
 }
 
@@ -439,6 +441,88 @@ TEST_CASE("compaction partition: power-of-two chunks, at most 16384, covering th
       CHECK(f[grid] == chunks);
       for (size_t b = 0; b < grid; ++b) CHECK(f[b] <= f[b + 1]);
       CHECK(f[1] - f[0] == (chunks + static_cast<int64_t>(grid) - 1) / static_cast<int64_t>(grid));
+    }
+  }
+}
+
+// The compaction module's kernels themselves (templates/compact/compact.h): a table of `slots` slots
+// with groups at random slots (dense runs and long empty stretches), ten columns of 1, 2, 3 and 4
+// 32-bit words per slot in two gather launches (8 + 2 columns, the first writing the slot index),
+// against the host's filter of the occupied slots in slot order — for a one-chunk table and one of
+// several chunks, with grids of 1, 3 and 64 CTAs.
+TEST_CASE("compaction module: count + gather launches copy every column's words of the occupied slots, in slot order") {
+  auto& d = device();
+  const std::vector<uint32_t> words = {1, 2, 3, 4, 2, 1, 2, 2, 3, 1};  // per column, in 32-bit words
+  for (int64_t slots : {int64_t{700}, int64_t{70001}}) {
+    for (size_t grid : {size_t{1}, size_t{3}, size_t{64}}) {
+      CAPTURE(slots);
+      CAPTURE(grid);
+      std::mt19937_64 rng(static_cast<uint64_t>(slots) + grid);
+      std::vector<int64_t> occupancy(static_cast<size_t>(slots), 0);
+      for (int64_t s = 0; s < slots; ++s) {
+        const bool dense_stretch = (s / 5000) % 3 == 0;
+        occupancy[static_cast<size_t>(s)] = rng() % (dense_stretch ? 2 : 50) == 0 ? static_cast<int64_t>(rng() % 9 + 1) : 0;
+      }
+      std::vector<std::vector<uint32_t>> tables;
+      for (uint32_t w : words) {
+        std::vector<uint32_t> t(static_cast<size_t>(slots) * w);
+        for (auto& x : t) x = static_cast<uint32_t>(rng());
+        tables.push_back(std::move(t));
+      }
+      std::vector<int64_t> expected_slots;
+      for (int64_t s = 0; s < slots; ++s)
+        if (occupancy[static_cast<size_t>(s)] != 0) expected_slots.push_back(s);
+      REQUIRE(expected_slots.size() > 10);
+
+      cl_mem occ = d.buffer(occupancy);
+      cl_mem counts = d.buffer(std::vector<uint64_t>(16384, 7));
+      cl_mem rows = d.buffer(std::vector<uint64_t>{0});
+      cl_mem slot_index = d.buffer(std::vector<int64_t>(static_cast<size_t>(slots), -1));
+      std::vector<cl_mem> from, to;
+      for (size_t c = 0; c < words.size(); ++c) {
+        from.push_back(d.buffer(tables[c]));
+        to.push_back(d.buffer(std::vector<uint32_t>(tables[c].size(), 0xdeadbeefu)));
+      }
+      const size_t block = 256;
+      d.run("hqc_compact_count", {OpenClDevice::mem(occ), OpenClDevice::mem(counts), OpenClDevice::i64(slots), OpenClDevice::local(block * 8)},
+            grid, block);
+      for (size_t first : {size_t{0}, size_t{8}}) {
+        int64_t shape = 0;
+        std::vector<OpenClDevice::Arg> columns;
+        for (size_t i = 0; i < 8; ++i) {
+          const size_t c = first + i;
+          if (c < words.size()) {
+            shape |= static_cast<int64_t>(words[c]) << (8 * i);
+            columns.push_back(OpenClDevice::mem(from[c]));
+            columns.push_back(OpenClDevice::mem(to[c]));
+          } else {  // unused: never read
+            columns.push_back(OpenClDevice::mem(occ));
+            columns.push_back(OpenClDevice::mem(rows));
+          }
+        }
+        std::vector<OpenClDevice::Arg> args = {OpenClDevice::mem(occ), OpenClDevice::mem(counts), OpenClDevice::mem(rows)};
+        if (first == 0) args.push_back(OpenClDevice::mem(slot_index));
+        args.push_back(OpenClDevice::i64(slots));
+        args.push_back(OpenClDevice::i64(shape));
+        args.insert(args.end(), columns.begin(), columns.end());
+        args.push_back(OpenClDevice::local(block * 8));
+        d.run(first == 0 ? "hqc_compact_gather_slots" : "hqc_compact_gather", args, grid, block);
+      }
+      const size_t n = expected_slots.size();
+      CHECK(d.read<uint64_t>(rows, 1)[0] == n);
+      const auto got_slots = d.read<int64_t>(slot_index, n + 1);
+      CHECK(std::vector<int64_t>(got_slots.begin(), got_slots.begin() + static_cast<long>(n)) == expected_slots);
+      CHECK(got_slots[n] == -1);  // nothing past the rows
+      for (size_t c = 0; c < words.size(); ++c) {
+        CAPTURE(c);
+        const auto got = d.read<uint32_t>(to[c], (n + 1) * words[c]);
+        size_t wrong = 0;
+        for (size_t r = 0; r < n; ++r)
+          for (uint32_t w = 0; w < words[c]; ++w)
+            wrong += got[r * words[c] + w] != tables[c][static_cast<size_t>(expected_slots[r]) * words[c] + w] ? 1 : 0;
+        CHECK(wrong == 0);
+        CHECK(got[n * words[c]] == 0xdeadbeefu);
+      }
     }
   }
 }
