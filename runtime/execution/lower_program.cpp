@@ -56,8 +56,11 @@ std::string checked_expressions(const ir::Program& program, const ir::Pipeline& 
 
 int64_t value_of(const ir::Program& program, const ir::ParamValues& values, const std::string& name) {
   auto it = values.values.find(name);
-  if (it == values.values.end()) fail(program, "parameter \"" + name + "\" has no resolved value");
-  return it->second;
+  if (it != values.values.end()) return it->second;
+  // A constant needs no resolving (e.g. added by a pass after the values were: compact_result's shapes).
+  for (const ir::Param& p : program.params)
+    if (p.name == name && p.source == ir::Param::Source::Constant) return p.value;
+  fail(program, "parameter \"" + name + "\" has no resolved value");
 }
 
 ElementType element_of(const ir::Program& program, ir::ScalarType t, const std::string& buffer) {

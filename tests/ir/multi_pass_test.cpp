@@ -103,8 +103,8 @@ TEST_CASE("multi_pass: a grouped aggregate sorts slots, gathers and reduces by k
   REQUIRE(p.aggregations.size() == 1);
   CHECK(p.aggregations[0].layout == ir::AggLayout::GlobalHash);
   CHECK(kernel_names(p) == std::vector<std::string>{"pass_count grp_p0_aggregate_count", "pass_write grp_p0_aggregate_write",
-                                                    "pass_finish grp_p0_aggregate_finish", "compact_count grp_p0_agg0_compact_count",
-                                                    "compact_gather grp_p0_agg0_compact_gather"});
+                                                    "pass_finish grp_p0_aggregate_finish", "compact_count hqc_compact_count",
+                                                    "compact_gather hqc_compact_gather"});
   CHECK(calls(p) == std::vector<std::string>{
                         "inclusive_scan after grp_p0_aggregate_count over rows_lineorder: mp0_offsets -> mp0_rows <= rows_lineorder",
                         "sort_by_key after grp_p0_aggregate_write over mp0_rows: mp0_keys mp0_perm",
