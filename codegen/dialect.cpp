@@ -59,6 +59,7 @@ const DialectTable kCuda = {
     "__ballot_sync(0xffffffffu, (pred))",
     "__popc(x)",
     "__syncthreads_count(pred)",
+    "__syncwarp()",
     "",
     // 16-byte aligned as a whole-program compile aligns it, also when compiled as relocatable code
     // (nvrtc_compile_module), which would align it to 8 and lose 16-byte scratchpad accesses.
@@ -124,6 +125,7 @@ const DialectTable kOpenCL = {
     nullptr,
     nullptr,
     nullptr,
+    "",  // no independent lanes to reconverge
     ", __local hqc_u64* hqc_scratch",
     "",
     {"device/atomics_cas.cl"},
@@ -219,6 +221,7 @@ std::string dialect_prelude(Dialect dialect) {
     define(out, "HQC_POPC(x)", t.popcount);
     define(out, "HQC_BARRIER_COUNT(pred)", t.barrier_count);
   }
+  define(out, "HQC_WARP_RECONVERGE()", t.warp_reconverge);
   define(out, "HQC_SCRATCH_PARAMS", t.scratch_params);
   define(out, "HQC_SCRATCH_BEGIN", t.scratch_begin);
   return out;

@@ -84,6 +84,11 @@ struct DialectTable {
   const char* ballot;             // macro body over (pred): lane mask
   const char* popcount;           // macro body over (x)
   const char* barrier_count;      // macro body over (pred): a barrier returning how many work-items had pred
+  // Statement that brings a warp's lanes back together where the code knows all of them arrive (the
+  // top of each tile: device/tile.h); "" where lanes cannot drift apart (OpenCL 1.2 has no
+  // independent lanes). CUDA: __syncwarp(). Without it ptxas may leave a warp split by a probe's
+  // divergent loop for the rest of the tile loop (TPC-H q7 at 2.4x: bench/results/2026-11-28-h200-compaction-module).
+  const char* warp_reconverge;
   // Dynamic scratchpad: how a kernel receives its per-CTA scratch of 8-byte words.
   const char* scratch_params;     // appended to a kernel's parameter list (leading comma) or ""
   const char* scratch_begin;      // first statement of a kernel body that uses scratch, or ""

@@ -33,6 +33,7 @@ __device__ int atomicMax(int*, int);
 __device__ long long atomicMax(long long*, long long);
 __device__ void __syncthreads(void);
 __device__ int __syncthreads_count(int);
+__device__ void __syncwarp(unsigned = 0xffffffffu);
 __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
 __device__ long long __double_as_longlong(double);

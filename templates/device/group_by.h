@@ -115,7 +115,7 @@ HQC_FN hqc_i64 hqc_gb_hash_slot_keys(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity,
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
   hqc_u64 h = hqc_hash_u64((hqc_u64)key[0]);
   for (hqc_i32 i = 1; i < n; ++i) h = hqc_hash_u64(h ^ (hqc_u64)key[i]);
-  hqc_i64 slot = (hqc_i64)(h % (hqc_u64)capacity);
+  hqc_i64 slot = hqc_oa_home(h, capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     HQC_GLOBAL hqc_i64* lanes = keys + slot * n;
     hqc_i64 prev = HQC_ATOMIC_CAS_I64(&lanes[0], HQC_EMPTY_I64, HQC_BUSY_I64);
@@ -160,7 +160,7 @@ HQC_FN hqc_i64 hqc_gb_local_slot_keys(HQC_LOCAL hqc_i64* keys, hqc_i64 slots, co
   if (key[0] == HQC_EMPTY_I64 || key[0] == HQC_BUSY_I64) return -1;
   hqc_u64 h = hqc_hash_u64((hqc_u64)key[0]);
   for (hqc_i32 i = 1; i < n; ++i) h = hqc_hash_u64(h ^ (hqc_u64)key[i]);
-  hqc_i64 slot = (hqc_i64)(h % (hqc_u64)slots);
+  hqc_i64 slot = hqc_oa_home(h, slots);
   for (hqc_i32 probes = 0; probes < HQC_GB_LOCAL_PROBES && probes < slots; ++probes) {
     HQC_LOCAL hqc_i64* lanes = keys + slot * n;
     hqc_i64 prev = HQC_ATOMIC_CAS_I64(&lanes[0], HQC_EMPTY_I64, HQC_BUSY_I64);

@@ -7,7 +7,7 @@
 // Guarantees:
 //   - Perfect hash (slot = key - key_min, for dense key domains): build stores the key in its slot;
 //     a key outside [key_min, key_min + capacity) raises HQC_FLAG_OUT_OF_RANGE.
-//   - Open addressing: murmur3-finalizer hash, slot = hash % capacity, linear probing, the key claimed with one CAS;
+//   - Open addressing: murmur3-finalizer hash, home slot hqc_oa_home (Fibonacci multiply-high), linear probing, the key claimed with one CAS;
 //     a build that finds no free slot after `capacity` probes raises HQC_FLAG_FULL (the host grows the
 //     table and re-runs; never a silently dropped row).
 //   - Build keys equal to the empty sentinel raise HQC_FLAG_RESERVED_KEY; probes of that key miss.
@@ -45,7 +45,12 @@ HQC_FN hqc_u64 hqc_key_hash_i64(hqc_i64 key) { return hqc_hash_u64((hqc_u64)key)
 HQC_FN hqc_u64 hqc_hash_combine(hqc_u64 h, hqc_u64 column_hash) {
   return h ^ (column_hash + (hqc_u64)0x9e3779b97f4a7c15UL + (h << 6) + (h >> 2));
 }
-HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) { return (hqc_i64)(hash % (hqc_u64)capacity); }
+// The home slot: the high word of (hash x 2^64/phi) x capacity — Fibonacci hashing onto [0, capacity)
+// by one multiply-high, where `hash % capacity` took a 64-bit remainder (a long ptxas routine, 6-8
+// per large module); the multiply by 2^64/phi spreads the hash's low bits into the high word.
+HQC_FN hqc_i64 hqc_oa_home(hqc_u64 hash, hqc_i64 capacity) {
+  return (hqc_i64)HQC_MUL_HI_U64(hash * (hqc_u64)0x9e3779b97f4a7c15UL, (hqc_u64)capacity);
+}
 
 HQC_FN hqc_i64 hqc_ph_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i32 key,
                                 HQC_GLOBAL hqc_u32* flags) {
@@ -82,7 +87,7 @@ HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
   if (key == HQC_EMPTY_I32) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   // Once one insert found the table full the whole build is redone larger: stop probing early.
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  hqc_i64 slot = hqc_oa_home((hqc_u64)hqc_hash_u32((hqc_u32)key), capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     if (keys[slot] == HQC_EMPTY_I32 && HQC_ATOMIC_CAS_I32(&keys[slot], HQC_EMPTY_I32, key) == HQC_EMPTY_I32) return slot;
     if (++slot == capacity) slot = 0;
@@ -93,7 +98,7 @@ HQC_FN hqc_i64 hqc_oa_build_i32(HQC_GLOBAL hqc_i32* keys, hqc_i64 capacity, hqc_
 
 HQC_FN hqc_i64 hqc_oa_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity, hqc_i32 key) {
   if (key == HQC_EMPTY_I32) return -1;
-  hqc_i64 slot = (hqc_i64)((hqc_u64)hqc_hash_u32((hqc_u32)key) % (hqc_u64)capacity);
+  hqc_i64 slot = hqc_oa_home((hqc_u64)hqc_hash_u32((hqc_u32)key), capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i32 k = keys[slot];
     if (k == key) return slot;
@@ -106,7 +111,7 @@ HQC_FN hqc_i64 hqc_oa_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity
 HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key, HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
   if ((*flags & HQC_FLAG_FULL) != 0u) return -1;
-  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  hqc_i64 slot = hqc_oa_home(hqc_hash_u64((hqc_u64)key), capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     if (keys[slot] == HQC_EMPTY_I64 && HQC_ATOMIC_CAS_I64(&keys[slot], HQC_EMPTY_I64, key) == HQC_EMPTY_I64) return slot;
     if (++slot == capacity) slot = 0;
@@ -117,7 +122,7 @@ HQC_FN hqc_i64 hqc_oa_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_
 
 HQC_FN hqc_i64 hqc_oa_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 key) {
   if (key == HQC_EMPTY_I64) return -1;
-  hqc_i64 slot = (hqc_i64)(hqc_hash_u64((hqc_u64)key) % (hqc_u64)capacity);
+  hqc_i64 slot = hqc_oa_home(hqc_hash_u64((hqc_u64)key), capacity);
   for (hqc_i64 probes = 0; probes < capacity; ++probes) {
     hqc_i64 k = keys[slot];
     if (k == key) return slot;

@@ -5,6 +5,11 @@
 //     striding by hqc_tile_stride() (grid-stride over tiles), so one launch covers any row count and
 //     per-CTA state (pre-aggregates, register accumulators) spans all tiles of the CTA. The loop
 //     condition is uniform across the CTA, so barriers inside the tile loop are legal.
+//   - hqc_tile_items() (the first call of every tile) reconverges the warp (HQC_WARP_RECONVERGE():
+//     __syncwarp() on CUDA, nothing on OpenCL): a warp split by a probe's divergent loop in one
+//     tile starts the next one whole. Left to ptxas, a warp could stay split for the rest of the
+//     loop — each piece issuing the whole pipeline with a few lanes (TPC-H q7 2.4x slower, 11 of 32
+//     lanes active: bench/results/2026-11-28-h200-compaction-module).
 //   - Every load has a full-tile path (no bounds check: all HQC_BDIM() rows exist) and a
 //     partial-tile path (rows past the end read as 0 and are marked invalid by hqc_tile_valid()).
 //   - Row indices are 64-bit (no 2^31 row limit).
@@ -23,6 +28,7 @@ HQC_FN hqc_i64 hqc_tile_stride(void) { return HQC_GDIM() * (hqc_i64)HQC_BDIM(); 
 
 // Rows of this tile: HQC_BDIM() for a full tile, fewer for the last one.
 HQC_FN hqc_i32 hqc_tile_items(hqc_i64 tile, hqc_i64 n_rows) {
+  HQC_WARP_RECONVERGE();  // every lane of the CTA reaches the top of each tile (see the contract)
   hqc_i64 rest = n_rows - tile;
   return rest < (hqc_i64)HQC_BDIM() ? (hqc_i32)rest : HQC_BDIM();
 }

@@ -49,6 +49,7 @@ typedef unsigned char hqc_u8;
 #define HQC_BALLOT(pred) __ballot_sync(0xffffffffu, (pred))
 #define HQC_POPC(x) __popc(x)
 #define HQC_BARRIER_COUNT(pred) __syncthreads_count(pred)
+#define HQC_WARP_RECONVERGE() __syncwarp()
 #define HQC_SCRATCH_PARAMS
 #define HQC_SCRATCH_BEGIN extern __shared__ __attribute__((aligned(16))) hqc_u64 hqc_scratch[];
 

@@ -39,6 +39,7 @@ typedef uchar hqc_u8;
 #define HQC_MUL_HI_U64(a, b) mul_hi((hqc_u64)(a), (hqc_u64)(b))
 #define HQC_HAS_SIMD 0
 #define HQC_SIMD_WIDTH 0
+#define HQC_WARP_RECONVERGE()
 #define HQC_SCRATCH_PARAMS , __local hqc_u64* hqc_scratch
 #define HQC_SCRATCH_BEGIN
 
