@@ -233,14 +233,15 @@ class Executor {
   Backend& backend_;
   KernelCache* cache_;
   DeviceColumnCache columns_;
+  // The sources of the library modules, by name, built once. Declared before in_flight_: a pending
+  // compile reads its source until it ends, and members are destroyed in reverse order.
+  std::map<std::string, ModuleSource> library_sources_;
   std::map<std::string, std::shared_ptr<Module>> modules_;
   std::map<std::string, PendingModule> in_flight_;  // prefetch_module's compiles, by module key
-  // The sources of the library modules, by name: built once (a compile reads its source until it ends).
   const ModuleSource& library_source(const std::string& name);
   // begin_module of a library module, its prebuilt binary loaded first where there is one
   // (library_modules.h: CUDA's fatbin), so that it needs no compile.
   PendingModule begin_library(const std::string& name);
-  std::map<std::string, ModuleSource> library_sources_;
   std::unique_ptr<Calibration> calibration_;
   std::map<std::string, PinnedColumn> pinned_;
 };

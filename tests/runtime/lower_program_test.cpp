@@ -304,6 +304,8 @@ TEST_CASE("lower_program rejects inconsistent programs with the name of the culp
   program.kernels = {k};
   ir::Param p;
   p.name = "unresolved";
+  p.source = ir::Param::Source::RowCount;  // (a Constant resolves to its own value)
+  p.table = "t";
   program.params = {p};
   try {
     lower_program(program, {}, {"", {}, {}, ""});

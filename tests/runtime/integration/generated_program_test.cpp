@@ -30,6 +30,7 @@
 #include "runtime/device/nvrtc_compiler.h"
 #include "runtime/execution/executor.h"
 #include "runtime/execution/launch_config.h"
+#include "runtime/execution/library_modules.h"
 #include "runtime/execution/lower_program.h"
 #include "storage/error.h"
 #include "tests/codegen/test_programs.h"
@@ -539,10 +540,11 @@ namespace {
 class CountingOffThreadBackend final : public test::ForwardingBackend {
  public:
   using ForwardingBackend::ForwardingBackend;
-  std::atomic<int> compiles{0};
+  std::atomic<int> compiles{0};          // the plans' own modules
+  std::atomic<int> library_compiles{0};  // the compaction module (no prebuilt binary on OpenCL)
   bool compiles_off_thread() const override { return true; }
   std::vector<char> compile_binary(const ModuleSource& s, std::string& log) override {
-    ++compiles;
+    ++(s.label == library_module_source(codegen::kCompactionModule, *this).label ? library_compiles : compiles);
     return ForwardingBackend::compile_binary(s, log);
   }
 };
@@ -566,6 +568,7 @@ TEST_CASE("prefetch_module: a module compiles before its run, once, from its own
   Execution run = executor.run(same, t.db);
   CHECK(equal_groups(run.result, groups) == groups.size());
   CHECK(backend.compiles == 1);  // the run collected the prefetched compile
+  CHECK(backend.library_compiles == 1);  // and compiled the compaction module its launches name
   CHECK_FALSE(run.stats.compile_cache_hit);
   CHECK(executor.modules_in_flight() == 0);
   CHECK_FALSE(executor.prefetch_module(same.module));  // loaded
