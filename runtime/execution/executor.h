@@ -4,6 +4,9 @@
 // Contract:
 //   - Compiles the plan's module once per process and source (in memory) and through the on-disk
 //     KernelCache (when given): a repeated query compiles nothing.
+//   - The library modules a plan's launches name (library_modules.h: the compaction module) are
+//     loaded once per Executor — on CUDA from the fatbin built ahead, else compiled like a module —
+//     and linked to the plan's module; ExecutionStats::compile_ms counts their compile too.
 //   - Uploads each scanned column once (DeviceColumnCache, shared across pipelines and queries run
 //     by the same Executor).
 //   - Resolves run-time parameters from the Database (row counts, statistics, dictionary codes of
