@@ -189,9 +189,9 @@ const ModuleSource& Executor::library_source(const std::string& name) {
 Executor::PendingModule Executor::begin_library(const std::string& name) {
   const ModuleSource& source = library_source(name);
   const std::string key = module_key(backend_, source);
-  if (!modules_.count(key)) {
+  if (!modules_.count(key) && prebuilt_tried_.insert(name).second) {
     // Built ahead where the build could (CUDA: nvcc's fatbin); else, or where this device cannot
-    // run it, compiled like any module.
+    // run it, compiled like any module (offered once: a device that refused it is not asked again).
     const std::vector<char> prebuilt = prebuilt_library_module(name, backend_);
     if (!prebuilt.empty()) {
       if (std::shared_ptr<Module> loaded = backend_.load_binary(prebuilt, source)) modules_[key] = std::move(loaded);

@@ -40,6 +40,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -239,6 +240,7 @@ class Executor {
   // The sources of the library modules, by name, built once. Declared before in_flight_: a pending
   // compile reads its source until it ends, and members are destroyed in reverse order.
   std::map<std::string, ModuleSource> library_sources_;
+  std::set<std::string> prebuilt_tried_;  // library modules whose prebuilt binary was offered to the backend
   std::map<std::string, std::shared_ptr<Module>> modules_;
   std::map<std::string, PendingModule> in_flight_;  // prefetch_module's compiles, by module key
   const ModuleSource& library_source(const std::string& name);

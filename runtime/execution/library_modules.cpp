@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "codegen/generate.h"
-#include "ir/state.h"
 #include "storage/error.h"
 
 // The compaction module's CUDA fatbin (runtime/CMakeLists.txt, cmake/embed_binary.cmake).
@@ -39,7 +38,9 @@ std::vector<char> prebuilt_library_module(const std::string& name, const Backend
 
 bool library_module_has(const std::string& name, const std::string& kernel) {
   if (name != codegen::kCompactionModule) return false;
-  return kernel == ir::kCompactCountKernel || kernel == ir::kCompactGatherKernel || kernel == ir::kCompactGatherSlotsKernel;
+  // The entry points are the same in both dialects: the module's own list, taken once.
+  static const std::vector<std::string> kernels = codegen::compaction_module(codegen::Dialect::OpenCL).kernel_names;
+  return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
 }
 
 std::vector<std::string> library_modules_of(const ExecutablePlan& plan) {
