@@ -421,7 +421,7 @@ std::string read_layout(int fd, uint64_t actual_size, const TableDef& def, std::
 
 std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
                                    std::optional<SourceStamp> expected_source, std::string* why_not,
-                                   unsigned threads) {
+                                   unsigned threads, const std::set<std::string>* columns) {
   const std::string name = path.filename().string();
   auto reject = [&](const std::string& why) -> std::optional<Table> {
     if (why_not) *why_not = name + ": " + why;
@@ -454,12 +454,16 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
   enum class BlockState : uint8_t { Ok, BadRows, Unreadable };  // worse last: a column keeps its worst
   std::vector<uint64_t> checksum_of(ncols, 0);
   std::vector<BlockState> state_of(ncols, BlockState::Ok);
-  std::vector<uint32_t> order(ncols);
-  for (uint32_t c = 0; c < ncols; ++c) order[c] = c;
+  std::vector<bool> wanted(ncols, true);
+  if (columns != nullptr)
+    for (uint32_t c = 0; c < ncols; ++c) wanted[c] = columns->count(def.columns[c].name) > 0;
+  std::vector<uint32_t> order;  // the columns to read
+  for (uint32_t c = 0; c < ncols; ++c)
+    if (wanted[c]) order.push_back(c);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return descriptors[a].payload_bytes(rows) > descriptors[b].payload_bytes(rows);
   });
-  parallel_for(ncols, threads, [&](size_t task) {
+  parallel_for(order.size(), threads, [&](size_t task) {
     const uint32_t c = order[task];
     const Descriptor& d = descriptors[c];
     Column& col = table.columns[c];
@@ -517,6 +521,7 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
 
   // Per column, in order: every block read, the checksum, then the invariants that span blocks.
   for (uint32_t c = 0; c < ncols; ++c) {
+    if (!wanted[c]) continue;
     const Descriptor& d = descriptors[c];
     Column& col = table.columns[c];
     if (state_of[c] == BlockState::Unreadable) return reject("column " + col.name + " is damaged or truncated");
@@ -543,6 +548,12 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
           return reject(inconsistent + "dictionary not strictly ascending at entry " + std::to_string(i));
       }
     }
+  }
+  if (columns != nullptr) {
+    std::vector<Column> kept;
+    for (uint32_t c = 0; c < ncols; ++c)
+      if (wanted[c]) kept.push_back(std::move(table.columns[c]));
+    table.columns = std::move(kept);
   }
   return table;
 }

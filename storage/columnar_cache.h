@@ -33,6 +33,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "storage/catalog.h"
@@ -63,10 +64,13 @@ void write_columnar(const Table& table, const TableDef& def, const std::filesyst
 // Reads a columnar file written for `def`. With `expected_source`, the file must carry exactly that
 // stamp (a cache); without, any stamp or none is accepted (a standalone file). On nullopt, *why_not
 // (if given) says why, for messages such as "lineorder.hqc: truncated or extended (header says ...)".
-// Columns are read by up to `threads` threads (0 = all cores).
+// Columns are read by up to `threads` threads (0 = all cores). With `columns` (names of `def`'s
+// columns), only those are read, checked and returned, in the file's order; the others are skipped
+// unread (a query's first run reads what it needs, not the whole table). The header, descriptors and
+// end marker are checked either way; an unread column's payload is not.
 std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::path& path,
                                    std::optional<SourceStamp> expected_source, std::string* why_not = nullptr,
-                                   unsigned threads = 0);
+                                   unsigned threads = 0, const std::set<std::string>* columns = nullptr);
 
 // An open columnar file whose header, descriptors and end marker passed the checks of read_columnar;
 // no payload has been read. Reads single values (a binary search over a sorted key) and row ranges

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@ struct LoadOptions {
   bool progress = true;
   // load_database only: the tables to load (empty = every table of the catalog).
   std::vector<std::string> tables;
+  // The columns to load, as "table.column" (nullopt = every column). A columnar file (a cache or a
+  // standalone .hqc) reads only these; a .tbl parsed anew writes its cache with every column and keeps
+  // only these. A table with none of them loads as its row count alone. horseqc-run loads the columns
+  // its queries read: a fresh process's first query does not wait for the whole database.
+  std::optional<std::set<std::string>> columns;
 };
 
 }  // namespace hqc

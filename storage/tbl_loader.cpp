@@ -38,6 +38,24 @@ std::filesystem::path user_cache_dir() {
   return {};
 }
 
+// The names of `def`'s columns that `options` asks for; nullopt: every column.
+std::optional<std::set<std::string>> wanted_columns(const TableDef& def, const LoadOptions& options) {
+  if (!options.columns) return std::nullopt;
+  std::set<std::string> names;
+  for (const ColumnDef& c : def.columns)
+    if (options.columns->count(def.name + "." + c.name)) names.insert(c.name);
+  return names;
+}
+
+// `table` with only the columns in `names` (catalog order kept).
+Table keep_columns(Table table, const std::set<std::string>& names) {
+  std::vector<Column> kept;
+  for (Column& c : table.columns)
+    if (names.count(c.name)) kept.push_back(std::move(c));
+  table.columns = std::move(kept);
+  return table;
+}
+
 }  // namespace
 
 std::vector<std::filesystem::path> cache_candidates(const std::filesystem::path& file, const LoadOptions& options) {
@@ -56,6 +74,7 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
   if (!std::filesystem::exists(file, ec))
     throw Error(ErrorKind::Input, file.string() + ": no such file; expected table " + def.name + " as '|'-separated text");
   const SourceStamp stamp = stamp_of(file);
+  const std::optional<std::set<std::string>> wanted = wanted_columns(def, options);
 
   std::vector<std::filesystem::path> candidates;
   if (options.use_cache) {
@@ -63,7 +82,7 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
     for (const std::filesystem::path& cache : candidates) {
       if (!std::filesystem::exists(cache, ec)) continue;
       std::string why;
-      if (std::optional<Table> t = read_columnar(def, cache, stamp, &why, options.threads)) {
+      if (std::optional<Table> t = read_columnar(def, cache, stamp, &why, options.threads, wanted ? &*wanted : nullptr)) {
         rep.from_columnar = true;
         rep.cache_file = cache;
         rep.seconds = seconds_since(t0);
@@ -86,7 +105,7 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
     }
   }
   rep.seconds = seconds_since(t0);
-  return table;
+  return wanted ? keep_columns(std::move(table), *wanted) : table;
 }
 
 Database load_database(const Catalog& catalog, const std::filesystem::path& dir, const LoadOptions& options,
@@ -106,6 +125,14 @@ Database load_database(const Catalog& catalog, const std::filesystem::path& dir,
     }
   }
 
+  if (options.columns)
+    for (const std::string& qualified : *options.columns) {
+      const size_t dot = qualified.find('.');
+      const TableDef* t = dot == std::string::npos ? nullptr : catalog.find(qualified.substr(0, dot));
+      if (t == nullptr || t->find(qualified.substr(dot + 1)) == nullptr)
+        throw Error(ErrorKind::Input, "column " + qualified + " is not part of schema " + catalog.name);
+    }
+
   sweep_stale_temp_files(dir);  // columnar caches an earlier, killed run was writing
   Database db;
   for (const TableDef* def : wanted) {
@@ -117,7 +144,8 @@ Database load_database(const Catalog& catalog, const std::filesystem::path& dir,
     } else if (std::filesystem::exists(hqc, ec)) {
       const auto t0 = std::chrono::steady_clock::now();
       std::string why;
-      std::optional<Table> t = read_columnar(*def, hqc, std::nullopt, &why, options.threads);
+      const std::optional<std::set<std::string>> wanted = wanted_columns(*def, options);
+      std::optional<Table> t = read_columnar(*def, hqc, std::nullopt, &why, options.threads, wanted ? &*wanted : nullptr);
       if (!t)
         throw Error(ErrorKind::Input, dir.string() + "/" + why + "; regenerate it (horseqc-gen --format columnar) "
                                       "or provide " + def->name + ".tbl");

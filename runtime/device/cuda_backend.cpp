@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/device/cuda_device_primitives.h"
@@ -399,6 +401,40 @@ class CudaBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> open_cuda_backend(int device_ordinal) { return std::make_unique<CudaBackend>(device_ordinal); }
+
+struct CudaWarmup::State {
+  CUdevice device = 0;
+  CUcontext context = nullptr;  // retained by the thread, released by the destructor
+  std::thread thread;
+};
+
+CudaWarmup::CudaWarmup(int device_ordinal) : state_(std::make_unique<State>()) {
+  State* s = state_.get();
+  s->thread = std::thread([s, device_ordinal] {
+    try {
+      const CudaDriver& driver = cuda_driver();  // dlopen + cuInit
+      CUdevice device = 0;
+      if (driver.device_get(&device, device_ordinal) != CUDA_SUCCESS) return;
+      CUcontext context = nullptr;
+      if (driver.primary_ctx_retain(&context, device) != CUDA_SUCCESS) return;
+      s->device = device;
+      s->context = context;
+      int major = 0, minor = 0;
+      driver.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+      driver.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+      std::string log;
+      nvrtc_compile_cubin("extern \"C\" __global__ void hqc_warm_up() {}\n", {"--minimal"}, cuda_arch_name(major, minor),
+                          "warm-up", log);
+    } catch (const Error&) {
+      // CUDA or NVRTC unavailable: the backend's own open says so.
+    }
+  });
+}
+
+CudaWarmup::~CudaWarmup() {
+  state_->thread.join();
+  if (state_->context != nullptr) cuda_driver().primary_ctx_release(state_->device);
+}
 
 int cuda_device_ordinal(const Backend& backend) {
   const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);

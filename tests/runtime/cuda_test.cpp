@@ -75,6 +75,25 @@ TEST_CASE("asking for CUDA either opens CUDA or says why, never falls back") {
   CHECK(fallback->name() == "opencl");
 }
 
+TEST_CASE("a CUDA warm-up changes nothing a backend reports: with or without CUDA, the open says the same") {
+  // The warm-up (cuInit, the primary context, NVRTC's first compile on a thread) swallows its own
+  // failures; the backend opened while or after it runs must be the one a plain open gives, and an
+  // open that fails must fail with the same message.
+  auto open_says = [] {  // the device it opened, or why not
+    try {
+      return "opened " + open_backend(DeviceChoice::Cuda)->device_description();
+    } catch (const Error& e) {
+      return std::string("failed: ") + e.what();
+    }
+  };
+  const std::string plain = open_says();
+  for (int ordinal : {0, 7}) {  // 7: a device that does not exist here nor on the GPU machine
+    CudaWarmup warmup(ordinal);
+    CHECK(open_says() == plain);
+  }
+  CudaWarmup unused;  // destroyed without any open: joins its thread, releases what it retained
+}
+
 TEST_CASE("CUDA backend end to end (GPU machines only)") {
   if (!cuda_present()) {
     MESSAGE("no CUDA device here; skipped");

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include "storage/columnar_cache.h"
@@ -308,6 +309,96 @@ TEST_CASE("load_database reads a directory of standalone columnar files") {
   test::write_file(dir / "nation.hqc", "garbage");
   CHECK_THROWS_WITH_AS(load_database(tpch, dir.path(), quiet()),
                        doctest::Contains("nation.hqc: not a horseqc columnar file; regenerate it"), Error);
+}
+
+// `only`: the columns of `table` named in `names`, in its order (what a column-subset load returns).
+Table only(const Table& table, const std::set<std::string>& names) {
+  Table out = table;
+  out.columns.clear();
+  for (const Column& c : table.columns)
+    if (names.count(c.name)) out.columns.push_back(c);
+  return out;
+}
+
+TEST_CASE("a load of some columns reads, checks and returns only those; the rest of the file is not read") {
+  test::ScratchDir dir;
+  const TableDef def = *Catalog::tpch().find("customer");
+  const std::filesystem::path tbl = dir / "customer.tbl";
+  test::write_file(tbl, customer_text(3000));
+  LoadReport rep;
+  const Table truth = load_tbl(def, tbl, quiet(), &rep);
+  const std::filesystem::path cache = rep.cache_file;
+  REQUIRE(truth.columns.size() == 8);
+
+  // One heap, one dictionary and one integer column, asked in another order than the file's.
+  const std::set<std::string> three = {"c_name", "c_mktsegment", "c_custkey"};
+  std::string why;
+  std::optional<Table> t = read_columnar(def, cache, stamp_of(tbl), &why, 0, &three);
+  REQUIRE_MESSAGE(t, why);
+  check_same(only(truth, three), *t);
+  CHECK(t->columns[0].name == "c_custkey");  // the file's order
+  const std::set<std::string> none;
+  t = read_columnar(def, cache, stamp_of(tbl), &why, 0, &none);
+  REQUIRE_MESSAGE(t, why);
+  CHECK(t->rows == 3000);
+  CHECK(t->columns.empty());
+
+  // A flipped bit in c_custkey's payload (the first column): a load that reads it fails the
+  // checksum; a load that leaves it unread does not look at it (documented: only read columns are
+  // checked); the header is checked either way.
+  const std::string good = test::read_file(cache);
+  std::string bad = good;
+  bad[64 + 64 * def.columns.size() + 8 + 4 * 1000] ^= 0x01;
+  test::write_file(cache, bad);
+  CHECK_FALSE(read_columnar(def, cache, stamp_of(tbl), &why, 0, &three));
+  CHECK(why == "customer.tbl.hqc: column c_custkey is damaged (checksum mismatch)");
+  const std::set<std::string> comment = {"c_comment"};
+  t = read_columnar(def, cache, stamp_of(tbl), &why, 0, &comment);
+  REQUIRE_MESSAGE(t, why);
+  check_same(only(truth, comment), *t);
+  bad = good;
+  bad[64 + 8] ^= 0x40;  // a descriptor
+  test::write_file(cache, bad);
+  CHECK_FALSE(read_columnar(def, cache, stamp_of(tbl), &why, 0, &comment));
+  CHECK(why == "customer.tbl.hqc: header checksum mismatch");
+  test::write_file(cache, good);
+
+  // load_database: "table.column" names across tables, from standalone columnar files and from
+  // parsed .tbl files alike; a table with none of them keeps its rows.
+  const Catalog tpch = Catalog::tpch();
+  LoadOptions no_cache = quiet();
+  no_cache.use_cache = false;
+  const Database full = load_database(tpch, test::data_dir() / "tpch", no_cache);
+  const std::filesystem::path columnar = dir / "columnar";
+  std::filesystem::create_directories(columnar);
+  for (const auto& [name, table] : full.tables) write_columnar(table, *tpch.find(name), columnar / (name + ".hqc"));
+  LoadOptions some = no_cache;
+  some.columns = std::set<std::string>{"nation.n_name", "region.r_regionkey", "lineitem.l_shipdate", "lineitem.l_comment"};
+  for (const std::filesystem::path& from : {columnar, test::data_dir() / "tpch"}) {
+    CAPTURE(from);
+    const Database part = load_database(tpch, from, some);
+    REQUIRE(part.tables.size() == 8);
+    check_same(only(full.table("nation"), {"n_name"}), part.table("nation"));
+    check_same(only(full.table("region"), {"r_regionkey"}), part.table("region"));
+    check_same(only(full.table("lineitem"), {"l_shipdate", "l_comment"}), part.table("lineitem"));
+    CHECK(part.table("orders").columns.empty());
+    CHECK(part.table("orders").rows == full.table("orders").rows);
+  }
+
+  // A .tbl parsed anew (no cache yet) keeps the asked columns; its cache holds every column.
+  std::filesystem::remove(cache);
+  LoadOptions customer_only = quiet();
+  customer_only.columns = std::set<std::string>{"customer.c_acctbal"};
+  const Table parsed = load_tbl(def, tbl, customer_only, &rep);
+  CHECK_FALSE(rep.from_columnar);
+  check_same(only(truth, {"c_acctbal"}), parsed);
+  const std::optional<Table> whole = read_columnar(def, cache, stamp_of(tbl), &why);
+  REQUIRE_MESSAGE(whole, why);
+  check_same(truth, *whole);
+
+  some.columns = std::set<std::string>{"nation.n_nome"};
+  CHECK_THROWS_WITH_AS(load_database(tpch, columnar, some),
+                       "column nation.n_nome is not part of schema tpch", Error);
 }
 
 TEST_CASE("concurrent loaders of one file never see a torn cache") {

@@ -61,7 +61,10 @@ std::set<std::string> columns_read(const ir::Program& program, const Catalog& ca
   for (const ir::Param& p : program.params) {
     if (catalog.find(p.table) == nullptr) continue;  // an output of an earlier pipeline, or none
     if (!p.column.empty()) columns.insert(p.table + "." + p.column);
-    for (const std::string& c : p.distinct_columns) columns.insert(c);
+    for (const std::string& term : p.distinct_columns) {  // "table.column" or "year(table.column)" (planner/statistics.h)
+      const size_t open = term.find('(');
+      columns.insert(open == std::string::npos ? term : term.substr(open + 1, term.size() - open - 2));
+    }
   }
   return columns;
 }
