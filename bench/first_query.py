@@ -11,13 +11,14 @@ Both systems read their data from files the OS has cached (a warm-up pass runs e
 first), so neither pays the disk. Wall = the whole process, from start to exit, as a shell would time it.
 horseqc's JSON says where its wall went: load (mapping the columnar files), device_open (the driver's
 initialisation and the primary context), the query's phases (compile overlapped with transfer, kernels,
-finalize), the rest (process start, kernel cache open, exit).
+finalize); elapsed (main() up to the print); after main = wall - elapsed - the wall of `horseqc-run --help`
+(process start and exit alone): the teardown (device memory, the context).
 
 Data: horseqc-gen's TPC-H at --sf, written twice (columnar for horseqc, .tbl loaded once into a DuckDB
 file with dbgen's column types). A benchmark, not a test: timings vary run to run.
 
 usage: first_query.py --bin BUILD/bin --work DIR [--sf 10] [--queries q1,q6] [--reps 2] [--out DIR] [--device cuda]
-                      [--before OTHER_BUILD/bin]
+                      [--before OTHER_BUILD/bin] [--skip-duckdb]
 """
 import argparse
 import csv
@@ -99,6 +100,7 @@ def main():
     ap.add_argument("--out", default=".")
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--before", help="a second BUILD/bin whose horseqc-run also runs every query cold and warm (A/B)")
+    ap.add_argument("--skip-duckdb", action="store_true", help="horseqc alone (no .tbl files, no DuckDB file)")
     args = ap.parse_args()
     queries = args.queries.split(",")
     os.makedirs(args.out, exist_ok=True)
@@ -107,13 +109,13 @@ def main():
     col = os.path.join(args.work, f"tpch-sf{args.sf}-columnar")
     tbl = os.path.join(args.work, f"tpch-sf{args.sf}-tbl")
     duck_file = os.path.join(args.work, f"tpch-sf{args.sf}.duckdb")
-    for path, fmt in ((col, "columnar"), (tbl, "tbl")):
+    for path, fmt in ((col, "columnar"),) + (() if args.skip_duckdb else ((tbl, "tbl"),)):
         if not os.path.isdir(path):
             t, p = timed([gen, "tpch", "--sf", args.sf, "--out", path, "--format", fmt, "--quiet"])
             if p.returncode != 0:
                 sys.exit(f"horseqc-gen {fmt} failed: {p.stderr}")
             print(f"# generated {fmt} in {t / 1e3:.1f} s", flush=True)
-    if not os.path.exists(duck_file):
+    if not args.skip_duckdb and not os.path.exists(duck_file):
         import duckdb
         t0 = time.perf_counter()
         con = duckdb.connect(duck_file + ".tmp")
@@ -128,8 +130,12 @@ def main():
     for q in queries:
         with open(os.path.join(sqldir, q + ".sql"), "w") as f:
             f.write(duck_sql(q))
-    import duckdb
-    print(f"# DuckDB {duckdb.__version__}, {os.cpu_count()} host threads", flush=True)
+    if not args.skip_duckdb:
+        import duckdb
+        print(f"# DuckDB {duckdb.__version__}, {os.cpu_count()} host threads", flush=True)
+    # A process that starts and exits without a device or data: what every run pays outside main().
+    start_exit = min(timed([run_bin, "--help"])[0] for _ in range(5))
+    print(f"# horseqc-run --help (process start and exit): {start_exit:.1f} ms, best of 5", flush=True)
 
     def horseqc(q, cache, cold, binary=run_bin):
         if cold:
@@ -141,12 +147,15 @@ def main():
             raise SystemExit(f"horseqc-run {q} failed ({p.returncode}): {p.stderr}")
         doc = json.loads(p.stdout)
         ph = doc["queries"][0]["phases"]
-        return {"wall": wall, "load": doc["load_ms"], "device_open": doc.get("device_open_ms", float("nan")),
+        return {"wall": wall, "elapsed": doc.get("elapsed_ms", float("nan")), "load": doc["load_ms"], "device_open": doc.get("device_open_ms", float("nan")),
                 "compile": ph["compile_ms"], "hit": ph["compile_cache_hit"], "transfer": ph["transfer_ms"],
                 "kernels": ph["kernels_ms"], "finalize": ph["finalize_ms"], "total": ph["total_ms"],
                 "rows": len(doc["queries"][0].get("rows", [])), "device": doc["device"]}
 
     def duck(q):
+        if args.skip_duckdb:
+            return {"wall": float("nan"), "import_ms": float("nan"), "connect_ms": float("nan"), "first_ms": float("nan"),
+                    "hot_ms": float("nan"), "rows": -1}
         wall, p = timed([sys.executable, "-c", DUCK_CHILD, duck_file, os.path.join(sqldir, q + ".sql")])
         if p.returncode != 0:
             raise SystemExit(f"DuckDB {q} failed: {p.stderr}")
@@ -180,16 +189,18 @@ def main():
                    "load_ms": c["load"], "device_open_ms": c["device_open"], "compile_ms": c["compile"],
                    "transfer_ms": c["transfer"], "kernels_ms": c["kernels"], "finalize_ms": c["finalize"],
                    "query_total_ms": c["total"], "warm_device_open_ms": w["device_open"],
-                   "warm_query_total_ms": w["total"], "rows_hqc": c["rows"], "rows_duck": d["rows"]}
+                   "warm_query_total_ms": w["total"], "rows_hqc": c["rows"], "rows_duck": d["rows"],
+                   "cold_elapsed_ms": c["elapsed"], "warm_elapsed_ms": w["elapsed"], "start_exit_ms": start_exit}
             if args.before:
                 row.update({"before_cold_wall_ms": bc["wall"], "before_warm_wall_ms": bw["wall"], "before_load_ms": bc["load"],
                             "before_device_open_ms": bc["device_open"], "before_compile_ms": bc["compile"]})
                 print(f"{q} rep {rep}: before: cold {bc['wall']:.0f} ms (load {bc['load']:.0f}, device {bc['device_open']:.0f}, "
                       f"compile {bc['compile']:.0f}), warm {bw['wall']:.0f} ms", flush=True)
             rows.append(row)
-            print(f"{q} rep {rep}: horseqc cold {c['wall']:.0f} ms (load {c['load']:.0f}, device {c['device_open']:.0f}, "
+            print(f"{q} rep {rep}: horseqc cold {c['wall']:.0f} ms (in main {c['elapsed']:.0f}: load {c['load']:.0f}, device {c['device_open']:.0f}, "
                   f"query {c['total']:.0f}: compile {c['compile']:.0f}, transfer {c['transfer']:.0f}, kernels "
-                  f"{c['kernels']:.1f}), warm {w['wall']:.0f} ms (query {w['total']:.0f}); DuckDB fresh "
+                  f"{c['kernels']:.1f}; after main {c['wall'] - c['elapsed'] - start_exit:.0f}), warm {w['wall']:.0f} ms (in main "
+                  f"{w['elapsed']:.0f}, query {w['total']:.0f}); DuckDB fresh "
                   f"{d['wall']:.0f} ms (import {d['import_ms']:.0f}, first {d['first_ms']:.0f}, hot {d['hot_ms']:.0f})",
                   flush=True)
     with open(os.path.join(args.out, "first-query.csv"), "w", newline="") as f:
