@@ -5,7 +5,6 @@
 #include <chrono>
 #include <map>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <set>
 #include <string>
@@ -618,26 +617,12 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   // From the arguments to this print: what follows is the teardown (device memory, the context).
   out["elapsed_ms"] = ms_since(started);
   if (format == "json" && rank0) std::printf("%s\n", out.dump(1).c_str());
-  int code = 0;
-  if (batch) {
-    code = worst;
-  } else if (!unsupported.empty()) {
-    std::string names;
-    for (const auto& n : unsupported) names += " " + n;
-    if (rank0) std::fprintf(stderr, "horseqc-run: %zu of %zu queries unsupported:%s\n", unsupported.size(), queries.size(), names.c_str());
-    code = static_cast<int>(ErrorKind::Unsupported);
-  }
-  // Every answer is printed and nothing is left to write (the kernel cache's files were renamed into
-  // place when their compiles ended). Releasing the device's buffers, the pinned staging memory and
-  // the context one call at a time costs a fresh process 100-190 ms on the H200 host
-  // (bench/results/2026-11-28-h200-first-query); the driver reclaims all of it at once when the
-  // process ends. Under mpirun the ranks still finalize together.
-  if (comm == nullptr) {
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(code);
-  }
-  return code;
+  if (batch) return worst;
+  if (unsupported.empty()) return 0;
+  std::string names;
+  for (const auto& n : unsupported) names += " " + n;
+  if (rank0) std::fprintf(stderr, "horseqc-run: %zu of %zu queries unsupported:%s\n", unsupported.size(), queries.size(), names.c_str());
+  return static_cast<int>(ErrorKind::Unsupported);
 }
 
 // Under mpirun: the ranks, and every failure agreed on, so that rank 0 reports the failing rank's
