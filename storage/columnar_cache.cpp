@@ -656,7 +656,8 @@ int64_t ColumnarFile::int_at(size_t column, uint64_t row) const {
   throw Error(ErrorKind::Input, state_->name + ": cannot read row " + std::to_string(row) + " of column " + column_name);
 }
 
-std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, std::string* why_not, unsigned threads) const {
+std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, std::string* why_not, unsigned threads,
+                                             const std::set<std::string>* columns) const {
   const Layout& l = state_->layout;
   const TableDef& def = state_->def;
   auto reject = [&](const std::string& why) -> std::optional<Table> {
@@ -674,7 +675,11 @@ std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, 
   table.columns.resize(ncols);
   // Per column: "" or what is wrong with it (columns are read concurrently; the first bad one is reported).
   std::vector<std::string> problem(ncols);
-  parallel_for(ncols, threads, [&](size_t c) {
+  std::vector<size_t> read_these;
+  for (size_t c = 0; c < ncols; ++c)
+    if (columns == nullptr || columns->count(def.columns[c].name)) read_these.push_back(c);
+  parallel_for(read_these.size(), threads, [&](size_t task) {
+    const size_t c = read_these[task];
     const Descriptor& d = l.descriptors[c];
     Column& col = table.columns[c];
     col.name = def.columns[c].name;
@@ -740,6 +745,11 @@ std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, 
   });
   for (const std::string& p : problem)
     if (!p.empty()) return reject(p);
+  if (columns != nullptr) {
+    std::vector<Column> kept;
+    for (size_t c : read_these) kept.push_back(std::move(table.columns[c]));
+    table.columns = std::move(kept);
+  }
   return table;
 }
 

@@ -98,8 +98,9 @@ class ColumnarFile {
   // column's stats are the file's whole-table stats. nullopt (and *why_not) for a range past the end
   // ("lineorder.hqc: rows [90, 110) asked, the file holds 100 rows of table lineorder"), a failed
   // read or contents that break Column's invariants. Columns are read by up to `threads` threads.
+  // With `columns` (names of the table's columns), only those, as read_columnar.
   std::optional<Table> read_rows(uint64_t first_row, uint64_t rows, std::string* why_not = nullptr,
-                                 unsigned threads = 0) const;
+                                 unsigned threads = 0, const std::set<std::string>* columns = nullptr) const;
 
  private:
   struct State;

@@ -46,7 +46,7 @@ uint64_t share_start(uint64_t total, const PartitionRequest& request, int k) {
 class PartitionSource {
  public:
   PartitionSource(const TableDef& def, const std::filesystem::path& dir, const LoadOptions& options, LoadReport& report)
-      : def_(def), options_(options), report_(report) {
+      : def_(def), options_(options), report_(report), columns_(columns_to_load(def, options)) {
     const std::filesystem::path tbl = dir / (def.name + ".tbl");
     const std::filesystem::path hqc = dir / (def.name + ".hqc");
     std::error_code ec;
@@ -88,26 +88,31 @@ class PartitionSource {
     return whole_->column(column).int_at(row);
   }
 
-  // The rows of `range`. A cache whose range cannot be read (damaged) gives way to load_tbl, which
-  // verifies and rewrites it; a standalone columnar file has no text to fall back on.
+  // The rows of `range` (of the columns LoadOptions::columns asks for). A cache whose range cannot be
+  // read (damaged) gives way to load_tbl, which verifies and rewrites it; a standalone columnar file has
+  // no text to fall back on.
   Table slice(RowRange range) {
     if (file_) {
       std::string why;
-      if (std::optional<Table> t = file_->read_rows(range.first, range.rows, &why, options_.threads)) return std::move(*t);
+      if (std::optional<Table> t = file_->read_rows(range.first, range.rows, &why, options_.threads, columns_ ? &*columns_ : nullptr))
+        return std::move(*t);
       if (tbl_.empty())
         throw Error(ErrorKind::Input, why + "; regenerate it (horseqc-gen --format columnar) or provide " + def_.name + ".tbl");
       file_.reset();
       load_whole(why);
     }
     report_.cache_note += "; loaded the whole table and kept rows " + range_text(range);
-    return slice_rows(*whole_, range.first, range.rows);
+    Table rows = slice_rows(*whole_, range.first, range.rows);
+    return columns_ ? keep_columns(std::move(rows), *columns_) : rows;
   }
 
  private:
   // The whole table through load_tbl (which writes the cache for the next loads); `why` says why no
   // columnar copy was read.
   void load_whole(const std::string& why) {
-    whole_ = load_tbl(def_, tbl_, options_, &report_);
+    LoadOptions every_column = options_;  // the keys find the ranges, whichever columns are kept
+    every_column.columns.reset();
+    whole_ = load_tbl(def_, tbl_, every_column, &report_);
     std::string note = "no valid columnar copy to read a range from (" + why + ")";
     if (!report_.cache_note.empty()) note += "; " + report_.cache_note;  // e.g. the cache could not be written
     report_.cache_note = note;
@@ -119,6 +124,7 @@ class PartitionSource {
   std::filesystem::path tbl_;  // empty for a standalone columnar file
   std::optional<ColumnarFile> file_;
   std::optional<Table> whole_;
+  std::optional<std::set<std::string>> columns_;  // nullopt: every column
 };
 
 // A boundary between two ranks' ranges of a key: before every key, at `key`, or after every key.

@@ -88,4 +88,12 @@ const Table& Database::table(const std::string& table_name) const {
   throw std::out_of_range("the database has no table " + table_name);
 }
 
+Table keep_columns(Table table, const std::set<std::string>& names) {
+  std::vector<Column> kept;
+  for (Column& c : table.columns)
+    if (names.count(c.name)) kept.push_back(std::move(c));
+  table.columns = std::move(kept);
+  return table;
+}
+
 }  // namespace hqc

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct Table {
 // a partition is a partition of the same whole table. Throws hqc::Error(Input) naming the table when
 // the range passes its end.
 Table slice_rows(const Table& table, uint64_t first_row, uint64_t rows);
+
+// `table` with only its columns named in `names` (their order kept; rows and partition unchanged).
+Table keep_columns(Table table, const std::set<std::string>& names);
 
 struct Database {
   std::map<std::string, Table> tables;

@@ -38,25 +38,15 @@ std::filesystem::path user_cache_dir() {
   return {};
 }
 
-// The names of `def`'s columns that `options` asks for; nullopt: every column.
-std::optional<std::set<std::string>> wanted_columns(const TableDef& def, const LoadOptions& options) {
+}  // namespace
+
+std::optional<std::set<std::string>> columns_to_load(const TableDef& def, const LoadOptions& options) {
   if (!options.columns) return std::nullopt;
   std::set<std::string> names;
   for (const ColumnDef& c : def.columns)
     if (options.columns->count(def.name + "." + c.name)) names.insert(c.name);
   return names;
 }
-
-// `table` with only the columns in `names` (catalog order kept).
-Table keep_columns(Table table, const std::set<std::string>& names) {
-  std::vector<Column> kept;
-  for (Column& c : table.columns)
-    if (names.count(c.name)) kept.push_back(std::move(c));
-  table.columns = std::move(kept);
-  return table;
-}
-
-}  // namespace
 
 std::vector<std::filesystem::path> cache_candidates(const std::filesystem::path& file, const LoadOptions& options) {
   if (!options.cache_dir.empty()) return {options.cache_dir / hashed_cache_name(file)};
@@ -74,7 +64,7 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
   if (!std::filesystem::exists(file, ec))
     throw Error(ErrorKind::Input, file.string() + ": no such file; expected table " + def.name + " as '|'-separated text");
   const SourceStamp stamp = stamp_of(file);
-  const std::optional<std::set<std::string>> wanted = wanted_columns(def, options);
+  const std::optional<std::set<std::string>> wanted = columns_to_load(def, options);
 
   std::vector<std::filesystem::path> candidates;
   if (options.use_cache) {
@@ -144,7 +134,7 @@ Database load_database(const Catalog& catalog, const std::filesystem::path& dir,
     } else if (std::filesystem::exists(hqc, ec)) {
       const auto t0 = std::chrono::steady_clock::now();
       std::string why;
-      const std::optional<std::set<std::string>> wanted = wanted_columns(*def, options);
+      const std::optional<std::set<std::string>> wanted = columns_to_load(*def, options);
       std::optional<Table> t = read_columnar(*def, hqc, std::nullopt, &why, options.threads, wanted ? &*wanted : nullptr);
       if (!t)
         throw Error(ErrorKind::Input, dir.string() + "/" + why + "; regenerate it (horseqc-gen --format columnar) "

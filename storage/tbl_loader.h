@@ -14,6 +14,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,9 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
 
 Database load_database(const Catalog& catalog, const std::filesystem::path& dir, const LoadOptions& options = {},
                        std::vector<LoadReport>* reports = nullptr);
+
+// The names of `def`'s columns that options.columns asks for; nullopt: every column.
+std::optional<std::set<std::string>> columns_to_load(const TableDef& def, const LoadOptions& options);
 
 // Where load_tbl looks for and writes the cache of `file`, in order of preference.
 std::vector<std::filesystem::path> cache_candidates(const std::filesystem::path& file, const LoadOptions& options);

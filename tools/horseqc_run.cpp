@@ -334,6 +334,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     std::set<std::string> columns;
     driver::CompileOptions probe;
     probe.model = model;
+    if (comm != nullptr) driver::partition_like_ranks(catalog, probe);  // as each rank compiles (below)
     for (const std::string& name : queries) {
       std::shared_ptr<const plan::LogicalPlan> plan;
       try {
@@ -361,8 +362,8 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       LoadOptions load;
       load.threads = threads;
       load.progress = !quiet;
-      // Only what the queries read (--stats describes every column; a rank's share is read by ranges).
-      if (comm == nullptr && !args.has("stats")) load.columns = columns_the_queries_read();
+      // Only what the queries read (--stats describes every column).
+      if (!args.has("stats")) load.columns = columns_the_queries_read();
       data_label = dir.string();
       std::vector<LoadReport> reports;
       Database loaded = comm != nullptr ? cli::load_rank_share(*comm, catalog, dir, load, args.get("partition-weights"), reports)

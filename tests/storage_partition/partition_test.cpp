@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -443,5 +444,36 @@ TEST_CASE("TPC-H: orders not in order-key order at a split is an input error nam
     CHECK(e.kind() == ErrorKind::Input);
     CHECK(std::string(e.what()).starts_with("orders: not sorted by o_orderkey (strictly ascending) at row " +
                                             std::to_string(split)));
+  }
+}
+
+TEST_CASE("TPC-H: a share of some columns is those columns of the share of every column") {
+  // lineitem is co-partitioned by o_orderkey / l_orderkey, neither of which is asked for: the ranges
+  // still follow the keys (read from the file, or from the whole table when there is no cache).
+  const std::set<std::string> asked = {"lineitem.l_shipdate", "lineitem.l_comment", "orders.o_orderpriority", "nation.n_name"};
+  auto only = [](const Table& t, const std::set<std::string>& names) { return keep_columns(t, names); };
+  for (bool cache : {true, false}) {
+    INFO((cache ? "columnar files" : ".tbl files, no cache: the whole table sliced"));
+    const DataSet& d = tpch_data(cache ? Format::Columnar : Format::TblWithCache);
+    LoadOptions every = quiet(), some = quiet();
+    every.use_cache = some.use_cache = cache;
+    some.columns = asked;
+    for (const PartitionRequest& request : {PartitionRequest{1, 3, {}}, PartitionRequest{0, 3, {0, 1, 1}}}) {
+      INFO("rank " << request.rank << " of " << request.ranks);
+      const Database all = load_partition(Catalog::tpch(), d.dir.path(), every, request);
+      const Database part = load_partition(Catalog::tpch(), d.dir.path(), some, request);
+      REQUIRE(part.tables.size() == all.tables.size());
+      for (const auto& [name, table] : all.tables) {
+        INFO("table " << name);
+        std::set<std::string> names;
+        for (const std::string& q : asked)
+          if (q.rfind(name + ".", 0) == 0) names.insert(q.substr(name.size() + 1));
+        const Table& got = part.table(name);
+        CHECK(got.rows == table.rows);
+        CHECK(got.partition == table.partition);
+        REQUIRE(got.columns.size() == names.size());
+        if (!names.empty()) check_rows_of(got, only(table, names), 0);
+      }
+    }
   }
 }
