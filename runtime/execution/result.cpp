@@ -238,12 +238,17 @@ std::vector<uint64_t> Result::top_k(const std::vector<SortKey>& keys, uint64_t k
   return order;
 }
 
-void Result::sort(const std::vector<SortKey>& keys) {
-  if (keys.empty() || rows() < 2) return;
+std::vector<uint64_t> Result::sorted_order(const std::vector<SortKey>& keys) const {
   check_keys(keys, columns.size());
   std::vector<uint64_t> order(rows());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return sorts_before(columns, keys, a, b); });
+  return order;
+}
+
+void Result::sort(const std::vector<SortKey>& keys) {
+  if (keys.empty() || rows() < 2) return;
+  const std::vector<uint64_t> order = sorted_order(keys);
   for (ResultColumn& c : columns) {
     if (!c.valid.empty()) {
       std::vector<uint8_t> v(order.size());

@@ -69,6 +69,8 @@ class Result {
   void validate() const;
 
   void sort(const std::vector<SortKey>& keys);
+  // Every row index in sort(keys) order (ties in row order), without reordering anything.
+  std::vector<uint64_t> sorted_order(const std::vector<SortKey>& keys) const;
   // The first `k` rows of sort(keys) (ties in row order, exactly as the stable sort puts them), as
   // row indices in that order, in O(n log k) without reordering anything: ORDER BY ... LIMIT k
   // over a large result compares keys only and touches the other columns of k rows.

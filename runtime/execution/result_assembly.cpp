@@ -323,11 +323,13 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     no_input = n == 0;
   }
 
-  // ---- ORDER BY ... LIMIT k over more than k rows: top-k ----
-  // Only the columns the ORDER BY compares (and an AVG key's halves) are read for every row; the
-  // first k rows in ORDER BY order (ties in slot order, as the stable sort orders them) become the
-  // selection, and every other column — dictionary decoding included — is read for those k only.
-  // Dictionary strings compare as their codes (the dictionaries preserve order).
+  // ---- ORDER BY: the order from the keys alone (top-k under a LIMIT k of fewer rows) ----
+  // Only the columns the ORDER BY compares (and an AVG key's halves) are read for every row, and
+  // dictionary and packed strings compare as their codes (the dictionaries preserve order): the
+  // rows in ORDER BY order (ties in slot order, as the stable sort orders them) become the
+  // selection, and every other column — dictionary decoding included — is read in that order, for
+  // the first k only under a LIMIT k. (TPC-H q16, 18,197 rows at SF 1: finalize 9.1-9.8 -> ~7 ms on
+  // the development machine, the sort comparing codes instead of decoded strings.)
   ColumnReader reader{buffers, params, database, context, extent, no_input};
   // (Not when the host merges groups of equal texts: rows are final only after the merge.)
   // (Nor under window functions: they see every row.)
@@ -336,8 +338,8 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   const int64_t fetch = spec.limit < 0                                             ? -1
                         : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
                                                                                           : spec.limit + spec.offset;
-  if (fetch >= 0 && !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() &&
-      selected.size() > static_cast<uint64_t>(fetch)) {
+  bool ordered = false;  // `selected` is in ORDER BY order
+  if (!spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() && selected.size() > 1) {
     std::vector<size_t> needed;
     auto need = [&](size_t i) {
       if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
@@ -359,9 +361,12 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
       size_t at = static_cast<size_t>(std::find(needed.begin(), needed.end(), key_columns[k]) - needed.begin());
       keys.push_back({at, spec.order_by[k].second});
     }
+    const bool top = fetch >= 0 && selected.size() > static_cast<uint64_t>(fetch);
     std::vector<uint64_t> chosen;
-    for (uint64_t r : keys_only.top_k(keys, static_cast<uint64_t>(fetch))) chosen.push_back(selected[r]);
+    for (uint64_t r : top ? keys_only.top_k(keys, static_cast<uint64_t>(fetch)) : keys_only.sorted_order(keys))
+      chosen.push_back(selected[r]);
     selected = std::move(chosen);
+    ordered = true;
   }
 
   // ---- columns ----
@@ -374,7 +379,9 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   apply_windows(backend, cache, spec.windows, result);
   std::vector<SortKey> keys;
   for (const auto& [name, descending] : spec.order_by) keys.push_back({result.index_of(name), descending});
-  if (fetch >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(fetch)) {
+  if (ordered) {
+    if (fetch >= 0) result.limit(static_cast<uint64_t>(fetch));
+  } else if (fetch >= 0 && !keys.empty() && result.rows() > static_cast<uint64_t>(fetch)) {
     // ORDER BY ... LIMIT k over rows read whole (window functions see every row): the first k in
     // O(n log k), exactly the rows and order the stable sort would give.
     result.select_rows(result.top_k(keys, static_cast<uint64_t>(fetch)));

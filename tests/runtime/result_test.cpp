@@ -78,6 +78,23 @@ TEST_CASE("top_k is the stable sort's first k rows: ties in row order, NULLs las
   CHECK(r.columns[1].ints == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
 }
 
+TEST_CASE("sorted_order lists the rows as sort puts them, moving none") {
+  Result r;
+  r.columns.push_back(ints("k", DataType::int32(), {5, 7, 5, 9, 7, 1, 9, 5}));
+  r.columns.push_back(ints("seq", DataType::int64(), {0, 1, 2, 3, 4, 5, 6, 7}));
+  r.columns[0].set_null(6);
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    Result sorted = r;
+    sorted.sort({{0, descending}});
+    const std::vector<uint64_t> expected(sorted.columns[1].ints.begin(), sorted.columns[1].ints.end());
+    CHECK(r.sorted_order({{0, descending}}) == expected);
+    CHECK(expected.back() == 6);  // NULL last in both directions
+  }
+  CHECK(r.sorted_order({{0, false}, {1, true}}) == std::vector<uint64_t>{5, 7, 2, 0, 4, 1, 3, 6});
+  CHECK(r.columns[1].ints == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
 TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
   ResultColumn codes = ints("c", DataType::int32(), {0, 3});
   CHECK_THROWS_AS(decode_dictionary(codes, {"a", "b"}, DataType::varchar(1)), Error);
