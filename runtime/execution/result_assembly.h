@@ -25,9 +25,10 @@ struct AllocatedBuffer {
   uint64_t elements = 0;
 };
 
-// Element values of a device buffer widened to int64 (U64 reinterpreted) or, for F64, as doubles.
-std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count);
-std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count);
+// Elements [first, first + count) of a device buffer widened to int64 (U64 reinterpreted) or, for
+// F64, as doubles.
+std::vector<int64_t> read_ints(const AllocatedBuffer& b, uint64_t count, uint64_t first = 0);
+std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count, uint64_t first = 0);
 
 class KernelCache;
 

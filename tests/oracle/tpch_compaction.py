@@ -4,7 +4,7 @@ templates/compact/compact.h): group-bys whose hashed or direct-indexed table has
 groups — a heap-string LIKE the planner cannot estimate (selectivity 1) keeps few rows — with several
 keys, 128-bit sums, AVG (sum + count), heap-string keys merged on the host, dictionary keys, EXTRACT
 keys, COUNT(DISTINCT) (two aggregation stages) and ORDER BY ... LIMIT (the host top-k over the dense
-rows), each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the
+rows; over many groups, only the chosen rows' slots read back), each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the
 same .tbl files (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as
 tests/oracle/query_oracle.py says; every query must count rows.
 
@@ -41,6 +41,18 @@ QUERIES = [
     ("direct_indexed", "select l_suppkey, l_linestatus, count(*) as n, sum(l_quantity) as qty "
                        "from lineitem where l_comment like '%furious%' group by l_suppkey, l_linestatus "
                        "order by l_suppkey, l_linestatus"),
+    # ORDER BY ... LIMIT k over at least 64 k groups: the host reads only the k chosen rows' slots, one
+    # download each (runtime/execution/result_assembly.cpp, ColumnReader::sparse) — key lanes, a
+    # 128-bit sum's two words, AVG's halves; then heap-string keys (row references) and a dictionary key.
+    # Ordered by one aggregate alone (no ties among the first rows of this data), so the keys too are
+    # read per chosen slot.
+    ("top_of_many_groups", "select l_orderkey, l_returnflag, extract(year from l_shipdate) as y, "
+                           "sum(l_extendedprice * l_extendedprice * (1 - l_discount)) as wide, avg(l_quantity) as q, "
+                           "sum(l_extendedprice) as price, count(*) as n from lineitem group by l_orderkey, l_returnflag, y "
+                           "order by price desc limit 10"),
+    ("top_customers", "select c_custkey, c_name, c_address, n_name, sum(o_totalprice) as total, count(*) as n "
+                      "from customer, orders, nation where c_custkey = o_custkey and c_nationkey = n_nationkey "
+                      "group by c_custkey, c_name, c_address, n_name order by total desc limit 5"),
 ]
 
 
