@@ -242,7 +242,41 @@ std::vector<uint64_t> Result::sorted_order(const std::vector<SortKey>& keys) con
   check_keys(keys, columns.size());
   std::vector<uint64_t> order(rows());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return sorts_before(columns, keys, a, b); });
+  // Keys that are all 64-bit integers (dictionary strings as their codes among them): each row's
+  // keys as one row of words whose unsigned order is sorts_before's — a NULL word first where the
+  // column has NULLs (1 sorts last), then the value with its sign bit flipped, complemented when
+  // descending — compared word by word instead of through the per-type comparison (TPC-H q16 at
+  // SF 10, 27,840 rows on four keys, on the development machine: finalize 10.5-15.7 -> 8.5-8.7 ms).
+  const bool all_ints = std::all_of(keys.begin(), keys.end(), [&](const SortKey& k) {
+    return storage_of(columns[k.column].type) == Storage::Ints && columns[k.column].highs.empty();
+  });
+  if (!all_ints) {
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return sorts_before(columns, keys, a, b); });
+    return order;
+  }
+  size_t width = 0;
+  for (const SortKey& k : keys) width += columns[k.column].valid.empty() ? 1 : 2;
+  std::vector<uint64_t> words(order.size() * width);
+  size_t at = 0;
+  for (const SortKey& k : keys) {
+    const ResultColumn& c = columns[k.column];
+    const bool nullable = !c.valid.empty();
+    for (uint64_t r = 0; r < order.size(); ++r) {
+      uint64_t* w = &words[r * width + at];
+      const bool null = c.is_null(r);
+      if (nullable) *w++ = null ? 1 : 0;
+      const uint64_t v = null ? 0 : static_cast<uint64_t>(c.ints[r]) ^ (uint64_t{1} << 63);
+      *w = k.descending && !null ? ~v : v;
+    }
+    at += nullable ? 2 : 1;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+    const uint64_t* x = &words[a * width];
+    const uint64_t* y = &words[b * width];
+    for (size_t i = 0; i < width; ++i)
+      if (x[i] != y[i]) return x[i] < y[i];
+    return false;
+  });
   return order;
 }
 

@@ -1,6 +1,9 @@
 // Host-side result finishing: ORDER BY / LIMIT, dictionary decoding, AVG, exact output formats.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "runtime/execution/result.h"
@@ -93,6 +96,37 @@ TEST_CASE("sorted_order lists the rows as sort puts them, moving none") {
   }
   CHECK(r.sorted_order({{0, false}, {1, true}}) == std::vector<uint64_t>{5, 7, 2, 0, 4, 1, 3, 6});
   CHECK(r.columns[1].ints == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("integer keys sort by their words: the extremes, signs, NULLs last and ties in row order, as a plain comparison") {
+  // Three integer keys over rows with INT64_MIN / MAX, negatives, repeats and NULLs; every direction
+  // mix against a comparison written out here (NULLS LAST both ways, then the row index).
+  const std::vector<int64_t> a = {0, -1, INT64_MIN, INT64_MAX, 5, -1, 0, INT64_MAX, 7, INT64_MIN, 5, 3};
+  const std::vector<int64_t> b = {2, 2, -3, 1, 2, 2, -3, 1, 1, 9, 2, 2};
+  const std::vector<int64_t> c = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  Result r;
+  r.columns.push_back(ints("a", DataType::int64(), a));
+  r.columns.push_back(ints("b", DataType::int32(), b));
+  r.columns.push_back(ints("c", DataType::int64(), c));
+  for (uint64_t row : {4u, 8u}) r.columns[0].set_null(row);
+  r.columns[1].set_null(2);
+  for (int mask = 0; mask < 8; ++mask) {
+    const std::vector<SortKey> keys = {{0, (mask & 1) != 0}, {1, (mask & 2) != 0}, {2, (mask & 4) != 0}};
+    CAPTURE(mask);
+    std::vector<uint64_t> expected(a.size());
+    for (uint64_t i = 0; i < expected.size(); ++i) expected[i] = i;
+    std::stable_sort(expected.begin(), expected.end(), [&](uint64_t x, uint64_t y) {
+      for (const SortKey& k : keys) {
+        const ResultColumn& col = r.columns[k.column];
+        const bool nx = col.is_null(x), ny = col.is_null(y);
+        if (nx != ny) return ny;  // the NULL one last
+        if (nx) continue;
+        if (col.ints[x] != col.ints[y]) return k.descending ? col.ints[x] > col.ints[y] : col.ints[x] < col.ints[y];
+      }
+      return false;
+    });
+    CHECK(r.sorted_order(keys) == expected);
+  }
 }
 
 TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
