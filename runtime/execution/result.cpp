@@ -329,9 +329,13 @@ void Result::select_rows(const std::vector<uint64_t>& rows) {
 
 void Result::project(const std::vector<size_t>& order) {
   std::vector<ResultColumn> kept;
-  for (size_t i : order) {
+  for (size_t j = 0; j < order.size(); ++j) {
+    const size_t i = order[j];
     if (i >= columns.size()) throw Error(ErrorKind::Internal, "projected column index " + std::to_string(i) + " out of range");
-    kept.push_back(columns[i]);
+    // Moved at its last use (a column named twice is copied before that): a result's strings are
+    // not copied once more on their way out.
+    const bool again = std::find(order.begin() + static_cast<std::ptrdiff_t>(j) + 1, order.end(), i) != order.end();
+    kept.push_back(again ? columns[i] : std::move(columns[i]));
   }
   columns = std::move(kept);
 }

@@ -186,7 +186,13 @@ TEST_CASE("format names and column lookup") {
   Result r = sample();
   CHECK(r.index_of("revenue") == 2);
   CHECK_THROWS_AS(r.index_of("nope"), Error);
-  r.project({2, 0});
+  r.project({2, 0, 2});  // a column twice: both copies whole
+  CHECK(r.columns.size() == 3);
+  CHECK(r.columns[0].name == "revenue");
+  CHECK(r.columns[2].name == "revenue");
+  CHECK(r.columns[0].ints == r.columns[2].ints);
+  CHECK(r.columns[0].ints.size() == 4);
+  r.project({0, 1});
   CHECK(r.columns[0].name == "revenue");
   CHECK(r.columns.size() == 2);
   r.columns[1].ints.pop_back();
