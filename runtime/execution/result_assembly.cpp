@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 #include <map>
 #include <unordered_map>
 
@@ -210,14 +211,14 @@ struct ColumnReader {
     return out;
   }
 
-  // The `stride` elements of slot `s`, downloaded once per buffer and slot.
+  // The `stride` elements of slot `s`, downloaded once per buffer, slot and stride.
   const std::vector<int64_t>& slot_ints(const AllocatedBuffer& b, uint64_t s, uint64_t stride) const {
-    auto key = std::make_pair(b.spec->name, s);
+    auto key = std::make_tuple(b.spec->name, s, stride);
     auto it = slots.find(key);
     if (it == slots.end()) it = slots.emplace(key, read_ints(b, stride, s * stride)).first;
     return it->second;
   }
-  mutable std::map<std::pair<std::string, uint64_t>, std::vector<int64_t>> slots;
+  mutable std::map<std::tuple<std::string, uint64_t, uint64_t>, std::vector<int64_t>> slots;
 };
 
 size_t column_index(const ResultSpec& spec, const std::string& name, const std::string& context) {
