@@ -583,12 +583,7 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
       }
     }
   }
-  if (columns != nullptr) {
-    std::vector<Column> kept;
-    for (uint32_t c = 0; c < ncols; ++c)
-      if (wanted[c]) kept.push_back(std::move(table.columns[c]));
-    table.columns = std::move(kept);
-  }
+  if (columns != nullptr) return keep_columns(std::move(table), *columns);  // the unread ones have no name
   return table;
 }
 
@@ -745,11 +740,7 @@ std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, 
   });
   for (const std::string& p : problem)
     if (!p.empty()) return reject(p);
-  if (columns != nullptr) {
-    std::vector<Column> kept;
-    for (size_t c : read_these) kept.push_back(std::move(table.columns[c]));
-    table.columns = std::move(kept);
-  }
+  if (columns != nullptr) return keep_columns(std::move(table), *columns);  // the unread ones have no name
   return table;
 }
 

@@ -103,7 +103,8 @@ class PartitionSource {
     }
     report_.cache_note += "; loaded the whole table and kept rows " + range_text(range);
     Table rows = slice_rows(*whole_, range.first, range.rows);
-    return columns_ ? keep_columns(std::move(rows), *columns_) : rows;
+    if (columns_) return keep_columns(std::move(rows), *columns_);
+    return rows;
   }
 
  private:

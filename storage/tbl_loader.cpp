@@ -95,7 +95,8 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
     }
   }
   rep.seconds = seconds_since(t0);
-  return wanted ? keep_columns(std::move(table), *wanted) : table;
+  if (wanted) return keep_columns(std::move(table), *wanted);
+  return table;  // (not in a ?: with the above, which would copy it)
 }
 
 Database load_database(const Catalog& catalog, const std::filesystem::path& dir, const LoadOptions& options,
