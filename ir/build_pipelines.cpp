@@ -198,11 +198,14 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       AttrSet build_needed = existence_only ? restrict_to(residual_refs, build_side.schema) : restrict_to(needed, build_side.schema);
       for (const auto& k : op.build_keys) collect_refs(*k, build_needed);
       Pipeline build;
+      if (const LogicalOp* groups = rank_local_build(op)) rank_local_aggregates_.insert(groups);
       produce(build_side, build, build_needed);
       // Distributed: a build over a partitioned table inserts the rows of every rank — materialized
       // here, merged across ranks, and built from that output (BuildOptions::partitioned_tables) —
-      // unless both sides are co-partitioned on the join key: then each rank's rows match its own.
-      const bool co_partitioned = co_partitioned_join(op, build);
+      // unless both sides are co-partitioned on the join key: then each rank's rows match its own;
+      // likewise groups keyed by the partition key, kept on their rank (rank_local_groups.cpp).
+      const AggregationTable* groups = build.source.aggregation.empty() ? nullptr : program_.find_aggregation(build.source.aggregation);
+      const bool co_partitioned = co_partitioned_join(op, build) || (groups != nullptr && groups->partition_keyed);
       const std::string build_table = build.source.table, build_alias = build.source.alias;
       if (options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned) {
         std::vector<plan::Attribute> rows;

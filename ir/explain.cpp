@@ -265,7 +265,11 @@ std::string explain_exchanges(const Program& p) {
   auto on_share = [&](const Pipeline& pl) {
     if (p.partitioned_tables.count(pl.source.table)) return true;
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
-    return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation
+    return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation, or groups by the partition key
+  };
+  auto on_share_groups = [&](const Pipeline& pl) {
+    const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
+    return a != nullptr && a->partition_keyed;
   };
   for (const Pipeline& pl : p.pipelines) {
     if (!on_share(pl)) continue;
@@ -275,13 +279,14 @@ std::string explain_exchanges(const Program& p) {
     if (last != pl.id) continue;  // said at the last writer
     std::string how;
     if (const AggregationTable* a = p.find_aggregation(pl.sink.state))
-      how = a->rank_local                        ? "none: the rank's partial groups, materialized next"
+      how = a->partition_keyed                   ? "none: groups of the rank's own partition keys, complete there"
+            : a->rank_local                      ? "none: the rank's partial groups, materialized next"
             : a->layout == AggLayout::GlobalHash ? "groups combined by key"
                                                  : "slot by slot";
     else if (p.find_output(pl.sink.state) != nullptr)
       how = "rows concatenated in rank order";
     else if (const HashTable* ht = p.find_hash_table(pl.sink.state); ht != nullptr && ht->rank_local)
-      how = "none: rank-local build of co-partitioned rows";
+      how = on_share_groups(pl) ? "none: rank-local build of the rank's own groups" : "none: rank-local build of co-partitioned rows";
     s += "  after p" + std::to_string(last) + ": " + pl.sink.state + " — " + (how.empty() ? "?" : how) + "\n";
   }
   if (s.empty()) return "";  // no pipeline reads a partitioned table: nothing is exchanged

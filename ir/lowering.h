@@ -43,6 +43,12 @@ class Lowering {
   Pipeline scan_output(const std::string& out_name, const std::vector<plan::Attribute>& columns, const std::vector<int>& writers);
   // Distributed: the join matches co-partitioned tables on their partition key (a rank-local build).
   bool co_partitioned_join(const plan::LogicalOp& op, const Pipeline& build) const;
+  // ---- rank_local_groups.cpp: groups keyed by the partition key stay on their rank
+  // Every value of `key` over `op`'s rows is the partition key of a row of the rank's own share.
+  bool home_key(const plan::LogicalOp& op, const plan::Expr& key, int depth = 0) const;
+  // The Aggregate on `join`'s build side whose groups, keyed by the partition key, the rank keeps
+  // and builds from (probed by its own keys only); nullptr: none.
+  const plan::LogicalOp* rank_local_build(const plan::LogicalOp& join) const;
   // Ends `current` with a Materialize of `columns` into a new output; the pipeline scanning it.
   Pipeline materialize_and_scan(const plan::LogicalOp& op, Pipeline& current, const std::vector<plan::Attribute>& columns);
   // The query's result is output `out`, its columns named and typed as `schema`.
@@ -144,6 +150,8 @@ class Lowering {
   // While make_aggregation builds a phase-2 table: the rank-local table whose partials it combines
   // (its keys' heap strings, its capacity and its accumulators' widths carry over).
   const AggregationTable* combining_ = nullptr;
+  // Aggregates rank_local_build chose, aggregated into a rank-local table (Lowering::aggregate).
+  std::set<const plan::LogicalOp*> rank_local_aggregates_;
 };
 
 }  // namespace hqc::ir

@@ -178,7 +178,8 @@ struct HashTable {
   std::string head_buffer;
   std::string next_buffer;
   // Distributed runs: built from a rank's partition and probed only by rows of the same rank (a join
-  // of co-partitioned tables on their partition key, BuildOptions::partition_keys): never merged.
+  // of co-partitioned tables on their partition key, BuildOptions::partition_keys, or of groups
+  // keyed by that key, AggregationTable::partition_keyed): never merged.
   bool rank_local = false;
 };
 
@@ -312,6 +313,10 @@ struct AggregationTable {
   // this table combines by key (SUM of sums and counts, MIN of mins, MAX of maxes); empty otherwise.
   bool rank_local = false;
   std::string combines;
+  // Also rank_local: grouped by the partition key (ir/rank_local_groups.cpp), so each rank's groups
+  // are complete and no other rank has them; only a rank-local join build (probed by the rank's own
+  // keys) reads it.
+  bool partition_keyed = false;
 };
 
 // ---------------------------------------------------------------- materialized outputs

@@ -19,15 +19,19 @@
 //   guarantees: without partitioned tables (one process), exactly one table and one pipeline, as
 //   make_aggregation and finish make them — the program is unchanged. Splits only a GlobalHash table
 //   whose pipeline scans a partitioned table and that phase 2 can express: not a 128-bit partial
-//   (its re-summation reads a Decimal(38, s) argument, which SUM refuses), not heap-string keys the
-//   host merges by text (merge_on_host). Those keep the runtime's host merge of hashed groups.
+//   (its re-summation reads a Decimal(38, s) argument, which SUM refuses), and heap-string keys only
+//   as row references into a replicated table (TPC-H Q21's supplier.s_name: the same row on every
+//   rank, so phase 2 groups them as phase 1 did; groups of equal texts in different rows are merged
+//   on the host as in one process, merge_on_host carries over). The rest keeps the runtime's host
+//   merge of hashed groups.
 #include "ir/lowering.h"
 
 namespace hqc::ir {
 
 bool Lowering::two_phase(const AggregationTable& t, const Pipeline& p) const {
   if (options_.partitioned_tables.count(p.source.table) == 0 || t.layout != AggLayout::GlobalHash) return false;
-  if (t.merge_on_host) return false;
+  for (const GroupKey& k : t.keys)  // a row of a partitioned table is a different row on each rank
+    if (!k.heap_table.empty() && options_.partitioned_tables.count(k.heap_table) != 0) return false;
   for (const Accumulator& a : t.accumulators)
     if (a.wide) return false;
   return true;
@@ -69,6 +73,13 @@ void rename_buffers(Program& program, AggregationTable& t, const std::string& pa
 std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipeline& p, std::vector<ResultColumn>& columns) {
   const size_t index = program_.aggregations.size();
   const std::string name = make_aggregation(op, p, columns).name;
+  if (rank_local_aggregates_.count(&op) != 0 && options_.partitioned_tables.count(p.source.table) != 0) {
+    AggregationTable& t = program_.aggregations[index];  // complete groups, kept (rank_local_groups.cpp)
+    t.rank_local = true;
+    t.partition_keyed = true;
+    p.sink = {SinkKind::Aggregate, name};
+    return {name, finish(p)};
+  }
   if (!two_phase(program_.aggregations[index], p)) {
     p.sink = {SinkKind::Aggregate, name};
     return {name, finish(p)};

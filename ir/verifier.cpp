@@ -211,9 +211,13 @@ class Verifier {
     if (!pl.source.aggregation.empty()) {
       const AggregationTable* agg = p_.find_aggregation(pl.source.aggregation);
       if (!agg) fail(who + ": scans unknown aggregation " + pl.source.aggregation);
-      // Each rank holds its own partial groups: only their materialization may read them.
-      if (agg->rank_local && pl.sink.kind != SinkKind::Materialize)
-        fail(who + ": scans the rank-local aggregation " + agg->name + " but does not materialize its groups");
+      // Each rank holds its own partial groups: only their materialization may read them — or, for
+      // groups keyed by the partition key, a join build that stays on the rank too.
+      if (agg->rank_local && pl.sink.kind != SinkKind::Materialize) {
+        const HashTable* ht = pl.sink.kind == SinkKind::HashBuild ? p_.find_hash_table(pl.sink.state) : nullptr;
+        if (!agg->partition_keyed || ht == nullptr || !ht->rank_local)
+          fail(who + ": scans the rank-local aggregation " + agg->name + " but neither materializes its groups nor builds a rank-local table");
+      }
       if (!built_by_dependency(pl, agg->name)) fail(who + ": scans aggregation " + agg->name + " not filled by a pipeline it depends on");
       for (const std::string& c : pl.source.columns) {
         bool known = std::any_of(agg->keys.begin(), agg->keys.end(), [&](const GroupKey& k) { return k.name == c; }) ||

@@ -53,10 +53,11 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
         const PipelineSpec& other = plan.pipelines[q];
         if (other.sink_state == state && !d.partitioned[q])
           throw Error(ErrorKind::Internal, plan.label + ": " + other.name + " fills the rank-local " + state + " without scanning a partition");
+        // (Groups keyed by the partition key may also be built into a rank-local join table.)
         const StateMerge* out = other.source_state == state ? merge_of(other.sink_state) : nullptr;
-        if (other.source_state == state && (out == nullptr || out->kind != StateMerge::Kind::Rows))
+        if (other.source_state == state && (out == nullptr || (out->kind != StateMerge::Kind::Rows && out->kind != StateMerge::Kind::Local)))
           throw Error(ErrorKind::Internal, plan.label + ": " + other.name + " reads the rank-local " + state +
-                                               " but does not materialize its groups into a merged output");
+                                               " but neither materializes its groups into a merged output nor builds a rank-local table");
       }
       continue;
     }

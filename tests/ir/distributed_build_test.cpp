@@ -1,7 +1,9 @@
 // Distributed compiles (ir::BuildOptions::partitioned_tables / partition_keys): a join build over a
 // partitioned table is materialized and built from that output (merged across ranks in between),
 // unless the join matches co-partitioned tables on their partition key — then the build stays on
-// its rank (HashTable::rank_local) and nothing is materialized. One process: nothing changes.
+// its rank (HashTable::rank_local) and nothing is materialized; so do groups by the partition key
+// built into a join probed by the rank's own keys (ir/rank_local_groups.cpp). One process: nothing
+// changes.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -10,6 +12,7 @@
 #include "frontend/sql/sql_frontend.h"
 #include "ir/build_pipelines.h"
 #include "ir/explain.h"
+#include "ir/verifier.h"
 #include "storage/catalog.h"
 
 using namespace hqc;
@@ -40,7 +43,67 @@ const char* kExists =
 // Orders joined by the customer key: not the partition key.
 const char* kByCustomer = "SELECT c_mktsegment, COUNT(*) AS n FROM customer, orders WHERE c_custkey = o_custkey GROUP BY c_mktsegment";
 
+// Orders whose lines sum past a quantity (Q18's subquery), probed by each order's own key.
+const char* kBigOrders =
+    "SELECT o_orderpriority, COUNT(*) AS n FROM orders WHERE o_orderkey IN "
+    "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 300) GROUP BY o_orderpriority";
+// The same groups probed through the key an inner join made equal to the line's order key, and by NOT IN.
+const char* kBigOrderLines =
+    "SELECT l_returnflag, COUNT(*) AS n FROM lineitem, orders WHERE l_orderkey = o_orderkey AND o_orderkey IN "
+    "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING COUNT(*) >= 6) GROUP BY l_returnflag";
+const char* kSmallOrders =
+    "SELECT o_orderstatus, COUNT(*) AS n FROM orders WHERE o_orderkey NOT IN "
+    "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING MAX(l_quantity) >= 45) GROUP BY o_orderstatus";
+// Near misses: probed by another key (any rank's order keys may equal a customer key); grouped by another key.
+const char* kCustomerAsOrder =
+    "SELECT o_orderpriority, COUNT(*) AS n FROM orders WHERE o_custkey IN "
+    "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 100) GROUP BY o_orderpriority";
+const char* kPopularParts =
+    "SELECT l_shipmode, COUNT(*) AS n FROM lineitem WHERE l_partkey IN "
+    "(SELECT l_partkey FROM lineitem GROUP BY l_partkey HAVING COUNT(*) >= 40) GROUP BY l_shipmode";
+
+const ir::AggregationTable* partition_keyed(const ir::Program& p) {
+  for (const ir::AggregationTable& a : p.aggregations)
+    if (a.partition_keyed) return &a;
+  return nullptr;
+}
+
 }  // namespace
+
+TEST_CASE("groups by the partition key: kept on the rank and built from there when the probe asks for its own keys") {
+  for (const char* sql : {kBigOrders, kBigOrderLines, kSmallOrders}) {
+    CAPTURE(sql);
+    const ir::Program p = compile(sql, true, true);
+    const ir::AggregationTable* groups = partition_keyed(p);
+    REQUIRE(groups != nullptr);
+    CHECK(groups->rank_local);
+    CHECK(groups->combines.empty());
+    CHECK(groups->name.find("_partial") == std::string::npos);  // one table: no phase 2
+    CHECK(p.outputs.empty());                                   // nothing materialized, nothing exchanged
+    const ir::HashTable* built = nullptr;
+    for (const ir::HashTable& ht : p.hash_tables)
+      if (builder_of(p, ht.name).source.aggregation == groups->name) built = &ht;
+    REQUIRE(built != nullptr);
+    CHECK(built->rank_local);
+    ir::verify(p);
+    const std::string text = ir::explain(p);
+    CHECK(text.find(groups->name + " — none: groups of the rank's own partition keys, complete there") != std::string::npos);
+    CHECK(text.find(built->name + " — none: rank-local build of the rank's own groups") != std::string::npos);
+  }
+}
+
+TEST_CASE("groups by the partition key: merged as before when the probe or the key is another column, or one process") {
+  for (const auto& c : {std::pair{kCustomerAsOrder, true}, std::pair{kPopularParts, true}, std::pair{kBigOrders, false}}) {
+    CAPTURE(c.first);
+    const ir::Program p = compile(c.first, true, c.second);
+    CHECK(partition_keyed(p) == nullptr);
+    for (const ir::HashTable& ht : p.hash_tables) CHECK_FALSE(ht.rank_local);
+    ir::verify(p);
+  }
+  const ir::Program one = compile(kBigOrders, false, true);
+  CHECK(partition_keyed(one) == nullptr);
+  for (const ir::AggregationTable& a : one.aggregations) CHECK_FALSE(a.rank_local);
+}
 
 TEST_CASE("co-partitioned join: the build stays on its rank, nothing materialized") {
   const ir::Program p = compile(kExists, true, true);

@@ -158,3 +158,26 @@ TEST_CASE("two-phase aggregation: TPC-H Q3 combines on every rank; what phase 2 
   CHECK(pipelines(wide) == std::vector<std::string>{"p0 aggregate agg0 from lineitem"});
   CHECK_FALSE(wide.aggregations[0].rank_local);
 }
+
+TEST_CASE("two-phase aggregation: text keys of a replicated table (TPC-H Q21) combine on the device; of a partitioned one they do not") {
+  Sf1Stats stats;
+  const ir::Program q21 = compile(query_file("21"), kTpch, &stats);
+  const std::vector<std::string> names = pipelines(q21);
+  REQUIRE(names.size() >= 3);
+  CHECK(names[names.size() - 3].find("aggregate agg0_partial from lineitem") != std::string::npos);
+  CHECK(names[names.size() - 2].find(" materialize ") != std::string::npos);
+  CHECK(names[names.size() - 2].find(" from agg0_partial") != std::string::npos);
+  REQUIRE(q21.aggregations.size() == 2);
+  const ir::AggregationTable& final_table = q21.aggregations[1];
+  CHECK(final_table.combines == "agg0_partial");
+  // Row references into supplier (the same rows on every rank); equal texts merge on the host as in one process.
+  REQUIRE(final_table.keys.size() == 1);
+  CHECK(final_table.keys[0].heap_table == "supplier");
+  CHECK(final_table.merge_on_host);
+  CHECK(q21.aggregations[0].merge_on_host);
+  ir::verify(q21);
+  // orders.o_comment's row references differ per rank: one table (the runtime refuses it, exit 4).
+  const ir::Program comments = compile("SELECT o_comment, COUNT(*) AS n FROM orders GROUP BY o_comment", kTpch, &stats);
+  CHECK(pipelines(comments) == std::vector<std::string>{"p0 aggregate agg0 from orders"});
+  CHECK_FALSE(comments.aggregations[0].rank_local);
+}

@@ -91,10 +91,11 @@ def duckdb_answer(con, sql):
     return answer
 
 
-def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir, extra_options=()):
+def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir, extra_options=(), launcher=()):
     """Runs each (name, sql) of `queries` on the .tbl files in `data` through DuckDB and through
-    horseqc-run --plan under every model in `models`; returns the failures. An oracle result with no
-    rows, or whose column "n" sums to 0, is a failure too: such a query tests nothing."""
+    horseqc-run --plan under every model in `models` (after `launcher`: mpirun for a distributed run);
+    returns the failures. An oracle result with no rows, or whose column "n" sums to 0, is a failure
+    too: such a query tests nothing."""
     failures = []
     con = oracle_connection(data)
     oracle = {}
@@ -110,9 +111,9 @@ def check_sql_queries(bin_dir, queries, data, label, models, device, query_dir, 
             path = os.path.join(query_dir, name + ".sql")
             with open(path, "w") as f:
                 f.write(sql + "\n")
-            run_label = f"{label} {device} {model}"
+            run_label = f"{label} {device} {model}" + (f" np {launcher[-1]}" if launcher else "")
             out = run_horseqc(bin_dir, "tpch", [], ["--plan", path, "--data", data, "--device", device, "--model", model,
-                                                    *extra_options])
+                                                    *extra_options], launcher=launcher)
             if out is None:
                 failures.append(f"{run_label} {name}: horseqc-run failed")
                 continue
@@ -143,8 +144,8 @@ def check_sql_refusals(bin_dir, errors, data, device, query_dir):
 
 def sql_queries_main(queries, work_name, description):
     """The command line of a test that checks a list of (name, sql) on dbgen data (tpch_strings.py,
-    tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]…; returns
-    the exit status."""
+    tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]… [--ranks N]…
+    (under `mpirun -np N`, every N given); returns the exit status."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
@@ -153,15 +154,17 @@ def sql_queries_main(queries, work_name, description):
     ap.add_argument("--device", default="opencl")
     ap.add_argument("--query", action="append", help="names from QUERIES (default all)")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (128-bit decimal sums)")
+    ap.add_argument("--ranks", action="append", type=int, help="run under mpirun -np N (docs/distributed.md); repeatable")
     args = ap.parse_args()
     chosen = [(n, q) for n, q in queries if not args.query or n in args.query]
     failures = []
     for sf in args.sf or ["0.01"]:
         data = os.path.join(args.work, f"tpch-dbgen-sf{sf}")
         make_data("dbgen", sf, data, args.bin)
-        failures += check_sql_queries(args.bin, chosen, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
-                                      os.path.join(args.work, work_name),
-                                      ["--no-statistics"] if args.no_statistics else [])
+        for launcher in [mpirun(n) for n in args.ranks] if args.ranks else [()]:
+            failures += check_sql_queries(args.bin, chosen, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
+                                          os.path.join(args.work, work_name),
+                                          ["--no-statistics"] if args.no_statistics else [], launcher)
     for f in failures:
         print("FAIL", f, file=sys.stderr)
     return 1 if failures else 0

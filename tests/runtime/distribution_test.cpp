@@ -165,7 +165,20 @@ TEST_CASE("distribute: a rank-local state is never merged; the pipeline material
   SUBCASE("only a materialization into a merged output may read a rank-local state") {
     plan.pipelines[1].sink_state = "agg0";
     plan.pipelines.pop_back();
-    CHECK_THROWS_WITH_AS(distribute(plan, {"lineitem"}), doctest::Contains("does not materialize its groups"), Error);
+    CHECK_THROWS_WITH_AS(distribute(plan, {"lineitem"}), doctest::Contains("neither materializes its groups"), Error);
+  }
+  SUBCASE("groups by the partition key may be built into a rank-local join table (ir/rank_local_groups.cpp)") {
+    plan.pipelines[1] = pipeline("p1 hash_build ht0", "", "ht0");
+    plan.pipelines[1].source_state = "agg0_partial";
+    plan.pipelines[2] = pipeline("p2 aggregate agg1", "lineitem", "agg1");
+    plan.merges = {merge_of("agg0_partial", StateMerge::Kind::Local), merge_of("ht0", StateMerge::Kind::Local),
+                   merge_of("agg1", StateMerge::Kind::Elementwise)};
+    const Distribution kept = distribute(plan, {"orders", "lineitem"});
+    CHECK(kept.partitioned == std::vector<bool>{true, true, true});  // the build reads the rank's groups
+    CHECK(kept.merges_after[0].empty());
+    CHECK(kept.merges_after[1].empty());
+    REQUIRE(kept.merges_after[2].size() == 1);
+    CHECK(kept.merges == 1);
   }
   SUBCASE("every writer of a rank-local state scans a partition") {
     plan.pipelines.push_back(pipeline("p3 replicated writer", "nation", "agg0_partial"));
