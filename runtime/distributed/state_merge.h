@@ -9,8 +9,9 @@
 //     key on the host, written back one group per slot from slot 0, the other slots empty as the
 //     table starts; a table too small for the union of the groups is reallocated with the slots it
 //     needs (the slots parameter and every buffer sized by it: the compaction's too);
-//   - Rows: every rank's rows concatenated in rank order into buffers that hold them all (reallocated
-//     when the output's capacity is smaller), the counter set to their number.
+//   - Rows: every rank's rows concatenated in rank order into new buffers of exactly that many rows
+//     (not the output's capacity: nothing writes an output after its merge), the counter set to
+//     their number.
 //   - floating-point sums are added in another order than one process adds them: equal up to rounding.
 #pragma once
 
