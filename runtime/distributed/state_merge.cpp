@@ -256,16 +256,19 @@ void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::
       throw Error(ErrorKind::Internal, "merging " + m.what + ": " + std::to_string(mine) + " rows counted, " + lane.buffer + " holds fewer");
     std::vector<uint64_t> bytes;
     for (uint64_t r : rows) bytes.push_back(r * width);
-    // Sized for the rows there are, not the output's capacity (an estimate for the whole table: a
-    // two-phase aggregation's partial groups are sized like the table, TPC-H Q18's 2^27 slots at SF 30,
-    // and allocating that per column cost more than the exchange). Nothing writes the output after
-    // its merge; a restart allocates every state object anew.
-    AllocatedBuffer merged;
-    merged.spec = b.spec;
-    merged.elements = total * lane.words;
-    merged.buffer = backend.allocate(std::max<uint64_t>(1, merged.elements) * element_bytes(b.spec->element));
-    comm.all_gather_rows(backend, b.buffer, bytes, merged.buffer);
-    b = std::move(merged);
+    // Gathered into a buffer of the rows there are, then copied back when the output holds them: the
+    // output's buffers are sized by its capacity, an estimate for the whole table (a two-phase
+    // aggregation's partial groups are sized like the table: TPC-H Q18's 2^27 slots at SF 30), and
+    // replacing them — allocating another of that size, freeing the old — cost milliseconds per
+    // column on the H200 for kilobytes of rows.
+    DeviceBuffer gathered = backend.allocate(std::max<uint64_t>(1, total * lane.words) * element_bytes(b.spec->element));
+    comm.all_gather_rows(backend, b.buffer, bytes, gathered);
+    if (total * lane.words <= b.elements) {
+      if (total > 0) backend.copy_device(b.buffer, gathered, total * width);
+    } else {
+      b.buffer = std::move(gathered);
+      b.elements = total * lane.words;
+    }
   }
   counter.buffer.upload(&total, 8);
 }
