@@ -402,21 +402,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   if (!quiet) std::fprintf(stderr, "data: %s (%s in %.1f ms)\n", data_label.c_str(), in_memory ? "generated" : "loaded", load_ms);
   if (args.has("stats") && rank0) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
-  // Device: never a silent switch; the line below says which one runs (and what opening it cost: on
-  // CUDA the driver's initialisation and the primary context, part of a fresh process's first query).
-  t0 = Clock::now();
-  if (!backend) backend = runtime::open_backend(device_choice);
-  const double device_open_ms = ms_since(t0);
-  cuda_warmup.reset();  // the backend holds the context now
-  std::string device = backend->device_description();
-  if (comm != nullptr) device = cli::describe_ranks(*comm, device);
-  if (!quiet) std::fprintf(stderr, "device: %s (opened in %.1f ms)\n", device.c_str(), device_open_ms);
-  auto cache = runtime::KernelCache::open_default();
-  runtime::Executor executor(*backend, cache.get());
-  runtime::ExecutorOptions exec;
-  exec.repeat = static_cast<int>(repeat);
-  exec.pipelines = runtime::parse_pipeline_schedule(args.get_choice("pipelines", {"concurrent", "sequential"}, "concurrent"));
-
+  // How every query compiles; the device's dialect and profile are set once it is open (below).
   driver::CompileOptions compile;
   compile.model = model;
   const std::string local = args.get_choice("local-resolution", {"work-efficient", "simd"}, "work-efficient");
@@ -424,9 +410,6 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     throw Error(ErrorKind::Usage, "--local-resolution chooses the resolution model's mechanism; the " +
                                       std::string(ir::execution_model_name(model)) + " model has no local resolution");
   compile.local_resolution = local == "simd" ? ir::LocalResolution::Simd : ir::LocalResolution::WorkEfficient;
-  compile.dialect = backend->dialect();
-  const planner::DeviceProfile profile = runtime::device_profile_for(backend->properties());
-  compile.device = &profile;
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
   std::set<std::string> partitioned;  // the tables each rank holds a share of
@@ -436,22 +419,59 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     partitioned = compile.partitioned_tables;
     for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
   }
+  auto compile_one = [&](const std::string& name, QueryReport& r, const driver::CompileOptions& options) {
+    r.name = name;
+    // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
+    auto plan = parse_one(name, &stats);
+    if (own_query && !batch && !plan->name.empty()) r.name = plan->name;
+    driver::CompiledQuery compiled = driver::compile_query(plan, catalog, options);
+    r.plan_ms = compiled.plan_ms;
+    r.codegen_ms = compiled.codegen_ms;
+    return compiled;
+  };
+  auto cache = runtime::KernelCache::open_default();
+
+  // A fresh CUDA process's first query compiles while the warm-up thread still creates the context:
+  // NVRTC needs only the device's compute capability, known once the driver is initialised. The
+  // backend adopts that compile; the query, lowered again below for the opened device, finds it.
+  std::optional<runtime::CudaAheadCompile> first_compile;
+  if (cuda_warmup && comm == nullptr && !concurrent_mode && !batch && !queries.empty()) {
+    try {
+      first_compile.emplace(0);
+      const planner::DeviceProfile ahead_profile = runtime::device_profile_for(first_compile->properties());
+      driver::CompileOptions options = compile;
+      options.dialect = codegen::Dialect::Cuda;
+      options.device = &ahead_profile;
+      QueryReport unused;
+      first_compile->start(driver::lower_query(compile_one(queries.front(), unused, options), db).module, cache.get());
+    } catch (const Error&) {
+      first_compile.reset();  // no CUDA device (the open below says so), or a query that fails again in its turn
+    }
+  }
+
+  // Device: never a silent switch; the line below says which one runs (and what opening it cost: on
+  // CUDA the driver's initialisation and the primary context, part of a fresh process's first query).
+  t0 = Clock::now();
+  if (!backend) backend = runtime::open_backend(device_choice);
+  const double device_open_ms = ms_since(t0);
+  cuda_warmup.reset();  // the backend holds the context now
+  if (first_compile) first_compile->hand_to(*backend);
+  std::string device = backend->device_description();
+  if (comm != nullptr) device = cli::describe_ranks(*comm, device);
+  if (!quiet) std::fprintf(stderr, "device: %s (opened in %.1f ms)\n", device.c_str(), device_open_ms);
+  runtime::Executor executor(*backend, cache.get());
+  runtime::ExecutorOptions exec;
+  exec.repeat = static_cast<int>(repeat);
+  exec.pipelines = runtime::parse_pipeline_schedule(args.get_choice("pipelines", {"concurrent", "sequential"}, "concurrent"));
+  compile.dialect = backend->dialect();
+  const planner::DeviceProfile profile = runtime::device_profile_for(backend->properties());
+  compile.device = &profile;
 
   nlohmann::json out = {{"benchmark", benchmark}, {"backend", backend->name()}, {"source", args.has("plan") ? *args.get("plan") : args.has("sql") ? "sql" : from_plan ? "plan" : "sql"}, {"device", device}, {"model", ir::execution_model_name(model)}, {"local_resolution", local},
                         {"data", data_label}, {"load_ms", load_ms}, {"device_open_ms", device_open_ms}, {"queries", nlohmann::json::array()}};
   const auto result_format = format == "csv" ? runtime::ResultFormat::Csv
                              : format == "json" ? runtime::ResultFormat::Json
                                                 : runtime::ResultFormat::Table;
-  auto compile_one = [&](const std::string& name, QueryReport& r) {
-    r.name = name;
-    // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
-    auto plan = parse_one(name, &stats);
-    if (own_query && !batch && !plan->name.empty()) r.name = plan->name;
-    driver::CompiledQuery compiled = driver::compile_query(plan, catalog, compile);
-    r.plan_ms = compiled.plan_ms;
-    r.codegen_ms = compiled.codegen_ms;
-    return compiled;
-  };
   // `placement`: the concurrent executor's statistics of a query streamed on its own (else null).
   auto print = [&](const QueryReport& r, const runtime::ConcurrentStats* placement) {
     if (!rank0) return;
@@ -491,7 +511,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     std::vector<QueryReport> reports(queries.size());
     std::vector<runtime::ExecutablePlan> plans;
     t0 = Clock::now();
-    for (size_t i = 0; i < queries.size(); ++i) plans.push_back(driver::lower_query(compile_one(queries[i], reports[i]), db));
+    for (size_t i = 0; i < queries.size(); ++i) plans.push_back(driver::lower_query(compile_one(queries[i], reports[i], compile), db));
     std::vector<const runtime::ExecutablePlan*> pointers;
     for (const auto& p : plans) pointers.push_back(&p);
     std::vector<double> per_repeat;
@@ -518,7 +538,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   auto prepare = [&](const std::string& name) -> const runtime::ExecutablePlan* {
     try {
       QueryReport r;
-      runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r), db);
+      runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r, compile), db);
       return &prepared.emplace(name, std::make_pair(std::move(r), std::move(plan))).first->second.second;
     } catch (const Error&) {
       return nullptr;
@@ -560,7 +580,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       auto ready = prepared.find(name);
       if (ready != prepared.end()) r = ready->second.first;
       const runtime::ExecutablePlan plan =
-          ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r), db);
+          ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r, compile), db);
       if (ready != prepared.end()) prepared.erase(ready);  // a query named twice is lowered again
       // Under mpirun each rank's share runs resident (streaming is one process's; a share that does
       // not fit its device fails the run with the device's error).

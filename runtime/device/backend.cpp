@@ -274,7 +274,15 @@ PendingCompile Backend::begin_compile(const ModuleSource& source, KernelCache* c
       }
     }
   }
-  if (!pending.result.module) {
+  auto adopted = adopted_.empty() ? adopted_.end()
+                                  : adopted_.find(pending.key.empty() ? KernelCache::key_for(cache_identity(), source.source, source.options)
+                                                                      : pending.key);
+  if (!pending.result.module && adopted != adopted_.end()) {
+    // Begun before this backend opened (CudaAheadCompile): wait for that one.
+    std::shared_future<PendingCompile::Compiled> ahead = std::move(adopted->second);
+    adopted_.erase(adopted);
+    pending.compiling = std::async(std::launch::deferred, [ahead] { return ahead.get(); });
+  } else if (!pending.result.module) {
     auto compile = [this, &source] {
       const auto begun = Clock::now();
       PendingCompile::Compiled c;
@@ -287,6 +295,10 @@ PendingCompile Backend::begin_compile(const ModuleSource& source, KernelCache* c
   }
   pending.caller_ms = ms_between(start, Clock::now());
   return pending;
+}
+
+void Backend::adopt_compile(const std::string& key, std::shared_future<PendingCompile::Compiled> compile) {
+  adopted_[key] = std::move(compile);
 }
 
 CompileResult Backend::end_compile(PendingCompile pending) {

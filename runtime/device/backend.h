@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <optional>
@@ -321,6 +322,10 @@ class Backend {
   // throws the compiler's error. compile_ms is the compiler's own time plus the lookup and loading.
   PendingCompile begin_compile(const ModuleSource& source, KernelCache* cache);
   CompileResult end_compile(PendingCompile pending);
+  // A compile begun before this backend was opened (CudaAheadCompile), under its module's key
+  // (KernelCache::key_for with this backend's cache_identity()): begin_compile of that module, on a
+  // cache miss, waits for it instead of compiling again. Used once.
+  void adopt_compile(const std::string& key, std::shared_future<PendingCompile::Compiled> compile);
 
   // Asynchronous launch. Throws Error(Device) on an invalid configuration.
   virtual void launch(const Kernel& kernel, const std::vector<KernelArg>& args, const LaunchConfig& config) = 0;
@@ -407,6 +412,7 @@ class Backend {
 
  private:
   uint64_t allocated_bytes_ = 0;
+  std::map<std::string, std::shared_future<PendingCompile::Compiled>> adopted_;  // adopt_compile
 };
 
 struct BackendOptions {

@@ -6,6 +6,8 @@
 #include "runtime/device/cuda_backend.h"
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -13,6 +15,7 @@
 
 #include "runtime/device/cuda_device_primitives.h"
 #include "runtime/device/cuda_driver.h"
+#include "runtime/device/kernel_cache.h"
 #include "runtime/device/nvrtc_compiler.h"
 #include "storage/error.h"
 
@@ -20,20 +23,75 @@ namespace hqc::runtime {
 
 namespace {
 
+// The device `ordinal` names; Error(Device) when the driver reports none or fewer.
+CUdevice cuda_device(const CudaDriver& driver, int ordinal) {
+  int count = 0;
+  driver.check(driver.device_get_count(&count), "cuDeviceGetCount");
+  if (count == 0) throw Error(ErrorKind::Device, "CUDA is not available: the driver reports no CUDA device");
+  if (ordinal < 0 || ordinal >= count) {
+    throw Error(ErrorKind::Device, "CUDA device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) +
+                                       " device(s))");
+  }
+  CUdevice device = 0;
+  driver.check(driver.device_get(&device, ordinal), "cuDeviceGet");
+  return device;
+}
+
+// What the planner and the compiler need of `device`: attributes only, no context.
+DeviceProperties cuda_device_properties(const CudaDriver& driver, CUdevice device) {
+  DeviceProperties props;
+  char name[256] = {};
+  driver.check(driver.device_get_name(name, sizeof(name) - 1, device), "cuDeviceGetName");
+  int driver_version = 0;
+  driver.check(driver.driver_get_version(&driver_version), "cuDriverGetVersion");
+  size_t total = 0;
+  driver.check(driver.device_total_mem(&total, device), "cuDeviceTotalMem");
+  auto attribute = [&](CUdevice_attribute a) {
+    int value = 0;
+    driver.check(driver.device_get_attribute(&value, a, device), "cuDeviceGetAttribute");
+    return value;
+  };
+  auto u = [&](CUdevice_attribute a) { return static_cast<uint32_t>(attribute(a)); };
+  props.name = name;
+  props.vendor = "NVIDIA";
+  props.driver_version = std::to_string(driver_version / 1000) + "." + std::to_string((driver_version % 1000) / 10);
+  props.api_version = "CUDA " + props.driver_version;
+  props.compiler_version = nvrtc_version();
+  props.compute_major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  props.compute_minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  props.is_gpu = true;
+  props.multiprocessors = u(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  props.max_threads_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  props.max_threads_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  props.max_blocks_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  props.warp_size = u(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  props.shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  props.shared_memory_per_block_optin = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  props.shared_memory_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  props.reserved_shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+  props.registers_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  props.registers_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  props.global_memory = total;
+  props.l2_cache_bytes = u(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  props.clock_khz = u(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  props.memory_clock_khz = u(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  props.memory_bus_width_bits = u(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  props.async_engines = u(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
+  props.int64_atomics = true;
+  return props;
+}
+
+// The kernel cache's identity of a CUDA device: what a cubin depends on.
+std::string cuda_cache_identity(const DeviceProperties& props) {
+  return "cuda|" + props.name + "|" + cuda_arch_name(props.compute_major, props.compute_minor) + "|" + props.driver_version +
+         "|" + props.compiler_version;
+}
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int ordinal) : driver_(cuda_driver()), ordinal_(ordinal) {
-    int count = 0;
-    driver_.check(driver_.device_get_count(&count), "cuDeviceGetCount");
-    if (count == 0) throw Error(ErrorKind::Device, "CUDA is not available: the driver reports no CUDA device");
-    if (ordinal < 0 || ordinal >= count) {
-      throw Error(ErrorKind::Device, "CUDA device " + std::to_string(ordinal) + " does not exist (" +
-                                         std::to_string(count) + " device(s))");
-    }
-    driver_.check(driver_.device_get(&device_, ordinal), "cuDeviceGet");
+  explicit CudaBackend(int ordinal) : driver_(cuda_driver()), ordinal_(ordinal), device_(cuda_device(driver_, ordinal)) {
     driver_.check(driver_.primary_ctx_retain(&context_, device_), "cuDevicePrimaryCtxRetain");
     driver_.check(driver_.ctx_set_current(context_), "cuCtxSetCurrent");
-    read_properties();
+    props_ = cuda_device_properties(driver_, device_);
   }
 
   ~CudaBackend() override {
@@ -46,10 +104,7 @@ class CudaBackend final : public Backend {
   const DeviceProperties& properties() const override { return props_; }
   int ordinal() const { return ordinal_; }
 
-  std::string cache_identity() const override {
-    return "cuda|" + props_.name + "|" + cuda_arch_name(props_.compute_major, props_.compute_minor) + "|" +
-           props_.driver_version + "|" + props_.compiler_version;
-  }
+  std::string cache_identity() const override { return cuda_cache_identity(props_); }
 
   uint64_t raw_allocate(uint64_t bytes) override {
     CUdeviceptr ptr = 0;
@@ -347,49 +402,6 @@ class CudaBackend final : public Backend {
     return value;
   }
 
-  int device_attribute(CUdevice_attribute which) const {
-    int value = 0;
-    driver_.check(driver_.device_get_attribute(&value, which, device_), "cuDeviceGetAttribute");
-    return value;
-  }
-
-  void read_properties() {
-    char name[256] = {};
-    driver_.check(driver_.device_get_name(name, sizeof(name) - 1, device_), "cuDeviceGetName");
-    int driver_version = 0;
-    driver_.check(driver_.driver_get_version(&driver_version), "cuDriverGetVersion");
-    size_t total = 0;
-    driver_.check(driver_.device_total_mem(&total, device_), "cuDeviceTotalMem");
-    auto u = [this](CUdevice_attribute a) { return static_cast<uint32_t>(device_attribute(a)); };
-
-    props_.name = name;
-    props_.vendor = "NVIDIA";
-    props_.driver_version = std::to_string(driver_version / 1000) + "." + std::to_string((driver_version % 1000) / 10);
-    props_.api_version = "CUDA " + props_.driver_version;
-    props_.compiler_version = nvrtc_version();
-    props_.compute_major = device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    props_.compute_minor = device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    props_.is_gpu = true;
-    props_.multiprocessors = u(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    props_.max_threads_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    props_.max_threads_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    props_.max_blocks_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-    props_.warp_size = u(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-    props_.shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    props_.shared_memory_per_block_optin = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    props_.shared_memory_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    props_.reserved_shared_memory_per_block = u(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-    props_.registers_per_block = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-    props_.registers_per_multiprocessor = u(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-    props_.global_memory = total;
-    props_.l2_cache_bytes = u(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    props_.clock_khz = u(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-    props_.memory_clock_khz = u(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    props_.memory_bus_width_bits = u(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    props_.async_engines = u(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
-    props_.int64_atomics = true;
-  }
-
   const CudaDriver& driver_;
   int ordinal_ = 0;
   CUdevice device_ = 0;
@@ -434,6 +446,36 @@ CudaWarmup::CudaWarmup(int device_ordinal) : state_(std::make_unique<State>()) {
 CudaWarmup::~CudaWarmup() {
   state_->thread.join();
   if (state_->context != nullptr) cuda_driver().primary_ctx_release(state_->device);
+}
+
+CudaAheadCompile::CudaAheadCompile(int device_ordinal) {
+  const CudaDriver& driver = cuda_driver();  // waits for a CudaWarmup's cuInit
+  props_ = cuda_device_properties(driver, cuda_device(driver, device_ordinal));
+  identity_ = cuda_cache_identity(props_);
+}
+
+CudaAheadCompile::~CudaAheadCompile() = default;  // a compile not handed over is waited for
+
+bool CudaAheadCompile::start(const ModuleSource& source, KernelCache* cache) {
+  std::string key = KernelCache::key_for(identity_, source.source, source.options);
+  if (cache != nullptr && cache->load(key)) return false;  // compiled by an earlier process
+  auto copy = std::make_shared<const ModuleSource>(source);
+  const std::string arch = cuda_arch_name(props_.compute_major, props_.compute_minor);
+  auto compile = [copy, arch] {
+    const auto begun = std::chrono::steady_clock::now();
+    PendingCompile::Compiled c;
+    c.binary = nvrtc_compile_module(*copy, arch, c.log);
+    c.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begun).count();
+    return c;
+  };
+  compiles_.emplace_back(std::move(key), std::async(std::launch::async, compile).share());
+  return true;
+}
+
+void CudaAheadCompile::hand_to(Backend& backend) {
+  if (backend.cache_identity() == identity_)
+    for (auto& [key, compile] : compiles_) backend.adopt_compile(key, std::move(compile));
+  compiles_.clear();
 }
 
 int cuda_device_ordinal(const Backend& backend) {

@@ -5,7 +5,11 @@
 // "CUDA" when the driver is missing, reports no device, or fails; it never returns a fallback.
 #pragma once
 
+#include <future>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/device/backend.h"
 
@@ -34,6 +38,35 @@ class CudaWarmup {
  private:
   struct State;
   std::unique_ptr<State> state_;
+};
+
+// A fresh process's first CUDA query compiled while the device's context is still being created
+// (horseqc-run; a CudaWarmup creates it on its own thread). The device's properties need only the
+// driver's initialisation and NVRTC only the compute capability, so the query can be planned,
+// generated and compiled before open_cuda_backend() returns; the backend opened afterwards adopts
+// the compile (Backend::adopt_compile): its own compile of the same module waits for this one
+// instead of starting another.
+// Contract: the constructor throws Error(Device) as open_cuda_backend() does when CUDA is unusable
+// (the caller goes on without it). start() does not compile what `cache` already holds and never
+// throws: a compile that fails fails where the backend collects it, with the compiler's message.
+// hand_to() gives the compiles to a backend of the same device, driver and NVRTC (the same cache
+// identity) and drops them otherwise; what is not handed over is waited for by the destructor.
+class CudaAheadCompile {
+ public:
+  explicit CudaAheadCompile(int device_ordinal = 0);
+  ~CudaAheadCompile();
+  CudaAheadCompile(const CudaAheadCompile&) = delete;
+  CudaAheadCompile& operator=(const CudaAheadCompile&) = delete;
+
+  const DeviceProperties& properties() const { return props_; }
+  // Starts NVRTC on `source` on a thread of its own (a copy of it); false: `cache` holds it already.
+  bool start(const ModuleSource& source, KernelCache* cache);
+  void hand_to(Backend& backend);
+
+ private:
+  DeviceProperties props_;
+  std::string identity_;
+  std::vector<std::pair<std::string, std::shared_future<PendingCompile::Compiled>>> compiles_;
 };
 
 }  // namespace hqc::runtime
