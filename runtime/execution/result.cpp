@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -223,56 +224,120 @@ bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<So
 
 }  // namespace
 
+namespace {
+
+// Keys that are all integers (dictionary strings as their codes, 128-bit sums among them): each
+// row's keys as a row of words whose unsigned order is sorts_before's — a NULL word first where the
+// column has NULLs (1 sorts last), then the value with its sign bit flipped (a 128-bit value: its
+// high word so, then its low word as it is), complemented when descending; none when some key is
+// not an integer. `width`: words per row.
+std::optional<std::vector<uint64_t>> order_words(const std::vector<ResultColumn>& columns, const std::vector<SortKey>& keys,
+                                                 uint64_t rows, size_t& width) {
+  width = 0;
+  for (const SortKey& k : keys) {
+    const ResultColumn& c = columns[k.column];
+    if (storage_of(c.type) != Storage::Ints) return std::nullopt;
+    width += (c.valid.empty() ? 0 : 1) + (c.highs.empty() ? 1 : 2);
+  }
+  std::vector<uint64_t> words(rows * width);
+  size_t at = 0;
+  for (const SortKey& k : keys) {
+    const ResultColumn& c = columns[k.column];
+    const bool nullable = !c.valid.empty(), wide = !c.highs.empty();
+    for (uint64_t r = 0; r < rows; ++r) {
+      uint64_t* w = &words[r * width + at];
+      const bool null = c.is_null(r);
+      if (nullable) *w++ = null ? 1 : 0;
+      const uint64_t sign = uint64_t{1} << 63;
+      const uint64_t high = null ? 0 : static_cast<uint64_t>(wide ? c.highs[r] : c.ints[r]) ^ sign;
+      const bool flip = k.descending && !null;
+      *w++ = flip ? ~high : high;
+      if (wide) *w = null ? 0 : flip ? ~static_cast<uint64_t>(c.ints[r]) : static_cast<uint64_t>(c.ints[r]);
+    }
+    at += (nullable ? 1 : 0) + (wide ? 2 : 1);
+  }
+  return words;
+}
+
+}  // namespace
+
 std::vector<uint64_t> Result::top_k(const std::vector<SortKey>& keys, uint64_t k) const {
   check_keys(keys, columns.size());
-  std::vector<uint64_t> order(rows());
-  std::iota(order.begin(), order.end(), 0);
-  k = std::min<uint64_t>(k, order.size());
-  // Ties broken by row index: a strict total order whose first k rows are the stable sort's.
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](uint64_t a, uint64_t b) {
-    if (sorts_before(columns, keys, a, b)) return true;
-    if (sorts_before(columns, keys, b, a)) return false;
-    return a < b;
+  const uint64_t n = rows();
+  k = std::min(k, n);
+  // The k best rows so far in a heap whose top is the worst of them: most rows cost one comparison
+  // with it, and nothing of the size of the rows is allocated (on the H200 host, TPC-H q10's top 20
+  // of ~380 k groups spent most of its 7.5 ms first-touching an order vector and comparing through
+  // sorts_before twice per step). Ties broken by row index: a strict total order whose first k rows
+  // are the stable sort's.
+  std::vector<uint64_t> heap;
+  heap.reserve(k);
+  auto select = [&](auto before) {
+    for (uint64_t r = 0; r < n && k > 0; ++r) {
+      if (heap.size() < k) {
+        heap.push_back(r);
+        std::push_heap(heap.begin(), heap.end(), before);
+      } else if (before(r, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), before);
+        heap.back() = r;
+        std::push_heap(heap.begin(), heap.end(), before);
+      }
+    }
+    std::sort_heap(heap.begin(), heap.end(), before);
+  };
+  const bool all_ints = std::all_of(keys.begin(), keys.end(), [&](const SortKey& key) {
+    return storage_of(columns[key.column].type) == Storage::Ints;
   });
-  order.resize(k);
-  return order;
+  if (all_ints) {
+    // Integer keys (dictionary codes, 128-bit sums among them) compared as values, without the
+    // per-type dispatch; NULLS LAST in both directions.
+    select([&](uint64_t a, uint64_t b) {
+      for (const SortKey& key : keys) {
+        const ResultColumn& c = columns[key.column];
+        const bool null_a = c.is_null(a), null_b = c.is_null(b);
+        if (null_a || null_b) {
+          if (null_a && null_b) continue;
+          return null_b;
+        }
+        int cmp;
+        if (c.highs.empty()) {
+          cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]);
+        } else if (c.highs[a] != c.highs[b]) {
+          cmp = c.highs[a] > c.highs[b] ? 1 : -1;
+        } else {
+          const auto low_a = static_cast<uint64_t>(c.ints[a]), low_b = static_cast<uint64_t>(c.ints[b]);
+          cmp = (low_a > low_b) - (low_a < low_b);
+        }
+        if (cmp != 0) return key.descending ? cmp > 0 : cmp < 0;
+      }
+      return a < b;
+    });
+  } else {
+    select([&](uint64_t a, uint64_t b) {
+      if (sorts_before(columns, keys, a, b)) return true;
+      if (sorts_before(columns, keys, b, a)) return false;
+      return a < b;
+    });
+  }
+  return heap;
 }
 
 std::vector<uint64_t> Result::sorted_order(const std::vector<SortKey>& keys) const {
   check_keys(keys, columns.size());
   std::vector<uint64_t> order(rows());
   std::iota(order.begin(), order.end(), 0);
-  // Keys that are all 64-bit integers (dictionary strings as their codes among them): each row's
-  // keys as one row of words whose unsigned order is sorts_before's — a NULL word first where the
-  // column has NULLs (1 sorts last), then the value with its sign bit flipped, complemented when
-  // descending — compared word by word instead of through the per-type comparison (TPC-H q16 at
-  // SF 10, 27,840 rows on four keys, on the development machine: finalize 10.5-15.7 -> 8.5-8.7 ms).
-  const bool all_ints = std::all_of(keys.begin(), keys.end(), [&](const SortKey& k) {
-    return storage_of(columns[k.column].type) == Storage::Ints && columns[k.column].highs.empty();
-  });
-  if (!all_ints) {
+  // Integer keys (order_words): compared word by word instead of through the per-type comparison
+  // (TPC-H q16 at SF 10, 27,840 rows on four keys, on the development machine: finalize 10.5-15.7
+  // -> 8.5-8.7 ms).
+  size_t width = 0;
+  const auto words = order_words(columns, keys, order.size(), width);
+  if (!words) {
     std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return sorts_before(columns, keys, a, b); });
     return order;
   }
-  size_t width = 0;
-  for (const SortKey& k : keys) width += columns[k.column].valid.empty() ? 1 : 2;
-  std::vector<uint64_t> words(order.size() * width);
-  size_t at = 0;
-  for (const SortKey& k : keys) {
-    const ResultColumn& c = columns[k.column];
-    const bool nullable = !c.valid.empty();
-    for (uint64_t r = 0; r < order.size(); ++r) {
-      uint64_t* w = &words[r * width + at];
-      const bool null = c.is_null(r);
-      if (nullable) *w++ = null ? 1 : 0;
-      const uint64_t v = null ? 0 : static_cast<uint64_t>(c.ints[r]) ^ (uint64_t{1} << 63);
-      *w = k.descending && !null ? ~v : v;
-    }
-    at += nullable ? 2 : 1;
-  }
   std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
-    const uint64_t* x = &words[a * width];
-    const uint64_t* y = &words[b * width];
+    const uint64_t* x = &(*words)[a * width];
+    const uint64_t* y = &(*words)[b * width];
     for (size_t i = 0; i < width; ++i)
       if (x[i] != y[i]) return x[i] < y[i];
     return false;

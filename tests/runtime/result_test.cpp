@@ -129,6 +129,53 @@ TEST_CASE("integer keys sort by their words: the extremes, signs, NULLs last and
   }
 }
 
+TEST_CASE("128-bit and integer keys: top_k and sorted_order by their words agree with a comparison of the values") {
+  // A 128-bit sum (low word in ints, high word in highs) around the word boundaries and extremes,
+  // repeats and NULLs, then an integer key; every direction mix and every k against a comparison
+  // written out here on 128-bit values (NULLS LAST both ways, then the row index).
+  using i128 = int128;  // storage/types.h
+  __extension__ typedef unsigned __int128 u128;
+  const i128 two64 = static_cast<i128>(1) << 64;
+  const std::vector<i128> wide = {0, -1, two64, -two64, two64 - 1, -two64 + 1, static_cast<i128>(INT64_MAX) * two64,
+                                  static_cast<i128>(INT64_MIN) * two64, static_cast<i128>(1) << 63, -1, two64, 7, 0, -(static_cast<i128>(1) << 63)};
+  const std::vector<int64_t> second = {3, 1, 2, 2, 5, 1, 0, 9, 4, 1, 2, -7, 3, 8};
+  Result r;
+  ResultColumn w;
+  w.name = "w";
+  w.type = DataType::decimal(38, 2);
+  for (i128 v : wide) {
+    w.ints.push_back(static_cast<int64_t>(static_cast<uint64_t>(static_cast<u128>(v))));
+    w.highs.push_back(static_cast<int64_t>(static_cast<u128>(v) >> 64));
+  }
+  r.columns.push_back(w);
+  r.columns.push_back(ints("i", DataType::int64(), second));
+  r.columns[0].set_null(3);
+  r.columns[1].set_null(12);
+  for (int mask = 0; mask < 4; ++mask) {
+    const std::vector<SortKey> keys = {{0, (mask & 1) != 0}, {1, (mask & 2) != 0}};
+    CAPTURE(mask);
+    std::vector<uint64_t> expected(wide.size());
+    for (uint64_t i = 0; i < expected.size(); ++i) expected[i] = i;
+    std::stable_sort(expected.begin(), expected.end(), [&](uint64_t x, uint64_t y) {
+      for (const SortKey& k : keys) {
+        const ResultColumn& col = r.columns[k.column];
+        const bool nx = col.is_null(x), ny = col.is_null(y);
+        if (nx != ny) return ny;  // the NULL one last
+        if (nx) continue;
+        const i128 vx = k.column == 0 ? wide[x] : second[x], vy = k.column == 0 ? wide[y] : second[y];
+        if (vx != vy) return k.descending ? vx > vy : vx < vy;
+      }
+      return false;
+    });
+    CHECK(r.sorted_order(keys) == expected);
+    for (uint64_t k = 0; k <= expected.size() + 1; ++k) {
+      CAPTURE(k);
+      const std::vector<uint64_t> first(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(k, expected.size())));
+      CHECK(r.top_k(keys, k) == first);
+    }
+  }
+}
+
 TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
   ResultColumn codes = ints("c", DataType::int32(), {0, 3});
   CHECK_THROWS_AS(decode_dictionary(codes, {"a", "b"}, DataType::varchar(1)), Error);
