@@ -145,7 +145,7 @@ def check_sql_refusals(bin_dir, errors, data, device, query_dir):
 def sql_queries_main(queries, work_name, description):
     """The command line of a test that checks a list of (name, sql) on dbgen data (tpch_strings.py,
     tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]… [--ranks N]…
-    (under `mpirun -np N`, every N given); returns the exit status."""
+    (under `mpirun -np N`, every N given) [--partition-weights W,W,…]; returns the exit status."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
@@ -155,7 +155,10 @@ def sql_queries_main(queries, work_name, description):
     ap.add_argument("--query", action="append", help="names from QUERIES (default all)")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (128-bit decimal sums)")
     ap.add_argument("--ranks", action="append", type=int, help="run under mpirun -np N (docs/distributed.md); repeatable")
+    ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
     args = ap.parse_args()
+    if args.partition_weights and not args.ranks:
+        ap.error("--partition-weights needs --ranks")
     chosen = [(n, q) for n, q in queries if not args.query or n in args.query]
     failures = []
     for sf in args.sf or ["0.01"]:
@@ -164,7 +167,9 @@ def sql_queries_main(queries, work_name, description):
         for launcher in [mpirun(n) for n in args.ranks] if args.ranks else [()]:
             failures += check_sql_queries(args.bin, chosen, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
                                           os.path.join(args.work, work_name),
-                                          ["--no-statistics"] if args.no_statistics else [], launcher)
+                                          (["--no-statistics"] if args.no_statistics else []) +
+                                          (["--partition-weights", args.partition_weights] if args.partition_weights else []),
+                                          launcher)
     for f in failures:
         print("FAIL", f, file=sys.stderr)
     return 1 if failures else 0

@@ -7,7 +7,7 @@ makes it). TPC-H partitions orders and lineitem by order key, so groups by the o
 on one rank; a join may use them there only when its probe asks for the same rank's order keys.
 Comparison as tests/oracle/query_oracle.py says; every query must count rows.
 
-usage: tpch_rank_local.py --bin BUILD/bin --work DIR --ranks N [--ranks N]... [--sf 0.01]...
+usage: tpch_rank_local.py --bin BUILD/bin --work DIR --ranks N [--ranks N]... [--sf 0.01]... [--partition-weights W,W,...]
 """
 import os
 import sys
