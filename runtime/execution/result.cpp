@@ -194,32 +194,49 @@ void check_keys(const std::vector<SortKey>& keys, size_t columns) {
   }
 }
 
-// True when row a sorts before row b under `keys` (not looking at row order).
-bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<SortKey>& keys, uint64_t a, uint64_t b) {
+// -1, 0 or 1: row a's value of integer column `c` against row b's (a 128-bit value by its high word,
+// then its low word unsigned).
+int compare_ints(const ResultColumn& c, uint64_t a, uint64_t b) {
+  if (!c.highs.empty() && c.highs[a] != c.highs[b]) return c.highs[a] > c.highs[b] ? 1 : -1;
+  if (c.highs.empty()) return (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]);
+  const auto low_a = static_cast<uint64_t>(c.ints[a]), low_b = static_cast<uint64_t>(c.ints[b]);
+  return (low_a > low_b) - (low_a < low_b);
+}
+
+// -1, 0 or 1: row a's value of column `c` against row b's, by the column's storage.
+int compare_values(const ResultColumn& c, uint64_t a, uint64_t b) {
+  switch (storage_of(c.type)) {
+    case Storage::Ints: return compare_ints(c, a, b);
+    case Storage::Floats: return compare_doubles(c.floats[a], c.floats[b]);
+    case Storage::Strings: {
+      const int cmp = c.strings[a].compare(c.strings[b]);
+      return (cmp > 0) - (cmp < 0);
+    }
+  }
+  return 0;
+}
+
+// -1, 0 or 1: row a against row b under `keys` (not looking at row order), each key's values compared
+// by `compare`; NULLS LAST in both directions, as DuckDB orders by default.
+template <typename Compare>
+int compare_rows(const std::vector<ResultColumn>& columns, const std::vector<SortKey>& keys, uint64_t a, uint64_t b,
+                 Compare compare) {
   for (const SortKey& k : keys) {
     const ResultColumn& c = columns[k.column];
-    // NULLS LAST in both directions, as DuckDB orders by default.
     const bool null_a = c.is_null(a), null_b = c.is_null(b);
     if (null_a || null_b) {
       if (null_a && null_b) continue;
-      return null_b;
+      return null_a ? 1 : -1;
     }
-    int cmp = 0;
-    switch (storage_of(c.type)) {
-      case Storage::Ints:
-        if (c.highs.empty()) {
-          cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]);
-        } else {
-          const int128 x = wide_value(c, a), y = wide_value(c, b);
-          cmp = (x > y) - (x < y);
-        }
-        break;
-      case Storage::Floats: cmp = compare_doubles(c.floats[a], c.floats[b]); break;
-      case Storage::Strings: cmp = c.strings[a].compare(c.strings[b]); cmp = (cmp > 0) - (cmp < 0); break;
-    }
-    if (cmp != 0) return k.descending ? cmp > 0 : cmp < 0;
+    const int cmp = compare(c, a, b);
+    if (cmp != 0) return k.descending ? -cmp : cmp;
   }
-  return false;
+  return 0;
+}
+
+// True when row a sorts before row b under `keys` (not looking at row order).
+bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<SortKey>& keys, uint64_t a, uint64_t b) {
+  return compare_rows(columns, keys, a, b, compare_values) < 0;
 }
 
 }  // namespace
@@ -285,38 +302,19 @@ std::vector<uint64_t> Result::top_k(const std::vector<SortKey>& keys, uint64_t k
     }
     std::sort_heap(heap.begin(), heap.end(), before);
   };
+  // Integer keys (dictionary codes, 128-bit sums among them) skip the per-type dispatch.
   const bool all_ints = std::all_of(keys.begin(), keys.end(), [&](const SortKey& key) {
     return storage_of(columns[key.column].type) == Storage::Ints;
   });
   if (all_ints) {
-    // Integer keys (dictionary codes, 128-bit sums among them) compared as values, without the
-    // per-type dispatch; NULLS LAST in both directions.
     select([&](uint64_t a, uint64_t b) {
-      for (const SortKey& key : keys) {
-        const ResultColumn& c = columns[key.column];
-        const bool null_a = c.is_null(a), null_b = c.is_null(b);
-        if (null_a || null_b) {
-          if (null_a && null_b) continue;
-          return null_b;
-        }
-        int cmp;
-        if (c.highs.empty()) {
-          cmp = (c.ints[a] > c.ints[b]) - (c.ints[a] < c.ints[b]);
-        } else if (c.highs[a] != c.highs[b]) {
-          cmp = c.highs[a] > c.highs[b] ? 1 : -1;
-        } else {
-          const auto low_a = static_cast<uint64_t>(c.ints[a]), low_b = static_cast<uint64_t>(c.ints[b]);
-          cmp = (low_a > low_b) - (low_a < low_b);
-        }
-        if (cmp != 0) return key.descending ? cmp > 0 : cmp < 0;
-      }
-      return a < b;
+      const int cmp = compare_rows(columns, keys, a, b, compare_ints);
+      return cmp != 0 ? cmp < 0 : a < b;
     });
   } else {
     select([&](uint64_t a, uint64_t b) {
-      if (sorts_before(columns, keys, a, b)) return true;
-      if (sorts_before(columns, keys, b, a)) return false;
-      return a < b;
+      const int cmp = compare_rows(columns, keys, a, b, compare_values);
+      return cmp != 0 ? cmp < 0 : a < b;
     });
   }
   return heap;

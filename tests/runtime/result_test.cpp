@@ -176,6 +176,31 @@ TEST_CASE("128-bit and integer keys: top_k and sorted_order by their words agree
   }
 }
 
+TEST_CASE("top_k over text and double keys is the stable sort's first k rows") {
+  Result r;
+  ResultColumn text;
+  text.name = "t";
+  text.type = DataType::varchar(4);
+  text.strings = {"b", "a", "b", "", "c", "a", "b", "c"};
+  ResultColumn value;
+  value.name = "v";
+  value.type = DataType::float64();
+  value.floats = {0.5, -1.0, 0.5, 2.0, -0.25, 3.0, 1.5, -0.25};
+  r.columns = {text, value, ints("seq", DataType::int64(), {0, 1, 2, 3, 4, 5, 6, 7})};
+  r.columns[1].set_null(5);
+  for (int mask = 0; mask < 4; ++mask) {
+    const std::vector<SortKey> keys = {{0, (mask & 1) != 0}, {1, (mask & 2) != 0}};
+    Result sorted = r;
+    sorted.sort(keys);
+    for (uint64_t k = 0; k <= 9; ++k) {
+      CAPTURE(mask);
+      CAPTURE(k);
+      const std::vector<uint64_t> expected(sorted.columns[2].ints.begin(), sorted.columns[2].ints.begin() + std::min<uint64_t>(k, 8));
+      CHECK(r.top_k(keys, k) == expected);
+    }
+  }
+}
+
 TEST_CASE("a dictionary code outside the dictionary is an error, not a string") {
   ResultColumn codes = ints("c", DataType::int32(), {0, 3});
   CHECK_THROWS_AS(decode_dictionary(codes, {"a", "b"}, DataType::varchar(1)), Error);
