@@ -41,6 +41,16 @@ Table load_tbl(const TableDef& def, const std::filesystem::path& file, const Loa
 Database load_database(const Catalog& catalog, const std::filesystem::path& dir, const LoadOptions& options = {},
                        std::vector<LoadReport>* reports = nullptr);
 
+// What a query's plan needs of a directory of standalone columnar files (<table>.hqc, horseqc-gen
+// --format columnar) without their rows: every table of `catalog` as a share of no rows of the whole
+// file (Table::partition = {0, the file's rows}) holding the `columns` ("table.column") it names, each
+// with the file's whole-table statistics and its whole dictionary — what planner::DatabaseStatistics
+// reads, so a query can be planned and compiled while the rows load (horseqc-run's first CUDA query).
+// nullopt where a table is not such a file (a .tbl, with or without its cache, or neither) or a file
+// is rejected: load_database then says why.
+std::optional<Database> load_database_statistics(const Catalog& catalog, const std::filesystem::path& dir,
+                                                 const std::set<std::string>& columns);
+
 // The names of `def`'s columns that options.columns asks for; nullopt: every column.
 std::optional<std::set<std::string>> columns_to_load(const TableDef& def, const LoadOptions& options);
 

@@ -354,6 +354,65 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   // data loads; the device is opened below, after the load, on this thread.
   std::optional<runtime::CudaWarmup> cuda_warmup;
   if (!backend && device_choice != runtime::DeviceChoice::OpenCL) cuda_warmup.emplace(0);
+
+  // How every query compiles; the statistics are the loaded data's and the device's dialect and
+  // profile are set once it is open (below).
+  driver::CompileOptions compile;
+  compile.model = model;
+  const std::string local = args.get_choice("local-resolution", {"work-efficient", "simd"}, "work-efficient");
+  if (args.has("local-resolution") && model != ir::ExecutionModel::Resolution)
+    throw Error(ErrorKind::Usage, "--local-resolution chooses the resolution model's mechanism; the " +
+                                      std::string(ir::execution_model_name(model)) + " model has no local resolution");
+  compile.local_resolution = local == "simd" ? ir::LocalResolution::Simd : ir::LocalResolution::WorkEfficient;
+  // `statistics` order SQL joins (frontend/join_order.h); options.stats steer the layouts.
+  auto compile_one = [&](const std::string& name, QueryReport& r, const driver::CompileOptions& options,
+                         const planner::Statistics& statistics) {
+    r.name = name;
+    auto plan = parse_one(name, &statistics);
+    if (own_query && !batch && !plan->name.empty()) r.name = plan->name;
+    driver::CompiledQuery compiled = driver::compile_query(plan, catalog, options);
+    r.plan_ms = compiled.plan_ms;
+    r.codegen_ms = compiled.codegen_ms;
+    return compiled;
+  };
+  auto cache = runtime::KernelCache::open_default();
+
+  // A fresh CUDA process's first query compiles while the rows load and the warm-up thread creates
+  // the context: NVRTC needs only the device's compute capability, known once the driver is
+  // initialised, and the plan only the data's statistics and dictionaries, which standalone columnar
+  // files hold in their headers. The backend adopts that compile; the query, lowered again below
+  // against the loaded data and the opened device, finds it (the same source: the same statistics).
+  std::optional<runtime::CudaAheadCompile> first_compile;
+  auto start_first_compile = [&](const planner::Statistics& statistics, const Database& data) {
+    try {
+      first_compile.emplace(0);
+      const planner::DeviceProfile ahead_profile = runtime::device_profile_for(first_compile->properties());
+      driver::CompileOptions options = compile;
+      options.stats = args.has("no-statistics") ? nullptr : &statistics;
+      options.dialect = codegen::Dialect::Cuda;
+      options.device = &ahead_profile;
+      QueryReport unused;
+      first_compile->start(driver::lower_query(compile_one(queries.front(), unused, options, statistics), data).module, cache.get());
+    } catch (const Error&) {
+      first_compile.reset();  // no CUDA device (the open below says so), or a query that fails again in its turn
+    }
+  };
+  const bool compile_first_ahead = cuda_warmup && comm == nullptr && !concurrent_mode && !batch && !queries.empty();
+  std::optional<std::set<std::string>> query_columns;  // columns_the_queries_read(), once
+  std::jthread first_compile_thread;  // joined below, or on the way out when the load throws
+  if (compile_first_ahead && !in_memory && args.get("data") && !args.has("stats")) {
+    query_columns = columns_the_queries_read();
+    first_compile_thread = std::jthread([&] {
+      try {
+        if (const std::optional<Database> headers = load_database_statistics(catalog, *args.get("data"), *query_columns)) {
+          const planner::DatabaseStatistics statistics(*headers);
+          start_first_compile(statistics, *headers);
+        }
+      } catch (const std::exception&) {
+        first_compile.reset();  // the load below reports what is wrong with the files
+      }
+    });
+  }
   auto t0 = Clock::now();
   std::string data_label;
   const Database db = [&] {
@@ -363,7 +422,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       load.threads = threads;
       load.progress = !quiet;
       // Only what the queries read (--stats describes every column).
-      if (!args.has("stats")) load.columns = columns_the_queries_read();
+      if (!args.has("stats")) load.columns = query_columns ? *query_columns : columns_the_queries_read();
       data_label = dir.string();
       std::vector<LoadReport> reports;
       Database loaded = comm != nullptr ? cli::load_rank_share(*comm, catalog, dir, load, args.get("partition-weights"), reports)
@@ -402,14 +461,6 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   if (!quiet) std::fprintf(stderr, "data: %s (%s in %.1f ms)\n", data_label.c_str(), in_memory ? "generated" : "loaded", load_ms);
   if (args.has("stats") && rank0) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
-  // How every query compiles; the device's dialect and profile are set once it is open (below).
-  driver::CompileOptions compile;
-  compile.model = model;
-  const std::string local = args.get_choice("local-resolution", {"work-efficient", "simd"}, "work-efficient");
-  if (args.has("local-resolution") && model != ir::ExecutionModel::Resolution)
-    throw Error(ErrorKind::Usage, "--local-resolution chooses the resolution model's mechanism; the " +
-                                      std::string(ir::execution_model_name(model)) + " model has no local resolution");
-  compile.local_resolution = local == "simd" ? ir::LocalResolution::Simd : ir::LocalResolution::WorkEfficient;
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
   std::set<std::string> partitioned;  // the tables each rank holds a share of
@@ -419,35 +470,10 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     partitioned = compile.partitioned_tables;
     for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
   }
-  auto compile_one = [&](const std::string& name, QueryReport& r, const driver::CompileOptions& options) {
-    r.name = name;
-    // SQL joins are ordered from the loaded data's statistics (frontend/join_order.h).
-    auto plan = parse_one(name, &stats);
-    if (own_query && !batch && !plan->name.empty()) r.name = plan->name;
-    driver::CompiledQuery compiled = driver::compile_query(plan, catalog, options);
-    r.plan_ms = compiled.plan_ms;
-    r.codegen_ms = compiled.codegen_ms;
-    return compiled;
-  };
-  auto cache = runtime::KernelCache::open_default();
-
-  // A fresh CUDA process's first query compiles while the warm-up thread still creates the context:
-  // NVRTC needs only the device's compute capability, known once the driver is initialised. The
-  // backend adopts that compile; the query, lowered again below for the opened device, finds it.
-  std::optional<runtime::CudaAheadCompile> first_compile;
-  if (cuda_warmup && comm == nullptr && !concurrent_mode && !batch && !queries.empty()) {
-    try {
-      first_compile.emplace(0);
-      const planner::DeviceProfile ahead_profile = runtime::device_profile_for(first_compile->properties());
-      driver::CompileOptions options = compile;
-      options.dialect = codegen::Dialect::Cuda;
-      options.device = &ahead_profile;
-      QueryReport unused;
-      first_compile->start(driver::lower_query(compile_one(queries.front(), unused, options), db).module, cache.get());
-    } catch (const Error&) {
-      first_compile.reset();  // no CUDA device (the open below says so), or a query that fails again in its turn
-    }
-  }
+  if (first_compile_thread.joinable()) first_compile_thread.join();
+  // Not compiled while the rows loaded (no standalone columnar files, --in-memory, ...): now, while
+  // the warm-up thread may still create the context.
+  if (compile_first_ahead && !first_compile) start_first_compile(stats, db);
 
   // Device: never a silent switch; the line below says which one runs (and what opening it cost: on
   // CUDA the driver's initialisation and the primary context, part of a fresh process's first query).
@@ -511,7 +537,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     std::vector<QueryReport> reports(queries.size());
     std::vector<runtime::ExecutablePlan> plans;
     t0 = Clock::now();
-    for (size_t i = 0; i < queries.size(); ++i) plans.push_back(driver::lower_query(compile_one(queries[i], reports[i], compile), db));
+    for (size_t i = 0; i < queries.size(); ++i) plans.push_back(driver::lower_query(compile_one(queries[i], reports[i], compile, stats), db));
     std::vector<const runtime::ExecutablePlan*> pointers;
     for (const auto& p : plans) pointers.push_back(&p);
     std::vector<double> per_repeat;
@@ -538,7 +564,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   auto prepare = [&](const std::string& name) -> const runtime::ExecutablePlan* {
     try {
       QueryReport r;
-      runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r, compile), db);
+      runtime::ExecutablePlan plan = driver::lower_query(compile_one(name, r, compile, stats), db);
       return &prepared.emplace(name, std::make_pair(std::move(r), std::move(plan))).first->second.second;
     } catch (const Error&) {
       return nullptr;
@@ -580,7 +606,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       auto ready = prepared.find(name);
       if (ready != prepared.end()) r = ready->second.first;
       const runtime::ExecutablePlan plan =
-          ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r, compile), db);
+          ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r, compile, stats), db);
       if (ready != prepared.end()) prepared.erase(ready);  // a query named twice is lowered again
       // Under mpirun each rank's share runs resident (streaming is one process's; a share that does
       // not fit its device fails the run with the device's error).

@@ -401,6 +401,51 @@ TEST_CASE("a load of some columns reads, checks and returns only those; the rest
                        "column nation.n_nome is not part of schema tpch", Error);
 }
 
+TEST_CASE("load_database_statistics: every table as a share of no rows with the file's statistics and dictionaries") {
+  // What planner::DatabaseStatistics reads of the loaded tables — rows (a share's whole-table rows),
+  // each column's stats and dictionary — must be what the headers give, or horseqc-run's first query
+  // compiled while the rows load would not be the one it runs.
+  test::ScratchDir dir;
+  const Catalog tpch = Catalog::tpch();
+  LoadOptions no_cache = quiet();
+  no_cache.use_cache = false;
+  const Database full = load_database(tpch, test::data_dir() / "tpch", no_cache);
+  for (const auto& [name, table] : full.tables) write_columnar(table, *tpch.find(name), dir / (name + ".hqc"));
+  const std::set<std::string> columns = {"nation.n_name", "lineitem.l_shipdate", "lineitem.l_returnflag", "orders.o_orderkey",
+                                         "customer.c_comment"};
+  LoadOptions some = no_cache;
+  some.columns = columns;
+  const Database loaded = load_database(tpch, dir.path(), some);
+  const std::optional<Database> headers = load_database_statistics(tpch, dir.path(), columns);
+  REQUIRE(headers);
+  REQUIRE(headers->tables.size() == loaded.tables.size());
+  for (const auto& [name, table] : loaded.tables) {
+    CAPTURE(name);
+    const Table& h = headers->table(name);
+    CHECK(h.rows == 0);
+    REQUIRE(h.partition);
+    CHECK(h.partition->total_rows == table.rows);
+    REQUIRE(h.columns.size() == table.columns.size());
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      const Column& a = table.columns[i];
+      const Column& b = h.columns[i];
+      CAPTURE(a.name);
+      CHECK(b.name == a.name);
+      CHECK(b.stats.valid == a.stats.valid);
+      CHECK(b.stats.min == a.stats.min);
+      CHECK(b.stats.max == a.stats.max);
+      CHECK(b.stats.distinct == a.stats.distinct);
+      CHECK(b.stats.sorted == a.stats.sorted);
+      CHECK(b.dictionary == a.dictionary);
+    }
+  }
+  CHECK_FALSE(headers->table("nation").columns.at(0).dictionary.empty());  // n_name is dictionary-coded
+  // Not standalone columnar files: .tbl files (cached or not), or a table missing.
+  CHECK_FALSE(load_database_statistics(tpch, test::data_dir() / "tpch", columns));
+  std::filesystem::remove(dir / "region.hqc");
+  CHECK_FALSE(load_database_statistics(tpch, dir.path(), columns));
+}
+
 TEST_CASE("concurrent loaders of one file never see a torn cache") {
   test::ScratchDir dir;
   const TableDef def = *Catalog::tpch().find("customer");
