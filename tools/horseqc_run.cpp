@@ -461,6 +461,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   if (!quiet) std::fprintf(stderr, "data: %s (%s in %.1f ms)\n", data_label.c_str(), in_memory ? "generated" : "loaded", load_ms);
   if (args.has("stats") && rank0) std::fputs(cli::format_table_stats(catalog, db).c_str(), stdout);
 
+  if (first_compile_thread.joinable()) first_compile_thread.join();  // (it copies `compile`: before it changes)
   const planner::DatabaseStatistics stats(db);
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
   std::set<std::string> partitioned;  // the tables each rank holds a share of
@@ -470,7 +471,6 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     partitioned = compile.partitioned_tables;
     for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
   }
-  if (first_compile_thread.joinable()) first_compile_thread.join();
   // Not compiled while the rows loaded (no standalone columnar files, --in-memory, ...): now, while
   // the warm-up thread may still create the context.
   if (compile_first_ahead && !first_compile) start_first_compile(stats, db);

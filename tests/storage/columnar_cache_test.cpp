@@ -419,7 +419,9 @@ TEST_CASE("load_database_statistics: every table as a share of no rows with the 
   const std::optional<Database> headers = load_database_statistics(tpch, dir.path(), columns);
   REQUIRE(headers);
   REQUIRE(headers->tables.size() == loaded.tables.size());
-  for (const auto& [name, table] : loaded.tables) {
+  for (const auto& entry : loaded.tables) {
+    const std::string& name = entry.first;  // (not a structured binding: clang rejects one in CAPTURE)
+    const Table& table = entry.second;
     CAPTURE(name);
     const Table& h = headers->table(name);
     CHECK(h.rows == 0);
