@@ -47,8 +47,8 @@ class CudaWarmup {
 // the compile (Backend::adopt_compile): its own compile of the same module waits for this one
 // instead of starting another.
 // Contract: the constructor throws Error(Device) as open_cuda_backend() does when CUDA is unusable
-// (the caller goes on without it). start() does not compile what `cache` already holds and never
-// throws: a compile that fails fails where the backend collects it, with the compiler's message.
+// (the caller goes on without it). start() does not compile what `cache` already holds; a compile
+// error does not surface there but where the backend collects the compile, with the compiler's message.
 // hand_to() gives the compiles to a backend of the same device, driver and NVRTC (the same cache
 // identity) and drops them otherwise; what is not handed over is waited for by the destructor.
 class CudaAheadCompile {
