@@ -136,6 +136,11 @@ def main():
     # A process that starts and exits without a device or data: what every run pays outside main().
     start_exit = min(timed([run_bin, "--help"])[0] for _ in range(5))
     print(f"# horseqc-run --help (process start and exit): {start_exit:.1f} ms, best of 5", flush=True)
+    # What was measured, as the builds say it (the device copy's git HEAD can be stale).
+    for label, where in (("horseqc", args.bin), ("before", args.before)):
+        if where:
+            v = subprocess.run([os.path.join(where, "horseqc-run"), "--version"], capture_output=True, text=True)
+            print(f"# {label}: {v.stdout.strip() if v.returncode == 0 else 'no --version (an older build)'}", flush=True)
 
     def horseqc(q, cache, cold, binary=run_bin):
         if cold:

@@ -27,7 +27,8 @@ exec > >(tee -a "$out/log.txt") 2>&1
 export NCCL_NVLS_ENABLE=0
 unset NCCL_DEBUG  # its version line would go to stdout, before the JSON
 date -u; nvidia-smi -L; nproc; free -g | head -2; df -h /tmp | tail -1
-echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown); horseqc-run: $run_bin"
+# The build itself says which commit it is (the device copy's git HEAD can be stale).
+echo "horseqc-run: $run_bin: $("$run_bin" --version 2>/dev/null || echo 'no --version (an older build)')"
 data=/tmp/hqc-distributed
 mkdir -p "$data"
 gen() {  # benchmark sf

@@ -39,6 +39,7 @@ options:
   -o, --output DIR                  output directory (default: the current directory)
   --emit ir|kernels|explain         print one artefact to stdout instead of writing files
   -h, --help                        this text
+  --version                         the version and the git commit it was built from
 
 Environment: HORSEQC_DUMP_IR=1 prints the IR after every pass to stderr.
 exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 internal (docs/cli.md)

@@ -41,6 +41,7 @@ options:
   --seed S         random seed, a non-negative integer (default 19920101); same seed and sf, same data
   --quiet          no progress bar and no table of row counts: nothing on stdout or stderr but errors
   --help           this text
+  --version        the version and the git commit it was built from
 
 Interrupted (Ctrl-C, SIGTERM), it removes what it was writing and exits with 128 + the signal (130);
 files a killed run left behind (<table>.tbl.tmp-<pid>) are removed by the next run into DIR.

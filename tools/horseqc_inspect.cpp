@@ -40,6 +40,7 @@ options:
                                     of stdout; html also writes <name>.dot and, when Graphviz's dot is
                                     installed, <name>.svg, linked from the page
   -h, --help                        this text
+  --version                         the version and the git commit it was built from
 
 exit codes: 0 ok, 1 the consistency check found errors, 2 usage, 3 bad plan or query,
             4 unsupported construct or model, 70 internal (e.g. generated source Clang cannot parse;

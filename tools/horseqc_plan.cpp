@@ -51,6 +51,7 @@ options:
   --json           print the plan as JSON instead of text
   --dump-profile   print the device profile as JSON and exit
   --help           this text
+  --version        the version and the git commit it was built from
 
 exit codes: 0 success, 2 usage error, 3 malformed kernel set or profile, 4 unknown compute capability
 )";

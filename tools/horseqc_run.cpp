@@ -129,6 +129,7 @@ options:
                                   NCCL between GPUs when every rank runs CUDA, else MPI through host
                                   memory; nccl where that is not possible is an error, exit 5)
   -h, --help                      this text
+  --version                       the version and the git commit it was built from
 
 Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the fact tables are
 range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by

@@ -22,6 +22,7 @@ from query_oracle import compare  # noqa: E402
 from tpch_queries import check_sql_queries, make_data, oracle_connection  # noqa: E402
 
 CASES = []
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def case(fn):
@@ -84,6 +85,23 @@ def usage_errors(ctx, failures):
     p = ctx.run("horseqc-compile", os.path.join(ctx.work, "q.sql"), "--schema", "bogus")
     expect(p.returncode == 2 and all(w in p.stderr for w in ("auto", "ssb", "tpch")),
            "--schema bogus: a usage error listing auto, ssb, tpch", failures, p)
+
+
+@case
+def versions(ctx, failures):
+    """--version: every program names itself, the version and the commit it was built from (what a
+    benchmark log records); that commit is the source tree's when git can say."""
+    head = subprocess.run(["git", "-C", SOURCE_DIR, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    for tool in ("horseqc-run", "horseqc-compile", "horseqc-gen", "horseqc-plan", "horseqc-inspect"):
+        if not os.path.exists(os.path.join(ctx.bin, tool)):
+            continue  # horseqc-inspect is built where libclang is
+        p = ctx.run(tool, "--version")
+        m = re.fullmatch(tool + r" \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)(, modified)?\)\n", p.stdout)
+        expect(p.returncode == 0 and m is not None and p.stderr == "", f"{tool} --version", failures, p)
+        if m and head.returncode == 0:
+            expect(m.group(1) == head.stdout.strip(), f"{tool} --version names the checkout's commit", failures, p)
+        p = ctx.run(tool, "--help")
+        expect(p.returncode == 0 and "--version" in p.stdout, f"{tool} --help lists --version", failures, p)
 
 
 @case

@@ -3,6 +3,9 @@
 #include <charconv>
 #include <cstdio>
 #include <exception>
+#include <string>
+
+#include "hqc_build_info.h"  // generated at build time by cmake/build_info.cmake
 
 #include "storage/error.h"
 #include "storage/temp_files.h"
@@ -92,7 +95,15 @@ Args parse(int argc, char** argv, const std::vector<OptionSpec>& specs) {
   return args;
 }
 
+std::string version_line(const char* program) {
+  return std::string(program) + " " + HQC_VERSION + " (commit " + HQC_COMMIT + (HQC_COMMIT_MODIFIED ? ", modified" : "") + ")";
+}
+
 int run_main(const char* program, int (*body)(int, char**), int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::printf("%s\n", version_line(program).c_str());
+    return 0;
+  }
   install_interrupt_cleanup(program);  // before any thread starts (storage/temp_files.h)
   try {
     return body(argc, argv);

@@ -40,8 +40,13 @@ class Args {
 
 Args parse(int argc, char** argv, const std::vector<OptionSpec>& specs);
 
+// "<program> <version> (commit <12 hex digits>[, modified])": the commit the program was built from
+// (cmake/build_info.cmake), "modified" when tracked files differed from it; "unknown" outside git.
+std::string version_line(const char* program);
+
 // Runs `body`, turning hqc::Error into "<program>: error: <message>" on stderr and its exit code;
 // an interrupt removes the temporary files being written and exits 128 + signal (storage/temp_files.h).
+// `--version` as the only argument prints version_line() and exits 0 without running `body`.
 int run_main(const char* program, int (*body)(int, char**), int argc, char** argv);
 
 }  // namespace hqc::cli
