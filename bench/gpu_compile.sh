@@ -23,7 +23,10 @@ mkdir -p "$out/runs"
 exec > >(tee "$out/log-compile.txt") 2>&1
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}, $(nproc) host threads"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) checkout ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}, $(nproc) host threads"
+for b in "$bin" ${before:+"$before"}; do  # the builds name their own commits (the checkout's HEAD can be stale)
+  echo "# $b: $("$b/horseqc-run" --version 2>/dev/null || echo 'no --version (an older build)')"
+done
 nvidia-smi -L
 w=/tmp/w
 mkdir -p $w

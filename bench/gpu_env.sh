@@ -8,7 +8,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export HORSEQC_KERNEL_CACHE=/tmp/hqc-kernels
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
+# The checkout's git HEAD on the device can be stale; a build's own `--version` names its commit.
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) checkout ${HQC_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
+[ -n "${bin:-}" ] && [ -x "$bin/horseqc-run" ] && echo "# $("$bin/horseqc-run" --version 2>/dev/null || echo "$bin: no --version (an older build)")"
 nvidia-smi -L
 # The wheels as carried (.whl/), or unpacked and compressed into one archive (.site/site.tar.xz, bench/README.md).
 if [ -f "$root/.site/site.tar.xz" ]; then
