@@ -155,14 +155,14 @@ std::optional<Database> load_database_statistics(const Catalog& catalog, const s
                                                  const std::set<std::string>& columns) {
   Database db;
   std::error_code ec;
+  LoadOptions asked;
+  asked.columns = columns;
   for (const TableDef& def : catalog.tables) {
-    std::set<std::string> names;
-    for (const ColumnDef& c : def.columns)
-      if (columns.count(def.name + "." + c.name) != 0) names.insert(c.name);
     const std::filesystem::path hqc = dir / (def.name + ".hqc");
     if (std::filesystem::exists(dir / (def.name + ".tbl"), ec) || !std::filesystem::exists(hqc, ec)) return std::nullopt;
     std::optional<ColumnarFile> file = ColumnarFile::open(def, hqc, std::nullopt);
     if (!file) return std::nullopt;
+    const std::set<std::string> names = *columns_to_load(def, asked);
     std::optional<Table> none = file->read_rows(0, 0, nullptr, 1, &names);
     if (!none) return std::nullopt;
     db.tables.emplace(def.name, std::move(*none));

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <cstring>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,6 +86,7 @@ std::string cuda_cache_identity(const DeviceProperties& props) {
   return "cuda|" + props.name + "|" + cuda_arch_name(props.compute_major, props.compute_minor) + "|" + props.driver_version +
          "|" + props.compiler_version;
 }
+
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int ordinal) : driver_(cuda_driver()), ordinal_(ordinal), device_(cuda_device(driver_, ordinal)) {

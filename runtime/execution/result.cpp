@@ -239,10 +239,6 @@ bool sorts_before(const std::vector<ResultColumn>& columns, const std::vector<So
   return compare_rows(columns, keys, a, b, compare_values) < 0;
 }
 
-}  // namespace
-
-namespace {
-
 // Keys that are all integers (dictionary strings as their codes, 128-bit sums among them): each
 // row's keys as a row of words whose unsigned order is sorts_before's — a NULL word first where the
 // column has NULLs (1 sorts last), then the value with its sign bit flipped (a 128-bit value: its

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <tuple>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "runtime/device/database_lookup.h"
