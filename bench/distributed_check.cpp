@@ -7,7 +7,8 @@
 //
 // Each rank drives device (local rank mod device count) of its host. Checked: all_reduce Sum/Min/Max
 // of I32/U32/I64/U64/F64 over 0, 1 and 1000003 elements (values depend on rank and index);
-// all_gather_rows with unequal pieces, ranks contributing nothing, bytes past the pieces left alone;
+// all_gather_rows in place over lanes of 1-, 4-, 8- and 16-byte rows with unequal row counts, ranks
+// contributing nothing, bytes past every rank's rows left alone;
 // agree() with no, one and two failing ranks; the communicator's local rank against the launcher's.
 // Rank 0 prints one line per check (PASS/FAIL, with the first failing rank's first mismatch), then
 // the timings: all_reduce (f64 sum) and all_gather_rows of --mib MiB (default 256; --quick: 8),
@@ -155,42 +156,66 @@ const char* type_name(ElementType t) {
 
 // ---- all_gather_rows ----
 
-unsigned char row_byte(int rank, uint64_t j) { return static_cast<unsigned char>(rank * 131 + j * 7 + (j >> 9)); }
+unsigned char row_byte(int rank, size_t lane, uint64_t j) {
+  return static_cast<unsigned char>(rank * 131 + lane * 17 + j * 7 + (j >> 9));
+}
 constexpr unsigned char kUntouched = 0xAB;
+// Lanes of the widths merged outputs have: a byte (the test's smallest), i32, i64, a 128-bit sum.
+const std::vector<uint64_t> kLaneWidths = {1, 4, 8, 16};
 
-std::string all_gather_problem(Communicator& comm, runtime::Backend& backend, const std::vector<uint64_t>& bytes) {
-  const uint64_t mine = bytes[static_cast<size_t>(comm.rank())];
+// Each lane's buffer: this rank's rows, then kUntouched up to every rank's rows and 64 bytes more.
+std::vector<runtime::DeviceBuffer> row_lanes(runtime::Backend& backend, int rank, uint64_t mine, uint64_t total) {
+  std::vector<runtime::DeviceBuffer> buffers;
+  for (size_t l = 0; l < kLaneWidths.size(); ++l) {
+    std::vector<unsigned char> host(total * kLaneWidths[l] + 64, kUntouched);
+    for (uint64_t j = 0; j < mine * kLaneWidths[l]; ++j) host[j] = row_byte(rank, l, j);
+    buffers.push_back(backend.allocate(host.size()));
+    buffers.back().upload(host);
+  }
+  return buffers;
+}
+
+// What went wrong in the lanes after every rank's rows were gathered into them ("" if nothing).
+std::string gathered_problem(const std::vector<runtime::DeviceBuffer>& buffers, const std::vector<uint64_t>& rows) {
+  for (size_t l = 0; l < buffers.size(); ++l) {
+    std::vector<unsigned char> got(buffers[l].bytes());
+    buffers[l].download(got.data(), got.size());
+    const uint64_t width = kLaneWidths[l];
+    uint64_t at = 0;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      for (uint64_t j = 0; j < rows[r] * width; ++j) {
+        const unsigned char expected = row_byte(static_cast<int>(r), l, j);
+        if (got[at + j] != expected) {
+          return "lane of " + std::to_string(width) + "-byte rows, byte " + std::to_string(j) + " of rank " + std::to_string(r) +
+                 "'s rows (offset " + std::to_string(at + j) + "): got " + std::to_string(got[at + j]) + ", expected " +
+                 std::to_string(expected);
+        }
+      }
+      at += rows[r] * width;
+    }
+    for (uint64_t j = at; j < got.size(); ++j) {
+      if (got[j] != kUntouched) return "lane of " + std::to_string(width) + "-byte rows: byte " + std::to_string(j) + " past the rows was written";
+    }
+  }
+  return {};
+}
+
+std::vector<Communicator::RowLane> lanes_of(std::vector<runtime::DeviceBuffer>& buffers) {
+  std::vector<Communicator::RowLane> lanes;
+  for (size_t l = 0; l < buffers.size(); ++l) lanes.push_back({&buffers[l], kLaneWidths[l]});
+  return lanes;
+}
+
+std::string all_gather_problem(Communicator& comm, runtime::Backend& backend, const std::vector<uint64_t>& rows) {
   uint64_t total = 0;
-  for (uint64_t b : bytes) total += b;
-  // The local buffer holds 64 bytes more than the rank contributes, the target 64 more than all.
-  std::vector<unsigned char> local_host(mine + 64);
-  for (uint64_t j = 0; j < local_host.size(); ++j) local_host[j] = j < mine ? row_byte(comm.rank(), j) : 0xEE;
-  runtime::DeviceBuffer local = backend.allocate(local_host.size());
-  local.upload(local_host.data(), local_host.size());
-  runtime::DeviceBuffer target = backend.allocate(total + 64);
-  std::vector<unsigned char> untouched(total + 64, kUntouched);
-  target.upload(untouched.data(), untouched.size());
+  for (uint64_t r : rows) total += r;
+  std::vector<runtime::DeviceBuffer> buffers = row_lanes(backend, comm.rank(), rows[static_cast<size_t>(comm.rank())], total);
   try {
-    comm.all_gather_rows(backend, local, bytes, target);
+    comm.all_gather_rows(backend, lanes_of(buffers), rows);
   } catch (const Error& e) {
     return std::string("error: ") + e.what();
   }
-  std::vector<unsigned char> got(total + 64);
-  target.download(got.data(), got.size());
-  uint64_t at = 0;
-  for (size_t r = 0; r < bytes.size(); ++r) {
-    for (uint64_t j = 0; j < bytes[r]; ++j) {
-      if (got[at + j] != row_byte(static_cast<int>(r), j)) {
-        return "byte " + std::to_string(j) + " of rank " + std::to_string(r) + "'s piece (offset " + std::to_string(at + j) +
-               "): got " + std::to_string(got[at + j]) + ", expected " + std::to_string(row_byte(static_cast<int>(r), j));
-      }
-    }
-    at += bytes[r];
-  }
-  for (uint64_t j = total; j < got.size(); ++j) {
-    if (got[j] != kUntouched) return "byte " + std::to_string(j) + " past the pieces was written";
-  }
-  return {};
+  return gathered_problem(buffers, rows);
 }
 
 std::string describe_sizes(const std::vector<uint64_t>& bytes) {
@@ -300,12 +325,12 @@ int run(int argc, char** argv) {
     const auto i = static_cast<size_t>(r);
     layouts[0][i] = r % 3 == 1 ? 0 : 1001 + 37 * static_cast<uint64_t>(r);
     layouts[1][i] = r == 0 ? 0 : 5 + 3 * static_cast<uint64_t>(r);
-    layouts[2][i] = (uint64_t{3} << 20) + 4099 * static_cast<uint64_t>(r) + (r % 2 == 1 ? 1 : 0);
+    layouts[2][i] = (uint64_t{1} << 18) + 4099 * static_cast<uint64_t>(r) + (r % 2 == 1 ? 1 : 0);
     layouts[3][i] = 0;
   }
-  for (const auto& bytes : layouts) {
-    report.check("all_gather_rows bytes=" + (size <= 8 ? describe_sizes(bytes) : std::to_string(size) + " ranks"),
-                 all_gather_problem(*comm, *backend, bytes));
+  for (const auto& rows : layouts) {
+    report.check("all_gather_rows rows=" + (size <= 8 ? describe_sizes(rows) : std::to_string(size) + " ranks") + ", 4 lanes in place",
+                 all_gather_problem(*comm, *backend, rows));
   }
 
   report.check("agree, no rank failing", agree_problem(*comm, {}));
@@ -340,22 +365,19 @@ int run(int argc, char** argv) {
                2.0 * (size - 1) / size);
   }
   {
-    std::vector<uint64_t> bytes(static_cast<size_t>(size), timed_bytes / static_cast<uint64_t>(size));
-    runtime::DeviceBuffer local = backend->allocate(bytes[0]);
-    std::vector<unsigned char> host(bytes[0]);
-    for (uint64_t j = 0; j < host.size(); ++j) host[j] = row_byte(rank, j);
-    local.upload(host);
-    runtime::DeviceBuffer target = backend->allocate(bytes[0] * static_cast<uint64_t>(size));
-    const double seconds = time_collective(*comm, repeat, [&] { comm->all_gather_rows(*backend, local, bytes, target); });
-    std::vector<unsigned char> got(bytes[0] * static_cast<uint64_t>(size));
-    target.download(got.data(), got.size());
-    std::string problem;
-    for (uint64_t k = 0; k < got.size() && problem.empty(); ++k) {
-      const int r = static_cast<int>(k / bytes[0]);
-      if (got[k] != row_byte(r, k % bytes[0])) problem = "offset " + std::to_string(k) + " differs";
-    }
-    report.check("all_gather_rows " + std::to_string(mib) + " MiB in " + std::to_string(size) + " equal pieces", problem);
-    print_rate(*comm, ("all_gather_rows " + std::to_string(mib) + " MiB").c_str(), bytes[0] * static_cast<uint64_t>(size), seconds,
+    // Every rank's rows of the 4 lanes (29 bytes a row) add up to --mib MiB.
+    uint64_t row_bytes = 0;
+    for (uint64_t w : kLaneWidths) row_bytes += w;
+    const std::vector<uint64_t> rows(static_cast<size_t>(size), timed_bytes / row_bytes / static_cast<uint64_t>(size));
+    const uint64_t total = rows[0] * static_cast<uint64_t>(size);
+    std::vector<runtime::DeviceBuffer> buffers = row_lanes(*backend, rank, rows[0], total);
+    const std::vector<Communicator::RowLane> lanes = lanes_of(buffers);
+    comm->all_gather_rows(*backend, lanes, rows);
+    report.check("all_gather_rows " + std::to_string(mib) + " MiB in " + std::to_string(size) + " equal pieces, 4 lanes in place",
+                 gathered_problem(buffers, rows));
+    // Timed again in place: the rows then sent are rank 0's, the same amount.
+    const double seconds = time_collective(*comm, repeat, [&] { comm->all_gather_rows(*backend, lanes, rows); });
+    print_rate(*comm, ("all_gather_rows " + std::to_string(mib) + " MiB, 4 lanes").c_str(), total * row_bytes, seconds,
                static_cast<double>(size - 1) / size);
   }
 

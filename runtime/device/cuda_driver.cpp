@@ -64,6 +64,7 @@ CudaDriver load_driver() {
   resolve(d.library, d.stream_wait_event, "cuStreamWaitEvent");
   resolve(d.library, d.memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
   resolve(d.library, d.memcpy_dtod, "cuMemcpyDtoD_v2");
+  resolve(d.library, d.memcpy_dtod_async, "cuMemcpyDtoDAsync_v2");
   resolve(d.library, d.mem_host_alloc, "cuMemHostAlloc");
   resolve(d.library, d.mem_free_host, "cuMemFreeHost");
   resolve(d.library, d.mem_host_register, "cuMemHostRegister_v2");

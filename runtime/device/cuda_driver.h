@@ -51,6 +51,7 @@ struct CudaDriver {
   decltype(&::cuStreamWaitEvent) stream_wait_event = nullptr;
   decltype(&::cuMemcpyHtoDAsync_v2) memcpy_htod_async = nullptr;
   decltype(&::cuMemcpyDtoD_v2) memcpy_dtod = nullptr;
+  decltype(&::cuMemcpyDtoDAsync_v2) memcpy_dtod_async = nullptr;
   decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
   decltype(&::cuMemFreeHost) mem_free_host = nullptr;
   decltype(&::cuMemHostRegister) mem_host_register = nullptr;  // cuMemHostRegister_v2

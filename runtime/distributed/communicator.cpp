@@ -66,17 +66,48 @@ void Communicator::all_reduce(Backend& /*backend*/, DeviceBuffer& buffer, uint64
   if (bytes > 0) buffer.upload(host.data(), bytes);
 }
 
-void Communicator::all_gather_rows(Backend& /*backend*/, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
-                                   DeviceBuffer& target) {
+uint64_t Communicator::check_row_lanes(const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows) const {
+  if (rows.size() != static_cast<size_t>(size())) throw Error(ErrorKind::Internal, "all_gather_rows: one row count per rank expected");
   uint64_t total = 0;
-  for (uint64_t b : bytes) total += b;
-  if (total > target.bytes()) throw Error(ErrorKind::Internal, "all_gather_rows: the target is smaller than the rows");
-  const uint64_t mine = bytes.at(static_cast<size_t>(rank()));
-  std::vector<unsigned char> local_host(mine);
-  if (mine > 0) local.download(local_host.data(), mine);
-  std::vector<unsigned char> all(total);
-  all_gather_host(local_host.data(), bytes, all.data());
-  if (total > 0) target.upload(all.data(), total);
+  for (uint64_t r : rows) total += r;
+  for (const RowLane& l : lanes) {
+    if (l.buffer == nullptr || l.width == 0) throw Error(ErrorKind::Internal, "all_gather_rows: a lane without a buffer or a width");
+    if (total * l.width > l.buffer->bytes()) throw Error(ErrorKind::Internal, "all_gather_rows: a lane's buffer is smaller than every rank's rows");
+  }
+  return total;
+}
+
+void Communicator::all_gather_rows(Backend& /*backend*/, const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows) {
+  const uint64_t total = check_row_lanes(lanes, rows);
+  if (total == 0 || lanes.empty()) return;
+  // One host all-gather for every lane: a rank's piece is its rows of lane 0, then of lane 1, ...
+  uint64_t row_bytes = 0;
+  for (const RowLane& l : lanes) row_bytes += l.width;
+  const uint64_t mine = rows.at(static_cast<size_t>(rank()));
+  std::vector<unsigned char> piece(mine * row_bytes);
+  uint64_t at = 0;
+  for (const RowLane& l : lanes) {
+    if (mine > 0) l.buffer->download(piece.data() + at, mine * l.width);
+    at += mine * l.width;
+  }
+  std::vector<uint64_t> bytes;
+  for (uint64_t r : rows) bytes.push_back(r * row_bytes);
+  std::vector<unsigned char> all(total * row_bytes);
+  all_gather_host(piece.data(), bytes, all.data());
+  // Rank r's piece starts at the pieces before it; its lane l part after its lanes before l.
+  std::vector<unsigned char> column;
+  uint64_t lane_at = 0;
+  for (const RowLane& l : lanes) {
+    column.resize(total * l.width);
+    uint64_t piece_at = 0, out = 0;
+    for (uint64_t n : rows) {
+      std::memcpy(column.data() + out, all.data() + piece_at + n * lane_at, n * l.width);
+      out += n * l.width;
+      piece_at += n * row_bytes;
+    }
+    l.buffer->upload(column.data(), column.size());
+    lane_at += l.width;
+  }
 }
 
 }  // namespace hqc::runtime

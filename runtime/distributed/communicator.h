@@ -7,7 +7,7 @@
 //
 // Contract:
 //   - every rank calls the same collectives in the same order with the same shapes (element counts
-//     and types; all_gather_rows' byte counts are every rank's, known to all from an all_gather).
+//     and types; all_gather_rows' row counts are every rank's, known to all from an all_gather).
 //   - agree() is how a failure becomes the whole run's: every rank passes its own outcome (nullopt:
 //     fine) and receives the first failure by rank, or nullopt when all succeeded. A rank that fails
 //     between two agreement points goes straight to the next agree() (the distributed layer places
@@ -70,12 +70,19 @@ class Communicator {
     Reduction op = Reduction::Sum;
   };
   virtual void all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes);
-  // Concatenation in rank order: rank r contributes the first bytes[r] bytes of its `local` (every
-  // rank passes the same `bytes`); `target` (at least the sum of `bytes`) receives them on every rank.
-  virtual void all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
-                               DeviceBuffer& target);
+  // Every rank's rows concatenated in rank order, in place, for several columns at once. Each lane's
+  // buffer holds this rank's rows (rows[rank()] rows of `width` bytes) from offset 0 and at least
+  // sum(rows) x width bytes; on return it holds rank 0's rows, then rank 1's, ... on every rank, and
+  // its bytes past them are untouched. Every rank passes the same `rows` and the same lanes' widths.
+  struct RowLane {
+    DeviceBuffer* buffer = nullptr;
+    uint64_t width = 0;  // bytes per row
+  };
+  virtual void all_gather_rows(Backend& backend, const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows);
 
  protected:
+  // Checks lanes and row counts against all_gather_rows' contract; returns every rank's rows together.
+  uint64_t check_row_lanes(const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows) const;
   // Host all-gather of variable sizes into one buffer (rank order); `bytes` every rank's size.
   virtual void all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) = 0;
 };

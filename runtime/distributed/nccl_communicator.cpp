@@ -31,7 +31,8 @@ struct NcclLibrary {
   decltype(&::ncclGetErrorString) get_error_string = nullptr;
   decltype(&::ncclGetLastError) get_last_error = nullptr;  // NCCL 2.13 and later; may stay null
   decltype(&::ncclAllReduce) all_reduce = nullptr;
-  decltype(&::ncclBroadcast) broadcast = nullptr;
+  decltype(&::ncclSend) send = nullptr;
+  decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGroupStart) group_start = nullptr;
   decltype(&::ncclGroupEnd) group_end = nullptr;
   std::string version;  // "2.28.9"
@@ -99,7 +100,8 @@ NcclLibrary load_library() {
   resolve(lib, lib.comm_get_async_error, "ncclCommGetAsyncError");
   resolve(lib, lib.get_error_string, "ncclGetErrorString");
   resolve(lib, lib.all_reduce, "ncclAllReduce");
-  resolve(lib, lib.broadcast, "ncclBroadcast");
+  resolve(lib, lib.send, "ncclSend");
+  resolve(lib, lib.recv, "ncclRecv");
   resolve(lib, lib.group_start, "ncclGroupStart");
   resolve(lib, lib.group_end, "ncclGroupEnd");
   lib.get_last_error = reinterpret_cast<decltype(lib.get_last_error)>(dlsym(lib.library, "ncclGetLastError"));
@@ -272,33 +274,60 @@ void NcclCommunicator::all_reduce_many(Backend& backend, const std::vector<Reduc
   finish("ncclAllReduce");
 }
 
-void NcclCommunicator::all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
-                                       DeviceBuffer& target) {
-  if (bytes.size() != static_cast<size_t>(size())) throw Error(ErrorKind::Internal, "all_gather_rows: one byte count per rank expected");
-  uint64_t total = 0;
-  for (uint64_t b : bytes) total += b;
-  if (total > target.bytes()) throw Error(ErrorKind::Internal, "all_gather_rows: the target is smaller than the rows");
-  if (bytes[static_cast<size_t>(rank())] > local.bytes()) throw Error(ErrorKind::Internal, "all_gather_rows: more bytes than the local buffer holds");
-  if (total == 0) return;
+void NcclCommunicator::all_gather_rows(Backend& backend, const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows) {
+  const uint64_t total = check_row_lanes(lanes, rows);
+  if (total == 0 || lanes.empty()) return;  // every rank passes the same rows, so every rank skips
   enter(backend, "all_gather_rows");
-  // One broadcast per rank with rows, fused into one launch by the group; rank r's rows land after
-  // those of the ranks before it (its own copy into its slot included).
+  const CudaDriver& driver = cuda_driver();
+  const size_t me = static_cast<size_t>(rank());
+  const uint64_t mine = rows[me];
+  std::vector<uint64_t> first(rows.size(), 0);  // each rank's first row in the result
+  for (size_t r = 1; r < rows.size(); ++r) first[r] = first[r - 1] + rows[r - 1];
+  // Rows that move would be overwritten by the rows received before them: sent from a copy instead.
+  const bool moves = mine > 0 && first[me] > 0;
+  std::vector<uint64_t> sent_from;  // per lane: where this rank's rows are read from
+  if (moves) {
+    uint64_t row_bytes = 0;
+    for (const RowLane& l : lanes) row_bytes += l.width;
+    if (scratch_.bytes() < mine * row_bytes) {
+      scratch_ = DeviceBuffer();  // the old one first: both need not fit at once
+      scratch_ = backend.allocate(mine * row_bytes);
+    }
+    uint64_t at = 0;
+    for (const RowLane& l : lanes) {
+      sent_from.push_back(scratch_.handle() + at);
+      driver.check(driver.memcpy_dtod_async(scratch_.handle() + at, l.buffer->handle(), mine * l.width, stream_), "cuMemcpyDtoDAsync");
+      at += mine * l.width;
+    }
+  } else {
+    for (const RowLane& l : lanes) sent_from.push_back(l.buffer->handle());
+  }
+  // Every lane's sends and receives in one group: one launch, one wait.
   const NcclLibrary& lib = nccl();
   lib.check(lib.group_start(), "ncclGroupStart", comm_);
   ncclResult_t failed = ncclSuccess;
-  uint64_t at = 0;
-  for (int r = 0; r < size() && failed == ncclSuccess; ++r) {
-    const uint64_t n = bytes[static_cast<size_t>(r)];
-    if (n == 0) continue;
-    void* slot = device_pointer(target, at);
-    const void* source = r == rank() ? device_pointer(local, 0) : slot;  // only the root's is read
-    failed = lib.broadcast(source, slot, n, ncclUint8, r, comm_, stream_);
-    at += n;
+  for (size_t l = 0; l < lanes.size() && failed == ncclSuccess; ++l) {
+    const RowLane& lane = lanes[l];
+    for (size_t peer = 0; peer < rows.size() && failed == ncclSuccess; ++peer) {
+      if (peer == me) continue;
+      if (mine > 0) failed = lib.send(reinterpret_cast<const void*>(static_cast<uintptr_t>(sent_from[l])), mine * lane.width, ncclUint8,
+                                      static_cast<int>(peer), comm_, stream_);
+      if (failed == ncclSuccess && rows[peer] > 0)
+        failed = lib.recv(device_pointer(*lane.buffer, first[peer] * lane.width), rows[peer] * lane.width, ncclUint8,
+                          static_cast<int>(peer), comm_, stream_);
+    }
   }
   const ncclResult_t ended = lib.group_end();  // always, so that the group is closed
-  lib.check(failed, "ncclBroadcast", comm_);
+  lib.check(failed, "ncclSend/ncclRecv", comm_);
   lib.check(ended, "ncclGroupEnd", comm_);
-  finish("ncclBroadcast");
+  if (moves) {
+    for (size_t l = 0; l < lanes.size(); ++l) {
+      const RowLane& lane = lanes[l];
+      driver.check(driver.memcpy_dtod_async(lane.buffer->handle() + first[me] * lane.width, sent_from[l], mine * lane.width, stream_),
+                   "cuMemcpyDtoDAsync");
+    }
+  }
+  finish("ncclSend/ncclRecv");
 }
 
 void NcclCommunicator::abort(int exit_code) {

@@ -21,11 +21,16 @@
 //   - Device collectives run on a stream of the communicator's own that orders against the
 //     backend's default stream both ways (a blocking stream), and are complete on return; errors
 //     are Error(Device) with ncclGetErrorString's (and ncclGetLastError's) text.
+//   - all_gather_rows is one NCCL group of point-to-point transfers for every lane, each rank's rows
+//     received straight into their place. A rank whose rows move (any rank after one with rows)
+//     first copies them into a scratch buffer of its own rows' size, allocated from the backend and
+//     kept for the next call (it is the only device memory the communicator holds).
 //   - The communicator must go before its backend; MPI is finalised by the base class, after NCCL.
 #pragma once
 
 #include <string>
 
+#include "runtime/device/backend.h"
 #include "runtime/distributed/mpi_communicator.h"
 
 struct ncclComm;   // ncclComm_t (nccl.h)
@@ -46,8 +51,7 @@ class NcclCommunicator final : public MpiCommunicator {
 
   void all_reduce(Backend& backend, DeviceBuffer& buffer, uint64_t count, ElementType type, Reduction op) override;
   void all_reduce_many(Backend& backend, const std::vector<ReduceLane>& lanes) override;
-  void all_gather_rows(Backend& backend, const DeviceBuffer& local, const std::vector<uint64_t>& bytes,
-                       DeviceBuffer& target) override;
+  void all_gather_rows(Backend& backend, const std::vector<RowLane>& lanes, const std::vector<uint64_t>& rows) override;
   // Aborts the NCCL communicator (so that no kernel waits for a peer that is gone), then MPI_Abort.
   [[noreturn]] void abort(int exit_code) override;
 
@@ -64,6 +68,8 @@ class NcclCommunicator final : public MpiCommunicator {
   CUctx_st* context_ = nullptr;    // the device's primary context, retained
   CUstream_st* stream_ = nullptr;  // blocking stream on it
   ncclComm* comm_ = nullptr;
+  // This rank's rows while all_gather_rows receives over them; grows, kept between calls.
+  DeviceBuffer scratch_;
 };
 
 }  // namespace hqc::runtime

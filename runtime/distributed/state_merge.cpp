@@ -249,27 +249,26 @@ void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::
   for (const std::vector<int64_t>& r : gather_words(comm, {static_cast<int64_t>(mine)})) rows.push_back(static_cast<uint64_t>(r.at(0)));
   uint64_t total = 0;
   for (uint64_t r : rows) total += r;
+  // Gathered in place, every column in one collective. The output's buffers are sized by its
+  // capacity, an estimate for the whole table (a two-phase aggregation's partial groups are sized
+  // like the table), so they usually hold every rank's rows; one that does not is replaced by a
+  // buffer of the rows first. Allocating, freeing or copying a capacity-sized buffer per merge cost
+  // milliseconds per column on the H200 for kilobytes of rows.
+  std::vector<Communicator::RowLane> lanes;
   for (const StateMerge::Lane& lane : m.lanes) {
     AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
     const uint64_t width = element_bytes(b.spec->element) * lane.words;
     if (mine * lane.words > b.elements)
       throw Error(ErrorKind::Internal, "merging " + m.what + ": " + std::to_string(mine) + " rows counted, " + lane.buffer + " holds fewer");
-    std::vector<uint64_t> bytes;
-    for (uint64_t r : rows) bytes.push_back(r * width);
-    // Gathered into a buffer of the rows there are, then copied back when the output holds them: the
-    // output's buffers are sized by its capacity, an estimate for the whole table (a two-phase
-    // aggregation's partial groups are sized like the table: TPC-H Q18's 2^27 slots at SF 30), and
-    // replacing them — allocating another of that size, freeing the old — cost milliseconds per
-    // column on the H200 for kilobytes of rows.
-    DeviceBuffer gathered = backend.allocate(std::max<uint64_t>(1, total * lane.words) * element_bytes(b.spec->element));
-    comm.all_gather_rows(backend, b.buffer, bytes, gathered);
-    if (total * lane.words <= b.elements) {
-      if (total > 0) backend.copy_device(b.buffer, gathered, total * width);
-    } else {
-      b.buffer = std::move(gathered);
+    if (total * lane.words > b.elements) {
+      DeviceBuffer larger = backend.allocate(total * width);
+      if (mine > 0) backend.copy_device(larger, b.buffer, mine * width);
+      b.buffer = std::move(larger);
       b.elements = total * lane.words;
     }
+    lanes.push_back({&b.buffer, width});
   }
+  comm.all_gather_rows(backend, lanes, rows);
   counter.buffer.upload(&total, 8);
 }
 
