@@ -7,7 +7,8 @@
 // Contract:
 //   - estimate_selectivity() returns a value in (0, 1], an upper-leaning estimate: equality on a
 //     column with d distinct values counts 2/d (skew headroom), ranges count the covered fraction
-//     of [min, max], AND takes the minimum, OR sums (capped at 1), NOT and anything unknown 1.
+//     of [min, max], AND takes the minimum after intersecting the ranges of each column, OR sums
+//     (capped at 1), NOT and anything unknown 1.
 //   - hash_capacity() is a power of two >= max(16, rows / load_factor).
 //   - perfect hashing is chosen when the key domain (max - min + 1) is at most
 //     kPerfectHashDensity x the build rows, or small in absolute terms (kSmallPerfectHashSlots:

@@ -48,7 +48,7 @@ TEST_CASE("DatabaseStatistics answers rows, column stats and dictionary codes") 
   CHECK_THROWS_AS(s.dictionary_code("t", "a", "x", DictMatch::Equal), Error);
 }
 
-TEST_CASE("selectivity estimates: equality 2/d, ranges by covered domain, and = min, or = sum") {
+TEST_CASE("selectivity estimates: equality 2/d, ranges by covered domain, and = min after intersecting one column's ranges, or = sum") {
   Database db = small_db();
   planner::DatabaseStatistics s(db);
   CHECK(planner::estimate_selectivity(*make_compare(CompareOp::Eq, col_a(), lit(5)), "t", s) == doctest::Approx(0.02));
@@ -61,6 +61,19 @@ TEST_CASE("selectivity estimates: equality 2/d, ranges by covered domain, and = 
   CHECK(planner::estimate_selectivity(*between, "t", s) == doctest::Approx(0.10));
   ExprPtr both = make_logical(ExprKind::And, {make_compare(CompareOp::Lt, col_a(), lit(25)), between});
   CHECK(planner::estimate_selectivity(*both, "t", s) == doctest::Approx(0.10));
+  // Ranges of one column intersect: one year, not the smaller of "since" and "before" (0.3 as a minimum).
+  ExprPtr decade = make_logical(ExprKind::And, {make_compare(CompareOp::Ge, col_a(), lit(20)), make_compare(CompareOp::Lt, col_a(), lit(30))});
+  CHECK(planner::estimate_selectivity(*decade, "t", s) == doctest::Approx(0.10));
+  // With other conjuncts, the minimum over them and the intersected ranges.
+  ExprPtr with_eq = make_logical(ExprKind::And, {make_compare(CompareOp::Le, col_a(), lit(59)), make_compare(CompareOp::Eq, col_a(), lit(5)),
+                                                 make_compare(CompareOp::Gt, col_a(), lit(9))});
+  CHECK(planner::estimate_selectivity(*with_eq, "t", s) == doctest::Approx(0.02));
+  ExprPtr wide = make_logical(ExprKind::And, {make_compare(CompareOp::Le, col_a(), lit(59)), make_compare(CompareOp::Gt, col_a(), lit(9)),
+                                              make_compare(CompareOp::Eq, make_column("x", "nope", DataType::int32()), lit(1))});
+  CHECK(planner::estimate_selectivity(*wide, "t", s) == doctest::Approx(0.50));
+  // Disjoint ranges keep a nonzero estimate (one value).
+  ExprPtr none = make_logical(ExprKind::And, {make_compare(CompareOp::Ge, col_a(), lit(50)), make_compare(CompareOp::Lt, col_a(), lit(10))});
+  CHECK(planner::estimate_selectivity(*none, "t", s) == doctest::Approx(0.01));
   ExprPtr either = make_logical(ExprKind::Or, {make_compare(CompareOp::Lt, col_a(), lit(25)), between});
   CHECK(planner::estimate_selectivity(*either, "t", s) == doctest::Approx(0.35));
   ExprPtr dict = make_compare(CompareOp::Eq, make_column("t", "s", DataType::varchar(4)), make_dict_code("t", "s", "a", DictMatch::Equal));
