@@ -269,7 +269,8 @@ TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
     write("col", {1, 2, 0});
     write("wide", {10, 11, 20, 21, 0, 0});
     write("counter", {2});
-    peer.other = {bytes_of({3}), bytes_of({3, 4, 5}), bytes_of({30, 31, 40, 41, 50, 51})};
+    // The peer's row count, then its rows of every lane in one piece (one host all-gather): col's, then wide's.
+    peer.other = {bytes_of({3}), bytes_of({3, 4, 5, 30, 31, 40, 41, 50, 51})};
     merge_state(peer, *backend, plan, m, buffers, params);
     CHECK(read("counter") == std::vector<int64_t>{5});
     CHECK(read("col") == std::vector<int64_t>{1, 2, 3, 4, 5});
