@@ -120,13 +120,29 @@ bool DeviceColumnCache::resident(const std::string& key, const HostColumnBytes& 
          it->second.fingerprint == sampled_fingerprint(view);
 }
 
-std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnCache::get_all(const std::vector<Request>& requests) {
+void DeviceColumnCache::make_room(uint64_t needed, const std::set<std::string>& keep) {
+  uint64_t free = backend_.free_memory();
+  while (free < needed) {
+    auto victim = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (keep.count(it->first) == 0 && (victim == entries_.end() || it->second.last_used < victim->second.last_used)) victim = it;
+    }
+    if (victim == entries_.end()) return;  // nothing left to free: the allocations say what is missing
+    free += victim->second.column.values.bytes() + victim->second.column.heap.bytes();
+    entries_.erase(victim);
+    ++evictions_;
+  }
+}
+
+std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnCache::get_all(const std::vector<Request>& requests,
+                                                                                              uint64_t then_allocated) {
   uint64_t pending = 0;
   std::set<std::string> counted;
   for (const auto& [table, column] : requests) {
     const std::string key = table + "." + column->name;
     if (counted.insert(key).second && !resident(key, host_column_bytes(*column))) pending += device_bytes(*column);
   }
+  make_room(pending + then_allocated, counted);
   batch_bytes_ = pending;
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> out;
   try {
@@ -142,12 +158,17 @@ std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnC
 const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column) {
   const std::string key = table + "." + column.name;
   const HostView view = host_column_bytes(column);
-  if (resident(key, view)) return entries_.at(key).column;
+  if (resident(key, view)) {
+    Entry& entry = entries_.at(key);
+    entry.last_used = ++use_clock_;
+    return entry.column;
+  }
   const auto start = std::chrono::steady_clock::now();
   Entry entry;
   entry.host_data = view.data;
   entry.host_bytes = view.bytes;
   entry.fingerprint = sampled_fingerprint(view);
+  entry.last_used = ++use_clock_;
   entry.column.rows = view.rows;
   entry.column.values = backend_.allocate(view.bytes);
   upload(entry.column.values, view.data, view.bytes);

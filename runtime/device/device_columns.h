@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,9 +72,13 @@ class DeviceColumnCache {
 
   const DeviceColumn& get(const std::string& table, const Column& column);
   // get() of every (table, column), after adding up the bytes that are not resident yet: a batch of
-  // at least StagingOptions::batch_threshold bytes creates the staging slots.
+  // at least StagingOptions::batch_threshold bytes creates the staging slots. Columns of earlier
+  // batches stay resident for later ones, but never at the batch's expense: while its uploads plus
+  // `then_allocated` (the state the caller allocates next) exceed the device's free memory, the
+  // columns it does not read are freed, least recently used first (evictions() counts them).
   using Request = std::pair<std::string, const Column*>;
-  std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests);
+  std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests,
+                                                                             uint64_t then_allocated = 0);
   void clear() { entries_.clear(); }
   // Frees the device copies of `table`'s columns (a table that is about to be streamed in chunks).
   void evict(const std::string& table);
@@ -84,6 +89,7 @@ class DeviceColumnCache {
   double transfer_ms() const { return transfer_ms_; }
   uint64_t bytes_uploaded() const { return bytes_uploaded_; }
   uint64_t uploads() const { return uploads_; }
+  uint64_t evictions() const { return evictions_; }  // columns freed to make room, since construction
   uint64_t staged_bytes() const { return staged_bytes_; }  // of bytes_uploaded(), through pinned slots
   void reset_counters() { transfer_ms_ = 0; bytes_uploaded_ = 0; uploads_ = 0; staged_bytes_ = 0; }
 
@@ -93,6 +99,7 @@ class DeviceColumnCache {
     const void* host_data = nullptr;
     uint64_t host_bytes = 0;
     uint64_t fingerprint = 0;
+    uint64_t last_used = 0;  // use_clock_ at its last get()
   };
   struct Slot {
     PinnedBuffer host;
@@ -101,6 +108,8 @@ class DeviceColumnCache {
   // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
   void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
   bool resident(const std::string& key, const HostColumnBytes& view) const;
+  // Frees columns not in `keep`, least recently used first, until `needed` bytes are free.
+  void make_room(uint64_t needed, const std::set<std::string>& keep);
 
   Backend& backend_;
   StagingOptions staging_;
@@ -111,6 +120,8 @@ class DeviceColumnCache {
   double transfer_ms_ = 0;
   uint64_t bytes_uploaded_ = 0;
   uint64_t uploads_ = 0;
+  uint64_t evictions_ = 0;
+  uint64_t use_clock_ = 0;
 };
 
 }  // namespace hqc::runtime

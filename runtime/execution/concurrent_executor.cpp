@@ -647,7 +647,9 @@ void ConcurrentQueriesRun::upload() {
   }
   {
     Watchdog::Phase phase(labels_, "transfer");
-    device_columns_ = columns_.get_all(requests);
+    uint64_t state = 0;  // allocated next; room is made for it too (DeviceColumnCache::get_all)
+    for (size_t q = 0; q < plans_.size(); ++q) state += state_bytes(*plans_[q], params_[q]);
+    device_columns_ = columns_.get_all(requests, state);
   }
   stats_.transfer_ms = columns_.transfer_ms();
   stats_.transfer_bytes = columns_.bytes_uploaded();

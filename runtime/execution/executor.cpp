@@ -343,7 +343,7 @@ void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& 
     }
   }
   Watchdog::Phase phase(plan_.label, "transfer");
-  columns_ = columns.get_all(requests);
+  columns_ = columns.get_all(requests, state_bytes(plan_, params_[0]));  // room for the state allocated next
   stats_.transfer_ms = columns.transfer_ms();
   stats_.transfer_bytes = columns.bytes_uploaded();
 }

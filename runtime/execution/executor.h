@@ -8,7 +8,9 @@
 //     loaded once per Executor — on CUDA from the fatbin built ahead, else compiled like a module —
 //     and linked to the plan's module; ExecutionStats::compile_ms counts their compile too.
 //   - Uploads each scanned column once (DeviceColumnCache, shared across pipelines and queries run
-//     by the same Executor).
+//     by the same Executor). Columns stay resident for later queries only while there is room: a
+//     query whose columns and state do not fit beside them frees those it does not read, least
+//     recently used first.
 //   - Resolves run-time parameters from the Database (row counts, statistics, dictionary codes of
 //     string literals) — the same compiled source serves every data set.
 //   - Pipelines (ExecutorOptions::pipelines):

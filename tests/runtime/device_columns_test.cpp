@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "runtime/device/device_columns.h"
+#include "tests/runtime/forwarding_backend.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
@@ -125,4 +126,60 @@ TEST_CASE("the staging slots are pinned only for a batch of uploads large enough
   const Column e = column("e", 10000, 13);
   CHECK(cache.get("t", e).values.download_as<int64_t>(10000) == e.i64);
   CHECK(cache.staged_bytes() == 240000);
+}
+
+namespace {
+
+// A device of `budget` bytes: what this backend has allocated is all that is in use.
+class SmallDevice final : public test::ForwardingBackend {
+ public:
+  SmallDevice(uint64_t budget) : ForwardingBackend(open_backend(DeviceChoice::OpenCL)), budget_(budget) {}
+  uint64_t free_memory() override { return budget_ > allocated_bytes() ? budget_ - allocated_bytes() : 0; }
+
+ private:
+  uint64_t budget_;
+};
+
+Column int32_column(const std::string& name, int32_t base) {
+  Column c;
+  c.name = name;
+  c.type = DataType::int32();
+  for (int32_t i = 0; i < 262144; ++i) c.i32.push_back(base + i);  // 1 MiB
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("columns of earlier batches are freed, least recently used first, when a batch needs their room") {
+  constexpr uint64_t kMiB = 1 << 20;
+  SmallDevice device(4 * kMiB + 4096);
+  DeviceColumnCache cache(device);
+  const Column a = int32_column("a", 0), b = int32_column("b", 1000), c = int32_column("c", 2000);
+  cache.get_all({{"t", &a}});
+  cache.get_all({{"t", &b}});
+  cache.get("t", a);  // a is now used more recently than b
+  CHECK(cache.bytes_held() == 2 * kMiB);
+
+  // c (1 MiB) and 1 MiB of state fit beside a and b: nothing is freed.
+  cache.get_all({{"t", &c}}, kMiB);
+  CHECK(cache.evictions() == 0);
+  CHECK(cache.bytes_held() == 3 * kMiB);
+
+  // c resident and 2 MiB of state: one column must go, the least recently used one not asked for (b).
+  const auto got = cache.get_all({{"t", &c}}, 2 * kMiB);
+  CHECK(cache.evictions() == 1);
+  CHECK(cache.holds("t", "a"));
+  CHECK_FALSE(cache.holds("t", "b"));
+  CHECK(got.at({"t", "c"})->values.download_as<int32_t>(3) == std::vector<int32_t>{2000, 2001, 2002});
+
+  // More than the device has: every column the batch does not read goes, the batch's stay.
+  cache.get_all({{"t", &c}}, 8 * kMiB);
+  CHECK(cache.evictions() == 2);
+  CHECK_FALSE(cache.holds("t", "a"));
+  CHECK(cache.holds("t", "c"));
+
+  // A freed column is uploaded again when asked for.
+  const uint64_t uploads = cache.uploads();
+  CHECK(cache.get_all({{"t", &b}}).at({"t", "b"})->values.download_as<int32_t>(1)[0] == 1000);
+  CHECK(cache.uploads() == uploads + 1);
 }
