@@ -41,7 +41,7 @@ LibraryModule compaction_module(Dialect dialect) {
   m.source = device_library_source(dialect) + "\n// ==== templates/compact/compact.h ====\n" +
              templates::template_source("compact/compact.h");
   m.compile_options = compile_options(dialect);
-  m.kernel_names = {ir::kCompactCountKernel, ir::kCompactGatherKernel, ir::kCompactGatherSlotsKernel};
+  m.kernel_names = {ir::kCompactCountKernel, ir::kCompactGatherKernel, ir::kCompactGatherSlotsKernel, ir::kOrderWordsKernel};
   m.label = "compaction (templates/compact/compact.h)";
   return m;
 }

@@ -249,6 +249,9 @@ inline constexpr uint64_t kCompactChunks = 16384;
 inline constexpr const char* kCompactCountKernel = "hqc_compact_count";
 inline constexpr const char* kCompactGatherKernel = "hqc_compact_gather";
 inline constexpr const char* kCompactGatherSlotsKernel = "hqc_compact_gather_slots";
+// The compaction module's kernel behind ORDER BY ... LIMIT k of a compacted table on the device
+// (runtime/execution/device_top_k.h): each dense row's first sort key as an ordered unsigned word.
+inline constexpr const char* kOrderWordsKernel = "hqc_order_words";
 inline constexpr size_t kCompactColumns = 8;
 // The compaction kernels' launch: a grid of kCompactGrid CTAs of a multiple of kCompactBlock
 // work-items, enough to keep an H100 busy (1024 x 256 work-items, ~one wave of its 132 SMs) and few

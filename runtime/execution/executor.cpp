@@ -301,6 +301,7 @@ class SingleQueryRun {
 
   std::map<std::string, int64_t>& params() { return params_[0]; }
   std::map<std::string, AllocatedBuffer>& buffers() { return buffers_[0]; }
+  const Module* module() const { return module_.get(); }
 
  private:
   std::vector<KernelArg> args_for(const LaunchSpec& launch);
@@ -570,7 +571,8 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
 
   const auto finalize_start = Clock::now();
   Watchdog::Phase phase(plan.label, "finalize");
-  execution.result = assemble_result(plan, run.buffers(), run.params(), database, backend_, cache_);
+  execution.result = assemble_result(plan, run.buffers(), run.params(), database, backend_, cache_,
+                                     AssemblyOptions{run.module(), options.device_top_k_rows});
   stats.finalize_ms = ms_since(finalize_start);
   return execution;
 }

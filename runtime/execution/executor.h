@@ -72,6 +72,8 @@ struct ExecutorOptions {
   bool time_kernels = true;   // device-timed launches (events / profiling)
   // Distributed runs: the rank's hooks; the pipelines then run one after the other (Sequential).
   PipelineHooks* hooks = nullptr;
+  // ORDER BY ... LIMIT k over at least this many groups: candidates chosen on the device (AssemblyOptions).
+  uint64_t device_top_k_rows = kDeviceTopKRows;
 };
 
 // One launch as the launcher decided it (LaunchDecision, launch_config.h).

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
 #include "runtime/device/database_lookup.h"
+#include "runtime/execution/device_top_k.h"
+#include "runtime/execution/library_modules.h"
 #include "runtime/execution/window_stage.h"
 #include "storage/error.h"
 
@@ -324,9 +327,17 @@ Result read_columns(const ResultSpec& spec, const std::vector<size_t>& which, co
 
 Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
                        const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
-                       KernelCache* cache) {
+                       KernelCache* cache, const AssemblyOptions& options) {
   const ResultSpec& spec = plan.result;
   const std::string context = plan.label + ": result";
+  // OFFSET m LIMIT k keeps rows m .. m + k - 1 of the order: the first m + k are chosen, the first
+  // m of them dropped last.
+  const int64_t fetch = spec.limit < 0                                             ? -1
+                        : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
+                                                                                          : spec.limit + spec.offset;
+  // (Not when the host merges groups of equal texts: rows are final only after the merge.)
+  // (Nor under window functions: they see every row.)
+  const bool top_k = !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() && fetch >= 0;
 
   // ---- which rows / slots make the result ----
   uint64_t extent = 0;               // elements to read from each buffer
@@ -336,8 +347,22 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     const int64_t n = read_ints(counter, 1)[0];
     if (n < 0) throw Error(ErrorKind::Internal, context + ": output counter is negative (" + std::to_string(n) + ")");
     extent = static_cast<uint64_t>(n);
-    selected.resize(extent);
-    for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+    // Many rows of a compacted table under ORDER BY ... LIMIT k: the device picks the rows that can
+    // be among the first k (the module links the compaction module only for a compacted result).
+    std::optional<std::vector<uint64_t>> candidates;
+    if (top_k && options.module != nullptr && !library_modules_of(plan).empty() && extent >= options.device_top_k_rows &&
+        extent > static_cast<uint64_t>(fetch)) {
+      const ResultColumnSpec& first = spec.columns[column_index(spec, spec.order_by.front().first, context)];
+      if (first.source == ResultColumnSpec::Source::Buffer)
+        candidates = device_top_k_candidates(backend, *options.module, first, find_buffer(buffers, first.buffer, context),
+                                             spec.order_by.front().second, extent, static_cast<uint64_t>(fetch));
+    }
+    if (candidates) {
+      selected = std::move(*candidates);
+    } else {
+      selected.resize(extent);
+      for (uint64_t i = 0; i < extent; ++i) selected[i] = i;
+    }
   } else {
     extent = spec.slots;
     if (extent == 0 && !spec.occupancy_buffer.empty()) extent = find_buffer(buffers, spec.occupancy_buffer, context).elements;
@@ -376,13 +401,6 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   // the first k only under a LIMIT k. (TPC-H q16, 18,197 rows at SF 1: finalize 9.1-9.8 -> ~7 ms on
   // the development machine, the sort comparing codes instead of decoded strings.)
   ColumnReader reader{buffers, params, database, context, extent, no_input};
-  // (Not when the host merges groups of equal texts: rows are final only after the merge.)
-  // (Nor under window functions: they see every row.)
-  // OFFSET m LIMIT k keeps rows m .. m + k - 1 of the order: the first m + k are chosen, the first
-  // m of them dropped last.
-  const int64_t fetch = spec.limit < 0                                             ? -1
-                        : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
-                                                                                          : spec.limit + spec.offset;
   bool ordered = false;  // `selected` is in ORDER BY order
   if (!spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() && selected.size() > 1) {
     std::vector<size_t> needed;

@@ -1,7 +1,8 @@
 // Device buffers → Result, as a plan's ResultSpec describes: row selection (output counter or
 // occupied slots), key decoding from slots / packed keys, SQL NULLs of a single-tuple aggregate over
 // no rows, dictionary decoding (64-bit codes of MIN/MAX included), AVG, window functions (on the
-// device, runtime/execution/window_stage.h), ORDER BY, LIMIT.
+// device, runtime/execution/window_stage.h), ORDER BY, LIMIT (the candidates of a top-k over many
+// groups chosen on the device, runtime/execution/device_top_k.h).
 //
 // Contract: reads only buffers named by the spec; a row count above a buffer's capacity, a
 // dictionary code outside its dictionary, or a type/element mismatch throws Error(Internal) —
@@ -32,9 +33,21 @@ std::vector<double> read_floats(const AllocatedBuffer& b, uint64_t count, uint64
 
 class KernelCache;
 
-// `backend` (and `cache`, which may be null) run the plan's window functions (runtime/execution/window_stage.h).
+// ORDER BY ... LIMIT k over at least this many rows of a compacted table is narrowed on the device
+// (device_top_k.h); below it the host reads every row (a launch, a sort and a few copies cost more).
+inline constexpr uint64_t kDeviceTopKRows = uint64_t{1} << 15;
+
+struct AssemblyOptions {
+  // The plan's module with its library modules linked (the compaction module's hqc_order_words);
+  // null: everything on the host.
+  const Module* module = nullptr;
+  uint64_t device_top_k_rows = kDeviceTopKRows;
+};
+
+// `backend` (and `cache`, which may be null) run the plan's window functions (runtime/execution/window_stage.h)
+// and, with `options.module`, the device part of ORDER BY ... LIMIT k (device_top_k.h).
 Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, AllocatedBuffer>& buffers,
                        const std::map<std::string, int64_t>& params, const Database& database, Backend& backend,
-                       KernelCache* cache);
+                       KernelCache* cache, const AssemblyOptions& options = {});
 
 }  // namespace hqc::runtime

@@ -172,3 +172,34 @@ HQC_KERNEL void hqc_compact_gather_slots(HQC_GLOBAL const hqc_i64* occupancy, HQ
   HQC_SCRATCH_BEGIN
   HQC_COMPACT_GATHER_BODY(slot_index[r] = slot;)
 }
+
+// ---- ORDER BY ... LIMIT k of a compacted table on the device (runtime/execution/device_top_k.h) ----
+// hqc_order_words: for each of the `rows` dense rows, words[i] = an unsigned word whose ascending
+// order follows the row's first ORDER BY key, and index[i] = i, for a device sort of (word, row).
+// The mapping is monotone: a row with a smaller word comes strictly before in that key; equal words
+// may hold different keys (128-bit values beyond int64 saturate), which the host then compares.
+// `values`: the key's dense buffer, element `lane` of `stride` per row. `mode` bits:
+// 1 descending; 2 the elements are doubles (bit patterns; -0.0 as +0.0); 4 a 128-bit integer (low
+// word, then high word, per row: stride 2, lane 0); 8 the elements are 32-bit integers.
+HQC_KERNEL void hqc_order_words(HQC_GLOBAL const hqc_i64* values, hqc_i64 rows, hqc_i64 stride, hqc_i64 lane, hqc_i64 mode,
+                                HQC_GLOBAL hqc_u64* words, HQC_GLOBAL hqc_u32* index) {
+  const hqc_u64 sign = (hqc_u64)1 << 63;
+  for (hqc_i64 i = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); i < rows; i += HQC_GDIM() * (hqc_i64)HQC_BDIM()) {
+    hqc_u64 w;
+    if ((mode & 8) != 0) {
+      w = (hqc_u64)(hqc_i64)((HQC_GLOBAL const hqc_i32*)values)[i * stride + lane] ^ sign;
+    } else if ((mode & 4) != 0) {
+      const hqc_i64 lo = values[2 * i];
+      const hqc_i64 hi = values[2 * i + 1];
+      w = hi == (lo < 0 ? (hqc_i64)-1 : (hqc_i64)0) ? ((hqc_u64)lo ^ sign) : hi < 0 ? (hqc_u64)0 : ~(hqc_u64)0;
+    } else if ((mode & 2) != 0) {
+      hqc_u64 bits = (hqc_u64)values[i * stride + lane];
+      if (bits == sign) bits = 0;
+      w = (bits & sign) != 0 ? ~bits : (bits | sign);
+    } else {
+      w = (hqc_u64)values[i * stride + lane] ^ sign;
+    }
+    words[i] = (mode & 1) != 0 ? ~w : w;
+    index[i] = (hqc_u32)i;
+  }
+}

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <cstring>
 #include <random>
 #include <set>
 
@@ -523,6 +524,95 @@ TEST_CASE("compaction module: count + gather launches copy every column's words 
         CHECK(wrong == 0);
         CHECK(got[n * words[c]] == 0xdeadbeefu);
       }
+    }
+  }
+}
+
+// hqc_order_words (device ORDER BY ... LIMIT k): for every pair of rows, a smaller word means the
+// row comes strictly first; equal keys give equal words (except where 128-bit values saturate).
+TEST_CASE("compaction module: ORDER BY words are monotone in the key for every mode, ascending and descending") {
+  auto& d = device();
+  std::mt19937_64 rng(42);
+  const int64_t rows = 3001;
+  constexpr int64_t kDescending = 1, kDoubles = 2, kWide = 4, kNarrow = 8;
+  // Each case: the buffer's 64-bit elements, stride, lane, mode, and the key of row i as a long double
+  // (exact for the integers used here; saturated 128-bit values compare as their sign).
+  struct Case {
+    const char* what;
+    std::vector<int64_t> elements;
+    int64_t stride, lane, mode;
+    std::vector<long double> keys;
+    bool saturating = false;
+  };
+  std::vector<Case> cases;
+  {
+    Case c{"int64 lane 1 of 3", std::vector<int64_t>(static_cast<size_t>(rows * 3)), 3, 1, 0, {}};
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t v = i % 7 == 0 ? INT64_MIN + static_cast<int64_t>(rng() % 3) : i % 11 == 0 ? INT64_MAX - static_cast<int64_t>(rng() % 3)
+                                                                                  : static_cast<int64_t>(rng() % 2001) - 1000;
+      c.elements[static_cast<size_t>(i * 3 + 1)] = v;
+      c.elements[static_cast<size_t>(i * 3)] = static_cast<int64_t>(rng());  // other lanes: never read
+      c.keys.push_back(static_cast<long double>(v));
+    }
+    cases.push_back(c);
+  }
+  {
+    Case c{"int32", std::vector<int64_t>(static_cast<size_t>(rows + 1) / 2 + 1), 1, 0, kNarrow, {}};
+    auto* narrow = reinterpret_cast<int32_t*>(c.elements.data());
+    for (int64_t i = 0; i < rows; ++i) {
+      narrow[i] = static_cast<int32_t>(rng() % 201) - 100 + (i % 13 == 0 ? INT32_MIN / 2 : 0);
+      c.keys.push_back(static_cast<long double>(narrow[i]));
+    }
+    cases.push_back(c);
+  }
+  {
+    Case c{"128-bit", {}, 2, 0, kWide, {}, true};
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t lo = static_cast<int64_t>(rng() % 2001) - 1000;
+      const int64_t hi = i % 17 == 0 ? 5 : i % 19 == 0 ? -3 : lo < 0 ? -1 : 0;  // beyond int64 now and then
+      c.elements.push_back(lo);
+      c.elements.push_back(hi);
+      c.keys.push_back(hi == (lo < 0 ? -1 : 0) ? static_cast<long double>(lo) : hi < 0 ? -1e30L : 1e30L);
+    }
+    cases.push_back(c);
+  }
+  {
+    Case c{"doubles", {}, 1, 0, kDoubles, {}};
+    for (int64_t i = 0; i < rows; ++i) {
+      const double v = i % 23 == 0 ? -0.0 : i % 29 == 0 ? 0.0 : static_cast<double>(static_cast<int64_t>(rng() % 4001) - 2000) / 8.0;
+      int64_t bits;
+      std::memcpy(&bits, &v, 8);
+      c.elements.push_back(bits);
+      c.keys.push_back(static_cast<long double>(v));
+    }
+    cases.push_back(c);
+  }
+  for (const Case& c : cases) {
+    for (bool descending : {false, true}) {
+      CAPTURE(c.what);
+      CAPTURE(descending);
+      cl_mem values = d.buffer(c.elements);
+      cl_mem words = d.buffer(std::vector<uint64_t>(static_cast<size_t>(rows), 0));
+      cl_mem index = d.buffer(std::vector<uint32_t>(static_cast<size_t>(rows), 0xffffffffu));
+      d.run("hqc_order_words", {OpenClDevice::mem(values), OpenClDevice::i64(rows), OpenClDevice::i64(c.stride), OpenClDevice::i64(c.lane),
+                                OpenClDevice::i64(c.mode | (descending ? kDescending : 0)), OpenClDevice::mem(words), OpenClDevice::mem(index)},
+            5, 64);
+      const auto w = d.read<uint64_t>(words, static_cast<size_t>(rows));
+      const auto ix = d.read<uint32_t>(index, static_cast<size_t>(rows));
+      size_t wrong = 0, wrong_index = 0;
+      for (int64_t i = 0; i < rows; ++i) {
+        wrong_index += ix[static_cast<size_t>(i)] != static_cast<uint32_t>(i) ? 1 : 0;
+        for (int64_t j = 0; j < rows; j += 7) {
+          const long double a = c.keys[static_cast<size_t>(i)], b = c.keys[static_cast<size_t>(j)];
+          const bool first = descending ? a > b : a < b;
+          const uint64_t wa = w[static_cast<size_t>(i)], wb = w[static_cast<size_t>(j)];
+          if (wa < wb && !first) ++wrong;       // a smaller word must mean strictly first
+          if (a == b && wa != wb) ++wrong;      // equal keys, equal words
+          if (first && wa > wb) ++wrong;        // and the order never inverts
+        }
+      }
+      CHECK(wrong == 0);
+      CHECK(wrong_index == 0);
     }
   }
 }
