@@ -15,6 +15,7 @@ namespace hqc::ir {
 
 std::vector<Pass> default_passes() {
   return {
+      {"reduce_builds", reduce_builds},
       {"dictionary_tables", dictionary_tables},
       {"assign_parameters", assign_parameters},
       {"flag_arithmetic", flag_arithmetic},

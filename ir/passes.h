@@ -30,6 +30,9 @@ struct PassOptions {
 };
 
 // The passes, in order (default_passes() returns exactly this list):
+//   reduce_builds      a hash table probed once, on a key another (selective) table restricts, builds
+//                      only the rows that can match: its build probes that table first
+//                      (ir/pass_reduce_builds.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
 //                      (ir/pass_dictionary_tables.cpp)
@@ -43,6 +46,7 @@ struct PassOptions {
 //                      decision at run time (ir/pass_launch_constraints.cpp)
 std::vector<Pass> default_passes();
 
+void reduce_builds(Program& program);
 void dictionary_tables(Program& program);
 void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);
