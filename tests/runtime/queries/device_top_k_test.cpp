@@ -5,6 +5,8 @@
 // OFFSET), and the device path really ran (hqc_order_words launched).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
