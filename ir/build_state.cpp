@@ -790,8 +790,9 @@ void Lowering::add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, Agg
 
 void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d, AggregationTable& t) {
   if (combining_ != nullptr) {
-    // Phase 2 groups what phase 1 grouped: its layout, and the same capacity param (the groups of the
-    // whole table, which every rank's partial table was sized for too).
+    // Phase 2 groups what phase 1 grouped: its layout, and the capacity param one process would size
+    // the table with (the groups of the whole table; each rank's partial table has its own, sized
+    // for the rank's share).
     t.layout = AggLayout::GlobalHash;
     t.slots_param = combining_->slots_param;
   } else if (t.keys.empty()) {

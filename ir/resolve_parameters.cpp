@@ -53,7 +53,19 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
         break;
       }
       case Param::Source::DictCode: value = stats.dictionary_code(p.table, p.column, p.literal, p.match); break;
-      case Param::Source::Capacity: value = capacity(p, stats, v); break;
+      case Param::Source::Capacity:
+        value = capacity(p, stats, v);
+        if (p.per_rank && !p.table.empty()) {
+          ParamValues::PerRank r{p.table, 1.0, 0, p.load_factor};
+          if (p.predicate) r.per_row *= planner::estimate_selectivity(*p.predicate, p.table, stats);
+          for (const auto& [table, predicate] : p.join_filters) r.per_row *= planner::estimate_selectivity(*predicate, table, stats);
+          if (!p.distinct_columns.empty()) {
+            r.groups = 1.0;
+            for (const std::string& term : p.distinct_columns) r.groups *= static_cast<double>(planner::distinct_of_term(term, stats));
+          }
+          v.per_rank[p.name] = r;
+        }
+        break;
       case Param::Source::Product: {
         value = 1;
         for (const std::string& f : p.factors) {

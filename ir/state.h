@@ -88,6 +88,9 @@ struct Param {
   // table (an estimate, not a bound: a table that proves too small grows and the query re-runs).
   std::vector<std::pair<std::string, plan::ExprPtr>> join_filters;
   double load_factor = 0.5;                  // Capacity: occupied fraction the table is sized for
+  // Capacity: the table is filled from one rank's share of `table` (a distributed run's rank-local
+  // partial groups): each rank sizes it for its own rows (ParamValues::per_rank, runtime rank_plan).
+  bool per_rank = false;
   std::vector<std::string> factors;          // Product, Sum
   int64_t value = 0;                         // Constant
   uint32_t word = 0;                         // OutputValue: 1 = the high word of a 128-bit value

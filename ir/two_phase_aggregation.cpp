@@ -12,7 +12,8 @@
 //             COUNTs, MIN of the MINs, MAX of the MAXes (an AVG is already a sum and a count). It
 //             runs the same on every rank; filters and argument expressions applied in phase 1.
 // The final table keeps the name, buffers, capacity param and result columns one process gives the
-// table, so what reads it (later stages, compaction, the result) does not change.
+// table, so what reads it (later stages, compaction, the result) does not change. The partial table
+// gets a capacity of its own, sized on each rank for that rank's rows (Param::per_rank).
 //
 // Contract:
 //   expects: `p` is the aggregating pipeline, not yet finished, with its sink to be set here.
@@ -68,6 +69,23 @@ void rename_buffers(Program& program, AggregationTable& t, const std::string& pa
   t.name = partial;
 }
 
+// A partial table (or one of complete groups of the rank's partition keys) holds the groups of the
+// rank's rows only: sized by a capacity of its own named `name`,
+// marked per_rank, which each rank resolves for its share of `scanned` (runtime rank_plan), while
+// the final table keeps the capacity sized for the whole table.
+void size_for_share(Program& program, AggregationTable& t, const std::string& scanned, const std::string& name) {
+  const Param* whole = program.find_param(t.slots_param);
+  if (whole == nullptr || whole->source != Param::Source::Capacity || whole->table != scanned) return;
+  Param mine = *whole;
+  mine.name = name;
+  mine.per_rank = true;
+  mine.comment += " (each rank: its share's rows)";
+  for (Buffer& b : program.buffers)
+    if (b.elements_param == t.slots_param && b.name.rfind(t.name + "_", 0) == 0) b.elements_param = mine.name;
+  t.slots_param = mine.name;
+  program.params.push_back(std::move(mine));
+}
+
 }  // namespace
 
 std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipeline& p, std::vector<ResultColumn>& columns) {
@@ -77,6 +95,7 @@ std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipel
     AggregationTable& t = program_.aggregations[index];  // complete groups, kept (rank_local_groups.cpp)
     t.rank_local = true;
     t.partition_keyed = true;
+    size_for_share(program_, t, p.source.table, name + "_rank_capacity");
     p.sink = {SinkKind::Aggregate, name};
     return {name, finish(p)};
   }
@@ -87,8 +106,10 @@ std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipel
 
   // Phase 1: the rank's partial groups.
   AggregationTable& table = program_.aggregations[index];
+  const std::string whole_capacity = table.slots_param;
   rename_buffers(program_, table, name + "_partial");
   table.rank_local = true;
+  size_for_share(program_, table, p.source.table, table.name + "_capacity");
   const AggregationTable partial = table;  // a copy: the vector grows below
   p.sink = {SinkKind::Aggregate, partial.name};
   const int phase1 = finish(p);
@@ -141,7 +162,9 @@ std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipel
     merged.aggregates.push_back(std::move(e));
   }
   std::vector<ResultColumn> combined;  // accumulator for accumulator as phase 1's: `columns` stand
-  combining_ = &partial;
+  AggregationTable like_partial = partial;  // what phase 2 copies from phase 1, but the whole table's capacity
+  like_partial.slots_param = whole_capacity;
+  combining_ = &like_partial;
   make_aggregation(merged, combine, combined, name);
   combining_ = nullptr;
   program_.aggregations.back().combines = partial.name;

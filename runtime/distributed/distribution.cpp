@@ -1,6 +1,9 @@
 // A plan's pipelines and state across ranks (distribution.h).
 #include "runtime/distributed/distribution.h"
 
+#include <algorithm>
+
+#include "planner/sizing.h"
 #include "storage/error.h"
 
 namespace hqc::runtime {
@@ -86,6 +89,14 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
 ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows) {
   ExecutablePlan copy = plan;
   for (ParamSpec& p : copy.params) {
+    if (p.per_rank) {  // a rank-local table: sized for the rank's rows
+      auto it = local_rows.find(p.per_rank->table);
+      if (it == local_rows.end()) continue;
+      double rows = static_cast<double>(it->second) * p.per_rank->per_row;
+      if (p.per_rank->groups > 0) rows = std::min(rows, p.per_rank->groups);
+      p.value = static_cast<int64_t>(planner::hash_capacity(static_cast<uint64_t>(std::max(1.0, rows)), 1.0, p.per_rank->load_factor));
+      continue;
+    }
     if (p.rows_of.empty()) continue;
     if (auto it = local_rows.find(p.rows_of); it != local_rows.end()) p.value = static_cast<int64_t>(it->second);
   }

@@ -41,7 +41,9 @@ struct Distribution {
 Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>& partitioned_tables);
 
 // A copy of `plan` for one rank: every row count of a partitioned table (ParamSpec::rows_of) is the
-// rank's rows, `local_rows` by table; everything else (capacities, statistics) stays the whole table's.
+// rank's rows, `local_rows` by table, and a capacity sized per rank (ParamSpec::per_rank: a
+// rank-local partial table) is sized for them; everything else (other capacities, statistics) stays
+// the whole table's.
 ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows);
 
 }  // namespace hqc::runtime

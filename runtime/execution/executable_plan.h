@@ -32,14 +32,24 @@ enum class ScalarKind { I32, I64, U64, F64 };
 enum class ElementType { I32, U32, I64, U64, F64 };
 uint32_t element_bytes(ElementType t);
 
+// A capacity sized per rank (ir::Param::per_rank): for a rank holding `rows` of `table`, hash slots
+// for max(1, min(rows x per_row, groups; 0 = no bound)) at the load factor (runtime rank_plan).
+struct PerRankCapacity {
+  std::string table;
+  double per_row = 1.0;
+  double groups = 0;
+  double load_factor = 0.5;
+};
+
 // A run-time parameter (a kernel argument) with its value, resolved against the database once, by
 // ir::resolve_parameters when the program was lowered (execution/lower_program.h). `rows_of`: for a
 // tuple count, the table whose rows it counts (the concurrent executor recognises a scan of the fact
-// table by it, and gives each chunk its own count); empty otherwise.
+// table by it, and gives each chunk its own count); empty otherwise. `per_rank`: see PerRankCapacity.
 struct ParamSpec {
   std::string name;
   int64_t value = 0;
   std::string rows_of;
+  std::optional<PerRankCapacity> per_rank;
 };
 
 struct BufferSpec {

@@ -117,7 +117,11 @@ TEST_CASE("two-phase aggregation: partial table, materialized groups, final tabl
   CHECK(final_table.combines == "agg0_partial");
   CHECK(final_table.layout == ir::AggLayout::GlobalHash);
   CHECK(final_table.slots_param == "agg0_capacity");
-  CHECK(partial.slots_param == "agg0_capacity");
+  // The partial table: a capacity of its own, resolved by each rank for its share's rows.
+  CHECK(partial.slots_param == "agg0_partial_capacity");
+  REQUIRE(p.find_param("agg0_partial_capacity") != nullptr);
+  CHECK(p.find_param("agg0_partial_capacity")->per_rank);
+  CHECK_FALSE(p.find_param("agg0_capacity")->per_rank);
   CHECK(final_table.compaction.has_value());
   CHECK(accumulators(final_table) == std::vector<std::string>{"q := sum(q) -> agg0_q", "n := sum(n) -> agg0_n",
                                                               "first := min(first) -> agg0_first", "top := max(top) -> agg0_top",
@@ -127,7 +131,7 @@ TEST_CASE("two-phase aggregation: partial table, materialized groups, final tabl
   CHECK(final_table.accumulators[1].zero_without_input);  // a SUM of COUNTs
   // The materialization: every group's keys and partial accumulators, one row per slot at most.
   REQUIRE(p.outputs.size() == 1);
-  CHECK(p.outputs[0].capacity_param == "agg0_capacity");
+  CHECK(p.outputs[0].capacity_param == "agg0_partial_capacity");  // a rank's rows; the merge grows it for all
   std::vector<std::string> columns;
   for (const ir::OutputColumn& c : p.outputs[0].columns) columns.push_back(c.name);
   CHECK(columns == std::vector<std::string>{"l_orderkey", "l_shipdate", "q", "n", "first", "top", "tax__sum", "tax__count"});

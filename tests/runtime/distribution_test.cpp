@@ -195,6 +195,20 @@ TEST_CASE("rank_plan: scans of a partitioned table count the rank's rows, nothin
   CHECK(mine.params[2].value == 4096);
 }
 
+TEST_CASE("rank_plan: a capacity sized per rank is sized for the rank's rows, bounded by its groups") {
+  ExecutablePlan plan;
+  ParamSpec rows_bound{"agg0_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", 0.25, 0, 0.5}};
+  ParamSpec groups_bound{"agg1_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", 1.0, 3000, 0.5}};
+  ParamSpec elsewhere{"agg2_partial_capacity", 1 << 20, "", PerRankCapacity{"orders", 1.0, 0, 0.5}};
+  plan.params = {rows_bound, groups_bound, elsewhere};
+  const ExecutablePlan mine = rank_plan(plan, {{"lineitem", 100000}});
+  CHECK(mine.params[0].value == 65536);  // 25,000 rows / 0.5 -> the next power of two
+  CHECK(mine.params[1].value == 8192);   // min(100,000, 3,000 groups) / 0.5
+  CHECK(mine.params[2].value == 1 << 20);  // orders is not partitioned here: unchanged
+  const ExecutablePlan empty = rank_plan(plan, {{"lineitem", 0}});
+  CHECK(empty.params[0].value == 16);  // hash_capacity's least table
+}
+
 TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
   std::unique_ptr<Backend> backend = open_backend(DeviceChoice::OpenCL);
   ScriptedPeer peer;
