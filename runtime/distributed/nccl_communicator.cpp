@@ -209,6 +209,7 @@ void NcclCommunicator::release() noexcept {
   if (context_ == nullptr) return;
   const CudaDriver& driver = cuda_driver();
   driver.ctx_set_current(context_);
+  scratch_ = DeviceBuffer();  // freed through the backend while this context is still retained
   if (comm_ != nullptr) nccl().comm_destroy(comm_);
   comm_ = nullptr;
   if (stream_ != nullptr) driver.stream_destroy(stream_);
