@@ -124,12 +124,10 @@ struct ParamValues {
   // at the buffer's element width.
   std::map<std::string, std::vector<int64_t>> contents;
   // Capacity params sized per rank (Param::per_rank), by name: the estimate's parts, so that a rank
-  // holding `rows` of `table` sizes the table for max(1, min(rows x per_row, groups)) / load_factor.
+  // holding `rows` of `table` sizes the table with terms.slots(rows).
   struct PerRank {
     std::string table;
-    double per_row = 1.0;  // selectivities of the predicate and the join filters
-    double groups = 0;     // the distinct columns' product; 0: no such bound
-    double load_factor = 0.5;
+    planner::CapacityTerms terms;
   };
   std::map<std::string, PerRank> per_rank;
   // Throws Error(Internal) naming the parameter when absent.

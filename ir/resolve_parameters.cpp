@@ -12,8 +12,7 @@ namespace {
 
 int64_t capacity(const Param& p, const planner::Statistics& stats, const ParamValues& so_far) {
   const uint64_t source_rows = p.table.empty() && !p.factors.empty() ? static_cast<uint64_t>(so_far.at(p.factors[0])) : 0;
-  const double estimate = capacity_estimate(p, stats, source_rows);
-  return static_cast<int64_t>(planner::hash_capacity(static_cast<uint64_t>(estimate), 1.0, p.load_factor));
+  return static_cast<int64_t>(capacity_terms(p, stats).slots(static_cast<double>(p.table.empty() ? source_rows : stats.rows(p.table))));
 }
 
 ColumnStats valid_stats(const Param& p, const planner::Statistics& stats) {
@@ -27,16 +26,20 @@ ColumnStats valid_stats(const Param& p, const planner::Statistics& stats) {
 
 }  // namespace
 
-double capacity_estimate(const Param& p, const planner::Statistics& stats, uint64_t source_rows) {
-  double estimate = static_cast<double>(p.table.empty() ? source_rows : stats.rows(p.table));
-  if (!p.table.empty() && p.predicate) estimate *= planner::estimate_selectivity(*p.predicate, p.table, stats);
-  for (const auto& [table, predicate] : p.join_filters) estimate *= planner::estimate_selectivity(*predicate, table, stats);
+planner::CapacityTerms capacity_terms(const Param& p, const planner::Statistics& stats) {
+  planner::CapacityTerms t;
+  t.load_factor = p.load_factor;
+  if (!p.table.empty() && p.predicate) t.per_row *= planner::estimate_selectivity(*p.predicate, p.table, stats);
+  for (const auto& [table, predicate] : p.join_filters) t.per_row *= planner::estimate_selectivity(*predicate, table, stats);
   if (!p.distinct_columns.empty()) {
-    double groups = 1.0;
-    for (const std::string& term : p.distinct_columns) groups *= static_cast<double>(planner::distinct_of_term(term, stats));
-    estimate = std::min(estimate, groups);
+    t.groups = 1.0;
+    for (const std::string& term : p.distinct_columns) t.groups *= static_cast<double>(planner::distinct_of_term(term, stats));
   }
-  return std::max(1.0, estimate);
+  return t;
+}
+
+double capacity_estimate(const Param& p, const planner::Statistics& stats, uint64_t source_rows) {
+  return capacity_terms(p, stats).estimate(static_cast<double>(p.table.empty() ? source_rows : stats.rows(p.table)));
 }
 
 ParamValues resolve_parameters(const Program& program, const planner::Statistics& stats) {
@@ -55,16 +58,7 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
       case Param::Source::DictCode: value = stats.dictionary_code(p.table, p.column, p.literal, p.match); break;
       case Param::Source::Capacity:
         value = capacity(p, stats, v);
-        if (p.per_rank && !p.table.empty()) {
-          ParamValues::PerRank r{p.table, 1.0, 0, p.load_factor};
-          if (p.predicate) r.per_row *= planner::estimate_selectivity(*p.predicate, p.table, stats);
-          for (const auto& [table, predicate] : p.join_filters) r.per_row *= planner::estimate_selectivity(*predicate, table, stats);
-          if (!p.distinct_columns.empty()) {
-            r.groups = 1.0;
-            for (const std::string& term : p.distinct_columns) r.groups *= static_cast<double>(planner::distinct_of_term(term, stats));
-          }
-          v.per_rank[p.name] = r;
-        }
+        if (p.per_rank && !p.table.empty()) v.per_rank[p.name] = {p.table, capacity_terms(p, stats)};
         break;
       case Param::Source::Product: {
         value = 1;

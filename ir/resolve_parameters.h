@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ir/program.h"
+#include "planner/sizing.h"
 #include "planner/statistics.h"
 #include "storage/table.h"
 
@@ -20,6 +21,8 @@ ParamValues resolve_parameters(const Program& program, const Database& db);
 // each join filter (rows pass a unique join only where the build side's own filters hold), capped by
 // the product of the distinct counts of distinct_columns (planner::distinct_of_term). At least 1.
 double capacity_estimate(const Param& p, const planner::Statistics& stats, uint64_t source_rows);
+// That estimate's parts (the selectivities as per_row, the distinct product as groups, the load factor).
+planner::CapacityTerms capacity_terms(const Param& p, const planner::Statistics& stats);
 // Elements of buffer `b` under `values` (fixed_elements + multiplier * param).
 uint64_t buffer_elements(const Buffer& b, const ParamValues& values);
 

@@ -145,6 +145,16 @@ uint64_t hash_capacity(uint64_t rows, double selectivity, double load_factor) {
   return capacity;
 }
 
+double CapacityTerms::estimate(double source_rows) const {
+  double rows = source_rows * per_row;
+  if (groups > 0) rows = std::min(rows, groups);
+  return std::max(1.0, rows);
+}
+
+uint64_t CapacityTerms::slots(double source_rows) const {
+  return hash_capacity(static_cast<uint64_t>(estimate(source_rows)), 1.0, load_factor);
+}
+
 bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows) {
   if (key_domain == 0 || key_domain > kMaxPerfectHashSlots) return false;
   return key_domain <= kSmallPerfectHashSlots || key_domain <= kPerfectHashDensity * std::max<uint64_t>(build_rows, 1);

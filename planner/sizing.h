@@ -53,6 +53,16 @@ inline constexpr uint64_t kSortedDirectSparsity = 8;
 // columns of that scan; others count as unknown).
 double estimate_selectivity(const plan::Expr& predicate, const std::string& table, const Statistics& stats);
 uint64_t hash_capacity(uint64_t rows, double selectivity, double load_factor);
+// A table sized for the rows that reach it: `per_row` of the source rows (selectivities), at most
+// `groups` (0: no such bound), at least 1 — then hash_capacity at `load_factor`. ir::capacity_terms
+// gives a Capacity param's; a distributed rank sizes its partial tables with them (runtime rank_plan).
+struct CapacityTerms {
+  double per_row = 1.0;
+  double groups = 0;
+  double load_factor = 0.5;
+  double estimate(double source_rows) const;
+  uint64_t slots(double source_rows) const;
+};
 bool use_perfect_hash(uint64_t key_domain, uint64_t build_rows);
 // The budget of `profile`'s device (see kMaxScratchpadBytes); Error(Input) when it grants less
 // than the reserve.

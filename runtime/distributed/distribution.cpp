@@ -92,9 +92,7 @@ ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string,
     if (p.per_rank) {  // a rank-local table: sized for the rank's rows
       auto it = local_rows.find(p.per_rank->table);
       if (it == local_rows.end()) continue;
-      double rows = static_cast<double>(it->second) * p.per_rank->per_row;
-      if (p.per_rank->groups > 0) rows = std::min(rows, p.per_rank->groups);
-      p.value = static_cast<int64_t>(planner::hash_capacity(static_cast<uint64_t>(std::max(1.0, rows)), 1.0, p.per_rank->load_factor));
+      p.value = static_cast<int64_t>(p.per_rank->terms.slots(static_cast<double>(it->second)));
       continue;
     }
     if (p.rows_of.empty()) continue;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "frontend/logical_plan.h"
+#include "planner/sizing.h"
 #include "runtime/device/backend.h"
 #include "runtime/device/device_primitives.h"
 #include "runtime/execution/result.h"
@@ -32,13 +33,11 @@ enum class ScalarKind { I32, I64, U64, F64 };
 enum class ElementType { I32, U32, I64, U64, F64 };
 uint32_t element_bytes(ElementType t);
 
-// A capacity sized per rank (ir::Param::per_rank): for a rank holding `rows` of `table`, hash slots
-// for max(1, min(rows x per_row, groups; 0 = no bound)) at the load factor (runtime rank_plan).
+// A capacity sized per rank (ir::Param::per_rank): a rank holding `rows` of `table` resolves it as
+// terms.slots(rows) (rank_plan).
 struct PerRankCapacity {
   std::string table;
-  double per_row = 1.0;
-  double groups = 0;
-  double load_factor = 0.5;
+  planner::CapacityTerms terms;
 };
 
 // A run-time parameter (a kernel argument) with its value, resolved against the database once, by

@@ -455,7 +455,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     // A row count names its table: the concurrent executor recognises a fact-table scan by it.
     ParamSpec spec{p.name, value_of(program, values, p.name), p.source == ir::Param::Source::RowCount ? p.table : "", std::nullopt};
     if (auto it = values.per_rank.find(p.name); it != values.per_rank.end())
-      spec.per_rank = PerRankCapacity{it->second.table, it->second.per_row, it->second.groups, it->second.load_factor};
+      spec.per_rank = PerRankCapacity{it->second.table, it->second.terms};
     plan.params.push_back(std::move(spec));
   }
   for (const ir::Buffer& b : program.buffers) {

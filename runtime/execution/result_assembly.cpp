@@ -335,9 +335,11 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   const int64_t fetch = spec.limit < 0                                             ? -1
                         : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
                                                                                           : spec.limit + spec.offset;
-  // (Not when the host merges groups of equal texts: rows are final only after the merge.)
-  // (Nor under window functions: they see every row.)
-  const bool top_k = !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() && fetch >= 0;
+  // ORDER BY from the keys alone, before the other columns are read — not when the host merges
+  // groups of equal texts (rows are final only after the merge), nor under window functions (they
+  // see every row); a top-k under a LIMIT.
+  const bool order_first = !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty();
+  const bool top_k = order_first && fetch >= 0;
 
   // ---- which rows / slots make the result ----
   uint64_t extent = 0;               // elements to read from each buffer
@@ -402,7 +404,7 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   // the development machine, the sort comparing codes instead of decoded strings.)
   ColumnReader reader{buffers, params, database, context, extent, no_input};
   bool ordered = false;  // `selected` is in ORDER BY order
-  if (!spec.order_by.empty() && !spec.merge_groups && spec.windows.empty() && selected.size() > 1) {
+  if (order_first && selected.size() > 1) {
     std::vector<size_t> needed;
     auto need = [&](size_t i) {
       if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);

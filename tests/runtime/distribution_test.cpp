@@ -197,9 +197,9 @@ TEST_CASE("rank_plan: scans of a partitioned table count the rank's rows, nothin
 
 TEST_CASE("rank_plan: a capacity sized per rank is sized for the rank's rows, bounded by its groups") {
   ExecutablePlan plan;
-  ParamSpec rows_bound{"agg0_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", 0.25, 0, 0.5}};
-  ParamSpec groups_bound{"agg1_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", 1.0, 3000, 0.5}};
-  ParamSpec elsewhere{"agg2_partial_capacity", 1 << 20, "", PerRankCapacity{"orders", 1.0, 0, 0.5}};
+  ParamSpec rows_bound{"agg0_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", {0.25, 0, 0.5}}};
+  ParamSpec groups_bound{"agg1_partial_capacity", 1 << 20, "", PerRankCapacity{"lineitem", {1.0, 3000, 0.5}}};
+  ParamSpec elsewhere{"agg2_partial_capacity", 1 << 20, "", PerRankCapacity{"orders", {1.0, 0, 0.5}}};
   plan.params = {rows_bound, groups_bound, elsewhere};
   const ExecutablePlan mine = rank_plan(plan, {{"lineitem", 100000}});
   CHECK(mine.params[0].value == 65536);  // 25,000 rows / 0.5 -> the next power of two
