@@ -13,6 +13,7 @@ std::string probe_first(int op_id) { return "first_op" + std::to_string(op_id); 
 std::string probe_found(int op_id) { return "found_op" + std::to_string(op_id); }
 std::string residual_value(int op_id, const std::string& ir_variable) { return "r_op" + std::to_string(op_id) + "_" + ir_variable; }
 std::string build_slot(const std::string& ht) { return "slot_" + ht; }
+std::string built_rows(const std::string& ht) { return "built_" + ht; }
 std::string build_entry(const std::string& ht) { return "entry_" + ht; }
 std::string build_key_slot(const std::string& ht) { return "kslot_" + ht; }
 std::string build_key(const std::string& ht, size_t column) { return "bk_" + ht + "_" + std::to_string(column); }

@@ -31,6 +31,8 @@ std::string probe_found(int op_id);
 std::string residual_value(int op_id, const std::string& ir_variable);
 // Slot of the build-side insert of hash table `ht` (of a chained table: the entry, -1 when not inserted).
 std::string build_slot(const std::string& ht);
+// A build's count of the rows it inserted (ir::HashTable::count_buffer), per work-item.
+std::string built_rows(const std::string& ht);
 // Entry of this row in chained hash table `ht` (its payload's index): "entry_ht2".
 std::string build_entry(const std::string& ht);
 // Slot of the key of this row in chained hash table `ht`, before its entry is linked: "kslot_ht2".

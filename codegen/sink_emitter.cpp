@@ -9,6 +9,9 @@
 //     keys-only table (semi/anti join) on one key column and linear probing inserts a key only
 //     when absent, so duplicate build keys share a slot. Composite keys: hash of all columns,
 //     slot claimed on the first, the others stored beside it; every build row gets a slot.
+//     A table with a count (ir::HashTable::count_buffer) adds the rows reaching the sink to it:
+//     under the resolution model counted in a register over the tiles, one CTA reduction and one
+//     atomic per CTA at the end (as B3); otherwise one atomic per row.
 //   - Materialize: A3 = CTA prefix sum (SIMD or work-efficient) + one atomic per CTA per tile;
 //     A2 = one atomic per tuple. Rows past the output capacity are never written; where the
 //     capacity is an estimate (several matches per probe) they raise the output's overflow flag.
@@ -101,10 +104,29 @@ class HashBuildSink : public SinkEmitter {
       throw Error(ErrorKind::Internal, ctx.where() + ": hash table " + ht_->name + " has one key buffer per key column");
     if (ht_->build_keys.size() > 1 && ht_->layout == ir::HashLayout::PerfectHash)
       throw Error(ErrorKind::Internal, ctx.where() + ": composite keys of " + ht_->name + " cannot use a perfect hash");
+    if (ht_->count_buffer.empty()) return;
+    count_ = ctx.require_arg(ht_->count_buffer);
+    if (ctx.program.model != ir::ExecutionModel::Resolution) return;  // one atomic per row
+    local_ = effective_local(ctx.program.local_resolution, ctx.dialect);
+    note_constraints(ctx, local_);
+    ScratchSize size;
+    std::string words;
+    if (local_ == ir::LocalResolution::Simd) {
+      size.fixed_bytes = 33 * 8;
+      words = "HQC_REDUCE_SIMD_WORDS";
+    } else {
+      size.bytes_per_thread = 8;
+      words = "HQC_BDIM()";
+    }
+    scratch_ = ctx.add_scratch(names::scratch_pointer(ht_->name, "built"), "hqc_u64", words, size);
   }
-  void before_loop(KernelContext&) override {}
+  void before_loop(KernelContext& ctx) override {
+    if (!scratch_.empty()) ctx.w.line("hqc_i64 " + names::built_rows(ht_->name) + " = 0;  // rows built by this work-item");
+  }
   void in_loop(KernelContext& ctx) override {
     ctx.w.banner("build " + ht_->name + " (" + ir::hash_layout_name(ht_->layout) + ", sink)");
+    if (!scratch_.empty()) ctx.w.line(names::built_rows(ht_->name) + " += " + names::flag() + " ? 1 : 0;");
+    else if (!count_.empty()) ctx.w.line("hqc_tuple_sum_i64(" + count_ + ", " + names::flag() + ", 1);");
     const ir::Buffer& keys = ctx.require_buffer(ht_->key_buffers[0]);
     const char* kt = template_suffix(keys.element);
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx.expr(*ht_->build_keys[0]);
@@ -173,10 +195,18 @@ class HashBuildSink : public SinkEmitter {
                  ctx.variable(ht_->payload[i].source, ht_->payload[i].name) + ");");
     }
   }
-  void after_loop(KernelContext&) override {}
+  void after_loop(KernelContext& ctx) override {
+    if (scratch_.empty()) return;
+    ctx.w.banner("build " + ht_->name + ": rows built, one CTA reduction + one atomic per CTA");
+    ctx.w.line(std::string("hqc_cta_sum_i64_") + mech(local_) + "_to(" + count_ + ", " + names::built_rows(ht_->name) + ", " +
+               scratch_ + ");");
+  }
 
  private:
   const ir::HashTable* ht_ = nullptr;
+  std::string count_;    // the count buffer's argument, or "" (no count)
+  std::string scratch_;  // the CTA reduction's scratchpad (resolution model), or ""
+  ir::LocalResolution local_ = ir::LocalResolution::WorkEfficient;
 };
 
 // ---------------------------------------------------------------- materialize

@@ -61,7 +61,7 @@ bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
          a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value && a.word == b.word &&
          a.distinct_columns == b.distinct_columns && a.load_factor == b.load_factor &&
-         a.join_filters.size() == b.join_filters.size() &&
+         a.count_buffer == b.count_buffer && a.count_term == b.count_term && a.join_filters.size() == b.join_filters.size() &&
          std::equal(a.join_filters.begin(), a.join_filters.end(), b.join_filters.begin(),
                     [](const auto& x, const auto& y) { return x.first == y.first && x.second->to_string() == y.second->to_string(); }) &&
          ((!a.predicate && !b.predicate) || (a.predicate && b.predicate && a.predicate->to_string() == b.predicate->to_string()));
@@ -544,6 +544,44 @@ void Lowering::later_stage_estimate(const AggregationTable& t, const Pipeline& p
   cap.comment = "power of two >= min(" + first->name + "'s rows x selectivity, groups of the independent keys) / load factor";
 }
 
+// A group key that pipeline `p` probes (inner or semi, one key column) into a hash table built from an
+// earlier stage — an aggregation or an output, rows no statistics describe — takes only keys that
+// table holds: at most as many values as rows were built into it. That build counts its rows
+// (HashTable::count_buffer) and `cap` takes the bound at run time (Param::count_buffer), in place of
+// the key's distinct count. TPC-H Q18's groups by order, whose key is IN (the orders of more than 300
+// items): distinct(o_orderkey) made 2^29 slots at SF 100 for ~6 k groups.
+void Lowering::counted_bound(const AggregationTable& t, const Pipeline& p, Param& cap) {
+  if (cap.distinct_columns.empty()) return;
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    const PipelineOp& op = p.ops[i];
+    if (op.kind != PipelineOpKind::Probe || op.probe_keys.size() != 1) continue;
+    if (op.join_type != plan::JoinType::Inner && op.join_type != plan::JoinType::Semi) continue;
+    const auto [ref, field] = key_origin(*op.probe_keys[0], p, i);
+    if (ref.first.empty() || !field.empty()) continue;
+    const std::string term = physical_table(ref.first) + "." + ref.second;
+    if (std::find(cap.distinct_columns.begin(), cap.distinct_columns.end(), term) == cap.distinct_columns.end()) continue;
+    const bool grouped = std::any_of(t.keys.begin(), t.keys.end(), [&](const GroupKey& k) {
+      const auto origin = key_origin(*k.expr, p, p.ops.size());
+      return origin.first == ref && origin.second.empty();
+    });
+    if (!grouped) continue;
+    HashTable* ht = nullptr;
+    for (HashTable& h : program_.hash_tables)
+      if (h.name == op.hash_table) ht = &h;
+    const bool from_stage = std::any_of(program_.pipelines.begin(), program_.pipelines.end(), [&](const Pipeline& b) {
+      return b.sink.kind == SinkKind::HashBuild && b.sink.state == op.hash_table && b.source.table.empty();
+    });
+    if (ht == nullptr || !from_stage) continue;
+    if (ht->count_buffer.empty())
+      ht->count_buffer = add_buffer({ht->name + "_built", ScalarType::I64, 1, "", 1, Buffer::Fill::Zero, 0,
+                                     "rows built into " + ht->name + " (a capacity's bound at run time)"});
+    cap.count_buffer = ht->count_buffer;
+    cap.count_term = term;
+    cap.comment += "; at run time at most the rows built into " + ht->name + " for " + term;
+    return;
+  }
+}
+
 std::vector<std::string> Lowering::independent_key_columns(const AggregationTable& t, const Pipeline& p) const {
   using ColumnRef = std::pair<std::string, std::string>;  // (alias, column)
   std::vector<ColumnRef> refs;
@@ -813,6 +851,7 @@ void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d,
     if (!p.source.table.empty()) cap.join_filters = join_filters(p);
     cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
     later_stage_estimate(t, p, cap);
+    counted_bound(t, p, cap);
     t.slots_param = add_param(cap);
   }
 }

@@ -34,7 +34,9 @@ std::string param_text(const Param& p) {
       for (const auto& [table, predicate] : p.join_filters) s += " x join sel" + predicate->to_string() + " of " + table;
       if (!p.distinct_columns.empty()) {
         s += " capped by distinct(";
-        for (size_t i = 0; i < p.distinct_columns.size(); ++i) s += (i ? " x " : "") + p.distinct_columns[i];
+        for (size_t i = 0; i < p.distinct_columns.size(); ++i)
+          s += (i ? " x " : "") + (p.distinct_columns[i] == p.count_term ? p.distinct_columns[i] + " at most " + p.count_buffer
+                                                                           : p.distinct_columns[i]);
         s += ")";
       }
       char lf[32];
@@ -110,6 +112,7 @@ std::string explain_pipelines(const Program& p) {
     s += "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
     s += "] overflow " + ht.overflow_buffer;
+    if (!ht.count_buffer.empty()) s += " rows built " + ht.count_buffer;
     if (ht.layout == HashLayout::Chained)
       s += "\n  entries " + ht.entries_param + " from " + ht.entry_base_param + " heads " + ht.head_buffer + " next " + ht.next_buffer +
            (ht.perfect_slots ? " (slot = key - " + ht.key_min_param + ")" : "");

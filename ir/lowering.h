@@ -104,6 +104,8 @@ class Lowering {
   std::vector<std::string> independent_key_columns(const AggregationTable& t, const Pipeline& p) const;
   // The capacity estimate of a later grouped stage over an earlier hashed group table (build_state.cpp).
   void later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const;
+  // The bound a hash table built from an earlier stage puts on a group key at run time (build_state.cpp).
+  void counted_bound(const AggregationTable& t, const Pipeline& p, Param& cap);
   uint64_t estimated_groups(const Param& capacity) const;
   // scan_origin, and for an attribute of the aggregation table p scans, the scan column its group
   // key is (a direct column of the aggregating pipeline's scan): the column whose values it takes.

@@ -286,6 +286,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       if (!ht->head_buffer.empty()) b.buffer(ht->head_buffer, true);
       if (!ht->next_buffer.empty()) b.buffer(ht->next_buffer, true);
       b.buffer(ht->overflow_buffer, true);
+      if (!ht->count_buffer.empty()) b.buffer(ht->count_buffer, true);
       b.param(ht->capacity_param);
       b.param(ht->key_min_param);
       b.param(ht->entry_base_param);

@@ -130,6 +130,15 @@ struct ParamValues {
     planner::CapacityTerms terms;
   };
   std::map<std::string, PerRank> per_rank;
+  // Capacity params bounded by a run-time count (Param::count_buffer), by name: once the build that
+  // writes `count_buffer` ran, the value is at most the slots of count x `groups_per_count` groups
+  // (the product of the other distinct_columns' distinct counts) at `load_factor`.
+  struct Counted {
+    std::string count_buffer;
+    double groups_per_count = 1.0;
+    double load_factor = 0.5;
+  };
+  std::map<std::string, Counted> counted;
   // Throws Error(Internal) naming the parameter when absent.
   int64_t at(const std::string& name) const;
 };

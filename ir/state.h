@@ -91,6 +91,14 @@ struct Param {
   // Capacity: the table is filled from one rank's share of `table` (a distributed run's rank-local
   // partial groups): each rank sizes it for its own rows (ParamValues::per_rank, runtime rank_plan).
   bool per_rank = false;
+  // Capacity: a bound counted at run time. `count_term` (one of distinct_columns) is a group key the
+  // pipeline probes into a hash table built from an earlier stage, so it takes at most as many values
+  // as rows were built into that table; the build counts them into `count_buffer` (one I64,
+  // HashTable::count_buffer). Once that build ran, the executor lowers the value to the slots of
+  // count x the other distinct_columns' product (runtime CountedCapacity) and only then allocates the
+  // buffers the capacity sizes. resolve_parameters() gives the static value, an upper bound.
+  std::string count_buffer;
+  std::string count_term;
   std::vector<std::string> factors;          // Product, Sum
   int64_t value = 0;                         // Constant
   uint32_t word = 0;                         // OutputValue: 1 = the high word of a 128-bit value
@@ -180,6 +188,10 @@ struct HashTable {
   bool perfect_slots = false;
   std::string head_buffer;
   std::string next_buffer;
+  // Non-empty: one I64 the build adds its rows to (those reaching the sink, duplicates of a keys-only
+  // table included, so at least its distinct keys) — a capacity bounded at run time reads it
+  // (Param::count_buffer). Only builds from an earlier stage (an aggregation or an output) count.
+  std::string count_buffer;
   // Distributed runs: built from a rank's partition and probed only by rows of the same rank (a join
   // of co-partitioned tables on their partition key, BuildOptions::partition_keys, or of groups
   // keyed by that key, AggregationTable::partition_keyed): never merged.

@@ -129,6 +129,13 @@ void validate_plan(const ExecutablePlan& plan) {
       }
     }
   }
+  for (const CountedCapacity& c : plan.counted) {
+    const std::string where = "counted capacity " + c.param;
+    if (!params.count(c.param)) fail(where, "the parameter is not declared");
+    if (!buffers.count(c.count_buffer)) fail(where, "count buffer \"" + c.count_buffer + "\" is not declared");
+    if (c.counted_by >= c.first_use || c.first_use >= plan.pipelines.size())
+      fail(where, "counted by pipeline " + std::to_string(c.counted_by) + " but first used by pipeline " + std::to_string(c.first_use));
+  }
   const ResultSpec& r = plan.result;
   if (r.rows == ResultSpec::Rows::Counter && !buffers.count(r.counter_buffer)) {
     fail("result", "counter buffer \"" + r.counter_buffer + "\" is not declared");
@@ -162,6 +169,11 @@ void validate_plan(const ExecutablePlan& plan) {
     for (const std::string& n : plan::window_attributes(w))
       if (!columns.count(n)) fail("window " + w.name, "column \"" + n + "\" is not a result column");
   }
+}
+
+int64_t CountedCapacity::slots(int64_t count) const {
+  const double groups = std::min(static_cast<double>(std::max<int64_t>(count, 0)) * groups_per_count, 0x1p62);
+  return static_cast<int64_t>(planner::CapacityTerms{1.0, 0.0, load_factor}.slots(groups));
 }
 
 std::map<std::string, int64_t> param_values(const ExecutablePlan& plan) {

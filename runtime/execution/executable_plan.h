@@ -307,6 +307,23 @@ struct StateMerge {
 };
 const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashed groups", "rows", "local"
 
+// A capacity bounded by a count made at run time (ir::Param::count_buffer): once pipeline
+// `counted_by` (the build that writes `count_buffer`) ran, the single-query executor lowers `param`
+// to slots(count) when that is smaller, and allocates the buffers it sizes only then, before
+// `first_use` (the first pipeline reading the param or one of those buffers). The concurrent and
+// streamed executor keeps the resolved value, an upper bound. Q18's groups of the orders IN (those
+// of more than 300 items): 2^14 slots where the statistics gave 2^29 at SF 100.
+struct CountedCapacity {
+  std::string param;
+  std::string count_buffer;
+  double groups_per_count = 1.0;  // groups a counted row can make (the other keys' distinct product)
+  double load_factor = 0.5;
+  size_t counted_by = 0;
+  size_t first_use = 0;
+  // Slots for `count` counted rows.
+  int64_t slots(int64_t count) const;
+};
+
 struct ExecutablePlan {
   std::string label;  // the query's name, used in messages
   std::string model;  // the micro execution model it was compiled for ("resolution", ...), for messages; may be empty
@@ -317,6 +334,7 @@ struct ExecutablePlan {
   std::vector<PipelineSpec> pipelines;
   ResultSpec result;
   std::vector<StateMerge> merges;  // one per aggregation table and output (distributed runs)
+  std::vector<CountedCapacity> counted;
 };
 
 // Throws Error(Internal) naming the first dangling reference or inconsistent field.

@@ -82,6 +82,8 @@ std::string ExecutionStats::summary() const {
   std::snprintf(line, sizeof(line), "finalize: %.2f ms\n", finalize_ms);
   out << line;
   if (rebuilds > 0) out << "rebuilds after overflow: " << rebuilds << "\n";
+  for (const auto& [param, values] : counted)
+    out << "counted at run time: " << param << " " << values.second << " slots (statistics: " << values.first << ")\n";
   return out.str();
 }
 
@@ -121,6 +123,7 @@ std::string ExecutionStats::to_json() const {
   j["finalize_ms"] = finalize_ms;
   j["rebuilds"] = rebuilds;
   j["params"] = params;
+  for (const auto& [param, values] : counted) j["counted"][param] = {{"statistics", values.first}, {"run", values.second}};
   return j.dump();
 }
 
@@ -289,7 +292,9 @@ namespace {
 class SingleQueryRun {
  public:
   SingleQueryRun(Backend& backend, const ExecutablePlan& plan, const ExecutorOptions& options, ExecutionStats& stats)
-      : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1) {}
+      : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1), deferred_(1) {
+    for (const CountedCapacity& c : plan.counted) deferred_[0].insert(c.param);
+  }
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
   void upload_columns(DeviceColumnCache& columns, const Database& database);
@@ -305,6 +310,8 @@ class SingleQueryRun {
 
  private:
   std::vector<KernelArg> args_for(const LaunchSpec& launch);
+  // Before pipeline p is issued: the counted capacities it is the first to use, sized and allocated.
+  void ready_counted(size_t p);
   LaunchConfig decide(const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats);
   double run_sequential(std::vector<PipelineTiming>& timings);
   void after_launch(size_t p, size_t i, PipelineTiming& timing);
@@ -319,6 +326,8 @@ class SingleQueryRun {
   ExecutionStats& stats_;
   std::vector<std::map<std::string, int64_t>> params_;          // one plan's, as OverflowRestarts keeps them
   std::vector<std::map<std::string, AllocatedBuffer>> buffers_;
+  // Counted capacities whose buffers wait for their count (allocate_counted), as OverflowRestarts keeps them.
+  std::vector<std::set<std::string>> deferred_;
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> columns_;
   std::shared_ptr<Module> module_;
   PipelineWaves waves_;
@@ -344,7 +353,7 @@ void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& 
     }
   }
   Watchdog::Phase phase(plan_.label, "transfer");
-  columns_ = columns.get_all(requests, state_bytes(plan_, params_[0]));  // room for the state allocated next
+  columns_ = columns.get_all(requests, state_bytes(plan_, params_[0], deferred_[0]));  // room for the state allocated next
   stats_.transfer_ms = columns.transfer_ms();
   stats_.transfer_bytes = columns.bytes_uploaded();
 }
@@ -392,6 +401,16 @@ std::vector<KernelArg> SingleQueryRun::args_for(const LaunchSpec& launch) {
   return args;
 }
 
+void SingleQueryRun::ready_counted(size_t p) {
+  for (const CountedCapacity& c : plan_.counted) {
+    if (c.first_use != p || !deferred_[0].count(c.param)) continue;
+    if (waves_.wave.at(c.counted_by) >= waves_.wave.at(p))
+      throw Error(ErrorKind::Internal, plan_.label + ": capacity " + c.param + " is counted by " + plan_.pipelines[c.counted_by].name +
+                                           ", which does not run before " + plan_.pipelines[p].name);
+  }
+  if (allocate_counted(backend_, plan_, p, params(), buffers(), deferred_[0])) backend_.synchronize();  // fills before streams
+}
+
 // The planner's launch decision under the current parameters, recorded in `launch_stats`.
 LaunchConfig SingleQueryRun::decide(const LaunchSpec& launch, std::vector<LaunchStats>& launch_stats) {
   const Kernel& kernel = module_->kernel(launch.kernel);
@@ -408,6 +427,7 @@ double SingleQueryRun::run_sequential(std::vector<PipelineTiming>& timings) {
   for (size_t p = 0; p < plan_.pipelines.size(); ++p) {
     const PipelineSpec& pipeline = plan_.pipelines[p];
     for (const ParamFromBuffer& f : pipeline.params_from_buffers) params()[f.param] = param_from_buffer(plan_, f, buffers());
+    ready_counted(p);
     PipelineTiming timing{pipeline.name, 0, p, 0, 0, {}};
     for (size_t i = 0; i < pipeline.launches.size(); ++i) {
       const LaunchSpec& launch = pipeline.launches[i];
@@ -464,6 +484,7 @@ double SingleQueryRun::run_waves(std::vector<PipelineTiming>& timings) {
     for (size_t i = 0; i < wave.size(); ++i) {
       for (const ParamFromBuffer& f : plan_.pipelines[wave[i]].params_from_buffers)
         values[i].emplace_back(f.param, param_from_buffer(plan_, f, buffers()));
+      ready_counted(wave[i]);
     }
     std::vector<std::pair<size_t, TimedLaunch>> issued;  // (pipeline, launch)
     std::string kernels;
@@ -528,7 +549,8 @@ double SingleQueryRun::time_wave(const std::vector<size_t>& wave, const std::vec
 void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
   module_ = std::move(module);
   const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && library_.empty() && options_.hooks == nullptr;
-  OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds);
+  OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds, &deferred_);
+  const std::map<std::string, int64_t> resolved = params();
   double best = -1;
   for (int rep = 0; rep < std::max(1, options_.repeat); ++rep) {
     std::vector<PipelineTiming> timings;
@@ -545,6 +567,7 @@ void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
   }
   stats_.kernel_ms = best;
   stats_.params = params();
+  for (const CountedCapacity& c : plan_.counted) stats_.counted[c.param] = {resolved.at(c.param), params().at(c.param)};
 }
 
 }  // namespace

@@ -137,6 +137,8 @@ struct ExecutionStats : RunTimes {
   std::vector<double> kernel_ms_per_repeat;
   std::vector<PipelineTiming> pipelines;  // of the best repetition
   std::map<std::string, int64_t> params;  // resolved parameters of the final run (capacities grown)
+  // Capacities a build's count bounded (CountedCapacity): the statistics' value, the run's.
+  std::map<std::string, std::pair<int64_t, int64_t>> counted;
 
   // Multi-line human summary ("device: ...\ncompile: 12.3 ms (cache hit)\n...").
   std::string summary() const;
@@ -144,7 +146,8 @@ struct ExecutionStats : RunTimes {
   // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"pipeline_schedule":..,"waves":..,"kernel_ms":..,
   // "kernel_ms_per_repeat":[..],"pipelines":[{"name":..,"kernel_ms":..,"wave":..,"start_ms":..,"end_ms":..,
   // "launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
-  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..}}
+  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..},
+  // "counted":{param:{"statistics":..,"run":..}} (only where a capacity was counted)}
   std::string to_json() const;
 };
 

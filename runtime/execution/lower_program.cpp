@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "ir/walk.h"
@@ -438,6 +439,54 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
   return merges;
 }
 
+// Capacities a build's count bounds at run time (ir::Param::count_buffer, CountedCapacity): the
+// build that counts and the first pipeline touching the capacity or a buffer it sizes. A capacity
+// another parameter is computed from (a product, an output's rows), or one touched before its count
+// exists, keeps its resolved value.
+std::vector<CountedCapacity> counted_capacities(const ir::Program& program, const ir::ParamValues& values, const ExecutablePlan& plan) {
+  std::vector<CountedCapacity> out;
+  for (const auto& [name, c] : values.counted) {
+    bool derived = false;
+    for (const ir::Param& p : program.params) derived = derived || std::find(p.factors.begin(), p.factors.end(), name) != p.factors.end();
+    for (const ir::OutputTable& o : program.outputs) derived = derived || o.capacity_param == name;
+    if (derived) continue;
+    std::set<std::string> sized{name};  // the parameter and the buffers it sizes
+    for (const BufferSpec& b : plan.buffers)
+      if (b.elements_param == name) sized.insert(b.name);
+    auto touches = [&](const PipelineSpec& ps) {
+      for (const LaunchSpec& l : ps.launches) {
+        if (sized.count(l.tuples_param) || sized.count(l.row_base_param)) return true;
+        for (const ArgSpec& a : l.args)
+          if ((a.kind == ArgSpec::Kind::Buffer || a.kind == ArgSpec::Kind::Param) && sized.count(a.name)) return true;
+        for (const auto& [param, bytes] : l.scratch_bytes_per_param)
+          if (sized.count(param)) return true;
+      }
+      for (const LibraryStep& step : ps.library_steps) {
+        if (sized.count(step.count_param) || sized.count(step.limit_param)) return true;
+        for (const std::string& b : step.buffers)
+          if (sized.count(b)) return true;
+      }
+      for (const ParamFromBuffer& f : ps.params_from_buffers)
+        if (sized.count(f.buffer)) return true;
+      for (const CheckSpec& check : ps.checks)
+        if (sized.count(check.flag_buffer) || sized.count(check.need_buffer)) return true;
+      return false;
+    };
+    std::optional<size_t> counted_by, first_use;
+    for (size_t p = 0; p < program.pipelines.size() && p < plan.pipelines.size(); ++p) {
+      const ir::Pipeline& pipeline = program.pipelines[p];
+      if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
+        const ir::HashTable* ht = program.find_hash_table(pipeline.sink.state);
+        if (ht != nullptr && ht->count_buffer == c.count_buffer) counted_by = p;
+      }
+      if (!first_use && touches(plan.pipelines[p])) first_use = p;
+    }
+    if (!counted_by || !first_use || *first_use <= *counted_by) continue;
+    out.push_back({name, c.count_buffer, c.groups_per_count, c.load_factor, *counted_by, *first_use});
+  }
+  return out;
+}
+
 ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& values, ModuleSource module,
                           std::optional<codegen::Dialect> dialect, const std::vector<PipelineLaunch>& launches) {
   ExecutablePlan plan;
@@ -623,6 +672,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     plan.pipelines.push_back(std::move(ps));
   }
   plan.merges = state_merges(program);
+  plan.counted = counted_capacities(program, values, plan);
   lower_result(program, values, plan);
   validate_plan(plan);
   return plan;

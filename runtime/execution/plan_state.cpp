@@ -23,9 +23,10 @@ uint64_t buffer_elements(const BufferSpec& b, const std::map<std::string, int64_
   return std::max<uint64_t>(elements, 1);  // kernels may take the address of an empty output
 }
 
-uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params) {
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params, const std::set<std::string>& deferred) {
   uint64_t bytes = 0;
-  for (const BufferSpec& spec : plan.buffers) bytes += buffer_elements(spec, params, plan.label) * element_bytes(spec.element);
+  for (const BufferSpec& spec : plan.buffers)
+    if (!deferred.count(spec.elements_param)) bytes += buffer_elements(spec, params, plan.label) * element_bytes(spec.element);
   return bytes;
 }
 
@@ -55,8 +56,9 @@ AllocatedBuffer allocate_buffer(Backend& backend, const BufferSpec& spec, const 
 }
 
 std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
-                                                      const std::map<std::string, int64_t>& params) {
-  const uint64_t needed = state_bytes(plan, params);
+                                                      const std::map<std::string, int64_t>& params,
+                                                      const std::set<std::string>& deferred) {
+  const uint64_t needed = state_bytes(plan, params, deferred);
   if (needed > backend.properties().global_memory) {
     // The library models materialize intermediates (their lanes, offsets and operator outputs).
     const bool materializes = plan.model == "multi_pass" || plan.model == "operator_at_a_time";
@@ -68,8 +70,27 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
                                        (materializes ? "; the resolution and pipelined models materialize none" : ""));
   }
   std::map<std::string, AllocatedBuffer> buffers;
-  for (const BufferSpec& spec : plan.buffers) buffers.emplace(spec.name, allocate_buffer(backend, spec, params, plan.label));
+  for (const BufferSpec& spec : plan.buffers)
+    if (!deferred.count(spec.elements_param)) buffers.emplace(spec.name, allocate_buffer(backend, spec, params, plan.label));
   return buffers;
+}
+
+bool allocate_counted(Backend& backend, const ExecutablePlan& plan, size_t pipeline, std::map<std::string, int64_t>& params,
+                      std::map<std::string, AllocatedBuffer>& buffers, std::set<std::string>& deferred) {
+  bool allocated = false;
+  for (const CountedCapacity& c : plan.counted) {
+    if (c.first_use > pipeline || !deferred.count(c.param)) continue;
+    const int64_t count = read_ints(buffers.at(c.count_buffer), 1)[0];
+    int64_t& value = params.at(c.param);
+    value = std::min(value, c.slots(count));
+    for (const BufferSpec& spec : plan.buffers) {
+      if (spec.elements_param != c.param) continue;
+      buffers.insert_or_assign(spec.name, allocate_buffer(backend, spec, params, plan.label));
+      allocated = true;
+    }
+    deferred.erase(c.param);
+  }
+  return allocated;
 }
 
 KernelArg scalar_arg(int64_t value, ScalarKind kind) {
@@ -121,9 +142,10 @@ const CheckSpec* check_pipeline(const ExecutablePlan& plan, const PipelineSpec& 
 
 OverflowRestarts::OverflowRestarts(Backend& backend, std::vector<const ExecutablePlan*> plans,
                                    std::vector<std::map<std::string, int64_t>>& params,
-                                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds)
+                                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds,
+                                   std::vector<std::set<std::string>>* deferred)
     : backend_(backend), plans_(std::move(plans)), params_(params), buffers_(buffers),
-      budgets_(plans_.size(), RebuildBudget(max_rebuilds)) {}
+      budgets_(plans_.size(), RebuildBudget(max_rebuilds)), deferred_(deferred) {}
 
 void OverflowRestarts::run(const std::string& label, const std::function<void()>& attempt, double& setup_ms, int& rebuilds) {
   for (;;) {
@@ -132,7 +154,7 @@ void OverflowRestarts::run(const std::string& label, const std::function<void()>
       Watchdog::Phase phase(label, "transfer", rebuilds ? "state after a rebuild" : "state");
       for (size_t q = 0; q < plans_.size(); ++q) {
         buffers_[q].clear();  // frees the previous attempt's state before allocating the grown one
-        buffers_[q] = allocate_state(backend_, *plans_[q], params_[q]);
+        buffers_[q] = allocate_state(backend_, *plans_[q], params_[q], deferred_ ? deferred_->at(q) : std::set<std::string>{});
       }
       backend_.synchronize();  // the fills ran on the default queue; streams must see them
     }

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,16 +32,29 @@ namespace hqc::runtime {
 
 // fixed_elements + multiplier · params[elements_param], at least 1.
 uint64_t buffer_elements(const BufferSpec& buffer, const std::map<std::string, int64_t>& params, const std::string& label);
-// Device bytes of all state buffers of `plan` under `params`.
-uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params);
+// Device bytes of the state buffers of `plan` under `params`, but those sized by a `deferred`
+// parameter (a counted capacity not known yet, CountedCapacity).
+uint64_t state_bytes(const ExecutablePlan& plan, const std::map<std::string, int64_t>& params,
+                     const std::set<std::string>& deferred = {});
 
 // One buffer of `spec` sized by `params` and initialised as it says (Zero, Pattern, Contents; None
 // left as allocated). `label` names the plan in errors.
 AllocatedBuffer allocate_buffer(Backend& backend, const BufferSpec& spec, const std::map<std::string, int64_t>& params,
                                 const std::string& label);
 
+// Every state buffer but those sized by a `deferred` parameter (allocated by the executor once the
+// count that bounds it is read, allocate_counted).
 std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const ExecutablePlan& plan,
-                                                      const std::map<std::string, int64_t>& params);
+                                                      const std::map<std::string, int64_t>& params,
+                                                      const std::set<std::string>& deferred = {});
+
+// For each counted capacity of `plan` still in `deferred` whose first use is pipeline `pipeline` or
+// earlier: its count read (the counting build has run), the parameter lowered to the slots the
+// count needs where that is smaller, the buffers it sizes allocated and initialised, and the
+// parameter taken out of `deferred` (later attempts allocate it up front). Returns whether it
+// allocated anything (fills on the default queue: synchronise before streams use them).
+bool allocate_counted(Backend& backend, const ExecutablePlan& plan, size_t pipeline, std::map<std::string, int64_t>& params,
+                      std::map<std::string, AllocatedBuffer>& buffers, std::set<std::string>& deferred);
 
 // F64 values arrive as their bit pattern (the parameter maps hold int64).
 KernelArg scalar_arg(int64_t value, ScalarKind kind);
@@ -82,8 +96,11 @@ class OverflowRestarts {
  public:
   // `params` and `buffers` hold one entry per plan and outlive this object; the budgets last as long
   // as it does (across repetitions of the query).
+  // `deferred` (optional, one set per plan): parameters whose buffers an attempt allocates itself
+  // (allocate_counted); the attempt takes a parameter out once it has, so a re-run sizes it up front.
   OverflowRestarts(Backend& backend, std::vector<const ExecutablePlan*> plans, std::vector<std::map<std::string, int64_t>>& params,
-                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds);
+                   std::vector<std::map<std::string, AllocatedBuffer>>& buffers, int max_rebuilds,
+                   std::vector<std::set<std::string>>* deferred = nullptr);
   // Runs `attempt` until it returns without an OverflowRestart. `label` names the run in the
   // watchdog; the time spent allocating and filling state is added to `setup_ms`, every restart to
   // `rebuilds`.
@@ -95,6 +112,7 @@ class OverflowRestarts {
   std::vector<std::map<std::string, int64_t>>& params_;
   std::vector<std::map<std::string, AllocatedBuffer>>& buffers_;
   std::vector<RebuildBudget> budgets_;
+  std::vector<std::set<std::string>>* deferred_;
 };
 
 }  // namespace hqc::runtime

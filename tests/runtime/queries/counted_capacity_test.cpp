@@ -1,0 +1,176 @@
+// Capacities bounded by a count made at run time (ir::Param::count_buffer, runtime CountedCapacity):
+// a grouped aggregation whose key is IN (groups of an earlier stage) is sized, once that stage's
+// build ran, by the rows the build counted rather than by the key's distinct count — TPC-H Q18's
+// shape. Checked against the host on the generated data: the groups (every threshold from "all
+// orders" to "none"), the slots the run chose (the count's, never more than the statistics'), a
+// query outside the rule (an IN over a base table) left as the statistics size it; and the state
+// functions themselves: buffers of a deferred capacity allocated only when its count is read, and
+// sized up front again once an overflow restart has grown it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/sql/sql_frontend.h"
+#include "planner/sizing.h"
+#include "planner/statistics.h"
+#include "runtime/execution/executor.h"
+#include "runtime/execution/plan_state.h"
+#include "storage/catalog.h"
+#include "tools/driver/query_driver.h"
+#include "tpch/generator.h"
+
+using namespace hqc;
+using namespace hqc::runtime;
+
+namespace {
+
+const Database& tpch_data() {
+  static const Database db = [] {
+    tpch::GenOptions o;
+    o.sf = 0.01;
+    o.threads = 2;
+    return tpch::generate(o);
+  }();
+  return db;
+}
+
+Backend& backend() {
+  static std::unique_ptr<Backend> b = open_backend(DeviceChoice::OpenCL);
+  return *b;
+}
+
+ExecutablePlan lower(const std::string& sql) {
+  const Database& db = tpch_data();
+  const Catalog catalog = Catalog::tpch();
+  const planner::DatabaseStatistics stats(db);
+  driver::CompileOptions options;
+  options.dialect = backend().dialect();
+  options.stats = &stats;
+  auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
+  return driver::lower_query(driver::compile_query(plan, catalog, options), db);
+}
+
+std::string in_heavy_orders(int64_t threshold) {
+  return "SELECT o_orderkey, o_custkey, sum(l_quantity) AS q FROM orders, lineitem WHERE o_orderkey IN "
+         "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > " +
+         std::to_string(threshold) + ") AND o_orderkey = l_orderkey GROUP BY o_orderkey, o_custkey ORDER BY o_orderkey";
+}
+
+}  // namespace
+
+TEST_CASE("groups IN an earlier stage's groups: sized by the rows its build counted, the host's groups") {
+  const Database& db = tpch_data();
+  const Column& l_orderkey = db.table("lineitem").column("l_orderkey");
+  const Column& l_quantity = db.table("lineitem").column("l_quantity");
+  const Column& o_orderkey = db.table("orders").column("o_orderkey");
+  const Column& o_custkey = db.table("orders").column("o_custkey");
+  std::map<int64_t, int64_t> quantity;  // order -> sum(l_quantity), scaled as stored (cents)
+  for (uint64_t r = 0; r < l_orderkey.size(); ++r) quantity[l_orderkey.int_at(r)] += l_quantity.int_at(r);
+  std::map<int64_t, int64_t> customer;
+  for (uint64_t r = 0; r < o_orderkey.size(); ++r) customer[o_orderkey.int_at(r)] = o_custkey.int_at(r);
+
+  Executor executor(backend(), nullptr);
+  // Every order, a share of them, Q18's 300, and none.
+  for (int64_t threshold : {0, 150, 250, 300, 100000}) {
+    CAPTURE(threshold);
+    std::vector<int64_t> heavy;
+    for (const auto& [order, sum] : quantity)
+      if (sum > threshold * 100) heavy.push_back(order);
+
+    const ExecutablePlan plan = lower(in_heavy_orders(threshold));
+    REQUIRE(plan.counted.size() == 1);
+    const CountedCapacity& counted = plan.counted[0];
+    CHECK(counted.counted_by < counted.first_use);
+    const int64_t statistics = param_values(plan).at(counted.param);
+
+    const Execution run = executor.run(plan, db, ExecutorOptions{});
+    const Result& r = run.result;
+    REQUIRE(r.rows() == heavy.size());
+    for (uint64_t i = 0; i < r.rows(); ++i) {
+      CAPTURE(i);
+      CHECK(r.columns[0].ints[i] == heavy[i]);
+      CHECK(r.columns[1].ints[i] == customer.at(heavy[i]));
+      CHECK(r.columns[2].ints[i] == quantity.at(heavy[i]));
+    }
+    // The slots of the counted rows (as many as the heavy orders: the build's rows are the HAVING's
+    // groups), never more than the statistics gave.
+    const uint64_t expected = std::min<uint64_t>(static_cast<uint64_t>(statistics), planner::hash_capacity(heavy.size(), 1.0, 0.5));
+    REQUIRE(run.stats.counted.count(counted.param) == 1);
+    CHECK(run.stats.counted.at(counted.param).first == statistics);
+    CHECK(run.stats.counted.at(counted.param).second == static_cast<int64_t>(expected));
+    CHECK(run.stats.params.at(counted.param) == static_cast<int64_t>(expected));
+    if (heavy.size() < quantity.size() / 4) CHECK(static_cast<int64_t>(expected) < statistics);
+  }
+}
+
+TEST_CASE("a capacity is counted only where the build comes from an earlier stage") {
+  // The IN-list is a base table's filtered rows: the statistics describe it; nothing is counted.
+  const ExecutablePlan plan = lower(
+      "SELECT o_custkey, count(*) AS n FROM orders WHERE o_custkey IN (SELECT c_custkey FROM customer WHERE c_acctbal > 0) "
+      "GROUP BY o_custkey");
+  CHECK(plan.counted.empty());
+}
+
+TEST_CASE("deferred state: allocated when its count is read; a grown capacity is allocated up front again") {
+  ExecutablePlan plan;
+  plan.label = "counted";
+  plan.params = {{"cap", 1024, "", std::nullopt}};
+  BufferSpec count{"count", ElementType::I64, 1, "", 1, BufferSpec::Init::Zero, 0, {}};
+  BufferSpec flag{"flag", ElementType::U32, 1, "", 1, BufferSpec::Init::Zero, 0, {}};
+  BufferSpec slots{"slots", ElementType::I64, 0, "cap", 2, BufferSpec::Init::Pattern, 7, {}};
+  plan.buffers = {count, flag, slots};
+  plan.counted = {{"cap", "count", 1.0, 0.5, 0, 1}};
+
+  std::vector<std::map<std::string, int64_t>> params{param_values(plan)};
+  std::vector<std::map<std::string, AllocatedBuffer>> buffers(1);
+  std::vector<std::set<std::string>> deferred{{"cap"}};
+  CHECK(state_bytes(plan, params[0], deferred[0]) == 8 + 4);
+
+  CheckSpec grow;
+  grow.flag_buffer = "flag";
+  grow.grow_params = {"cap"};
+  grow.what = "the test's table";
+  OverflowRestarts restarts(backend(), {&plan}, params, buffers, 4, &deferred);
+  int attempts = 0;
+  double setup_ms = 0;
+  int rebuilds = 0;
+  restarts.run("counted", [&] {
+    ++attempts;
+    if (attempts == 1) {
+      CHECK(buffers[0].count("slots") == 0);  // waits for its count
+      const int64_t rows = 5;
+      buffers[0].at("count").buffer.upload(&rows, sizeof rows);
+      CHECK_FALSE(allocate_counted(backend(), plan, 0, params[0], buffers[0], deferred[0]));  // not used yet
+      CHECK(buffers[0].count("slots") == 0);
+      CHECK(allocate_counted(backend(), plan, 1, params[0], buffers[0], deferred[0]));
+      CHECK(params[0].at("cap") == 16);  // 5 rows at load 0.5: 10 -> the smallest table, 16 slots
+      REQUIRE(buffers[0].count("slots") == 1);
+      CHECK(buffers[0].at("slots").elements == 32);
+      CHECK(read_ints(buffers[0].at("slots"), 32) == std::vector<int64_t>(32, 7));
+      CHECK(deferred[0].empty());
+      throw OverflowRestart{0, &grow};  // as if the table overflowed: doubled, sized up front
+    }
+    CHECK(params[0].at("cap") == 32);
+    REQUIRE(buffers[0].count("slots") == 1);
+    CHECK(buffers[0].at("slots").elements == 64);
+    CHECK_FALSE(allocate_counted(backend(), plan, 1, params[0], buffers[0], deferred[0]));
+    CHECK(params[0].at("cap") == 32);  // the count no longer lowers it
+  }, setup_ms, rebuilds);
+  CHECK(attempts == 2);
+  CHECK(rebuilds == 1);
+}
+
+TEST_CASE("a counted capacity's slots: the smallest table for none, never past 2^62") {
+  const CountedCapacity c{"cap", "count", 1.0, 0.5, 0, 1};
+  CHECK(c.slots(0) == 16);
+  CHECK(c.slots(-3) == 16);
+  CHECK(c.slots(1000) == 2048);
+  const CountedCapacity wide{"cap", "count", 1e30, 0.5, 0, 1};
+  CHECK(wide.slots(1000) == (int64_t{1} << 62));
+}
