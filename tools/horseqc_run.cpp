@@ -487,6 +487,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   if (comm != nullptr) device = cli::describe_ranks(*comm, device);
   if (!quiet) std::fprintf(stderr, "device: %s (opened in %.1f ms)\n", device.c_str(), device_open_ms);
   runtime::Executor executor(*backend, cache.get());
+  executor.device_columns().set_memory_limit(concurrent_options.memory_limit);  // 0: the device's free memory
   runtime::ExecutorOptions exec;
   exec.repeat = static_cast<int>(repeat);
   exec.pipelines = runtime::parse_pipeline_schedule(args.get_choice("pipelines", {"concurrent", "sequential"}, "concurrent"));

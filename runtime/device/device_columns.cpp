@@ -122,6 +122,10 @@ bool DeviceColumnCache::resident(const std::string& key, const HostColumnBytes& 
 
 void DeviceColumnCache::make_room(uint64_t needed, const std::set<std::string>& keep) {
   uint64_t free = backend_.free_memory();
+  if (memory_limit_ > 0) {
+    const uint64_t held = bytes_held();
+    free = std::min(free, memory_limit_ > held ? memory_limit_ - held : 0);
+  }
   while (free < needed) {
     auto victim = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {

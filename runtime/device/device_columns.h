@@ -74,11 +74,15 @@ class DeviceColumnCache {
   // get() of every (table, column), after adding up the bytes that are not resident yet: a batch of
   // at least StagingOptions::batch_threshold bytes creates the staging slots. Columns of earlier
   // batches stay resident for later ones, but never at the batch's expense: while its uploads plus
-  // `then_allocated` (the state the caller allocates next) exceed the device's free memory, the
-  // columns it does not read are freed, least recently used first (evictions() counts them).
+  // `then_allocated` (the state the caller allocates next) exceed the device's free memory (or what
+  // the memory limit leaves beside the resident columns), the columns it does not read are freed,
+  // least recently used first (evictions() counts them).
   using Request = std::pair<std::string, const Column*>;
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests,
                                                                              uint64_t then_allocated = 0);
+  // Device bytes horseqc may use (`--gpu-memory-limit`; 0: the device's free memory): get_all()
+  // frees columns while the resident ones plus the batch's uploads and state would exceed it.
+  void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
   void clear() { entries_.clear(); }
   // Frees the device copies of `table`'s columns (a table that is about to be streamed in chunks).
   void evict(const std::string& table);
@@ -108,7 +112,8 @@ class DeviceColumnCache {
   // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
   void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
   bool resident(const std::string& key, const HostColumnBytes& view) const;
-  // Frees columns not in `keep`, least recently used first, until `needed` bytes are free.
+  // Frees columns not in `keep`, least recently used first, until `needed` bytes are free (of the
+  // device's free memory, and of the memory limit beside the columns held).
   void make_room(uint64_t needed, const std::set<std::string>& keep);
 
   Backend& backend_;
@@ -116,6 +121,7 @@ class DeviceColumnCache {
   std::vector<Slot> slots_;  // created at the first staged upload
   uint64_t staged_bytes_ = 0;
   uint64_t batch_bytes_ = 0;  // of the get_all() in progress
+  uint64_t memory_limit_ = 0;
   std::map<std::string, Entry> entries_;
   double transfer_ms_ = 0;
   uint64_t bytes_uploaded_ = 0;

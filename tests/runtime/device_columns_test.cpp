@@ -183,3 +183,25 @@ TEST_CASE("columns of earlier batches are freed, least recently used first, when
   CHECK(cache.get_all({{"t", &b}}).at({"t", "b"})->values.download_as<int32_t>(1)[0] == 1000);
   CHECK(cache.uploads() == uploads + 1);
 }
+
+TEST_CASE("a memory limit frees columns as the device's own free memory would") {
+  constexpr uint64_t kMiB = 1 << 20;
+  SmallDevice device(64 * kMiB);  // room for all of them
+  DeviceColumnCache cache(device);
+  cache.set_memory_limit(3 * kMiB);
+  const Column a = int32_column("a", 0), b = int32_column("b", 1000), c = int32_column("c", 2000);
+  cache.get_all({{"t", &a}});
+  cache.get_all({{"t", &b}});
+  CHECK(cache.evictions() == 0);
+  // c and 1 MiB of state beside a and b: 4 MiB, past the limit; a (least recently used) goes.
+  cache.get_all({{"t", &c}}, kMiB);
+  CHECK(cache.evictions() == 1);
+  CHECK_FALSE(cache.holds("t", "a"));
+  CHECK(cache.holds("t", "b"));
+  CHECK(cache.holds("t", "c"));
+  // Without a limit the device's free memory decides: nothing more goes.
+  cache.set_memory_limit(0);
+  cache.get_all({{"t", &a}}, kMiB);
+  CHECK(cache.evictions() == 1);
+  CHECK(cache.bytes_held() == 3 * kMiB);
+}
