@@ -26,7 +26,13 @@
 namespace hqc::planner {
 
 inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4x sparser than rows
-inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 28;  // 1 GiB of int32 keys
+// The most slots of a table indexed by key - min (a perfect-hash join table, a direct-indexed group
+// table): keys are 32-bit. Memory is bounded by the density rules instead — a perfect table's slots
+// are at most kPerfectHashDensity x its table's rows, about what the hashed table of the same build
+// takes at load 0.5. Was 2^28: TPC-H SF 100's order keys (600 M values) fell to hashed tables, and
+// orders/lineitem builds ran ~10x slower per row than at SF 30 (Q12 1.5 -> 23.6 ms, Q18 8.7 -> 114 ms
+// on an H200, bench/results/2026-11-28-h200x4-sf100).
+inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 31;
 inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
 // Scratchpad budget for one privatized aggregation table per CTA: what the device grants a block
 // without opt-in (DeviceProfile::shared_per_block: 48 KiB on every CUDA GPU and on NVIDIA's OpenCL),

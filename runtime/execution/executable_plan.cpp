@@ -132,6 +132,8 @@ void validate_plan(const ExecutablePlan& plan) {
   for (const CountedCapacity& c : plan.counted) {
     const std::string where = "counted capacity " + c.param;
     if (!params.count(c.param)) fail(where, "the parameter is not declared");
+    for (const std::string& p : c.same)
+      if (!params.count(p)) fail(where, "parameter \"" + p + "\" that takes its value is not declared");
     if (!buffers.count(c.count_buffer)) fail(where, "count buffer \"" + c.count_buffer + "\" is not declared");
     if (c.counted_by >= c.first_use || c.first_use >= plan.pipelines.size())
       fail(where, "counted by pipeline " + std::to_string(c.counted_by) + " but first used by pipeline " + std::to_string(c.first_use));

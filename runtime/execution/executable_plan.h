@@ -315,6 +315,9 @@ const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashe
 // of more than 300 items): 2^14 slots where the statistics gave 2^29 at SF 100.
 struct CountedCapacity {
   std::string param;
+  // Parameters whose value is this capacity's until a pipeline replaces it (the rows of an output it
+  // sizes, before the output's counter is read): set with it, their buffers deferred with it.
+  std::vector<std::string> same;
   std::string count_buffer;
   double groups_per_count = 1.0;  // groups a counted row can make (the other keys' distinct product)
   double load_factor = 0.5;

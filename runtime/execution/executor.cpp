@@ -293,7 +293,10 @@ class SingleQueryRun {
  public:
   SingleQueryRun(Backend& backend, const ExecutablePlan& plan, const ExecutorOptions& options, ExecutionStats& stats)
       : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1), deferred_(1) {
-    for (const CountedCapacity& c : plan.counted) deferred_[0].insert(c.param);
+    for (const CountedCapacity& c : plan.counted) {
+      deferred_[0].insert(c.param);
+      deferred_[0].insert(c.same.begin(), c.same.end());
+    }
   }
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.

@@ -440,19 +440,26 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
 }
 
 // Capacities a build's count bounds at run time (ir::Param::count_buffer, CountedCapacity): the
-// build that counts and the first pipeline touching the capacity or a buffer it sizes. A capacity
-// another parameter is computed from (a product, an output's rows), or one touched before its count
-// exists, keeps its resolved value.
+// build that counts and the first pipeline touching the capacity or a buffer it sizes. An output
+// the capacity sizes (a two-phase aggregation's partial groups as rows) follows it: its rows
+// parameter, the capacity until its writer's counter replaces it, takes the counted value too. A
+// capacity a product or sum is computed from, or one touched before its count exists, keeps its
+// resolved value.
 std::vector<CountedCapacity> counted_capacities(const ir::Program& program, const ir::ParamValues& values, const ExecutablePlan& plan) {
   std::vector<CountedCapacity> out;
   for (const auto& [name, c] : values.counted) {
     bool derived = false;
     for (const ir::Param& p : program.params) derived = derived || std::find(p.factors.begin(), p.factors.end(), name) != p.factors.end();
-    for (const ir::OutputTable& o : program.outputs) derived = derived || o.capacity_param == name;
     if (derived) continue;
-    std::set<std::string> sized{name};  // the parameter and the buffers it sizes
+    std::vector<std::string> same;
+    for (const ir::Param& p : program.params) {
+      const ir::OutputTable* o = p.source == ir::Param::Source::OutputRows ? program.find_output(p.table) : nullptr;
+      if (o != nullptr && o->capacity_param == name) same.push_back(p.name);
+    }
+    std::set<std::string> sized{name};  // the parameters and the buffers they size
+    sized.insert(same.begin(), same.end());
     for (const BufferSpec& b : plan.buffers)
-      if (b.elements_param == name) sized.insert(b.name);
+      if (b.elements_param == name || std::find(same.begin(), same.end(), b.elements_param) != same.end()) sized.insert(b.name);
     auto touches = [&](const PipelineSpec& ps) {
       for (const LaunchSpec& l : ps.launches) {
         if (sized.count(l.tuples_param) || sized.count(l.row_base_param)) return true;
@@ -482,7 +489,7 @@ std::vector<CountedCapacity> counted_capacities(const ir::Program& program, cons
       if (!first_use && touches(plan.pipelines[p])) first_use = p;
     }
     if (!counted_by || !first_use || *first_use <= *counted_by) continue;
-    out.push_back({name, c.count_buffer, c.groups_per_count, c.load_factor, *counted_by, *first_use});
+    out.push_back({name, same, c.count_buffer, c.groups_per_count, c.load_factor, *counted_by, *first_use});
   }
   return out;
 }

@@ -83,12 +83,17 @@ bool allocate_counted(Backend& backend, const ExecutablePlan& plan, size_t pipel
     const int64_t count = read_ints(buffers.at(c.count_buffer), 1)[0];
     int64_t& value = params.at(c.param);
     value = std::min(value, c.slots(count));
+    std::set<std::string> sizing{c.param};
+    for (const std::string& p : c.same) {
+      params.at(p) = value;
+      sizing.insert(p);
+    }
     for (const BufferSpec& spec : plan.buffers) {
-      if (spec.elements_param != c.param) continue;
+      if (!sizing.count(spec.elements_param)) continue;
       buffers.insert_or_assign(spec.name, allocate_buffer(backend, spec, params, plan.label));
       allocated = true;
     }
-    deferred.erase(c.param);
+    for (const std::string& p : sizing) deferred.erase(p);
   }
   return allocated;
 }

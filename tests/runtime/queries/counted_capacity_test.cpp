@@ -120,16 +120,17 @@ TEST_CASE("a capacity is counted only where the build comes from an earlier stag
 TEST_CASE("deferred state: allocated when its count is read; a grown capacity is allocated up front again") {
   ExecutablePlan plan;
   plan.label = "counted";
-  plan.params = {{"cap", 1024, "", std::nullopt}};
+  plan.params = {{"cap", 1024, "", std::nullopt}, {"rows", 1024, "", std::nullopt}};
   BufferSpec count{"count", ElementType::I64, 1, "", 1, BufferSpec::Init::Zero, 0, {}};
   BufferSpec flag{"flag", ElementType::U32, 1, "", 1, BufferSpec::Init::Zero, 0, {}};
   BufferSpec slots{"slots", ElementType::I64, 0, "cap", 2, BufferSpec::Init::Pattern, 7, {}};
-  plan.buffers = {count, flag, slots};
-  plan.counted = {{"cap", "count", 1.0, 0.5, 0, 1}};
+  BufferSpec rows{"rows", ElementType::I32, 0, "rows", 1, BufferSpec::Init::None, 0, {}};  // an output the capacity sizes
+  plan.buffers = {count, flag, slots, rows};
+  plan.counted = {{"cap", {"rows"}, "count", 1.0, 0.5, 0, 1}};
 
   std::vector<std::map<std::string, int64_t>> params{param_values(plan)};
   std::vector<std::map<std::string, AllocatedBuffer>> buffers(1);
-  std::vector<std::set<std::string>> deferred{{"cap"}};
+  std::vector<std::set<std::string>> deferred{{"cap", "rows"}};
   CHECK(state_bytes(plan, params[0], deferred[0]) == 8 + 4);
 
   CheckSpec grow;
@@ -144,12 +145,16 @@ TEST_CASE("deferred state: allocated when its count is read; a grown capacity is
     ++attempts;
     if (attempts == 1) {
       CHECK(buffers[0].count("slots") == 0);  // waits for its count
+      CHECK(buffers[0].count("rows") == 0);
       const int64_t rows = 5;
       buffers[0].at("count").buffer.upload(&rows, sizeof rows);
       CHECK_FALSE(allocate_counted(backend(), plan, 0, params[0], buffers[0], deferred[0]));  // not used yet
       CHECK(buffers[0].count("slots") == 0);
       CHECK(allocate_counted(backend(), plan, 1, params[0], buffers[0], deferred[0]));
       CHECK(params[0].at("cap") == 16);  // 5 rows at load 0.5: 10 -> the smallest table, 16 slots
+      CHECK(params[0].at("rows") == 16);  // the output follows its capacity
+      REQUIRE(buffers[0].count("rows") == 1);
+      CHECK(buffers[0].at("rows").elements == 16);
       REQUIRE(buffers[0].count("slots") == 1);
       CHECK(buffers[0].at("slots").elements == 32);
       CHECK(read_ints(buffers[0].at("slots"), 32) == std::vector<int64_t>(32, 7));
@@ -167,10 +172,10 @@ TEST_CASE("deferred state: allocated when its count is read; a grown capacity is
 }
 
 TEST_CASE("a counted capacity's slots: the smallest table for none, never past 2^62") {
-  const CountedCapacity c{"cap", "count", 1.0, 0.5, 0, 1};
+  const CountedCapacity c{"cap", {}, "count", 1.0, 0.5, 0, 1};
   CHECK(c.slots(0) == 16);
   CHECK(c.slots(-3) == 16);
   CHECK(c.slots(1000) == 2048);
-  const CountedCapacity wide{"cap", "count", 1e30, 0.5, 0, 1};
+  const CountedCapacity wide{"cap", {}, "count", 1e30, 0.5, 0, 1};
   CHECK(wide.slots(1000) == (int64_t{1} << 62));
 }
