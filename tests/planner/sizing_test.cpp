@@ -99,6 +99,7 @@ TEST_CASE("perfect hashing for dense or small domains, scratchpad when the table
   CHECK_FALSE(planner::use_perfect_hash(30'000'000, 300));
   CHECK_FALSE(planner::use_perfect_hash(0, 10));
   CHECK_FALSE(planner::use_perfect_hash(planner::kMaxPerfectHashSlots + 1, planner::kMaxPerfectHashSlots));
+  CHECK(planner::use_perfect_hash(600'000'000, 150'000'000));  // TPC-H SF 100's order keys
   CHECK(planner::fits_scratchpad(175, 16));
   CHECK_FALSE(planner::fits_scratchpad(7000, 16));
   CHECK(planner::fits_scratchpad(planner::kScratchpadBudgetBytes / 16, 16));
