@@ -818,10 +818,10 @@ void Lowering::add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, Agg
     for (const GroupKey& k : t.keys) {
       const Param* dom = program_.find_param(k.domain_param);
       ColumnStats s = options_.stats->column(dom->table, dom->column);
-      // Saturated past any direct-indexed table (kMaxPerfectHashSlots), so the product cannot overflow.
-      constexpr uint64_t kTooMany = planner::kMaxPerfectHashSlots + 1;
-      uint64_t n = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : kTooMany;
-      d.slots_estimate = d.slots_estimate >= kTooMany || n >= kTooMany || d.slots_estimate * n >= kTooMany ? kTooMany : d.slots_estimate * n;
+      uint64_t n = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : planner::kMaxDirectSlots + 1;
+      d.slots_estimate = (d.slots_estimate > planner::kMaxDirectSlots || n > planner::kMaxDirectSlots)
+                             ? planner::kMaxDirectSlots + 1
+                             : d.slots_estimate * n;
     }
   }
 }
@@ -835,7 +835,8 @@ void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d,
     t.slots_param = combining_->slots_param;
   } else if (t.keys.empty()) {
     t.layout = AggLayout::Scalar;
-  } else if (d.all_domains && (options_.stats ? direct_fits(p, d, t) : !d.any_key_column)) {
+  } else if (d.all_domains &&
+             (options_.stats ? d.slots_estimate <= planner::kMaxDirectSlots || sorted_direct_key(p, t) : !d.any_key_column)) {
     t.layout = AggLayout::DirectIndexed;
     Param slots{t.name + "_slots", Param::Source::Product, ScalarType::I64};
     slots.factors = d.domain_params;
@@ -860,17 +861,6 @@ Param Lowering::hashed_capacity(const AggregationTable& t, const Pipeline& p) co
   return cap;
 }
 
-// With statistics, a table direct-indexed by its keys' domains: up to planner::kMaxDirectSlots slots;
-// past that, one sorted key of the scan (sorted_direct_key), or no more slots than the hashed table
-// would get — whose slots also hold the keys, so the direct table is the smaller one and needs no
-// search: TPC-H Q17's groups by l_partkey at SF 100, 20 M slots where the hashed table took 2^26 and
-// the aggregation ran 3.6x slower per row than at SF 30 (bench/results/2026-11-28-h200x4-sf100).
-bool Lowering::direct_fits(const Pipeline& p, const KeyDomains& d, const AggregationTable& t) const {
-  if (d.slots_estimate <= planner::kMaxDirectSlots || sorted_direct_key(p, t)) return true;
-  if (d.slots_estimate > planner::kMaxPerfectHashSlots) return false;
-  const Param cap = hashed_capacity(t, p);
-  return d.slots_estimate <= planner::hash_capacity(estimated_groups(cap), 1.0, cap.load_factor);
-}
 
 std::string Lowering::add_slot_buffer(const AggregationTable& t, const std::string& name, ScalarType type, Buffer::Fill fill,
                                       uint64_t pattern, const std::string& comment) {

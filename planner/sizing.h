@@ -29,9 +29,10 @@ inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4
 // The most slots of a table indexed by key - min (a perfect-hash join table, a direct-indexed group
 // table): keys are 32-bit. Memory is bounded by the density rules instead — a perfect table's slots
 // are at most kPerfectHashDensity x its table's rows, about what the hashed table of the same build
-// takes at load 0.5. Was 2^28: TPC-H SF 100's order keys (600 M values) fell to hashed tables, and
-// orders/lineitem builds ran ~10x slower per row than at SF 30 (Q12 1.5 -> 23.6 ms, Q18 8.7 -> 114 ms
-// on an H200, bench/results/2026-11-28-h200x4-sf100).
+// takes at load 0.5. Was 2^28: TPC-H SF 100's order keys (600 M values) fell to hashed tables, whose
+// builds and probes of orders/lineitem rows run at random where key - min runs in order. On an H200
+// at SF 100, one GPU, the same call: Q12 23.9 -> 5.1 ms, Q18 117.5 -> 22.5, Q3 29.3 -> 12.7, the 22
+// queries' kernel time 0.69x in geometric mean (bench/results/2026-11-28-h200-sf100).
 inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 31;
 inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
 // Scratchpad budget for one privatized aggregation table per CTA: what the device grants a block

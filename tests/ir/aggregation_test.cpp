@@ -335,21 +335,6 @@ TEST_CASE("a sorted group key whose domain is at most 8x its groups is direct-in
   }
 }
 
-TEST_CASE("a group key past kMaxDirectSlots is direct-indexed where the hashed table would take as many slots") {
-  // 60 M key values. Unsorted with 40 M groups: the hashed table would take 2^27 slots (keys included),
-  // more than the domain's 60 M; with 15 M groups 2^25, fewer: hashed.
-  const std::string q = R"({"plan": {"op": "aggregate", "group_by": [{"column": "l_orderkey"}],
-      "aggregates": [{"name": "qty", "func": "sum", "arg": {"column": "l_quantity"}}], "input": {"op": "scan", "table": "lineitem"}}})";
-  for (const auto& [distinct, layout] : std::vector<std::pair<uint64_t, ir::AggLayout>>{{40000000, ir::AggLayout::DirectIndexed},
-                                                                                      {15000000, ir::AggLayout::GlobalHash}}) {
-    CAPTURE(distinct);
-    const OrderKeyStats stats(false, distinct);
-    const ir::Program p = build(q, &stats);
-    REQUIRE(p.aggregations.size() == 1);
-    CHECK(p.aggregations[0].layout == layout);
-  }
-}
-
 TEST_CASE("hashed group tables: a key modulo a literal has at most that many groups (HorseQC Experiment 2)") {
   // l_orderkey % 16 as the SQL binder writes it: l_orderkey - (l_orderkey / 16) * 16 (integer division).
   TpchStats sf1(1);
