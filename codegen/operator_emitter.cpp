@@ -305,8 +305,7 @@ class OperatorWriter {
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
     std::string call;
     if (ht.layout == ir::HashLayout::PerfectHash || ht.perfect_slots)
-      call = std::string("hqc_ph_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +
-             ctx_.require_arg(ht.key_min_param) + ", " + key + ")";
+      call = perfect_probe(ht, keys.name, kt, key);
     else
       call = std::string("hqc_oa_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +
              key + ")";
@@ -316,6 +315,13 @@ class OperatorWriter {
     // outer probe keeps every row; the payload of a row without a match reads as 0 (NULL).
     if (!outer) ctx_.w.line(std::string(names::flag()) + " = " + names::flag() + " && " + slot + (anti ? " < 0;" : " >= 0;"));
     read_payload(op, ht);
+  }
+
+  // The slot of `key` in a table indexed by key - min, or -1: through its probe bitmap where it has one.
+  std::string perfect_probe(const ir::HashTable& ht, const std::string& keys, const char* kt, const std::string& key) {
+    const std::string rest = ctx_.require_arg(ht.capacity_param) + ", " + ctx_.require_arg(ht.key_min_param) + ", " + key + ")";
+    if (ht.bitmap_buffer.empty()) return std::string("hqc_ph_probe_") + kt + "(" + keys + ", " + rest;
+    return std::string("hqc_ph_probe_bm_") + kt + "(" + keys + ", " + ctx_.require_arg(ht.bitmap_buffer) + ", " + rest;
   }
 
   struct Walk {
@@ -350,8 +356,7 @@ class OperatorWriter {
     const char* kt = template_suffix(k0.element);
     if (ht.layout == ir::HashLayout::PerfectHash) {
       // One key column, unique: the slot is the key's offset; there is no chain.
-      walk.first = std::string("hqc_ph_probe_") + kt + "(" + k0.name + ", " + cap + ", " + ctx_.require_arg(ht.key_min_param) +
-                   ", " + keys[0] + ")";
+      walk.first = perfect_probe(ht, k0.name, kt, keys[0]);
       walk.next = "-1";
       return walk;
     }

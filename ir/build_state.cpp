@@ -286,6 +286,7 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key_column};
     slots.comment = "domain of " + key_table + "." + key_column;
     ht.capacity_param = add_param(slots);
+    if (ht.layout == HashLayout::PerfectHash) add_probe_bitmap(ht, build, key_table, key_column);
   } else {
     ht.layout = chained ? HashLayout::Chained : HashLayout::LinearProbing;
     Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};
@@ -330,6 +331,24 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
                                    "nonzero: a key found no slot (rebuild larger)"});
   program_.hash_tables.push_back(std::move(ht));
   return program_.hash_tables.back();
+}
+
+// A perfect-hash table of at least BuildOptions::probe_bitmap_min_slots slots whose build keeps a
+// subset of its key table's rows (a filter, a probe, or an earlier stage's rows) gets a bitmap of the
+// slots built: probes test a bit in L2 before reading a key from DRAM. Where the build keeps most
+// keys the test costs one L2 read per probe; the statistics cannot always tell (LIKE has no estimate).
+void Lowering::add_probe_bitmap(HashTable& ht, const Pipeline& build, const std::string& key_table, const std::string& key_column) {
+  if (!options_.stats) return;
+  const ColumnStats s = options_.stats->column(key_table, key_column);
+  if (!s.valid || static_cast<uint64_t>(s.max - s.min) + 1 < options_.probe_bitmap_min_slots) return;
+  const bool subset = build.source.table != key_table || filters_of(build) != nullptr ||
+                      std::any_of(build.ops.begin(), build.ops.end(), [](const PipelineOp& op) { return op.kind != PipelineOpKind::Map; });
+  if (!subset) return;
+  Param words{ht.name + "_bitmap_words", Param::Source::BitmapWords, ScalarType::I64};
+  words.factors = {ht.capacity_param};
+  words.comment = "32-bit words of one bit per slot of " + ht.name;
+  ht.bitmap_buffer = add_buffer({ht.name + "_bitmap", ScalarType::U32, 0, add_param(words), 1, Buffer::Fill::Zero, 0,
+                                 "one bit per slot of " + ht.name + ": a key was built there (probes test it first)"});
 }
 
 // Largest |value| of `e` in its physical (scaled integer) representation, from column statistics;

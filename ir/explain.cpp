@@ -44,6 +44,7 @@ std::string param_text(const Param& p) {
       s += std::string(", load ") + lf + ")";
       break;
     }
+    case Param::Source::BitmapWords: s += "bitmap_words(" + (p.factors.empty() ? std::string("?") : p.factors[0]) + ")"; break;
     case Param::Source::Product: {
       s += "product(";
       for (size_t i = 0; i < p.factors.size(); ++i) s += (i ? ", " : "") + p.factors[i];
@@ -113,6 +114,7 @@ std::string explain_pipelines(const Program& p) {
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
     s += "] overflow " + ht.overflow_buffer;
     if (!ht.count_buffer.empty()) s += " rows built " + ht.count_buffer;
+    if (!ht.bitmap_buffer.empty()) s += " bitmap " + ht.bitmap_buffer;
     if (ht.layout == HashLayout::Chained)
       s += "\n  entries " + ht.entries_param + " from " + ht.entry_base_param + " heads " + ht.head_buffer + " next " + ht.next_buffer +
            (ht.perfect_slots ? " (slot = key - " + ht.key_min_param + ")" : "");

@@ -108,6 +108,8 @@ class Lowering {
   void later_stage_estimate(const AggregationTable& t, const Pipeline& p, Param& cap) const;
   // The bound a hash table built from an earlier stage puts on a group key at run time (build_state.cpp).
   void counted_bound(const AggregationTable& t, const Pipeline& p, Param& cap);
+  // HashTable::bitmap_buffer of a large perfect-hash table built from a subset of its rows (build_state.cpp).
+  void add_probe_bitmap(HashTable& ht, const Pipeline& build, const std::string& key_table, const std::string& key_column);
   uint64_t estimated_groups(const Param& capacity) const;
   // scan_origin, and for an attribute of the aggregation table p scans, the scan column its group
   // key is (a direct column of the aggregating pipeline's scan): the column whose values it takes.

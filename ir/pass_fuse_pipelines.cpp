@@ -270,6 +270,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
     const HashTable* ht = program.find_hash_table(op.hash_table);
     for (const std::string& buf : ht->key_buffers) b.buffer(buf, false);
     for (const std::string& buf : ht->payload_buffers) b.buffer(buf, false);
+    if (!ht->bitmap_buffer.empty()) b.buffer(ht->bitmap_buffer, false);
     if (!ht->head_buffer.empty()) b.buffer(ht->head_buffer, false);
     if (!ht->next_buffer.empty()) b.buffer(ht->next_buffer, false);
     b.param(ht->capacity_param);
@@ -287,6 +288,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       if (!ht->next_buffer.empty()) b.buffer(ht->next_buffer, true);
       b.buffer(ht->overflow_buffer, true);
       if (!ht->count_buffer.empty()) b.buffer(ht->count_buffer, true);
+      if (!ht->bitmap_buffer.empty()) b.buffer(ht->bitmap_buffer, true);
       b.param(ht->capacity_param);
       b.param(ht->key_min_param);
       b.param(ht->entry_base_param);

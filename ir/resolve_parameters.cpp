@@ -84,6 +84,7 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
         }
         break;
       }
+      case Param::Source::BitmapWords: value = (v.at(p.factors.at(0)) + 31) / 32; break;
       case Param::Source::OutputRows: {
         const OutputTable* out = program.find_output(p.table);
         if (!out) throw Error(ErrorKind::Internal, "parameter " + p.name + " names unknown output " + p.table);

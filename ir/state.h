@@ -63,6 +63,7 @@ struct Param {
     OutputRows,    // rows an earlier pipeline wrote to output `table` (an OutputTable name):
                    // resolve_parameters() gives the output's capacity (an upper bound); the
                    // executor replaces it with the counter it reads back after that pipeline
+    BitmapWords,   // 32-bit words of a bitmap with one bit per unit of factors[0]: ceil(value / 32)
     OutputValue,   // element `word` of column `column` of output `table` (a one-row output: the
                    // value of an uncorrelated scalar subquery, ir/build_pipelines.cpp).
                    // resolve_parameters() gives 0; the executor reads the value back after the
@@ -188,6 +189,11 @@ struct HashTable {
   bool perfect_slots = false;
   std::string head_buffer;
   std::string next_buffer;
+  // PerfectHash only, non-empty: one bit per slot (U32 words, BitmapWords of the capacity), set by the
+  // build for each key it inserts; a probe tests the bit before it reads the key. For large tables
+  // whose build keeps a subset of its table's rows: the bitmap stays in L2, the keys do not — most
+  // probes that find nothing read no key (TPC-H Q17's 20 M part keys at SF 100, 0.1 % of them built).
+  std::string bitmap_buffer;
   // Non-empty: one I64 the build adds its rows to (those reaching the sink, duplicates of a keys-only
   // table included, so at least its distinct keys) — a capacity bounded at run time reads it
   // (Param::count_buffer). Only builds from an earlier stage (an aggregation or an output) count.

@@ -37,6 +37,10 @@
 //     slot holds it yet, so duplicate build keys share one slot and need no extra capacity. A
 //     perfect-hash build is already idempotent (every duplicate writes the same key to the same
 //     slot), so hqc_ph_build_* serves keys-only tables unchanged.
+//   - Probe bitmap (a perfect-hash table built from a subset of its rows, ir::HashTable::bitmap_buffer:
+//     one bit per slot, zeroed by the host): hqc_bitmap_set marks a built slot; hqc_ph_probe_bm_*
+//     answers as hqc_ph_probe_* but reads the key only where the slot's bit is set — a bitmap of a
+//     table too large for L2 stays there, so probes that find nothing read no key from DRAM.
 
 // Home slot of a key: its hash (of every key column, combined) modulo the capacity.
 HQC_FN hqc_u64 hqc_key_hash_i32(hqc_i32 key) { return (hqc_u64)hqc_hash_u32((hqc_u32)key); }
@@ -67,6 +71,20 @@ HQC_FN hqc_i64 hqc_ph_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity
   return keys[slot] == key ? slot : -1;
 }
 
+HQC_FN void hqc_bitmap_set(HQC_GLOBAL hqc_u32* bitmap, hqc_i64 slot) {
+  hqc_set_flag(bitmap + (slot >> 5), (hqc_u32)1 << (hqc_u32)(slot & 31));
+}
+HQC_FN hqc_i32 hqc_bitmap_test(HQC_GLOBAL const hqc_u32* bitmap, hqc_i64 slot) {
+  return (hqc_i32)((bitmap[slot >> 5] >> (hqc_u32)(slot & 31)) & 1u);
+}
+
+HQC_FN hqc_i64 hqc_ph_probe_bm_i32(HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL const hqc_u32* bitmap, hqc_i64 capacity,
+                                   hqc_i64 key_min, hqc_i32 key) {
+  hqc_i64 slot = (hqc_i64)key - key_min;
+  if (key == HQC_EMPTY_I32 || slot < 0 || slot >= capacity || !hqc_bitmap_test(bitmap, slot)) return -1;
+  return keys[slot] == key ? slot : -1;
+}
+
 HQC_FN hqc_i64 hqc_ph_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i64 key,
                                 HQC_GLOBAL hqc_u32* flags) {
   if (key == HQC_EMPTY_I64) { hqc_set_flag(flags, HQC_FLAG_RESERVED_KEY); return -1; }
@@ -80,6 +98,13 @@ HQC_FN hqc_i64 hqc_ph_build_i64(HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, hqc_
 HQC_FN hqc_i64 hqc_ph_probe_i64(HQC_GLOBAL const hqc_i64* keys, hqc_i64 capacity, hqc_i64 key_min, hqc_i64 key) {
   hqc_i64 slot = key - key_min;
   if (key == HQC_EMPTY_I64 || key < key_min || slot >= capacity) return -1;
+  return keys[slot] == key ? slot : -1;
+}
+
+HQC_FN hqc_i64 hqc_ph_probe_bm_i64(HQC_GLOBAL const hqc_i64* keys, HQC_GLOBAL const hqc_u32* bitmap, hqc_i64 capacity,
+                                   hqc_i64 key_min, hqc_i64 key) {
+  hqc_i64 slot = key - key_min;
+  if (key == HQC_EMPTY_I64 || key < key_min || slot >= capacity || !hqc_bitmap_test(bitmap, slot)) return -1;
   return keys[slot] == key ? slot : -1;
 }
 

@@ -29,6 +29,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.partitioned_tables = options.partitioned_tables;
   build.partition_keys = options.partition_keys;
   build.multimap = options.multimap;
+  build.probe_bitmap_min_slots = options.probe_bitmap_min_slots;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
   q.program = ir::compile_program(std::move(plan), catalog, build, {}, &q.passes);
   q.plan_ms = ms_since(t0);

@@ -40,6 +40,7 @@ struct CompileOptions {
   std::set<std::string> partitioned_tables;
   std::map<std::string, std::string> partition_keys;  // ir::BuildOptions::partition_keys
   ir::HashLayout multimap = ir::HashLayout::Chained;   // ir::BuildOptions::multimap
+  uint64_t probe_bitmap_min_slots = planner::kProbeBitmapMinSlots;  // ir::BuildOptions::probe_bitmap_min_slots
 };
 
 struct CompiledQuery {
