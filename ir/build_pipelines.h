@@ -55,8 +55,8 @@ struct BuildOptions {
   // row inserts once: Chained (a list per distinct key), or LinearProbing (duplicates in separate
   // slots of one chain; what a build row inserting several times always uses) — for comparisons.
   HashLayout multimap = HashLayout::Chained;
-  // A perfect-hash table of at least this many slots whose build keeps a subset of its table's rows
-  // gets a bitmap of the slots built (HashTable::bitmap_buffer); tests lower it to reach small tables.
+  // A perfect-hash table of at least this many slots whose build keeps few of its table's rows
+  // (planner::kProbeBitmapSparsity) gets a bitmap of the slots built (HashTable::bitmap_buffer); tests lower it to reach small tables.
   uint64_t probe_bitmap_min_slots = planner::kProbeBitmapMinSlots;
 };
 

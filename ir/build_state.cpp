@@ -333,17 +333,22 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   return program_.hash_tables.back();
 }
 
-// A perfect-hash table of at least BuildOptions::probe_bitmap_min_slots slots whose build keeps a
-// subset of its key table's rows (a filter, a probe, or an earlier stage's rows) gets a bitmap of the
-// slots built: probes test a bit in L2 before reading a key from DRAM. Where the build keeps most
-// keys the test costs one L2 read per probe; the statistics cannot always tell (LIKE has no estimate).
+// A perfect-hash table of at least BuildOptions::probe_bitmap_min_slots slots whose build the
+// statistics expect to keep at most 1 / planner::kProbeBitmapSparsity of its table's rows (its
+// filters' and joined filters' selectivities) gets a bitmap of the slots built: probes test a bit in
+// L2 before reading a key from DRAM. A build keeping most keys would pay the bit's atomic per row
+// and save its probes little: at SF 100 on an H200 a bitmap for every filtered build took TPC-H Q4
+// 4.9 -> 18.9 ms (63 % of lineitem built, sorted keys contending for bitmap words) and Q3 12.5 ->
+// 18.2, where Q17 (1/40 of part) went 21.4 -> 9.3 ms (bench/results/2026-11-28-h200-sf100). A filter
+// without an estimate (LIKE, a column compared with a column) counts as keeping every row.
 void Lowering::add_probe_bitmap(HashTable& ht, const Pipeline& build, const std::string& key_table, const std::string& key_column) {
-  if (!options_.stats) return;
+  if (!options_.stats || build.source.table != key_table) return;
   const ColumnStats s = options_.stats->column(key_table, key_column);
   if (!s.valid || static_cast<uint64_t>(s.max - s.min) + 1 < options_.probe_bitmap_min_slots) return;
-  const bool subset = build.source.table != key_table || filters_of(build) != nullptr ||
-                      std::any_of(build.ops.begin(), build.ops.end(), [](const PipelineOp& op) { return op.kind != PipelineOpKind::Map; });
-  if (!subset) return;
+  double kept = 1.0;
+  if (plan::ExprPtr filters = filters_of(build)) kept *= planner::estimate_selectivity(*filters, key_table, *options_.stats);
+  for (const auto& [table, predicate] : join_filters(build)) kept *= planner::estimate_selectivity(*predicate, table, *options_.stats);
+  if (kept * static_cast<double>(planner::kProbeBitmapSparsity) > 1.0) return;
   Param words{ht.name + "_bitmap_words", Param::Source::BitmapWords, ScalarType::I64};
   words.factors = {ht.capacity_param};
   words.comment = "32-bit words of one bit per slot of " + ht.name;

@@ -193,6 +193,7 @@ struct HashTable {
   // build for each key it inserts; a probe tests the bit before it reads the key. For large tables
   // whose build keeps a subset of its table's rows: the bitmap stays in L2, the keys do not — most
   // probes that find nothing read no key (TPC-H Q17's 20 M part keys at SF 100, 0.1 % of them built).
+  // Only where the statistics expect the build to keep few rows (Lowering::add_probe_bitmap).
   std::string bitmap_buffer;
   // Non-empty: one I64 the build adds its rows to (those reaching the sink, duplicates of a keys-only
   // table included, so at least its distinct keys) — a capacity bounded at run time reads it

@@ -35,9 +35,11 @@ inline constexpr uint64_t kPerfectHashDensity = 4;            // domain may be 4
 // queries' kernel time 0.69x in geometric mean (bench/results/2026-11-28-h200-sf100).
 inline constexpr uint64_t kMaxPerfectHashSlots = 1ull << 31;
 // A perfect-hash table of at least this many slots (16 MiB of int32 keys, a third of an H100's L2)
-// whose build keeps only some of its table's rows gets a bitmap of its slots for the probes
+// whose build keeps few of its table's rows gets a bitmap of its slots for the probes
 // (ir::HashTable::bitmap_buffer): one bit per slot stays in L2 where the keys do not.
 inline constexpr uint64_t kProbeBitmapMinSlots = 1ull << 22;
+// ...and whose build the statistics expect to keep at most 1 in this many of its table's rows.
+inline constexpr uint64_t kProbeBitmapSparsity = 8;
 inline constexpr uint64_t kSmallPerfectHashSlots = 1ull << 20;  // 4 MiB of int32 keys: always fine
 // Scratchpad budget for one privatized aggregation table per CTA: what the device grants a block
 // without opt-in (DeviceProfile::shared_per_block: 48 KiB on every CUDA GPU and on NVIDIA's OpenCL),
