@@ -83,6 +83,22 @@ void note_constraints(KernelContext& ctx, ir::LocalResolution local) {
   ctx.manifest.power_of_two_block = true;  // the work-efficient trees and the SIMD scan's warp count
 }
 
+// The scratchpad of one CTA reduction (hqc_cta_*_to, device/reduce.h) by `local`, with its block
+// constraints; returns its pointer's name.
+std::string add_reduce_scratch(KernelContext& ctx, ir::LocalResolution local, const std::string& pointer) {
+  note_constraints(ctx, local);
+  ScratchSize size;
+  std::string words;
+  if (local == ir::LocalResolution::Simd) {
+    size.fixed_bytes = 33 * 8;
+    words = "HQC_REDUCE_SIMD_WORDS";
+  } else {
+    size.bytes_per_thread = 8;
+    words = "HQC_BDIM()";
+  }
+  return ctx.add_scratch(pointer, "hqc_u64", words, size);
+}
+
 // A left outer join's payload is NULL (read as 0) where nothing matched: only COUNT(column) tests
 // for that so far; any other use would turn NULL into 0.
 void reject_nullable(const KernelContext& ctx, const plan::Expr& e, const std::string& what) {
@@ -109,17 +125,7 @@ class HashBuildSink : public SinkEmitter {
     count_ = ctx.require_arg(ht_->count_buffer);
     if (ctx.program.model != ir::ExecutionModel::Resolution) return;  // one atomic per row
     local_ = effective_local(ctx.program.local_resolution, ctx.dialect);
-    note_constraints(ctx, local_);
-    ScratchSize size;
-    std::string words;
-    if (local_ == ir::LocalResolution::Simd) {
-      size.fixed_bytes = 33 * 8;
-      words = "HQC_REDUCE_SIMD_WORDS";
-    } else {
-      size.bytes_per_thread = 8;
-      words = "HQC_BDIM()";
-    }
-    scratch_ = ctx.add_scratch(names::scratch_pointer(ht_->name, "built"), "hqc_u64", words, size);
+    scratch_ = add_reduce_scratch(ctx, local_, names::scratch_pointer(ht_->name, "built"));
   }
   void before_loop(KernelContext& ctx) override {
     if (!scratch_.empty()) ctx.w.line("hqc_i64 " + names::built_rows(ht_->name) + " = 0;  // rows built by this work-item");
@@ -470,17 +476,7 @@ class AggregateSink : public SinkEmitter {
       if (m.technique == ir::Technique::B3) {
         m.local = effective_local(r.local, ctx.dialect);
         if (m.local != r.local) m.note = "no SIMD level in this dialect: work-efficient tree";
-        note_constraints(ctx, m.local);
-        ScratchSize size;
-        std::string words;
-        if (m.local == ir::LocalResolution::Simd) {
-          size.fixed_bytes = 33 * 8;
-          words = "HQC_REDUCE_SIMD_WORDS";
-        } else {
-          size.bytes_per_thread = 8;
-          words = "HQC_BDIM()";
-        }
-        scratch_ = ctx.add_scratch(names::scratch_pointer(agg_->name, "reduce"), "hqc_u64", words, size);
+        scratch_ = add_reduce_scratch(ctx, m.local, names::scratch_pointer(agg_->name, "reduce"));
       }
     } else {
       m.kind = ir::ReductionKind::GroupedAggregate;

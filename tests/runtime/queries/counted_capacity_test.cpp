@@ -23,22 +23,14 @@
 #include "runtime/execution/plan_state.h"
 #include "storage/catalog.h"
 #include "tools/driver/query_driver.h"
-#include "tpch/generator.h"
+#include "tests/runtime/queries/tpch_sf001.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
 
 namespace {
 
-const Database& tpch_data() {
-  static const Database db = [] {
-    tpch::GenOptions o;
-    o.sf = 0.01;
-    o.threads = 2;
-    return tpch::generate(o);
-  }();
-  return db;
-}
+const Database& tpch_data() { return test::tpch_sf001(); }
 
 Backend& backend() {
   static std::unique_ptr<Backend> b = open_backend(DeviceChoice::OpenCL);

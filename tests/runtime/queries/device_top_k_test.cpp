@@ -18,22 +18,14 @@
 #include "storage/catalog.h"
 #include "tests/runtime/forwarding_backend.h"
 #include "tools/driver/query_driver.h"
-#include "tpch/generator.h"
+#include "tests/runtime/queries/tpch_sf001.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
 
 namespace {
 
-const Database& tpch_data() {
-  static const Database db = [] {
-    tpch::GenOptions o;
-    o.sf = 0.01;
-    o.threads = 2;
-    return tpch::generate(o);
-  }();
-  return db;
-}
+const Database& tpch_data() { return test::tpch_sf001(); }
 
 // Counts the launches of the ORDER BY words kernel.
 class CountingBackend final : public test::ForwardingBackend {

@@ -16,22 +16,14 @@
 #include "storage/catalog.h"
 #include "tools/driver/query_driver.h"
 #include "tpch/benchmark_queries.h"
-#include "tpch/generator.h"
+#include "tests/runtime/queries/tpch_sf001.h"
 
 using namespace hqc;
 using namespace hqc::runtime;
 
 namespace {
 
-const Database& tpch_data() {
-  static const Database db = [] {
-    tpch::GenOptions o;
-    o.sf = 0.01;
-    o.threads = 2;
-    return tpch::generate(o);
-  }();
-  return db;
-}
+const Database& tpch_data() { return test::tpch_sf001(); }
 
 struct Compiled {
   ExecutablePlan plan;
