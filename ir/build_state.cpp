@@ -345,10 +345,11 @@ void Lowering::add_probe_bitmap(HashTable& ht, const Pipeline& build, const std:
   if (!options_.stats || build.source.table != key_table) return;
   const ColumnStats s = options_.stats->column(key_table, key_column);
   if (!s.valid || static_cast<uint64_t>(s.max - s.min) + 1 < options_.probe_bitmap_min_slots) return;
-  double kept = 1.0;
-  if (plan::ExprPtr filters = filters_of(build)) kept *= planner::estimate_selectivity(*filters, key_table, *options_.stats);
-  for (const auto& [table, predicate] : join_filters(build)) kept *= planner::estimate_selectivity(*predicate, table, *options_.stats);
-  if (kept * static_cast<double>(planner::kProbeBitmapSparsity) > 1.0) return;
+  // The share of the table the build keeps: the per-row part of a capacity over the build's rows.
+  Param kept{ht.name + "_kept", Param::Source::Capacity, ScalarType::I64, key_table};
+  kept.predicate = filters_of(build);
+  kept.join_filters = join_filters(build);
+  if (capacity_terms(kept, *options_.stats).per_row * static_cast<double>(planner::kProbeBitmapSparsity) > 1.0) return;
   Param words{ht.name + "_bitmap_words", Param::Source::BitmapWords, ScalarType::I64};
   words.factors = {ht.capacity_param};
   words.comment = "32-bit words of one bit per slot of " + ht.name;
@@ -868,23 +869,17 @@ void Lowering::choose_aggregation_layout(const Pipeline& p, const KeyDomains& d,
     t.slots_param = add_param(slots);
   } else {
     t.layout = AggLayout::GlobalHash;
-    Param cap = hashed_capacity(t, p);
+    Param cap{t.name + "_capacity", Param::Source::Capacity, ScalarType::I64, p.source.table};
+    if (p.source.table.empty()) cap.factors = {p.source.rows_param};
+    else cap.predicate = filters_of(p);
+    cap.distinct_columns = independent_key_columns(t, p);
+    if (!p.source.table.empty()) cap.join_filters = join_filters(p);
+    cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
+    later_stage_estimate(t, p, cap);
     counted_bound(t, p, cap);
     t.slots_param = add_param(cap);
   }
 }
-
-Param Lowering::hashed_capacity(const AggregationTable& t, const Pipeline& p) const {
-  Param cap{t.name + "_capacity", Param::Source::Capacity, ScalarType::I64, p.source.table};
-  if (p.source.table.empty()) cap.factors = {p.source.rows_param};
-  else cap.predicate = filters_of(p);
-  cap.distinct_columns = independent_key_columns(t, p);
-  if (!p.source.table.empty()) cap.join_filters = join_filters(p);
-  cap.comment = "power of two >= min(rows x selectivity, groups of the independent keys) / load factor";
-  later_stage_estimate(t, p, cap);
-  return cap;
-}
-
 
 std::string Lowering::add_slot_buffer(const AggregationTable& t, const std::string& name, ScalarType type, Buffer::Fill fill,
                                       uint64_t pattern, const std::string& comment) {

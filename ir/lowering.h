@@ -87,8 +87,6 @@ class Lowering {
   };
   void add_group_keys(const plan::LogicalOp& agg, const Pipeline& p, AggregationTable& t, KeyDomains& d);
   void choose_aggregation_layout(const Pipeline& p, const KeyDomains& d, AggregationTable& t);
-  // The capacity a global hash table grouping `t` in `p` gets (not added to the program).
-  Param hashed_capacity(const AggregationTable& t, const Pipeline& p) const;
   std::string add_slot_buffer(const AggregationTable& t, const std::string& name, ScalarType type, Buffer::Fill fill,
                               uint64_t pattern, const std::string& comment);
   void add_key_and_flag_buffers(AggregationTable& t);

@@ -178,6 +178,12 @@ int64_t CountedCapacity::slots(int64_t count) const {
   return static_cast<int64_t>(planner::CapacityTerms{1.0, 0.0, load_factor}.slots(groups));
 }
 
+std::vector<std::string> CountedCapacity::deferred_params() const {
+  std::vector<std::string> out{param};
+  out.insert(out.end(), same.begin(), same.end());
+  return out;
+}
+
 std::map<std::string, int64_t> param_values(const ExecutablePlan& plan) {
   std::map<std::string, int64_t> values;
   for (const ParamSpec& p : plan.params) values[p.name] = p.value;

@@ -325,6 +325,8 @@ struct CountedCapacity {
   size_t first_use = 0;
   // Slots for `count` counted rows.
   int64_t slots(int64_t count) const;
+  // `param` and `same`: the parameters whose buffers wait for the count.
+  std::vector<std::string> deferred_params() const;
 };
 
 struct ExecutablePlan {

@@ -293,10 +293,8 @@ class SingleQueryRun {
  public:
   SingleQueryRun(Backend& backend, const ExecutablePlan& plan, const ExecutorOptions& options, ExecutionStats& stats)
       : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1), deferred_(1) {
-    for (const CountedCapacity& c : plan.counted) {
-      deferred_[0].insert(c.param);
-      deferred_[0].insert(c.same.begin(), c.same.end());
-    }
+    for (const CountedCapacity& c : plan.counted)
+      for (const std::string& p : c.deferred_params()) deferred_[0].insert(p);
   }
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.

@@ -83,11 +83,9 @@ bool allocate_counted(Backend& backend, const ExecutablePlan& plan, size_t pipel
     const int64_t count = read_ints(buffers.at(c.count_buffer), 1)[0];
     int64_t& value = params.at(c.param);
     value = std::min(value, c.slots(count));
-    std::set<std::string> sizing{c.param};
-    for (const std::string& p : c.same) {
-      params.at(p) = value;
-      sizing.insert(p);
-    }
+    for (const std::string& p : c.same) params.at(p) = value;
+    const std::vector<std::string> names = c.deferred_params();
+    const std::set<std::string> sizing(names.begin(), names.end());
     for (const BufferSpec& spec : plan.buffers) {
       if (!sizing.count(spec.elements_param)) continue;
       buffers.insert_or_assign(spec.name, allocate_buffer(backend, spec, params, plan.label));
