@@ -585,9 +585,11 @@ void Lowering::counted_bound(const AggregationTable& t, const Pipeline& p, Param
     if (ref.first.empty() || !field.empty()) continue;
     const std::string term = physical_table(ref.first) + "." + ref.second;
     if (std::find(cap.distinct_columns.begin(), cap.distinct_columns.end(), term) == cap.distinct_columns.end()) continue;
+    // Structured bindings cannot be captured before C++20's P1091 (clang 14 refuses): copy the ref.
+    const auto probed = ref;
     const bool grouped = std::any_of(t.keys.begin(), t.keys.end(), [&](const GroupKey& k) {
       const auto origin = key_origin(*k.expr, p, p.ops.size());
-      return origin.first == ref && origin.second.empty();
+      return origin.first == probed && origin.second.empty();
     });
     if (!grouped) continue;
     HashTable* ht = nullptr;
