@@ -7,6 +7,7 @@
 
 #include "frontend/bind_expr.h"
 #include "frontend/sql/sql_distinct.h"
+#include "frontend/sql/sql_eager_aggregation.h"
 #include "frontend/sql/sql_expr.h"
 #include "frontend/sql/sql_join_tree.h"
 #include "frontend/sql/sql_nulls.h"
@@ -227,7 +228,7 @@ class SelectBinder {
     for (const SqlExpr* call : calls) add_aggregate(b, *call);
     agg->children.push_back(std::move(input));
     if (b.distinct_location >= 0) return split_distinct_aggregate(std::move(agg), b.distinct, src_, b.distinct_location);
-    return agg;
+    return aggregate_before_outer_join(std::move(agg), scope_.catalog());
   }
 
   // The alias of the select item that is `canonical`, else `fallback`.

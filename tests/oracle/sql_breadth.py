@@ -252,6 +252,21 @@ QUERIES = [
     ("join_on_nullable_derived", "select count(*) as n, sum(c_acctbal) as b from (select n_name, max(s_suppkey) as y "
                                  "from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 9000 "
                                  "group by n_name) t join customer on c_custkey = t.y"),
+    # Eager aggregation (frontend/sql/sql_eager_aggregation.h): a GROUP BY whose groups are the
+    # preserved side's rows aggregates the NULL-supplying side by the join key first; customers
+    # without a match read 0 counts and NULL sums / minima / maxima (an empty build side included).
+    ("eager_count_sum_min_max", "select c_custkey, c_name, count(o_orderkey) as n, sum(o_totalprice) as s, "
+                                "min(o_orderdate) as lo, max(o_orderpriority) as p, coalesce(sum(o_totalprice), 0) as s0 "
+                                "from customer left join orders on c_custkey = o_custkey and o_orderstatus = 'F' "
+                                "group by c_custkey, c_name having count(o_orderkey) < 3 order by n desc, c_custkey limit 40"),
+    ("eager_nothing_matches", "select c_custkey, count(o_orderkey) as k, max(o_totalprice) as m from customer left join orders "
+                              "on c_custkey = o_custkey and o_totalprice < 0 group by c_custkey order by c_custkey limit 10"),
+    ("eager_composite_key", "select n, count(*) as parts, sum(q) as q from (select ps_partkey, ps_suppkey, count(l_orderkey) as n, "
+                            "sum(l_quantity) as q from partsupp left join lineitem on ps_partkey = l_partkey "
+                            "and ps_suppkey = l_suppkey group by ps_partkey, ps_suppkey) t group by n order by n"),
+    ("eager_not_with_count_star", "select c_count, count(*) as custdist from (select c_custkey, count(*) as rows_, "
+                                  "count(o_orderkey) as c_count from customer left join orders on c_custkey = o_custkey "
+                                  "and o_orderpriority = '1-URGENT' group by c_custkey) t group by c_count order by c_count"),
     # A derived table's computed column that may be NULL reads the same value in every NULL row, so
     # the enclosing GROUP BY makes one NULL group (c_custkey + o_orderkey was c_custkey there).
     ("derived_null_computed_group", "select k, count(*) as n from (select c_custkey + o_orderkey as k from customer "
