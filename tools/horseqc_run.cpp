@@ -105,8 +105,11 @@ options:
   --stream                        stream the fact table through the device in chunks from pinned
                                   host memory (chosen automatically when the working set does not
                                   fit the device memory horseqc may use); with --concurrent every
-                                  chunk is transferred once and read by every query (shared scan)
+                                  chunk is transferred once and read by every query (shared scan);
+                                  a pipeline that scans it again streams it again. Under mpirun each
+                                  rank streams its own share
   --chunks N                      with --stream: N chunks instead of the stream model's choice
+                                  (under mpirun: of each rank's share, fewer where it has fewer rows)
   --gpu-memory-limit SIZE         device memory horseqc may use, e.g. 4GiB, 512MiB (default: the
                                   free device memory); a larger working set is streamed
   --format table|csv|json         result format on stdout (default table)
@@ -136,7 +139,8 @@ range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co
 order key) and the other tables replicated; every rank runs each query's pipelines on its share and
 the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
 results, which are the same as one process gives. Data comes from a data directory (the columnar
-files or caches); --in-memory, --concurrent and --stream run in one process only.
+files or caches); --in-memory and --concurrent run in one process only. With --stream (or a share
+larger than --gpu-memory-limit) each rank streams its share of the fact table through its device.
 
 Environment: HORSEQC_KERNEL_CACHE=DIR|off (default $XDG_CACHE_HOME/horseqc/kernels),
              HORSEQC_OPENCL_DEVICE=substring (pick an OpenCL device by name),
@@ -279,7 +283,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   }
   if (queries.empty()) queries = tpch ? tpch::query_names() : ssb::query_names();
   if (comm != nullptr) {
-    for (const char* option : {"in-memory", "concurrent", "stream", "chunks", "gpu-memory-limit"})
+    for (const char* option : {"in-memory", "concurrent"})
       if (args.has(option))
         throw Error(ErrorKind::Usage, std::string("--") + option + " runs in one process only, not under mpirun (docs/distributed.md)");
   } else if (args.has("partition-weights")) {
@@ -523,10 +527,14 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     }
   };
   // Runs `plans` through the concurrent executor --repeat times; the run with the least kernel time.
-  auto run_concurrently = [&](const std::vector<const runtime::ExecutablePlan*>& plans, std::vector<double>& per_repeat) {
+  // `hooks`: a rank's (under mpirun, one plan).
+  auto run_concurrently = [&](const std::vector<const runtime::ExecutablePlan*>& plans, std::vector<double>& per_repeat,
+                              runtime::PipelineHooks* hooks = nullptr) {
     std::optional<runtime::ConcurrentRun> best;
+    runtime::ConcurrentOptions options = concurrent_options;
+    options.hooks = hooks;
     for (long rep = 0; rep < repeat; ++rep) {
-      runtime::ConcurrentRun run = executor.run(plans, db, concurrent_options);
+      runtime::ConcurrentRun run = executor.run(plans, db, options);
       per_repeat.push_back(run.stats.kernel_ms);
       if (!best || run.stats.kernel_ms < best->stats.kernel_ms) best = std::move(run);
     }
@@ -610,29 +618,33 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       const runtime::ExecutablePlan plan =
           ready != prepared.end() ? std::move(ready->second.second) : driver::lower_query(compile_one(name, r, compile, stats), db);
       if (ready != prepared.end()) prepared.erase(ready);  // a query named twice is lowered again
-      // Under mpirun each rank's share runs resident (streaming is one process's; a share that does
-      // not fit its device fails the run with the device's error).
-      if (comm == nullptr && executor.would_stream({&plan}, db, concurrent_options)) {
-        // Streamed in chunks (forced, or the working set does not fit the device memory limit):
-        // the concurrent executor with this one query; --repeat re-runs the whole stream.
+      // Under mpirun: this rank's share (its row counts) and the exchanges between pipelines.
+      std::optional<runtime::ExecutablePlan> mine;
+      std::optional<runtime::Distribution> distribution;
+      std::optional<runtime::RankHooks> hooks;
+      if (comm != nullptr) {
+        mine = runtime::rank_plan(plan, local_rows);
+        distribution = runtime::distribute(*mine, partitioned);
+        hooks.emplace(*comm, *backend, *mine, *distribution);
+      }
+      const runtime::ExecutablePlan& runs = mine ? *mine : plan;
+      // Streamed in chunks (forced, or the working set does not fit the device memory limit; under
+      // mpirun each rank decides for its share, the exchanges are the same either way): the
+      // concurrent executor with this one query; --repeat re-runs the whole stream.
+      if (executor.would_stream({&runs}, db, concurrent_options)) {
         std::vector<double> per_repeat;
-        runtime::ConcurrentRun run = run_concurrently({&plan}, per_repeat);
+        runtime::ConcurrentRun run = run_concurrently({&runs}, per_repeat, hooks ? &*hooks : nullptr);
         r.execution = std::move(run.executions[0]);
         r.execution.stats.kernel_ms_per_repeat = per_repeat;
         placement = std::move(run.stats);
-      } else if (comm != nullptr) {
-        // This rank's share: its row counts, the exchanges between pipelines; then every rank agrees
-        // the query went well (a rank that failed meets the others at that agreement or earlier).
-        const runtime::ExecutablePlan mine = runtime::rank_plan(plan, local_rows);
-        const runtime::Distribution distribution = runtime::distribute(mine, partitioned);
-        runtime::RankHooks hooks(*comm, *backend, mine, distribution);
-        runtime::ExecutorOptions options = exec;
-        options.hooks = &hooks;
-        r.execution = executor.run(mine, db, options);
-        runtime::agree_or_throw(*comm);
       } else {
-        r.execution = executor.run(plan, db, exec);
+        runtime::ExecutorOptions options = exec;
+        options.hooks = hooks ? &*hooks : nullptr;
+        r.execution = executor.run(runs, db, options);
       }
+      // Every rank agrees the query went well (a rank that failed meets the others at that
+      // agreement or earlier).
+      if (comm != nullptr) runtime::agree_or_throw(*comm);
     } catch (const Error& local) {
       // Under mpirun a failure is every rank's: agreed here unless the exchange already did.
       std::optional<runtime::AgreedFailure> agreed;

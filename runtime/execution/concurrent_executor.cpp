@@ -55,8 +55,10 @@ std::string scanned_table(const ExecutablePlan& plan, const LaunchSpec& launch) 
 // ---- which table streams, which pipeline of each plan scans it, which launches run per chunk ----
 
 struct PlanLayout {
-  int anchor = -1;            // pipeline scanning the fact table; -1: none (aligned on its last pipeline)
-  std::vector<bool> chunked;  // per launch of the anchor pipeline
+  int anchor = -1;  // the first pipeline scanning the fact table; -1: none (aligned on its last pipeline)
+  // Per pipeline scanning the fact table (the anchor and any later one: each streams it once), per
+  // launch: whether the launch scans it (runs once per chunk).
+  std::map<size_t, std::vector<bool>> chunked;
 };
 
 struct ScanLayout {
@@ -114,22 +116,20 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
         if (scanned_table(*plan, launch) != layout.table) {
           layout.blocker = who + ": " + pipeline.name + " reads " + layout.table + " over " +
                            (launch.tuples_param.empty() ? "a fixed grid" : launch.tuples_param) + ", not over its rows";
-        } else if (pl.anchor < 0) {
-          pl.anchor = static_cast<int>(p);
-        } else if (pl.anchor != static_cast<int>(p)) {
-          layout.blocker = who + ": " + layout.table + " is scanned by two pipelines (" +
-                           plan->pipelines[static_cast<size_t>(pl.anchor)].name + ", " + pipeline.name + ")";
+        } else {
+          if (pl.anchor < 0) pl.anchor = static_cast<int>(p);
+          pl.chunked.emplace(p, std::vector<bool>{});
         }
       }
     }
-    if (pl.anchor >= 0) {
-      const PipelineSpec& anchor = plan->pipelines[static_cast<size_t>(pl.anchor)];
+    for (auto& [p, chunked] : pl.chunked) {
+      const PipelineSpec& scan = plan->pipelines[p];
       int state = 0;  // 0 before the chunked launches, 1 among them, 2 after
-      for (const LaunchSpec& launch : anchor.launches) {
+      for (const LaunchSpec& launch : scan.launches) {
         const bool chunk = scanned_table(*plan, launch) == layout.table;
-        pl.chunked.push_back(chunk);
+        chunked.push_back(chunk);
         if (chunk && state == 2) {
-          layout.blocker = who + ": " + anchor.name + " has a launch that does not scan " + layout.table +
+          layout.blocker = who + ": " + scan.name + " has a launch that does not scan " + layout.table +
                            " between launches that do";
         }
         if (chunk) state = 1;
@@ -296,10 +296,11 @@ std::string ConcurrentStats::summary() const {
   if (s.streamed) {
     std::snprintf(line, sizeof line,
                   "stream: %s in %llu chunks of <= %llu rows (model %llu, at least %llu), %s transferred, "
-                  "%zu consumer(s), predicted %.3f ms, measured %.3f ms (%s)\n",
+                  "%zu consumer(s), %llu pass(es), predicted %.3f ms (first pass), measured %.3f ms (%s)\n",
                   s.table.c_str(), static_cast<unsigned long long>(s.chunks), static_cast<unsigned long long>(s.chunk_rows),
                   static_cast<unsigned long long>(s.model_chunks), static_cast<unsigned long long>(s.min_chunks),
-                  mib(s.bytes_transferred).c_str(), s.consumers, s.predicted_ms, s.measured_ms, s.reason.c_str());
+                  mib(s.bytes_transferred).c_str(), s.consumers, static_cast<unsigned long long>(s.passes), s.predicted_ms,
+                  s.measured_ms, s.reason.c_str());
   } else {
     std::snprintf(line, sizeof line, "placement: resident (%s)\n", s.reason.c_str());
   }
@@ -344,7 +345,7 @@ std::string ConcurrentStats::to_json() const {
                  {"bytes_per_row", s.bytes_per_row}, {"working_set_bytes", s.working_set_bytes},
                  {"memory_limit", s.memory_limit}, {"resident_bytes", s.resident_bytes},
                  {"staging_bytes", s.staging_bytes}, {"chunks", s.chunks}, {"chunk_rows", s.chunk_rows},
-                 {"min_chunks", s.min_chunks}, {"model_chunks", s.model_chunks}, {"consumers", s.consumers},
+                 {"min_chunks", s.min_chunks}, {"model_chunks", s.model_chunks}, {"consumers", s.consumers}, {"passes", s.passes},
                  {"bytes_transferred", s.bytes_transferred}, {"h2d_bytes_per_s", s.h2d_bytes_per_s},
                  {"kernel_bytes_per_s", s.kernel_bytes_per_s}, {"per_chunk_overhead_s", s.per_chunk_overhead_s},
                  {"t_h2d_s", s.model.host_to_device}, {"t_kernel_s", s.model.kernel},
@@ -476,6 +477,9 @@ class ConcurrentQueriesRun {
   bool one_at_a_time(PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided,
                      const std::vector<Decided>& stand_alone);
   void issue_phase(const PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided, size_t batches);
+  // With hooks: the device synchronised, then after_launch for launches [from, to) of the item's
+  // pipeline, in order; what they did is kept for the pipeline's statistics (exchanges_).
+  void exchange_after(const Item& it, size_t from, size_t to);
   std::vector<KernelArg> args_for(const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
                                   uint64_t first_row, uint64_t rows);
   // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` and the
@@ -510,9 +514,12 @@ class ConcurrentQueriesRun {
   std::vector<Stream> streams_;
   Stream copy_stream_;
   bool host_sync_ = false;  // forced Sequential: the host waits after every kernel
+  std::map<size_t, std::vector<LaunchStats>> exchanges_;  // with hooks: per pipeline, the last attempt's exchanges
 };
 
 void ConcurrentQueriesRun::compile() {
+  if (options_.hooks != nullptr && plans_.size() != 1)
+    throw Error(ErrorKind::Internal, "a distributed run streams one query at a time (ConcurrentOptions::hooks)");
   for (size_t q = 0; q < plans_.size(); ++q) {
     const ExecutablePlan& plan = *plans_[q];
     check_plan_runs_on(plan, backend_);
@@ -554,6 +561,19 @@ void ConcurrentQueriesRun::place() {
                                             (plans_.size() > 1 ? " (and the others)" : "") + " scans a table by its rows");
   }
   if (stream_ && !layout_.blocker.empty()) throw Error(ErrorKind::Unsupported, "cannot stream " + layout_.table + ": " + layout_.blocker);
+  if (stream_ && options_.hooks != nullptr) {
+    // The rank's exchange follows the chunked launches only after the last chunk: it must not be
+    // due between two of them.
+    for (const auto& [p, chunked] : layout_.plans[0].chunked) {
+      const PipelineSpec& scan = plans_[0]->pipelines[p];
+      const size_t first = static_cast<size_t>(std::find(chunked.begin(), chunked.end(), true) - chunked.begin());
+      size_t end = first;
+      while (end < chunked.size() && chunked[end]) ++end;
+      if (scan.sink_launches > first && scan.sink_launches < end)
+        throw Error(ErrorKind::Unsupported, "cannot stream " + layout_.table + " under mpirun: " + stats_.queries.front() + "'s " +
+                                                scan.name + " exchanges state between two launches that scan it");
+    }
+  }
   if (!stream_ && options_.chunks > 0) {
     throw Error(ErrorKind::Usage, "a chunk count was given but the run is resident (" + ss_.reason + "); add --stream");
   }
@@ -585,6 +605,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
   ss_.kernel_bytes_per_s = cal.kernel_bytes_per_s;
   ss_.per_chunk_overhead_s = cal.per_chunk_overhead_s;
   uint64_t consumed_bytes = 0;  // Σ over consumers of the bytes of the fact table each reads
+  // The model is the anchor phase's (the shared scan); a plan's later passes over the table reuse its chunks.
   for (size_t q = 0; q < plans_.size(); ++q) {
     if (layout_.plans[q].anchor < 0) continue;
     ++ss_.consumers;
@@ -610,11 +631,13 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
                                         mib(fp.limit - ss_.resident_bytes) + ": use at least " +
                                         std::to_string(ss_.min_chunks) + " chunks");
     }
-    if (options_.chunks > rows) {
+    // Under mpirun the count is each rank's, whatever its share: a smaller share (an empty one
+    // streams one chunk of no rows) takes a chunk per row.
+    if (options_.chunks > rows && options_.hooks == nullptr) {
       throw Error(ErrorKind::Usage, std::to_string(options_.chunks) + " chunks for " + std::to_string(rows) + " rows of " +
                                         layout_.table + ": at most one chunk per row");
     }
-    ss_.chunks = options_.chunks;
+    ss_.chunks = std::min(options_.chunks, rows);
   } else {
     ss_.chunks = std::min(rows, std::max(model.chunks, ss_.min_chunks));
   }
@@ -675,11 +698,10 @@ std::vector<Item> ConcurrentQueriesRun::phase_items(size_t phase) {
     Item it;
     it.plan = q;
     it.pipeline = p;
-    it.streamed = stream_ && layout_.plans[q].anchor == static_cast<int>(p);
-    if (layout_.plans[q].anchor == static_cast<int>(p)) {
-      const std::vector<bool>& chunked = layout_.plans[q].chunked;
-      it.main = static_cast<size_t>(std::find(chunked.begin(), chunked.end(), true) - chunked.begin());
-    }
+    const auto scan = layout_.plans[q].chunked.find(p);
+    it.streamed = stream_ && scan != layout_.plans[q].chunked.end();
+    if (scan != layout_.plans[q].chunked.end())
+      it.main = static_cast<size_t>(std::find(scan->second.begin(), scan->second.end(), true) - scan->second.begin());
     items.push_back(it);
     for (const ParamFromBuffer& f : plans_[q]->pipelines[p].params_from_buffers)
       params_[q][f.param] = param_from_buffer(*plans_[q], f, buffers_[q]);
@@ -813,6 +835,7 @@ void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, 
                                  const std::map<std::string, DeviceBuffer>* slot, uint64_t first_row, uint64_t rows) {
   const PipelineSpec& pipeline = plans_[it.plan]->pipelines[it.pipeline];
   for (size_t l = from; l < to; ++l) {
+    if (options_.hooks != nullptr && !options_.hooks->runs_launch(it.pipeline, l)) continue;
     const LaunchSpec& launch = pipeline.launches[l];
     LaunchConfig cfg = d.configs[l];
     if (slot != nullptr && launch.strides_over_tiles) {
@@ -823,9 +846,28 @@ void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, 
   }
 }
 
+void ConcurrentQueriesRun::exchange_after(const Item& it, size_t from, size_t to) {
+  if (options_.hooks == nullptr) return;
+  backend_.synchronize();
+  for (size_t l = from; l < to; ++l) {
+    std::vector<LaunchStats> done = options_.hooks->after_launch(it.pipeline, l, buffers_[it.plan], params_[it.plan]);
+    std::vector<LaunchStats>& into = exchanges_[it.pipeline];
+    into.insert(into.end(), done.begin(), done.end());
+  }
+}
+
 void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<Item>& items, const std::vector<Decided>& decided,
                                        size_t batches) {
   auto launches = [&](size_t i) { return plans_[items[i].plan]->pipelines[items[i].pipeline].launches.size(); };
+  // Launches [from, to) of item i as they come; with hooks (one plan) one at a time, each followed
+  // by the rank's exchange once the device is idle.
+  auto once = [&](size_t i, size_t from, size_t to) {
+    if (options_.hooks == nullptr) return issue(items[i], decided[i], from, to, nullptr, 0, 0);
+    for (size_t l = from; l < to; ++l) {
+      issue(items[i], decided[i], l, l + 1, nullptr, 0, 0);
+      exchange_after(items[i], l, l + 1);
+    }
+  };
   // Issues every item batch by batch; a later batch's streams wait for the earlier batch.
   // `body(i)` issues item i's launches. Returns the last batch's events (every earlier batch
   // completed before them).
@@ -849,7 +891,7 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     return previous;
   };
   if (!ps.streamed) {
-    issue_batches([&](size_t i) { issue(items[i], decided[i], 0, launches(i), nullptr, 0, 0); }, nullptr);
+    issue_batches([&](size_t i) { once(i, 0, launches(i)); }, nullptr);
     return;
   }
   // Launches before the chunked ones, once.
@@ -860,15 +902,27 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
       ranges[i] = {n, n};
       continue;
     }
-    const std::vector<bool>& chunked = layout_.plans[items[i].plan].chunked;
+    const std::vector<bool>& chunked = layout_.plans[items[i].plan].chunked.at(items[i].pipeline);
     size_t end = items[i].main;
     while (end < n && chunked[end]) ++end;
     ranges[i] = {items[i].main, end};
-    issue(items[i], decided[i], 0, items[i].main, nullptr, 0, 0);
+    once(i, 0, items[i].main);
   }
   // Non-streamed items of this phase (plans without a fact-table scan) run once, alongside.
   for (size_t i = 0; i < items.size(); ++i) {
-    if (!items[i].streamed) issue(items[i], decided[i], 0, launches(i), nullptr, 0, 0);
+    if (!items[i].streamed) once(i, 0, launches(i));
+  }
+  // The fact table's columns this phase's chunked launches read: only they move.
+  std::vector<size_t> moved;
+  for (size_t k = 0; k < layout_.columns.size(); ++k) {
+    bool read = false;
+    for (size_t i = 0; i < items.size() && !read; ++i) {
+      const PipelineSpec& pipeline = plans_[items[i].plan]->pipelines[items[i].pipeline];
+      for (size_t l = ranges[i].first; l < ranges[i].second && !read; ++l)
+        for (const ArgSpec& a : pipeline.launches[l].args)
+          read = read || (a.kind == ArgSpec::Kind::Column && a.table == layout_.table && a.column == layout_.columns[k]);
+    }
+    if (read) moved.push_back(k);
   }
   std::vector<std::vector<Event>> consumed(kStagingSlots);
   for (size_t c = 0; c < chunk_ranges_.size(); ++c) {
@@ -878,7 +932,7 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     const size_t slot = c % kStagingSlots;
     for (const Event& e : consumed[slot]) backend_.wait(copy_stream_, e);
     consumed[slot].clear();
-    for (size_t k = 0; k < layout_.columns.size(); ++k) {
+    for (size_t k : moved) {
       const uint64_t width = layout_.rows == 0 ? 0 : pinned_columns_[k]->bytes() / layout_.rows;
       backend_.upload_async(copy_stream_, staging_[slot].at(layout_.columns[k]), 0, *pinned_columns_[k], first_row * width,
                             rows * width);
@@ -892,9 +946,12 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
         },
         &ready);
   }
-  // Launches after the chunked ones, once, after the last chunk.
+  // Launches after the chunked ones, once, after the last chunk (the rank's exchanges after the
+  // chunked ones first: their state is whole only now).
   for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].streamed) issue(items[i], decided[i], ranges[i].second, launches(i), nullptr, 0, 0);
+    if (!items[i].streamed) continue;
+    exchange_after(items[i], ranges[i].first, ranges[i].second);
+    once(i, ranges[i].second, launches(i));
   }
 }
 
@@ -907,9 +964,11 @@ void ConcurrentQueriesRun::run_phases() {
   OverflowRestarts restarts(backend_, plans_, params_, buffers_, options_.max_rebuilds);
   restarts.run(labels_, [&] {  // one attempt: every plan from its first pipeline
     stats_.phases.clear();
+    exchanges_.clear();
     stats_.kernel_ms = 0;
     ss_.bytes_transferred = 0;
     ss_.measured_ms = 0;
+    ss_.passes = 0;
     for (size_t phase = 0; phase < layout_.phases; ++phase) {
       const std::vector<Item> items = phase_items(phase);
       if (items.empty()) continue;
@@ -948,7 +1007,10 @@ void ConcurrentQueriesRun::run_phases() {
       issue_phase(ps, items, decided, batches);
       backend_.synchronize();
       ps.wall_ms = ms_since(phase_start);
-      if (ps.streamed) ss_.measured_ms = ps.wall_ms;
+      if (ps.streamed) {
+        ss_.measured_ms += ps.wall_ms;
+        ++ss_.passes;
+      }
       stats_.kernel_ms += ps.wall_ms;
       stats_.phases.push_back(std::move(ps));
       for (const Item& it : items) {
@@ -981,6 +1043,10 @@ void ConcurrentQueriesRun::finish() {
         if (k.query != plans_[q]->label) continue;
         e.stats.pipelines.push_back(
             {k.pipeline, p.wall_ms, p.index, 0.0, p.wall_ms, {{k.kernel, k.block_size, k.grid_blocks, k.blocks_per_sm, 0.0, ""}}});
+        // A distributed run's exchanges after this pipeline (hooks: one plan, pipeline = phase).
+        const auto x = exchanges_.find(p.index);
+        if (x != exchanges_.end())
+          e.stats.pipelines.back().launches.insert(e.stats.pipelines.back().launches.end(), x->second.begin(), x->second.end());
       }
     }
   }

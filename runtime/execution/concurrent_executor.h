@@ -54,9 +54,10 @@
 //     planner::optimal_chunks(ThreeEngines) with t_H = fact bytes / measured H→D bandwidth,
 //     t_E = bytes the consumers read / measured read bandwidth, t_D = 0 (results are read once,
 //     after the last chunk) and t_o = measured per-chunk round trip; the inputs are in the stats.
-//   - A plan that reads the fact table outside its anchor pipeline, reads it over another row
-//     count, or reads a heap string column of it cannot be streamed: Error(Unsupported) saying so
-//     when streaming is needed.
+//   - A later pipeline of a plan that scans the fact table again (TPC-H Q17, Q18, Q21) streams it
+//     again in its own phase, in the same chunks, moving only the columns its launches read.
+//   - A plan that reads the fact table over another row count, or reads a heap string column of
+//     it, cannot be streamed: Error(Unsupported) saying so when streaming is needed.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +92,12 @@ struct ConcurrentOptions {
   uint64_t memory_limit = 0;      // bytes of device memory horseqc may use; 0: the free memory
   uint64_t chunks = 0;            // streamed: forced chunk count; 0: from the stream model
   int max_rebuilds = 12;
+  // Distributed runs (one plan only: a rank's share streamed, mpirun): the rank's hooks. Every
+  // launch is then issued on its own and followed by after_launch once the device is idle; the
+  // chunked launches of the streamed pipeline are followed by it after the last chunk, so an
+  // exchange may only follow the last of them (PipelineSpec::sink_launches; Error(Unsupported)
+  // otherwise). Launches the hooks do not run are skipped.
+  PipelineHooks* hooks = nullptr;
 };
 
 // One pipeline of a phase as it was launched (its main launch).
@@ -134,15 +141,18 @@ struct StreamStats {
   uint64_t chunk_rows = 0;        // rows of the largest chunk
   uint64_t min_chunks = 0;        // fewest chunks whose staging fits the limit
   uint64_t model_chunks = 0;      // the stream model's optimum
-  size_t consumers = 0;           // queries reading each chunk (shared scan)
-  uint64_t bytes_transferred = 0; // host → device bytes of the streamed columns
+  size_t consumers = 0;           // queries reading each chunk of the anchor phase (shared scan)
+  uint64_t passes = 0;            // streamed phases: the anchor phase, and each later pipeline
+                                  // scanning the table again (TPC-H Q17's two scans of lineitem)
+  uint64_t bytes_transferred = 0; // host → device bytes of the streamed columns, every pass (a pass
+                                  // moves the columns its pipelines read)
   double h2d_bytes_per_s = 0;     // calibration
   double kernel_bytes_per_s = 0;  // the read probe's bandwidth
   double per_chunk_overhead_s = 0;
   planner::StreamTimes model;     // inputs of the stream model, seconds
   double predicted_ms = 0;        // the model at `chunks`
   double serial_predicted_ms = 0; // the model without overlap
-  double measured_ms = 0;         // wall time of the streamed phase
+  double measured_ms = 0;         // wall time of the streamed phases
   double pin_ms = 0;              // page-locking the columns (0 when cached)
   uint64_t pinned_in_place_bytes = 0;  // columns registered where they are (CUDA cuMemHostRegister)
   uint64_t pinned_copied_bytes = 0;    // columns copied into pinned buffers (OpenCL, or registration refused)

@@ -100,6 +100,41 @@ def main():
         oracle = {out["queries"][0]["query"]: (sql, [d[0] for d in res.description], res.fetchall())}
         failures, _ = check_run(f"np 3 {name}", out, oracle)
         assert not failures, failures
+        # The same streamed: each rank's share of lineorder in chunks, the replicated arm still on rank 0 only.
+        out = run_horseqc(args.bin, "ssb", [], ["--sql", sql, *base, "--stream", "--chunks", "3"], launcher=mpirun(3))
+        assert out is not None and out["queries"][0]["concurrent"]["stream"]["streamed"], name
+        failures, _ = check_run(f"np 3 streamed {name}", out, oracle)
+        assert not failures, failures
+
+    # Each rank streams its share: forced (--stream), and chosen by itself under a memory limit below
+    # its share's working set; the answers are the resident run's, the merges are in the statistics.
+    resident = json.loads(run([*mpirun(2), run_bin, "ssb", "q2.1", "q4.1", *base, "--format", "json"], 0).stdout)
+    forced = json.loads(run([*mpirun(2), run_bin, "ssb", "q2.1", "q4.1", *base, "--stream", "--format", "json"], 0).stdout)
+    for r, f in zip(resident["queries"], forced["queries"]):
+        st = f["concurrent"]["stream"]
+        assert st["streamed"] and st["reason"] == "streaming forced" and st["table"] == "lineorder", st
+        assert (f["columns"], f["rows"]) == (r["columns"], r["rows"]), f["query"]
+        calls = [l for pl in f["stats"]["pipelines"] for l in pl["launches"] if "library_call" in l]
+        assert any(c["library_call"].startswith("merge") and "2 ranks" in c["library_call"] for c in calls), calls
+        # rank 0's share: half of lineorder; a limit leaving about 4 chunks of it beside the resident state.
+        limit = st["resident_bytes"] + 2 * (st["rows"] // 4 + 1) * st["bytes_per_row"]
+        assert limit < st["working_set_bytes"], st
+        auto = json.loads(run([*mpirun(2), run_bin, "ssb", f["query"], *base, "--gpu-memory-limit", str(limit), "--format", "json"], 0).stdout)
+        got = auto["queries"][0]
+        ast = got["concurrent"]["stream"]
+        assert ast["streamed"] and "exceeds the limit" in ast["reason"] and ast["chunks"] >= 4, ast
+        assert (got["columns"], got["rows"]) == (r["columns"], r["rows"]), got["query"]
+    # An empty share streams too (one chunk of no rows), and a query that scans the fact table
+    # twice streams it twice (TPC-H Q17: the average per part, then the lines below it).
+    tdata = os.path.join(args.work, "tpch-sf0.01")
+    if not os.path.isdir(tdata):
+        subprocess.run([os.path.join(args.bin, "horseqc-gen"), "tpch", "--sf", "0.01", "--out", tdata, "--quiet"], check=True)
+    tbase = ["--data", tdata, "--device", "opencl", "--format", "json"]
+    one = json.loads(run([run_bin, "tpch", "q17", *tbase], 0).stdout)["queries"][0]
+    three = json.loads(run([*mpirun(3), run_bin, "tpch", "q17", *tbase, "--stream", "--chunks", "2",
+                            "--partition-weights", "1,0,2"], 0).stdout)["queries"][0]
+    assert (three["columns"], three["rows"]) == (one["columns"], one["rows"]), three
+    assert three["concurrent"]["stream"]["passes"] == 2 and three["concurrent"]["stream"]["table"] == "lineitem", three["concurrent"]
     print("distributed_cli: OK")
     return 0
 

@@ -36,6 +36,8 @@ def main():
     ap.add_argument("--ranks", action="append", type=int,
                     help="run under `mpirun -np N` (a distributed run, docs/distributed.md); repeatable")
     ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
+    ap.add_argument("--stream-chunks", type=int,
+                    help="horseqc-run --stream --chunks N: lineorder streamed in N chunks (under --ranks: each rank's share)")
     args = ap.parse_args()
 
     failures = []
@@ -54,9 +56,12 @@ def main():
         con.close()
         for device, model, ranks in [(d, m, r) for d in args.device or ["opencl"] for m in args.model or ["resolution"]
                                      for r in args.ranks or [0]]:
-                label = f"sf {sf} {device} {model}" + (f" np {ranks}" if ranks else "")
+                label = f"sf {sf} {device} {model}" + (f" np {ranks}" if ranks else "") + (
+                    f" streamed in {args.stream_chunks} chunks" if args.stream_chunks else "")
                 save = os.path.join(args.save, f"ssb-sf{sf}-{device}-{model}" + (f"-np{ranks}" if ranks else "") + ".json") if args.save else None
                 weights = ["--partition-weights", args.partition_weights] if ranks and args.partition_weights else []
+                if args.stream_chunks:
+                    weights += ["--stream", "--chunks", str(args.stream_chunks)]
                 out = run_horseqc(args.bin, "ssb", [], ["--data", data, "--device", device, "--model", model,
                                                         f"--from-{args.source}", *weights], save, mpirun(ranks) if ranks else ())
                 if out is None:

@@ -191,6 +191,8 @@ def main():
     ap.add_argument("--allow-unsupported", action="store_true",
                     help="report queries horseqc does not support yet instead of failing on them")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (see above)")
+    ap.add_argument("--stream-chunks", type=int,
+                    help="horseqc-run --stream --chunks N: the fact table streamed in N chunks (under --ranks: each rank's share)")
     args = ap.parse_args()
     queries = [q if q.startswith("q") else "q" + q for q in (args.query or ALL)]
 
@@ -214,6 +216,9 @@ def main():
                     options = ["--data", data, "--device", device, "--model", model]
                     if ranks and args.partition_weights:
                         options += ["--partition-weights", args.partition_weights]
+                    if args.stream_chunks:
+                        options += ["--stream", "--chunks", str(args.stream_chunks)]
+                        label += f" streamed in {args.stream_chunks} chunks"
                     out = run_horseqc(args.bin, "tpch", queries, options + (["--no-statistics"] if args.no_statistics else []), save,
                                       mpirun(ranks) if ranks else ())
                     if out is None:
