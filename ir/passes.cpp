@@ -21,6 +21,7 @@ std::vector<Pass> default_passes() {
       {"flag_arithmetic", flag_arithmetic},
       {"fuse_pipelines", fuse_pipelines},
       {"compact_result", compact_result},
+      {"rank_key_ranges", rank_key_ranges},
       {"launch_constraints", launch_constraints},
   };
 }

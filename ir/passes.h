@@ -42,6 +42,8 @@ struct PassOptions {
 //   fuse_pipelines     one compound kernel per pipeline, reductions + techniques (ir/pass_fuse_pipelines.cpp)
 //   compact_result     the result's aggregation table compacted on the device before the host reads
 //                      it: two kernels after its pipeline (ir/pass_compact_result.cpp)
+//   rank_key_ranges    distributed compiles: a rank-local table placed by slot = key - min spans
+//                      only its rank's keys: its key params resolved per rank (ir/pass_rank_key_ranges.cpp)
 //   launch_constraints each kernel's tuple count and scratchpad demand, for the planner's launch
 //                      decision at run time (ir/pass_launch_constraints.cpp)
 std::vector<Pass> default_passes();
@@ -52,6 +54,7 @@ void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);
 void fuse_pipelines(Program& program);
 void compact_result(Program& program);
+void rank_key_ranges(Program& program);
 void launch_constraints(Program& program);
 
 // Runs `passes` over `program`; returns one timing per pass in order.

@@ -130,6 +130,21 @@ struct ParamValues {
     planner::CapacityTerms terms;
   };
   std::map<std::string, PerRank> per_rank;
+  // Key placements resolved per rank (Param::per_rank_range), by name: a rank holding a share of
+  // `table` takes its smallest value of `column` (`domain` false) or max - min + 1 of them (true);
+  // and the params computed from them (Product, BitmapWords), by name: their source and factors, so
+  // that the rank computes them again.
+  struct PerRankRange {
+    std::string table;
+    std::string column;
+    bool domain = false;
+  };
+  std::map<std::string, PerRankRange> per_rank_ranges;
+  struct Derived {
+    Param::Source source = Param::Source::Product;
+    std::vector<std::string> factors;
+  };
+  std::map<std::string, Derived> per_rank_derived;
   // Capacity params bounded by a run-time count (Param::count_buffer), by name: once the build that
   // writes `count_buffer` ran, the value is at most the slots of count x `groups_per_count` groups
   // (the product of the other distinct_columns' distinct counts) at `load_factor`.

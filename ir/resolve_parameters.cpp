@@ -46,6 +46,11 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
   ParamValues v;
   for (const Param& p : program.params) {
     int64_t value = 0;
+    if (p.per_rank_range) v.per_rank_ranges[p.name] = {p.table, p.column, p.source == Param::Source::ColumnDomain};
+    if ((p.source == Param::Source::Product || p.source == Param::Source::BitmapWords) &&
+        std::any_of(p.factors.begin(), p.factors.end(),
+                    [&](const std::string& f) { return v.per_rank_ranges.count(f) != 0 || v.per_rank_derived.count(f) != 0; }))
+      v.per_rank_derived[p.name] = {p.source, p.factors};
     switch (p.source) {
       case Param::Source::RowCount: value = static_cast<int64_t>(stats.rows(p.table)); break;
       case Param::Source::ColumnMin: value = valid_stats(p, stats).min; break;

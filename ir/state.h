@@ -92,6 +92,10 @@ struct Param {
   // Capacity: the table is filled from one rank's share of `table` (a distributed run's rank-local
   // partial groups): each rank sizes it for its own rows (ParamValues::per_rank, runtime rank_plan).
   bool per_rank = false;
+  // ColumnMin / ColumnDomain placing the keys of a table that stays on its rank (slot = key - min;
+  // ir/pass_rank_key_ranges.cpp): each rank resolves it from its share's values of table.column
+  // (ParamValues::per_rank_ranges, runtime rank_plan), so the table spans only the rank's keys.
+  bool per_rank_range = false;
   // Capacity: a bound counted at run time. `count_term` (one of distinct_columns) is a group key the
   // pipeline probes into a hash table built from an earlier stage, so it takes at most as many values
   // as rows were built into that table; the build counts them into `count_buffer` (one I64,

@@ -623,7 +623,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       std::optional<runtime::Distribution> distribution;
       std::optional<runtime::RankHooks> hooks;
       if (comm != nullptr) {
-        mine = runtime::rank_plan(plan, local_rows);
+        mine = runtime::rank_plan(plan, local_rows, runtime::share_key_ranges(db, runtime::per_rank_range_columns(plan)));
         distribution = runtime::distribute(*mine, partitioned);
         hooks.emplace(*comm, *backend, *mine, *distribution);
       }

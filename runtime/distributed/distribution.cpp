@@ -86,19 +86,57 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
   return d;
 }
 
-ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows) {
+ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows,
+                         const LocalKeyRanges& local_ranges) {
   ExecutablePlan copy = plan;
+  std::map<std::string, int64_t> values;  // the rank's (a derived param follows its factors)
+  for (const ParamSpec& p : copy.params) values[p.name] = p.value;
   for (ParamSpec& p : copy.params) {
     if (p.per_rank) {  // a rank-local table: sized for the rank's rows
-      auto it = local_rows.find(p.per_rank->table);
-      if (it == local_rows.end()) continue;
-      p.value = static_cast<int64_t>(p.per_rank->terms.slots(static_cast<double>(it->second)));
-      continue;
+      if (auto it = local_rows.find(p.per_rank->table); it != local_rows.end())
+        p.value = static_cast<int64_t>(p.per_rank->terms.slots(static_cast<double>(it->second)));
+    } else if (p.per_rank_range) {  // a rank-local table's key placement: the share's keys
+      if (const auto it = local_ranges.find({p.per_rank_range->table, p.per_rank_range->column}); it != local_ranges.end())
+        p.value = p.per_rank_range->domain ? it->second.max - it->second.min + 1 : it->second.min;
+    } else if (p.per_rank_derived) {
+      const std::vector<std::string>& f = p.per_rank_derived->factors;
+      if (p.per_rank_derived->bitmap_words) {
+        p.value = (values.at(f.at(0)) + 31) / 32;
+      } else {
+        p.value = 1;
+        for (const std::string& name : f) p.value *= values.at(name);
+      }
+    } else if (!p.rows_of.empty()) {
+      if (auto it = local_rows.find(p.rows_of); it != local_rows.end()) p.value = static_cast<int64_t>(it->second);
     }
-    if (p.rows_of.empty()) continue;
-    if (auto it = local_rows.find(p.rows_of); it != local_rows.end()) p.value = static_cast<int64_t>(it->second);
+    values[p.name] = p.value;
   }
   return copy;
+}
+
+LocalKeyRanges share_key_ranges(const Database& share, const std::set<std::pair<std::string, std::string>>& columns) {
+  LocalKeyRanges ranges;
+  for (const auto& [table, column] : columns) {
+    const Column& c = share.table(table).column(column);
+    auto range = [&](const auto& values) {
+      if (values.empty()) {
+        ranges[{table, column}] = {0, 0};  // an empty share places no key: one slot
+        return;
+      }
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      ranges[{table, column}] = {static_cast<int64_t>(*lo), static_cast<int64_t>(*hi)};
+    };
+    if (!c.i32.empty() || c.i64.empty()) range(c.i32);
+    else range(c.i64);
+  }
+  return ranges;
+}
+
+std::set<std::pair<std::string, std::string>> per_rank_range_columns(const ExecutablePlan& plan) {
+  std::set<std::pair<std::string, std::string>> columns;
+  for (const ParamSpec& p : plan.params)
+    if (p.per_rank_range) columns.insert({p.per_rank_range->table, p.per_rank_range->column});
+  return columns;
 }
 
 }  // namespace hqc::runtime

@@ -21,11 +21,13 @@
 // partitioned table in merged state.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "runtime/execution/executable_plan.h"
+#include "storage/table.h"
 
 namespace hqc::runtime {
 
@@ -40,10 +42,27 @@ struct Distribution {
 // `partitioned_tables`: the base tables each rank holds a partition of. The plan must outlive the result.
 Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>& partitioned_tables);
 
+// The smallest and largest value of a column in a rank's share.
+struct KeyRange {
+  int64_t min = 0;
+  int64_t max = 0;
+};
+using LocalKeyRanges = std::map<std::pair<std::string, std::string>, KeyRange>;  // by (table, column)
+
 // A copy of `plan` for one rank: every row count of a partitioned table (ParamSpec::rows_of) is the
 // rank's rows, `local_rows` by table, and a capacity sized per rank (ParamSpec::per_rank: a
-// rank-local partial table) is sized for them; everything else (other capacities, statistics) stays
-// the whole table's.
-ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows);
+// rank-local partial table) is sized for them; a key placement resolved per rank
+// (ParamSpec::per_rank_range) takes the share's range from `local_ranges` (share_key_ranges; a
+// column absent there keeps the whole table's range), and the params computed from those
+// (per_rank_derived) are computed again; everything else (other capacities, statistics) stays the
+// whole table's.
+ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows,
+                         const LocalKeyRanges& local_ranges = {});
+
+// The (table, column) pairs whose share's range rank_plan needs (ParamSpec::per_rank_range).
+std::set<std::pair<std::string, std::string>> per_rank_range_columns(const ExecutablePlan& plan);
+// Those columns' ranges over the rows `share` holds (integer columns; an empty share's is [0, 0]:
+// one slot, which no key of its (no) rows needs).
+LocalKeyRanges share_key_ranges(const Database& share, const std::set<std::pair<std::string, std::string>>& columns);
 
 }  // namespace hqc::runtime

@@ -40,15 +40,33 @@ struct PerRankCapacity {
   planner::CapacityTerms terms;
 };
 
+// A key placement resolved per rank (ir::Param::per_rank_range): a rank holding a share of `table`
+// takes its smallest value of `column`, or (domain) max - min + 1 of them (rank_plan).
+struct PerRankKeyRange {
+  std::string table;
+  std::string column;
+  bool domain = false;
+};
+
+// A param computed from per-rank ones (a Product of key domains, BitmapWords of slots): the rank
+// computes it again from its values of `factors` (rank_plan).
+struct PerRankDerived {
+  bool bitmap_words = false;  // ceil(factors[0] / 32); else the product of the factors
+  std::vector<std::string> factors;
+};
+
 // A run-time parameter (a kernel argument) with its value, resolved against the database once, by
 // ir::resolve_parameters when the program was lowered (execution/lower_program.h). `rows_of`: for a
 // tuple count, the table whose rows it counts (the concurrent executor recognises a scan of the fact
-// table by it, and gives each chunk its own count); empty otherwise. `per_rank`: see PerRankCapacity.
+// table by it, and gives each chunk its own count); empty otherwise. `per_rank`: see PerRankCapacity;
+// `per_rank_range`, `per_rank_derived`: see PerRankKeyRange, PerRankDerived.
 struct ParamSpec {
   std::string name;
   int64_t value = 0;
   std::string rows_of;
   std::optional<PerRankCapacity> per_rank;
+  std::optional<PerRankKeyRange> per_rank_range;
+  std::optional<PerRankDerived> per_rank_derived;
 };
 
 struct BufferSpec {

@@ -512,6 +512,10 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     ParamSpec spec{p.name, value_of(program, values, p.name), p.source == ir::Param::Source::RowCount ? p.table : "", std::nullopt};
     if (auto it = values.per_rank.find(p.name); it != values.per_rank.end())
       spec.per_rank = PerRankCapacity{it->second.table, it->second.terms};
+    if (auto it = values.per_rank_ranges.find(p.name); it != values.per_rank_ranges.end())
+      spec.per_rank_range = PerRankKeyRange{it->second.table, it->second.column, it->second.domain};
+    if (auto it = values.per_rank_derived.find(p.name); it != values.per_rank_derived.end())
+      spec.per_rank_derived = PerRankDerived{it->second.source == ir::Param::Source::BitmapWords, it->second.factors};
     plan.params.push_back(std::move(spec));
   }
   for (const ir::Buffer& b : program.buffers) {

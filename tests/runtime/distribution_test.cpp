@@ -209,6 +209,48 @@ TEST_CASE("rank_plan: a capacity sized per rank is sized for the rank's rows, bo
   CHECK(empty.params[0].value == 16);  // hash_capacity's least table
 }
 
+TEST_CASE("rank_plan: a rank-local table's key placement spans the share's keys, and what is computed from it follows") {
+  ExecutablePlan plan;
+  ParamSpec key_min{"ht0_key_min", 1, "", std::nullopt, PerRankKeyRange{"orders", "o_orderkey", false}, std::nullopt};
+  ParamSpec slots{"ht0_slots", 6000000, "", std::nullopt, PerRankKeyRange{"orders", "o_orderkey", true}, std::nullopt};
+  ParamSpec words{"ht0_bitmap_words", 187500, "", std::nullopt, std::nullopt, PerRankDerived{true, {"ht0_slots"}}};
+  ParamSpec other{"agg0_l_orderkey_domain", 6000000, "", std::nullopt, PerRankKeyRange{"lineitem", "l_orderkey", true}, std::nullopt};
+  ParamSpec product{"agg0_slots", 6000000 * 7, "", std::nullopt, std::nullopt, PerRankDerived{false, {"agg0_l_orderkey_domain", "seven"}}};
+  ParamSpec seven{"seven", 7, "", std::nullopt};
+  plan.params = {key_min, slots, words, seven, other, product};
+  // Computing the ranges from a share's rows: the smallest and largest key it holds.
+  Database share;
+  Table orders;
+  orders.name = "orders";
+  orders.rows = 3;
+  Column c;
+  c.name = "o_orderkey";
+  c.type = DataType::int32();
+  c.i32 = {3000001, 3000033, 3999971};
+  orders.columns.push_back(c);
+  share.tables["orders"] = orders;
+  Table lineitem;  // an empty share
+  lineitem.name = "lineitem";
+  c.name = "l_orderkey";
+  c.i32.clear();
+  lineitem.columns.push_back(c);
+  share.tables["lineitem"] = lineitem;
+  const LocalKeyRanges ranges = share_key_ranges(share, per_rank_range_columns(plan));
+  REQUIRE(ranges.size() == 2);
+  CHECK(ranges.at({"orders", "o_orderkey"}).min == 3000001);
+  CHECK(ranges.at({"orders", "o_orderkey"}).max == 3999971);
+  const ExecutablePlan mine = rank_plan(plan, {}, ranges);
+  CHECK(mine.params[0].value == 3000001);
+  CHECK(mine.params[1].value == 999971);
+  CHECK(mine.params[2].value == (999971 + 31) / 32);
+  CHECK(mine.params[3].value == 7);
+  CHECK(mine.params[4].value == 1);  // the empty share: one slot
+  CHECK(mine.params[5].value == 7);
+  // Without ranges every placement keeps the whole table's.
+  const ExecutablePlan whole = rank_plan(plan, {}, {});
+  for (size_t i = 0; i < plan.params.size(); ++i) CHECK(whole.params[i].value == plan.params[i].value);
+}
+
 TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {
   std::unique_ptr<Backend> backend = open_backend(DeviceChoice::OpenCL);
   ScriptedPeer peer;
