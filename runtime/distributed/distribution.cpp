@@ -116,7 +116,10 @@ ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string,
 
 LocalKeyRanges share_key_ranges(const Database& share, const std::set<std::pair<std::string, std::string>>& columns) {
   LocalKeyRanges ranges;
-  for (const auto& [table, column] : columns) {
+  for (const std::pair<std::string, std::string>& key : columns) {
+    // Named, not a structured binding: the lambda below captures it (clang 14 refuses a binding).
+    const std::string& table = key.first;
+    const std::string& column = key.second;
     const Column& c = share.table(table).column(column);
     auto range = [&](const auto& values) {
       if (values.empty()) {

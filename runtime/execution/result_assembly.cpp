@@ -75,6 +75,56 @@ ResultColumn decode_heap_rows(const ResultColumn& rows, const Column& column, Da
   return out;
 }
 
+// Row references of a heap-string column → each text's rank among the texts referenced (equal texts,
+// equal ranks), Int64: it sorts as the texts do, without making them — only the rows an ORDER BY
+// keeps are decoded later (TPC-H q20's output ordered by s_name).
+ResultColumn rank_heap_rows(const ResultColumn& rows, const Column& column, const std::string& where) {
+  ResultColumn out;
+  out.name = rows.name;
+  out.type = DataType::int64();
+  out.valid = rows.valid;
+  // The rows referenced, each once; indexed by row where the column is not much larger than the rows
+  // read (a dimension's names: no search per row), else found by binary search.
+  const bool direct = column.size() <= 8 * rows.ints.size() + 4096;
+  std::vector<int64_t> distinct;
+  std::vector<char> seen(direct ? column.size() : 0);
+  for (uint64_t r = 0; r < rows.ints.size(); ++r) {
+    if (rows.is_null(r)) continue;
+    const int64_t row = rows.ints[r];
+    if (row < 0 || static_cast<uint64_t>(row) >= column.size())
+      throw Error(ErrorKind::Internal, where + ": row reference " + std::to_string(row) + " outside the " +
+                                           std::to_string(column.size()) + " rows of " + column.name);
+    if (!direct) {
+      distinct.push_back(row);
+    } else if (!seen[static_cast<size_t>(row)]) {
+      seen[static_cast<size_t>(row)] = 1;
+      distinct.push_back(row);
+    }
+  }
+  if (!direct) {
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  }
+  std::vector<std::string_view> texts(distinct.size());
+  for (size_t i = 0; i < distinct.size(); ++i) texts[i] = column.string_at(static_cast<uint64_t>(distinct[i]));
+  std::vector<size_t> by_text(distinct.size());
+  for (size_t i = 0; i < by_text.size(); ++i) by_text[i] = i;
+  std::sort(by_text.begin(), by_text.end(), [&](size_t x, size_t y) { return texts[x] < texts[y]; });
+  std::vector<int64_t> rank(distinct.size());  // by position in `distinct`
+  for (size_t k = 0; k < by_text.size(); ++k)
+    rank[by_text[k]] = k > 0 && texts[by_text[k]] == texts[by_text[k - 1]] ? rank[by_text[k - 1]] : static_cast<int64_t>(k);
+  std::vector<int64_t> rank_of_row(direct ? column.size() : 0);
+  for (size_t i = 0; direct && i < distinct.size(); ++i) rank_of_row[static_cast<size_t>(distinct[i])] = rank[i];
+  out.ints.assign(rows.ints.size(), 0);
+  for (uint64_t r = 0; r < rows.ints.size(); ++r) {
+    if (rows.is_null(r)) continue;
+    const int64_t row = rows.ints[r];
+    out.ints[r] = direct ? rank_of_row[static_cast<size_t>(row)]
+                         : rank[static_cast<size_t>(std::lower_bound(distinct.begin(), distinct.end(), row) - distinct.begin())];
+  }
+  return out;
+}
+
 // Packed strings (ir/state.h, "Packed strings") → their texts.
 ResultColumn decode_packed(const ResultColumn& packed, DataType string_type) {
   ResultColumn out;
@@ -234,7 +284,8 @@ size_t column_index(const ResultSpec& spec, const std::string& name, const std::
 // Column `c` for the rows (slot indices) in `selected`; an AverageOf column comes back empty, typed
 // Float64 (read_columns fills it from its halves).
 // With `codes`, a dictionary string stays its (order-preserving) codes, typed Int64: enough to sort;
-// so does a packed string (its integer order is its byte order).
+// so does a packed string (its integer order is its byte order), and a heap string becomes its
+// text's rank among the rows read (rank_heap_rows).
 ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>& selected, const ColumnReader& in,
                          bool codes) {
   const std::string where = in.context + " column " + c.name;
@@ -300,6 +351,8 @@ ResultColumn read_column(const ResultColumnSpec& c, const std::vector<uint64_t>&
   if (decode && !codes) {
     const Column& dict = lookup_column(in.database, c.dictionary_table, c.dictionary_column, where);
     col = decode_dictionary(col, dict.dictionary, c.type);
+  } else if (!c.heap_table.empty() && codes) {
+    col = rank_heap_rows(col, lookup_column(in.database, c.heap_table, c.heap_column, where), where);
   } else if (!c.heap_table.empty()) {
     col = decode_heap_rows(col, lookup_column(in.database, c.heap_table, c.heap_column, where), c.type, where);
   } else if (packed && !codes) {

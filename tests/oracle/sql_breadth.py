@@ -252,6 +252,12 @@ QUERIES = [
     ("join_on_nullable_derived", "select count(*) as n, sum(c_acctbal) as b from (select n_name, max(s_suppkey) as y "
                                  "from nation left join supplier on s_nationkey = n_nationkey and s_acctbal > 9000 "
                                  "group by n_name) t join customer on c_custkey = t.y"),
+    # ORDER BY a heap string (runtime/execution/result_assembly.cpp rank_heap_rows: each text's rank
+    # among the rows read): ties broken by the next key, NULLs last, with and without LIMIT.
+    ("order_by_heap_ties_limit", "select c_name, o_orderkey from customer, orders where c_custkey = o_custkey and c_custkey < 300 "
+                                 "order by c_name desc, o_orderkey limit 25"),
+    ("order_by_heap_nulls", "select s_name, n_name from nation left join supplier on s_nationkey = n_nationkey "
+                            "and s_acctbal > 8000 order by s_name, n_name"),
     # Eager aggregation (frontend/sql/sql_eager_aggregation.h): a GROUP BY whose groups are the
     # preserved side's rows aggregates the NULL-supplying side by the join key first; customers
     # without a match read 0 counts and NULL sums / minima / maxima (an empty build side included).
