@@ -258,6 +258,11 @@ QUERIES = [
                                  "order by c_name desc, o_orderkey limit 25"),
     ("order_by_heap_nulls", "select s_name, n_name from nation left join supplier on s_nationkey = n_nationkey "
                             "and s_acctbal > 8000 order by s_name, n_name"),
+    # GROUP BY a heap string that repeats (l_comment: ~1,300 texts on several lines at SF 0.01): the
+    # device groups by row, the host merges the groups of equal texts (result_assembly.cpp
+    # merge_equal_groups), their sums, counts and minima combined.
+    ("group_by_repeated_heap_text", "select l_comment, count(*) as n, sum(l_quantity) as q, min(l_shipdate) as d from lineitem "
+                                    "where l_orderkey < 20000 group by l_comment order by n desc, l_comment limit 40"),
     # Eager aggregation (frontend/sql/sql_eager_aggregation.h): a GROUP BY whose groups are the
     # preserved side's rows aggregates the NULL-supplying side by the join key first; customers
     # without a match read 0 counts and NULL sums / minima / maxima (an empty build side included).
