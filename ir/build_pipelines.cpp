@@ -207,7 +207,13 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       const AggregationTable* groups = build.source.aggregation.empty() ? nullptr : program_.find_aggregation(build.source.aggregation);
       const bool co_partitioned = co_partitioned_join(op, build) || (groups != nullptr && groups->partition_keyed);
       const std::string build_table = build.source.table, build_alias = build.source.alias;
-      if (options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned) {
+      // A semi / anti join asking only whether a key exists, on a key placed by slot = key - min:
+      // each rank builds its share's keys and the tables merge slot by slot (HashTable::merged_keys).
+      std::string key_table, key_column;
+      const bool merge_keys = options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned && existence_only &&
+                              !op.residual && op.build_keys.size() == 1 &&
+                              perfect_hash_key(*typed(*op.build_keys[0], build), build, false, key_table, key_column);
+      if (options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned && !merge_keys) {
         std::vector<plan::Attribute> rows;
         for (const plan::Attribute& a : build_side.schema)
           if (build_needed.count({a.source, a.name}) != 0) rows.push_back(a);
@@ -218,11 +224,16 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
         AttrKey k{a.source, a.name};
         if (existence_only ? residual_refs.count(k) != 0 : needed.count(k) != 0) payload.push_back(a);
       }
+      merging_keys_ = merge_keys;
       const HashTable& ht = make_hash_table(op, build, payload);
+      merging_keys_ = false;
       std::string ht_name = ht.name;
       for (HashTable& t : program_.hash_tables) {
         if (t.name != ht_name) continue;
         t.rank_local = co_partitioned;
+        t.merged_keys = merge_keys;
+        if (merge_keys && (t.layout != HashLayout::PerfectHash || !t.keys_only))
+          throw Error(ErrorKind::Internal, "build_program: " + t.name + " was to be merged slot by slot but is not a keys-only perfect hash");
         t.build_table = build_table;  // also where the rows were materialized first (the table they came from)
         t.build_alias = build_alias;
       }

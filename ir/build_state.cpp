@@ -217,6 +217,28 @@ std::string Lowering::physical_table(const std::string& alias) const {
   return it == alias_table_.end() ? "" : it->second;
 }
 
+bool Lowering::perfect_hash_key(const plan::Expr& key, const Pipeline& build, bool unique, std::string& key_table,
+                                std::string& key_column) const {
+  // The scan column the key is, also through renames (a subquery's select item) and through the
+  // group key of an aggregation the build scans (Q18's IN (SELECT l_orderkey ... GROUP BY
+  // l_orderkey HAVING ...): its values are some of that column's): its statistics and domain decide.
+  const auto origin =
+      key.kind == plan::ExprKind::Column ? group_key_origin(key.source, key.column, build) : std::pair<std::string, std::string>{};
+  key_table = origin.first.empty() ? "" : physical_table(origin.first);
+  key_column = origin.second;
+  if (key_table.empty() || !key.type.is_integer_like()) return false;
+  if (!unique && !options_.stats) {
+    // Without statistics only a key column (a foreign key references a dense primary key) promises
+    // a domain small enough for slot = key - min; any other repeated integer may span anything.
+    const TableDef* def = catalog_.find(key_table);
+    return def != nullptr && is_key_column(*def, key_column);
+  }
+  if (!options_.stats) return true;
+  const ColumnStats s = options_.stats->column(key_table, key_column);
+  const uint64_t domain = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : 0;
+  return s.valid && planner::use_perfect_hash(domain, options_.stats->rows(key_table));
+}
+
 const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                            const std::vector<plan::Attribute>& payload) {
   for (const auto& k : join.build_keys) {
@@ -251,32 +273,15 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   // A keys-only table on one column inserts each key once; any other table stores every build row.
   const bool dedup = ht.keys_only && ht.build_keys.size() == 1;
   const plan::Expr& key = *ht.build_keys[0];
-  // The scan column the key is, also through renames (a subquery's select item) and through the
-  // group key of an aggregation the build scans (Q18's IN (SELECT l_orderkey ... GROUP BY
-  // l_orderkey HAVING ...): its values are some of that column's): its statistics and domain decide
-  // the layout.
-  const auto [key_alias, key_column] =
-      key.kind == plan::ExprKind::Column ? group_key_origin(key.source, key.column, build) : std::pair<std::string, std::string>{};
-  std::string key_table = key_alias.empty() ? "" : physical_table(key_alias);
   // Every build row stored under a non-unique key: a list per distinct key, unless a probe of the
   // build pipeline matches several times (a row would insert several entries).
   const bool chained = options_.multimap == HashLayout::Chained && !ht.unique_keys && !dedup &&
                        !matches_several_times(program_, build);
+  std::string key_table, key_column;
   // A perfect hash holds one slot per key value: for unique keys, deduplicated ones, or the heads
   // of a chained table's lists.
-  bool perfect =
-      !key_table.empty() && key.type.is_integer_like() && ht.build_keys.size() == 1 && (ht.unique_keys || dedup || chained);
-  if (perfect && !ht.unique_keys && !options_.stats) {
-    // Without statistics only a key column (a foreign key references a dense primary key) promises
-    // a domain small enough for slot = key - min; any other repeated integer may span anything.
-    const TableDef* def = catalog_.find(key_table);
-    perfect = def != nullptr && is_key_column(*def, key_column);
-  }
-  if (perfect && options_.stats) {
-    ColumnStats s = options_.stats->column(key_table, key_column);
-    uint64_t domain = s.valid ? static_cast<uint64_t>(s.max - s.min + 1) : 0;
-    perfect = s.valid && planner::use_perfect_hash(domain, options_.stats->rows(key_table));
-  }
+  const bool perfect = ht.build_keys.size() == 1 && (ht.unique_keys || dedup || chained) &&
+                       perfect_hash_key(key, build, ht.unique_keys, key_table, key_column);
   if (perfect) {
     ht.layout = chained ? HashLayout::Chained : HashLayout::PerfectHash;
     ht.perfect_slots = chained;
@@ -286,7 +291,7 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key_column};
     slots.comment = "domain of " + key_table + "." + key_column;
     ht.capacity_param = add_param(slots);
-    if (ht.layout == HashLayout::PerfectHash) add_probe_bitmap(ht, build, key_table, key_column);
+    if (ht.layout == HashLayout::PerfectHash && !merging_keys_) add_probe_bitmap(ht, build, key_table, key_column);
   } else {
     ht.layout = chained ? HashLayout::Chained : HashLayout::LinearProbing;
     Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};

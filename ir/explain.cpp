@@ -108,7 +108,8 @@ std::string explain_pipelines(const Program& p) {
     s += "] slots " + ht.capacity_param;
     if (!ht.key_min_param.empty()) s += " key_min " + ht.key_min_param;
     s += std::string(ht.keys_only ? " keys-only" : ht.unique_keys ? " unique" : " multi") +
-         (ht.rank_local ? " rank-local (co-partitioned: each rank builds and probes its own rows)" : "") + "\n  payload [";
+         (ht.rank_local ? " rank-local (co-partitioned: each rank builds and probes its own rows)" : "") +
+         (ht.merged_keys ? " merged (each rank builds its share's keys; the tables merge slot by slot)" : "") + "\n  payload [";
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
     s += "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
@@ -292,6 +293,8 @@ std::string explain_exchanges(const Program& p) {
       how = "rows concatenated in rank order";
     else if (const HashTable* ht = p.find_hash_table(pl.sink.state); ht != nullptr && ht->rank_local)
       how = on_share_groups(pl) ? "none: rank-local build of the rank's own groups" : "none: rank-local build of co-partitioned rows";
+    else if (ht != nullptr && ht->merged_keys)
+      how = "slot by slot (the maximum: every rank's keys)";
     s += "  after p" + std::to_string(last) + ": " + pl.sink.state + " — " + (how.empty() ? "?" : how) + "\n";
   }
   if (s.empty()) return "";  // no pipeline reads a partitioned table: nothing is exchanged

@@ -62,6 +62,11 @@ class Lowering {
   std::string physical_table(const std::string& alias) const;
   const HashTable& make_hash_table(const plan::LogicalOp& join, const Pipeline& build,
                                    const std::vector<plan::Attribute>& payload);
+  // Whether `key` (typed over `build`) places its values by slot = key - min: a column of a table
+  // (through renames and group keys: key_table / key_column receive it) whose domain is small
+  // enough — repeated keys without statistics only when it is a key column.
+  bool perfect_hash_key(const plan::Expr& key, const Pipeline& build, bool unique, std::string& key_table,
+                        std::string& key_column) const;
   // `columns` receives how each output attribute of `agg` (group keys ++ aggregates, in order)
   // reads the table: the result columns when it is the query's result, and the source bindings of
   // a pipeline that scans it.
@@ -156,6 +161,8 @@ class Lowering {
   const AggregationTable* combining_ = nullptr;
   // Aggregates rank_local_build chose, aggregated into a rank-local table (Lowering::aggregate).
   std::set<const plan::LogicalOp*> rank_local_aggregates_;
+  // make_hash_table builds a table merged across ranks (HashTable::merged_keys): no probe bitmap.
+  bool merging_keys_ = false;
 };
 
 }  // namespace hqc::ir

@@ -207,6 +207,12 @@ struct HashTable {
   // of co-partitioned tables on their partition key, BuildOptions::partition_keys, or of groups
   // keyed by that key, AggregationTable::partition_keyed): never merged.
   bool rank_local = false;
+  // Distributed runs: a keys-only perfect-hash table (a semi / anti join asking whether a key
+  // exists) built on every rank from its share of a partitioned table joined on another key than
+  // the partition key (TPC-H Q22's NOT EXISTS orders by o_custkey), made whole by the elementwise
+  // maximum of its key slots — a slot holds its key or the empty marker, the smallest value — instead
+  // of every rank building it from all ranks' rows gathered. No probe bitmap.
+  bool merged_keys = false;
 };
 
 // ---------------------------------------------------------------- aggregation tables

@@ -415,6 +415,18 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
     merges.push_back(std::move(m));
   }
   for (const ir::HashTable& ht : program.hash_tables) {
+    if (ht.merged_keys) {
+      // A keys-only perfect hash built from each rank's share: a slot holds its key or the empty
+      // marker (the smallest value), so the maximum over ranks is the table of every rank's keys.
+      StateMerge m;
+      m.state = ht.name;
+      m.kind = StateMerge::Kind::Elementwise;
+      m.what = "hash table " + ht.name + " (keys only, on " + ht.build_table + ")";
+      m.slots_param = ht.capacity_param;
+      m.lanes.push_back({ht.key_buffers.at(0), StateMerge::Op::Max, 1});
+      merges.push_back(std::move(m));
+      continue;
+    }
     if (!ht.rank_local) continue;
     StateMerge m;
     m.state = ht.name;

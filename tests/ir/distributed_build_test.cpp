@@ -2,8 +2,9 @@
 // partitioned table is materialized and built from that output (merged across ranks in between),
 // unless the join matches co-partitioned tables on their partition key — then the build stays on
 // its rank (HashTable::rank_local) and nothing is materialized; so do groups by the partition key
-// built into a join probed by the rank's own keys (ir/rank_local_groups.cpp). One process: nothing
-// changes.
+// built into a join probed by the rank's own keys (ir/rank_local_groups.cpp), and a keys-only
+// perfect hash (a semi / anti join asking whether a key exists) is built on each rank from its share
+// and merged slot by slot (HashTable::merged_keys). One process: nothing changes.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -120,8 +121,30 @@ TEST_CASE("co-partitioned join: the build stays on its rank, nothing materialize
   CHECK(text.find("[each rank's share]") != std::string::npos);
 }
 
+// A semi join whose residual compares a build column: its table holds that column (not keys only).
+const char* kExistsOtherSupplier =
+    "SELECT COUNT(*) AS n FROM lineitem l1 WHERE EXISTS (SELECT * FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey "
+    "AND l2.l_suppkey <> l1.l_suppkey)";
+
+TEST_CASE("partitioned build without co-partitioning: a keys-only perfect hash built on each rank and merged slot by slot") {
+  // Q4's EXISTS without partition keys (so not co-partitioned): each rank inserts its share's keys.
+  const ir::Program p = compile(kExists, true, false);
+  REQUIRE(p.hash_tables.size() == 1);
+  const ir::HashTable& ht = p.hash_tables[0];
+  CHECK(ht.merged_keys);
+  CHECK_FALSE(ht.rank_local);
+  CHECK(ht.keys_only);
+  CHECK(ht.layout == ir::HashLayout::PerfectHash);
+  CHECK(ht.bitmap_buffer.empty());
+  CHECK(builder_of(p, ht.name).source.table == "lineitem");  // its scan of the rank's share, nothing materialized
+  CHECK(p.outputs.empty());
+  CHECK(ir::explain(p).find("after p0: ht0 — slot by slot (the maximum: every rank's keys)") != std::string::npos);
+  // One process: an ordinary table.
+  CHECK_FALSE(compile(kExists, false, false).hash_tables[0].merged_keys);
+}
+
 TEST_CASE("partitioned build without co-partitioning: materialized, then built from the output") {
-  for (const auto& c : {std::pair{kExists, false}, std::pair{kByCustomer, true}}) {
+  for (const auto& c : {std::pair{kExistsOtherSupplier, false}, std::pair{kByCustomer, true}}) {
     const char* sql = c.first;
     const bool keys = c.second;
     CAPTURE(sql);
@@ -129,6 +152,7 @@ TEST_CASE("partitioned build without co-partitioning: materialized, then built f
     bool partitioned_build = false;
     for (const ir::HashTable& ht : p.hash_tables) {
       CHECK_FALSE(ht.rank_local);
+      CHECK_FALSE(ht.merged_keys);
       const ir::Pipeline& b = builder_of(p, ht.name);
       if (ht.build_table != "orders" && ht.build_table != "lineitem") {
         CHECK(b.source.table == ht.build_table);  // a replicated table: built from its scan on every rank
@@ -141,7 +165,7 @@ TEST_CASE("partitioned build without co-partitioning: materialized, then built f
       CHECK(writer.sink.kind == ir::SinkKind::Materialize);
       CHECK(writer.source.table == ht.build_table);
     }
-    CHECK(partitioned_build == (std::string(sql) == kExists || p.hash_tables[0].build_table == "orders"));
+    CHECK(partitioned_build == (std::string(sql) == kExistsOtherSupplier || p.hash_tables[0].build_table == "orders"));
   }
 }
 
