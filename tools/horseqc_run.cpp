@@ -475,6 +475,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     driver::partition_like_ranks(catalog, compile);
     partitioned = compile.partitioned_tables;
     for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
+    concurrent_options.stream_among = partitioned;  // a rank streams its share, not a replicated table
   }
   // Not compiled while the rows loaded (no standalone columnar files, --in-memory, ...): now, while
   // the warm-up thread may still create the context.

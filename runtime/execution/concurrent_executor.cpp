@@ -72,7 +72,7 @@ struct ScanLayout {
   std::vector<size_t> shift;         // phase(q, p) = p + shift[q]
 };
 
-ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db) {
+ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db, const std::set<std::string>& among) {
   ScanLayout layout;
   // The table most bytes are scanned of, by row count × the widths of its columns a launch reads.
   std::map<std::string, uint64_t> weight;
@@ -89,7 +89,9 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
       }
     }
   }
+  const bool preferred = std::any_of(weight.begin(), weight.end(), [&](const auto& tw) { return among.count(tw.first) != 0; });
   for (const auto& [table, w] : weight) {
+    if (preferred && among.count(table) == 0) continue;
     if (layout.table.empty() || w > weight[layout.table]) layout.table = table;
   }
 
@@ -436,7 +438,7 @@ const PinnedBuffer& Executor::pinned(const std::string& table, const Column& col
 bool Executor::would_stream(const std::vector<const ExecutablePlan*>& plans, const Database& database,
                                       const ConcurrentOptions& options) {
   if (options.placement != Placement::Auto) return options.placement == Placement::Stream;
-  const ScanLayout layout = analyse(plans, database);
+  const ScanLayout layout = analyse(plans, database, options.stream_among);
   if (layout.table.empty()) return false;
   std::vector<std::map<std::string, int64_t>> params;
   for (const ExecutablePlan* p : plans) params.push_back(param_values(*p));
@@ -540,7 +542,7 @@ void ConcurrentQueriesRun::compile() {
 }
 
 void ConcurrentQueriesRun::place() {
-  layout_ = analyse(plans_, database_);
+  layout_ = analyse(plans_, database_, options_.stream_among);
   ss_.table = layout_.table;
   ss_.rows = layout_.rows;
   ss_.bytes_per_row = layout_.bytes_per_row;

@@ -63,6 +63,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,6 +99,10 @@ struct ConcurrentOptions {
   // exchange may only follow the last of them (PipelineSpec::sink_launches; Error(Unsupported)
   // otherwise). Launches the hooks do not run are skipped.
   PipelineHooks* hooks = nullptr;
+  // Non-empty (under mpirun: the tables each rank holds a share of): the table streamed is the most
+  // scanned of these when a plan scans one — a replicated table must fit every device anyway (TPC-H
+  // Q22: orders, not customer, whose share is the whole table).
+  std::set<std::string> stream_among;
 };
 
 // One pipeline of a phase as it was launched (its main launch).
