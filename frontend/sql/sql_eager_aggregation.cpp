@@ -75,7 +75,9 @@ bool rewritable(const plan::LogicalOp& agg, const Catalog& catalog) {
   for (const plan::AggregateExpr& a : agg.aggregates) {
     const bool partial_is_total = a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar ||
                                   a.func == plan::AggFunc::Sum || a.func == plan::AggFunc::Min || a.func == plan::AggFunc::Max;
-    if (!partial_is_total || a.count_arg || !matched_only(a.filter, indicator)) return false;
+    if (!partial_is_total || a.count_arg) return false;
+    // COUNT(*) of every joined row (an unmatched one counts once): the matched rows' count, or 1.
+    if (!matched_only(a.filter, indicator) && !(a.func == plan::AggFunc::CountStar && !a.filter)) return false;
     if (a.arg && !reads_only(*a.arg, b)) return false;
   }
   return groups_are_probe_rows(agg, probe, catalog);
@@ -106,12 +108,22 @@ std::unique_ptr<plan::LogicalOp> aggregate_before_outer_join(std::unique_ptr<pla
   for (const plan::AggregateExpr& a : agg->aggregates) {
     plan::AggregateExpr p = a;
     p.name = "__eager_agg_" + a.name;
+    const bool every_row = !a.filter;  // COUNT(*) of the joined rows, the unmatched one included
     p.filter = nullptr;  // every row of B is a matched one
     const auto out = std::find_if(agg->schema.begin(), agg->schema.end(), [&](const plan::Attribute& x) { return x.name == a.name; });
     plan::Attribute attr{"", p.name, a.type, out->dict_table, out->dict_column};
     partial->schema.push_back(attr);
     partial->aggregates.push_back(std::move(p));
-    partials.push_back(plan::make_column(attr));
+    plan::ExprPtr value = plan::make_column(attr);
+    if (every_row) {  // CASE WHEN count = 0 THEN 1 ELSE count END: a row without a match reads 0
+      auto one_if_none = std::make_shared<plan::Expr>();
+      one_if_none->kind = plan::ExprKind::Case;
+      one_if_none->type = a.type;
+      one_if_none->args = {plan::make_compare(plan::CompareOp::Eq, value, plan::make_int_literal(0, a.type)),
+                           plan::make_int_literal(1, a.type), value};
+      value = one_if_none;
+    }
+    partials.push_back(value);
   }
   partial->children.push_back(std::move(b));
 

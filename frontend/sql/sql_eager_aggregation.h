@@ -13,8 +13,9 @@
 //       is one row of P together with its matches in B;
 //     - every aggregate is COUNT(x), COUNT(*), SUM(x), MIN(x) or MAX(x) of an expression x of B's
 //       attributes, filtered by exactly `__matched_<b> <> 0` (the binder's NULL skipping: the value
-//       of the matched rows only). COUNT(*) without that filter counts an unmatched row as 1, AVG
-//       of partial AVGs is not the AVG: neither is rewritten.
+//       of the matched rows only), or COUNT(*) without a filter (every joined row: an unmatched one
+//       counts 1, so it becomes CASE WHEN partial = 0 THEN 1 ELSE partial END). AVG of partial AVGs
+//       is not the AVG: not rewritten.
 //   into
 //       Project [each group key as written, each aggregate := its partial]
 //         LEFT OUTER JOIN (explicit NULLs) P  with

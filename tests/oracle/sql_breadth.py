@@ -275,9 +275,10 @@ QUERIES = [
     ("eager_composite_key", "select n, count(*) as parts, sum(q) as q from (select ps_partkey, ps_suppkey, count(l_orderkey) as n, "
                             "sum(l_quantity) as q from partsupp left join lineitem on ps_partkey = l_partkey "
                             "and ps_suppkey = l_suppkey group by ps_partkey, ps_suppkey) t group by n order by n"),
-    ("eager_not_with_count_star", "select c_count, count(*) as custdist from (select c_custkey, count(*) as rows_, "
-                                  "count(o_orderkey) as c_count from customer left join orders on c_custkey = o_custkey "
-                                  "and o_orderpriority = '1-URGENT' group by c_custkey) t group by c_count order by c_count"),
+    # COUNT(*) over the join: the matched orders' count, or 1 for a customer without one (n = 1, k = 0).
+    ("eager_count_star", "select n, k, count(*) as customers from (select c_custkey, count(*) as n, "
+                         "count(o_orderkey) as k from customer left join orders on c_custkey = o_custkey "
+                         "and o_orderpriority = '1-URGENT' group by c_custkey) t group by n, k order by n, k"),
     # A derived table's computed column that may be NULL reads the same value in every NULL row, so
     # the enclosing GROUP BY makes one NULL group (c_custkey + o_orderkey was c_custkey there).
     ("derived_null_computed_group", "select k, count(*) as n from (select c_custkey + o_orderkey as k from customer "
