@@ -471,6 +471,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   compile.stats = args.has("no-statistics") ? nullptr : &stats;
   std::set<std::string> partitioned;  // the tables each rank holds a share of
   std::map<std::string, uint64_t> local_rows;
+  runtime::LocalKeyRanges key_ranges;  // of the rank's shares, by (table, column), as queries need them
   if (comm != nullptr) {
     driver::partition_like_ranks(catalog, compile);
     partitioned = compile.partitioned_tables;
@@ -624,7 +625,12 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       std::optional<runtime::Distribution> distribution;
       std::optional<runtime::RankHooks> hooks;
       if (comm != nullptr) {
-        mine = runtime::rank_plan(plan, local_rows, runtime::share_key_ranges(db, runtime::per_rank_range_columns(plan)));
+        // The share's key ranges: scanned once per column for the whole run, not once per query.
+        std::set<std::pair<std::string, std::string>> missing;
+        for (const auto& c : runtime::per_rank_range_columns(plan))
+          if (key_ranges.count(c) == 0) missing.insert(c);
+        key_ranges.merge(runtime::share_key_ranges(db, missing));
+        mine = runtime::rank_plan(plan, local_rows, key_ranges);
         distribution = runtime::distribute(*mine, partitioned);
         hooks.emplace(*comm, *backend, *mine, *distribution);
       }

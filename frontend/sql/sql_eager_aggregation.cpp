@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "frontend/cardinality.h"
+#include "frontend/sql/sql_nulls.h"
 
 namespace hqc::sql {
 
@@ -30,7 +31,7 @@ bool reads_only(const plan::Expr& e, const std::vector<plan::Attribute>& schema)
 std::string match_indicator_of(const plan::LogicalOp& build) {
   if (build.kind != plan::OpKind::Map || build.exprs.size() != 1) return "";
   const plan::NamedExpr& m = build.exprs[0];
-  if (m.expr->kind != plan::ExprKind::Literal || m.expr->int_value != 1 || !m.name.starts_with("__matched_")) return "";
+  if (m.expr->kind != plan::ExprKind::Literal || m.expr->int_value != 1 || !is_match_indicator(m.name)) return "";
   return m.name;
 }
 

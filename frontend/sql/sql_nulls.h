@@ -36,6 +36,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "frontend/sql/sql_ast.h"
 #include "frontend/sql/sql_source.h"
@@ -45,7 +46,10 @@ namespace hqc::sql {
 
 // The hidden match indicator of NULL-supplying relation `alias` ("__matched_o"): 1 on its build
 // rows, 0 (read) where the left outer join found no match.
-inline std::string match_indicator(const std::string& alias) { return "__matched_" + alias; }
+inline constexpr std::string_view kMatchIndicatorPrefix = "__matched_";
+inline std::string match_indicator(const std::string& alias) { return std::string(kMatchIndicatorPrefix) + alias; }
+// Whether `name` is a match indicator's (of any relation).
+inline bool is_match_indicator(const std::string& name) { return name.starts_with(kMatchIndicatorPrefix); }
 
 struct NullableValue {
   SqlExprPtr value;  // nullptr only for a NULL literal (no value of its own)
