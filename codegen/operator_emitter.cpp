@@ -176,8 +176,8 @@ class OperatorWriter {
       if (b.attr.type.is_string() && b.attr.dict_table.empty() && !b.attr.type.packed && ctx_.pipeline.source.output.empty()) {
         // A heap string's device value is its row reference (ir/state.h, "Heap strings"); where an
         // expression reads its bytes, also its byte range.
-        ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)hqc_tile_row(" + names::tile() + ");  // row of " +
-                    b.attr.source + "." + b.attr.name);
+        ctx_.w.line("const hqc_i32 " + b.variable + " = (hqc_i32)(" + chunk_base(ir::Param::ChunkBase::Row, "") +
+                    " + hqc_tile_row(" + names::tile() + "));  // row of " + b.attr.source + "." + b.attr.name);
         if (const ir::KernelArg* offsets = heap_offsets_argument(b)) load_string(b, *offsets);
         loaded_.insert(b.variable);
         continue;
@@ -206,15 +206,30 @@ class OperatorWriter {
     return nullptr;
   }
 
-  // A heap string column of the scanned table: this row's byte range [begin, end) of its heap.
+  // A heap string column of the scanned table: this row's byte range [begin, end) of its bytes
+  // argument, which starts at the column's heap base (the offsets are positions in the whole heap).
   void load_string(const ir::AttributeBinding& b, const ir::KernelArg& offsets) {
     const std::string where = narrowed_ ? std::string(names::flag()) : names::tile_items();
     const std::string prefix = narrowed_ ? "hqc_pred_load_str_" : "hqc_load_str_";
+    const std::string base = chunk_base(ir::Param::ChunkBase::HeapByte, b.attr.name);
     for (const char* part : {"begin", "end"}) {
       const std::string var = part[0] == 'b' ? names::string_begin(b.variable) : names::string_end(b.variable);
-      ctx_.w.line("const hqc_u64 " + var + " = " + prefix + part + "(" + offsets.name + ", " + names::tile() + ", " + where + ");");
+      ctx_.w.line("const hqc_u64 " + var + " = " + prefix + part + "(" + offsets.name + ", " + base + ", " + names::tile() + ", " +
+                  where + ");");
     }
     loaded_.insert(b.variable);
+  }
+
+  // The kernel's chunk base of the scanned table (ir fuse_pipelines: Param::ChunkBase), for a heap
+  // base that of `column`.
+  std::string chunk_base(ir::Param::ChunkBase kind, const std::string& column) const {
+    for (const ir::KernelArg& a : ctx_.kernel.args) {
+      if (a.kind != ir::KernelArg::Kind::Param) continue;
+      const ir::Param* p = ctx_.program.find_param(a.name);
+      if (p != nullptr && p->chunk_base == kind && p->table == ctx_.pipeline.source.table && p->column == column) return a.name;
+    }
+    throw Error(ErrorKind::Internal, ctx_.where() + ": the scan of " + ctx_.pipeline.source.table + " has no " +
+                                         (kind == ir::Param::ChunkBase::Row ? "row base" : "heap base of " + column) + " param");
   }
 
   // The argument a source attribute is read from: a table column, or the buffer of a column of the

@@ -60,6 +60,7 @@ namespace {
 bool same_param(const Param& a, const Param& b) {
   return a.source == b.source && a.type == b.type && a.table == b.table && a.column == b.column &&
          a.literal == b.literal && a.match == b.match && a.factors == b.factors && a.value == b.value && a.word == b.word &&
+         a.chunk_base == b.chunk_base &&
          a.distinct_columns == b.distinct_columns && a.load_factor == b.load_factor &&
          a.count_buffer == b.count_buffer && a.count_term == b.count_term && a.join_filters.size() == b.join_filters.size() &&
          std::equal(a.join_filters.begin(), a.join_filters.end(), b.join_filters.begin(),
@@ -310,6 +311,8 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     ht.entries_param = build.source.rows_param;
     Param base{ht.name + "_entry_base", Param::Source::Constant, ScalarType::I64};
     base.comment = "entry of the launch's first row (a chunk's first row when the build's scan streams)";
+    base.table = build.source.table;
+    base.chunk_base = Param::ChunkBase::Row;
     ht.entry_base_param = add_param(base);
     ht.head_buffer = add_buffer({ht.name + "_heads", ScalarType::I64, 0, ht.capacity_param, 1, Buffer::Fill::Pattern,
                                  ~uint64_t{0}, "latest entry of each slot's list (-1: none)"});

@@ -4,7 +4,9 @@
 //   guarantees: Program::kernels[i] is pipeline i's compound kernel with its complete, ordered
 //     argument list: source columns (or the materialized output's buffers, or the scanned
 //     aggregation table's occupancy, key and accumulator buffers; a heap string column only where
-//     an expression reads its bytes, then as offsets + bytes), probed hash-table
+//     an expression reads its bytes, then as offsets + bytes; a scan of a base table with heap
+//     strings also takes the chunk bases row_base_<table> and heap_base_<table>_<column>,
+//     Param::ChunkBase, 0 unless the scan streams in chunks), probed hash-table
 //     buffers (read), the sink's buffers (written), then every param the kernel reads (the
 //     tuple count first); each reduction annotated with its technique:
 //       model        materialize  scalar aggregate  grouped aggregate
@@ -167,6 +169,15 @@ const char* sink_suffix(SinkKind k) {
   return "sink";
 }
 
+bool is_heap_string(const plan::Attribute& attr) { return attr.type.is_string() && attr.dict_table.empty() && !attr.type.packed; }
+
+// The chunk bases of a scan of a base table (Param::ChunkBase): its heap strings' row references
+// start at row_base_<table>; the offsets of a heap string whose bytes the kernel reads are
+// positions in the whole heap, the bytes argument starts at heap_base_<table>_<column>. Both are 0
+// unless the scan streams in chunks.
+std::string row_base_param(const std::string& table) { return "row_base_" + table; }
+std::string heap_base_param(const std::string& table, const std::string& column) { return "heap_base_" + table + "_" + column; }
+
 // Whether an expression of pipeline `p` reads the bytes of heap string (source, column)
 // (for_each_string_operand).
 bool reads_string_bytes(const Program& program, const Pipeline& p, const std::string& source, const std::string& column) {
@@ -174,6 +185,30 @@ bool reads_string_bytes(const Program& program, const Pipeline& p, const std::st
   for (const plan::Expr* root : pipeline_exprs(program, p))
     for_each_string_operand(*root, [&](const plan::Expr& c) { reads = reads || (c.source == source && c.column == column); });
   return reads;
+}
+
+void declare_chunk_bases(Program& program) {
+  auto declare = [&](Param p) {
+    if (program.find_param(p.name) == nullptr) program.params.push_back(std::move(p));
+  };
+  for (const Pipeline& p : program.pipelines) {
+    if (p.source.table.empty() || !p.source.output.empty() || !p.source.aggregation.empty()) continue;
+    for (const AttributeBinding& a : p.attributes) {
+      if (a.origin != AttributeBinding::Origin::SourceColumn || !is_heap_string(a.attr)) continue;
+      Param row{row_base_param(p.source.table), Param::Source::Constant, ScalarType::I64};
+      row.table = p.source.table;
+      row.chunk_base = Param::ChunkBase::Row;
+      row.comment = "row of the launch's first row (a chunk's first row when the scan streams): heap strings' row references";
+      declare(row);
+      if (!reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;
+      Param heap{heap_base_param(p.source.table, a.attr.name), Param::Source::Constant, ScalarType::I64};
+      heap.table = p.source.table;
+      heap.column = a.attr.name;
+      heap.chunk_base = Param::ChunkBase::HeapByte;
+      heap.comment = "heap position of the bytes argument's first byte (a chunk's when the scan streams)";
+      declare(heap);
+    }
+  }
 }
 
 }  // namespace
@@ -230,9 +265,11 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
   } else if (p.source.output.empty()) {
     for (const AttributeBinding& a : p.attributes) {
       if (a.origin != AttributeBinding::Origin::SourceColumn) continue;
-      const bool heap = a.attr.type.is_string() && a.attr.dict_table.empty() && !a.attr.type.packed;
+      const bool heap = is_heap_string(a.attr);
+      if (heap) b.param(row_base_param(p.source.table));
       if (heap && !reads_string_bytes(program, p, a.attr.source, a.attr.name)) continue;  // a row reference only
       b.column(a.variable, p.source.table, a.attr.name, a.attr);
+      if (heap) b.param(heap_base_param(p.source.table, a.attr.name));
     }
   } else {
     const OutputTable* out = program.find_output(p.source.output);
@@ -362,6 +399,7 @@ void fuse_pipelines(Program& program) {
   program.kernels.clear();
   program.library_calls.clear();
   if (program.model == ExecutionModel::Resolution) privatise_aggregations(program);
+  declare_chunk_bases(program);
   for (const Pipeline& p : program.pipelines) {
     if (library_reductions(program.model)) split_multi_pass(program, p, compound_kernel(program, p));
     else program.kernels.push_back(compound_kernel(program, p));

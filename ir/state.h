@@ -26,7 +26,8 @@ namespace hqc::ir {
 // A heap string (a String column that is not dictionary-encoded: offsets + bytes) has no fixed-width
 // value to store in a hash table, a group key or an output. On the device its value is a *row
 // reference*: the row index (I32, like every string's scalar_of) of the base table the attribute was
-// scanned from. Scans produce it from the row position, hash-table payloads and outputs carry it like
+// scanned from. Scans produce it from the row position (plus the Row chunk base: a streamed chunk's
+// rows are the table's from its first row on), hash-table payloads and outputs carry it like
 // any other value, and the host decodes the text when it assembles the result (ResultColumn::
 // heap_table). Comparing two row references says nothing about the texts, so heap strings may not be
 // join keys or MIN/MAX arguments; a heap-string group key groups by rows, and unless the table's
@@ -108,6 +109,13 @@ struct Param {
   int64_t value = 0;                         // Constant
   uint32_t word = 0;                         // OutputValue: 1 = the high word of a 128-bit value
   std::string comment;                       // shown by EXPLAIN
+  // A Constant 0 that a launch over one chunk of a streamed table takes from the chunk instead
+  // (runtime LaunchSpec::chunk_bases): Row = the chunk's first row among `table`'s rows (a chained
+  // build's entries, the row references of the table's heap strings); HeapByte = the position in the
+  // heap of `table`.`column` of the first byte the chunk's staging holds (the chunk's string offsets
+  // are the table's, so a kernel subtracts it).
+  enum class ChunkBase : uint8_t { None, Row, HeapByte };
+  ChunkBase chunk_base = ChunkBase::None;
 };
 
 struct Buffer {

@@ -65,7 +65,8 @@ struct ScanLayout {
   std::string table;                 // empty: no launch scans a table by its rows
   uint64_t rows = 0;
   std::vector<std::string> columns;  // the fact table's columns some plan reads
-  uint64_t bytes_per_row = 0;
+  std::set<std::string> heaps;       // those of them whose string bytes a chunked launch reads
+  uint64_t bytes_per_row = 0;        // of `columns`, a heap's bytes averaged over the rows
   std::vector<PlanLayout> plans;
   std::string blocker;               // why the table cannot be streamed (empty: it can)
   size_t phases = 0;
@@ -105,10 +106,7 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
         bool reads = false;
         for (const ArgSpec& a : launch.args) {
           if (a.table != layout.table) continue;
-          if (a.kind == ArgSpec::Kind::ColumnHeap) {
-            layout.blocker = who + ": " + pipeline.name + " reads the string heap of " + a.table + "." + a.column +
-                             ", which cannot be streamed in chunks";
-          }
+          if (a.kind == ArgSpec::Kind::ColumnHeap) layout.heaps.insert(a.column);
           if (a.kind == ArgSpec::Kind::Column || a.kind == ArgSpec::Kind::ColumnHeap) {
             reads = true;
             columns.insert(a.column);
@@ -145,8 +143,9 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
     layout.rows = row_count(t);
     for (const std::string& c : columns) {
       layout.columns.push_back(c);
-      const HostColumnBytes view = host_column_bytes(lookup_column(db, layout.table, c, "fact table"));
-      layout.bytes_per_row += view.width();
+      const Column& column = lookup_column(db, layout.table, c, "fact table");
+      layout.bytes_per_row += host_column_bytes(column).width();
+      if (layout.heaps.count(c) != 0 && layout.rows > 0) layout.bytes_per_row += (column.heap.size() + layout.rows - 1) / layout.rows;
     }
   }
 
@@ -406,11 +405,9 @@ const Calibration& Executor::calibration() {
   return *calibration_;
 }
 
-const PinnedBuffer& Executor::pinned(const std::string& table, const Column& column, double& pin_ms,
-                                               uint64_t& registered_bytes, uint64_t& copied_bytes) {
-  const HostColumnBytes view = host_column_bytes(column);
+const PinnedBuffer& Executor::pinned(const std::string& key, const HostColumnBytes& view, double& pin_ms,
+                                     uint64_t& registered_bytes, uint64_t& copied_bytes) {
   const uint64_t fingerprint = sampled_fingerprint(view);
-  const std::string key = table + "." + column.name;
   auto it = pinned_.find(key);
   if (it != pinned_.end() && it->second.host == view.data && it->second.bytes == view.bytes &&
       it->second.fingerprint == fingerprint) {
@@ -445,6 +442,26 @@ bool Executor::would_stream(const std::vector<const ExecutablePlan*>& plans, con
   const Footprint f = footprint(backend_, columns_, plans, params, layout, database,
                                 options.memory_limit);
   return f.working_set() > f.limit;
+}
+
+// One staging buffer set: a chunk of each streamed column, by column; a heap string column's
+// `values` are the chunk's offsets (rows + 1 of them, positions in the whole heap) and its `heaps`
+// entry the chunk's bytes of the heap from heap_base() on.
+struct StagingSlot {
+  std::map<std::string, DeviceBuffer> values;
+  std::map<std::string, DeviceBuffer> heaps;
+};
+
+// The heap position a chunk starting at `first_row` copies a heap string column's bytes from: the
+// first string's offset rounded down to 8, so that the words LIKE reads (templates/device/strings.h,
+// hqc_find_start) stay aligned as they are in the whole heap.
+uint64_t heap_base(const Column& column, uint64_t first_row) {
+  return first_row < column.offsets.size() ? column.offsets[first_row] & ~uint64_t{7} : 0;
+}
+// The bytes of the chunk [first_row, first_row + rows) from heap_base() on.
+uint64_t heap_span(const Column& column, uint64_t first_row, uint64_t rows) {
+  if (first_row + rows >= column.offsets.size()) return 0;
+  return column.offsets[first_row + rows] - heap_base(column, first_row);
 }
 
 // One run of several plans at once (Executor::run(plans)): its steps as methods sharing the
@@ -482,12 +499,17 @@ class ConcurrentQueriesRun {
   // With hooks: the device synchronised, then after_launch for launches [from, to) of the item's
   // pipeline, in order; what they did is kept for the pipeline's statistics (exchanges_).
   void exchange_after(const Item& it, size_t from, size_t to);
-  std::vector<KernelArg> args_for(const Item& it, const LaunchSpec& launch, const std::map<std::string, DeviceBuffer>* slot,
-                                  uint64_t first_row, uint64_t rows);
+  std::vector<KernelArg> args_for(const Item& it, const LaunchSpec& launch, const StagingSlot* slot, uint64_t first_row,
+                                  uint64_t rows);
   // Launches [from, to) of an item's pipeline on its stream; chunk launches see `slot` and the
   // chunk's rows [first_row, first_row + rows).
-  void issue(const Item& it, const Decided& d, size_t from, size_t to, const std::map<std::string, DeviceBuffer>* slot,
-             uint64_t first_row, uint64_t rows);
+  void issue(const Item& it, const Decided& d, size_t from, size_t to, const StagingSlot* slot, uint64_t first_row,
+             uint64_t rows);
+  // A staging slot's buffer for a streamed column's chunk (a heap string's offsets: rows + 1 of
+  // them), and for its heap bytes (the largest heap_span() over the chunks, rounded up to 8 as
+  // resident heaps are: LIKE reads whole words; 0 unless a chunked launch reads the bytes).
+  uint64_t staging_values_bytes(const std::string& column) const;
+  uint64_t staging_heap_bytes(const std::string& column) const;
 
   Executor& owner_;
   Backend& backend_;
@@ -508,11 +530,12 @@ class ConcurrentQueriesRun {
   std::vector<std::map<std::string, AllocatedBuffer>> buffers_;
   ScanLayout layout_;
   bool stream_ = false;
-  std::vector<PinnedBuffer const*> pinned_columns_;
+  std::vector<PinnedBuffer const*> pinned_columns_;              // per layout_.columns
+  std::map<std::string, PinnedBuffer const*> pinned_heaps_;      // per layout_.heaps
   uint64_t chunk_rows_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> chunk_ranges_;  // [first row, rows)
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> device_columns_;
-  std::vector<std::map<std::string, DeviceBuffer>> staging_;
+  std::vector<StagingSlot> staging_;
   std::vector<Stream> streams_;
   Stream copy_stream_;
   bool host_sync_ = false;  // forced Sequential: the host waits after every kernel
@@ -586,8 +609,13 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
   ss_.streamed = true;
   columns_.evict(layout_.table);  // the fact table lives in pinned host memory now
   for (const std::string& c : layout_.columns) {
-    pinned_columns_.push_back(&owner_.pinned(layout_.table, lookup_column(database_, layout_.table, c, "fact table"), ss_.pin_ms,
+    const Column& column = lookup_column(database_, layout_.table, c, "fact table");
+    pinned_columns_.push_back(&owner_.pinned(layout_.table + "." + c, host_column_bytes(column), ss_.pin_ms,
                                              ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes));
+    if (layout_.heaps.count(c) != 0) {
+      pinned_heaps_[c] = &owner_.pinned(layout_.table + "." + c + " heap", {column.heap.data(), column.heap.size(), layout_.rows},
+                                        ss_.pin_ms, ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes);
+    }
   }
   ss_.resident_bytes = fp.state + fp.other_columns;
   if (ss_.resident_bytes >= fp.limit) {
@@ -643,16 +671,47 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
   } else {
     ss_.chunks = std::min(rows, std::max(model.chunks, ss_.min_chunks));
   }
-  for (uint64_t i = 0; i < ss_.chunks; ++i) {
-    const uint64_t first = layout_.rows * i / ss_.chunks;
-    const uint64_t last = layout_.rows * (i + 1) / ss_.chunks;
-    chunk_ranges_.push_back({first, last - first});
-    chunk_rows_ = std::max(chunk_rows_, last - first);
+  // Staging per slot: each column's chunk (a heap string's offsets: one more) and each heap's largest
+  // span. The budget took a heap at its average bytes per row: where a chunk's span is larger, more
+  // chunks (the count given by --chunks is kept, and must fit).
+  const uint64_t budget = fp.limit - ss_.resident_bytes;
+  for (;;) {
+    chunk_ranges_.clear();
+    chunk_rows_ = 0;
+    for (uint64_t i = 0; i < ss_.chunks; ++i) {
+      const uint64_t first = layout_.rows * i / ss_.chunks;
+      const uint64_t last = layout_.rows * (i + 1) / ss_.chunks;
+      chunk_ranges_.push_back({first, last - first});
+      chunk_rows_ = std::max(chunk_rows_, last - first);
+    }
+    uint64_t per_slot = 0;
+    for (const std::string& c : layout_.columns) per_slot += staging_values_bytes(c) + staging_heap_bytes(c);
+    ss_.staging_bytes = kStagingSlots * per_slot;
+    if (ss_.staging_bytes <= budget || ss_.chunks >= rows || options_.chunks > 0) break;
+    ss_.chunks = std::min(rows, ss_.chunks + std::max<uint64_t>(1, ss_.chunks / 8));
+  }
+  if (ss_.staging_bytes > budget) {
+    throw Error(ErrorKind::Device, "cannot stream " + layout_.table + ": " + std::to_string(ss_.chunks) + " chunks need " +
+                                       mib(ss_.staging_bytes) + " of staging (the string heaps' largest chunks), but the limit of " +
+                                       mib(fp.limit) + " leaves " + mib(budget) + (options_.chunks > 0 ? ": use more chunks" : ""));
   }
   ss_.chunk_rows = chunk_rows_;
-  ss_.staging_bytes = kStagingSlots * chunk_rows_ * layout_.bytes_per_row;
   ss_.predicted_ms = 1e3 * planner::streamed_seconds(ss_.model, ss_.chunks, planner::Engines::ThreeEngines);
   ss_.serial_predicted_ms = 1e3 * planner::serial_seconds(ss_.model);
+}
+
+uint64_t ConcurrentQueriesRun::staging_values_bytes(const std::string& column) const {
+  const Column& c = lookup_column(database_, layout_.table, column, "fact table");
+  if (c.encoding == Encoding::Heap) return (chunk_rows_ + 1) * sizeof(uint64_t);
+  return chunk_rows_ * host_column_bytes(c).width();
+}
+
+uint64_t ConcurrentQueriesRun::staging_heap_bytes(const std::string& column) const {
+  if (layout_.heaps.count(column) == 0) return 0;
+  const Column& c = lookup_column(database_, layout_.table, column, "fact table");
+  uint64_t span = 0;
+  for (const auto& [first, rows] : chunk_ranges_) span = std::max(span, heap_span(c, first, rows));
+  return (span + 7) & ~uint64_t{7};
 }
 
 void ConcurrentQueriesRun::upload() {
@@ -680,10 +739,10 @@ void ConcurrentQueriesRun::upload() {
   stats_.transfer_bytes = columns_.bytes_uploaded();
   // Staging buffers: allocated once; every attempt reuses them.
   staging_.resize(stream_ ? kStagingSlots : 0);
-  for (auto& slot : staging_) {
-    for (size_t c = 0; c < layout_.columns.size(); ++c) {
-      const uint64_t width = host_column_bytes(lookup_column(database_, layout_.table, layout_.columns[c], "fact table")).width();
-      slot.emplace(layout_.columns[c], backend_.allocate(std::max<uint64_t>(1, chunk_rows_ * width)));
+  for (StagingSlot& slot : staging_) {
+    for (const std::string& c : layout_.columns) {
+      slot.values.emplace(c, backend_.allocate(std::max<uint64_t>(1, staging_values_bytes(c))));
+      if (layout_.heaps.count(c) != 0) slot.heaps.emplace(c, backend_.allocate(std::max<uint64_t>(8, staging_heap_bytes(c))));
     }
   }
   for (size_t q = 0; q < plans_.size(); ++q) streams_.push_back(backend_.create_stream());
@@ -808,33 +867,41 @@ bool ConcurrentQueriesRun::one_at_a_time(PhaseStats& ps, const std::vector<Item>
   return sequential;
 }
 
-std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const LaunchSpec& launch,
-                                                      const std::map<std::string, DeviceBuffer>* slot, uint64_t first_row,
-                                                      uint64_t rows) {
+std::vector<KernelArg> ConcurrentQueriesRun::args_for(const Item& it, const LaunchSpec& launch, const StagingSlot* slot,
+                                                      uint64_t first_row, uint64_t rows) {
   std::vector<KernelArg> args;
   const std::map<std::string, int64_t>& p = params_[it.plan];
   const bool chunk = slot != nullptr && scanned_table(*plans_[it.plan], launch) == layout_.table;
   for (const ArgSpec& a : launch.args) {
     switch (a.kind) {
       case ArgSpec::Kind::Column:
-        if (chunk && a.table == layout_.table) args.push_back(KernelArg::buf(slot->at(a.column)));
+        if (chunk && a.table == layout_.table) args.push_back(KernelArg::buf(slot->values.at(a.column)));
         else args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->values));
         break;
-      case ArgSpec::Kind::ColumnHeap: args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->heap)); break;
-      case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers_[it.plan].at(a.name).buffer)); break;
-      case ArgSpec::Kind::Param:
-        if (chunk && a.name == launch.tuples_param) args.push_back(scalar_arg(static_cast<int64_t>(rows), a.scalar));
-        else if (chunk && a.name == launch.row_base_param) args.push_back(scalar_arg(static_cast<int64_t>(first_row), a.scalar));
-        else args.push_back(scalar_arg(p.at(a.name), a.scalar));
+      case ArgSpec::Kind::ColumnHeap:
+        if (chunk && a.table == layout_.table) args.push_back(KernelArg::buf(slot->heaps.at(a.column)));
+        else args.push_back(KernelArg::buf(device_columns_.at({a.table, a.column})->heap));
         break;
+      case ArgSpec::Kind::Buffer: args.push_back(KernelArg::buf(buffers_[it.plan].at(a.name).buffer)); break;
+      case ArgSpec::Kind::Param: {
+        int64_t value = p.at(a.name);
+        if (chunk && a.name == launch.tuples_param) value = static_cast<int64_t>(rows);
+        for (const LaunchSpec::ChunkBase& base : launch.chunk_bases) {
+          if (!chunk || base.param != a.name) continue;
+          value = static_cast<int64_t>(
+              base.heap ? heap_base(lookup_column(database_, layout_.table, base.column, "fact table"), first_row) : first_row);
+        }
+        args.push_back(scalar_arg(value, a.scalar));
+        break;
+      }
       case ArgSpec::Kind::Scratch: args.push_back(KernelArg::scratch()); break;
     }
   }
   return args;
 }
 
-void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, size_t to,
-                                 const std::map<std::string, DeviceBuffer>* slot, uint64_t first_row, uint64_t rows) {
+void ConcurrentQueriesRun::issue(const Item& it, const Decided& d, size_t from, size_t to, const StagingSlot* slot,
+                                 uint64_t first_row, uint64_t rows) {
   const PipelineSpec& pipeline = plans_[it.plan]->pipelines[it.pipeline];
   for (size_t l = from; l < to; ++l) {
     if (options_.hooks != nullptr && !options_.hooks->runs_launch(it.pipeline, l)) continue;
@@ -914,17 +981,21 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
   for (size_t i = 0; i < items.size(); ++i) {
     if (!items[i].streamed) once(i, 0, launches(i));
   }
-  // The fact table's columns this phase's chunked launches read: only they move.
-  std::vector<size_t> moved;
-  for (size_t k = 0; k < layout_.columns.size(); ++k) {
-    bool read = false;
-    for (size_t i = 0; i < items.size() && !read; ++i) {
+  // The fact table's columns this phase's chunked launches read: only they move (a heap string's
+  // bytes only where a launch reads them).
+  auto read = [&](const std::string& column, ArgSpec::Kind kind) {
+    for (size_t i = 0; i < items.size(); ++i) {
       const PipelineSpec& pipeline = plans_[items[i].plan]->pipelines[items[i].pipeline];
-      for (size_t l = ranges[i].first; l < ranges[i].second && !read; ++l)
+      for (size_t l = ranges[i].first; l < ranges[i].second; ++l)
         for (const ArgSpec& a : pipeline.launches[l].args)
-          read = read || (a.kind == ArgSpec::Kind::Column && a.table == layout_.table && a.column == layout_.columns[k]);
+          if (a.kind == kind && a.table == layout_.table && a.column == column) return true;
     }
-    if (read) moved.push_back(k);
+    return false;
+  };
+  std::vector<size_t> moved, moved_heaps;
+  for (size_t k = 0; k < layout_.columns.size(); ++k) {
+    if (read(layout_.columns[k], ArgSpec::Kind::Column)) moved.push_back(k);
+    if (read(layout_.columns[k], ArgSpec::Kind::ColumnHeap)) moved_heaps.push_back(k);
   }
   std::vector<std::vector<Event>> consumed(kStagingSlots);
   for (size_t c = 0; c < chunk_ranges_.size(); ++c) {
@@ -935,10 +1006,21 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     for (const Event& e : consumed[slot]) backend_.wait(copy_stream_, e);
     consumed[slot].clear();
     for (size_t k : moved) {
-      const uint64_t width = layout_.rows == 0 ? 0 : pinned_columns_[k]->bytes() / layout_.rows;
-      backend_.upload_async(copy_stream_, staging_[slot].at(layout_.columns[k]), 0, *pinned_columns_[k], first_row * width,
-                            rows * width);
-      ss_.bytes_transferred += rows * width;
+      const std::string& name = layout_.columns[k];
+      const Column& column = lookup_column(database_, layout_.table, name, "fact table");
+      // A heap string's chunk holds its rows' offsets and the one after the last (their end).
+      const bool heap = column.encoding == Encoding::Heap;
+      const uint64_t width = heap ? sizeof(uint64_t) : host_column_bytes(column).width();
+      const uint64_t bytes = std::min((rows + (heap ? 1 : 0)) * width, pinned_columns_[k]->bytes() - std::min(pinned_columns_[k]->bytes(), first_row * width));
+      backend_.upload_async(copy_stream_, staging_[slot].values.at(name), 0, *pinned_columns_[k], first_row * width, bytes);
+      ss_.bytes_transferred += bytes;
+    }
+    for (size_t k : moved_heaps) {
+      const std::string& name = layout_.columns[k];
+      const Column& column = lookup_column(database_, layout_.table, name, "fact table");
+      const uint64_t span = heap_span(column, first_row, rows);
+      if (span > 0) backend_.upload_async(copy_stream_, staging_[slot].heaps.at(name), 0, *pinned_heaps_.at(name), heap_base(column, first_row), span);
+      ss_.bytes_transferred += span;
     }
     std::vector<Event> ready;
     ready.push_back(backend_.record(copy_stream_));

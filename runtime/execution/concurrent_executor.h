@@ -56,8 +56,14 @@
 //     after the last chunk) and t_o = measured per-chunk round trip; the inputs are in the stats.
 //   - A later pipeline of a plan that scans the fact table again (TPC-H Q17, Q18, Q21) streams it
 //     again in its own phase, in the same chunks, moving only the columns its launches read.
-//   - A plan that reads the fact table over another row count, or reads a heap string column of
-//     it, cannot be streamed: Error(Unsupported) saying so when streaming is needed.
+//   - A heap string column of the fact table streams as its chunk's offsets (rows + 1, positions in
+//     the whole heap) and, where a chunked launch reads its bytes, the chunk's slice of the heap from
+//     its first offset rounded down to 8 (the Param::ChunkBase heap base the kernel subtracts); its
+//     row references start at the chunk's first row (the Row chunk base), so the texts decoded on
+//     the host are the right rows'. The staging holds the largest slice of any chunk (more chunks
+//     when the average bytes per row under-estimated it).
+//   - A plan that reads the fact table over another row count cannot be streamed:
+//     Error(Unsupported) saying so when streaming is needed.
 #pragma once
 
 #include <cstdint>

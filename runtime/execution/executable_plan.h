@@ -114,9 +114,16 @@ struct LaunchSpec {
   // per tuple may cover items_per_thread tuples per work-item (a tile-striding kernel's is the
   // planner's choice).
   std::string tuples_param;
-  // The parameter holding the index of the launch's first tuple among all the scan's rows (0; a
-  // chunk's first row when the scan streams in chunks): a chained hash build's entry base.
-  std::string row_base_param;
+  // Parameters a launch over one chunk of a streamed table takes from the chunk (ir::Param::ChunkBase;
+  // 0 otherwise): Row = the chunk's first row among the table's (a chained build's entry base, heap
+  // strings' row references); HeapByte = the heap position of the first byte of `column`'s heap the
+  // chunk's staging holds.
+  struct ChunkBase {
+    std::string param;
+    bool heap = false;   // HeapByte (else Row)
+    std::string column;  // HeapByte: the heap string column
+  };
+  std::vector<ChunkBase> chunk_bases;
   uint32_t items_per_thread = 1;
   uint64_t fixed_grid = 1;
   // Dynamic scratchpad per block = scratch_bytes + scratch_bytes_per_thread * block_size

@@ -236,9 +236,10 @@ class Executor {
     uint64_t bytes = 0;
     uint64_t fingerprint = 0;
   };
-  // The column in page-locked host memory: registered in place where the backend can (CUDA), else
-  // copied; cached while the column's memory and contents stay the same.
-  const PinnedBuffer& pinned(const std::string& table, const Column& column, double& pin_ms, uint64_t& registered_bytes,
+  // A column's bytes (`view`: its values, or a heap string's heap) in page-locked host memory,
+  // registered in place where the backend can (CUDA), else copied; cached under `key` while the
+  // memory and contents stay the same.
+  const PinnedBuffer& pinned(const std::string& key, const HostColumnBytes& view, double& pin_ms, uint64_t& registered_bytes,
                              uint64_t& copied_bytes);
 
   Backend& backend_;

@@ -315,6 +315,19 @@ std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir
   return out;
 }
 
+// The chunk bases among a launch's parameters (ir::Param::ChunkBase).
+std::vector<LaunchSpec::ChunkBase> chunk_bases_of(const ir::Program& program, const std::vector<ArgSpec>& args) {
+  std::vector<LaunchSpec::ChunkBase> bases;
+  for (const ArgSpec& a : args) {
+    if (a.kind != ArgSpec::Kind::Param) continue;
+    const ir::Param* p = program.find_param(a.name);
+    if (p == nullptr || p->chunk_base == ir::Param::ChunkBase::None) continue;
+    bases.push_back({a.name, p->chunk_base == ir::Param::ChunkBase::HeapByte, p->column});
+  }
+  return bases;
+}
+
+
 // The IR decided to privatise an aggregation table per CTA against max_scratchpad_slots; the launch
 // carries that bound so the executor can refuse slot counts (from the run's statistics) beyond it.
 void add_scratch_bounds(const ir::Program& program, LaunchSpec& launch) {
@@ -474,7 +487,7 @@ std::vector<CountedCapacity> counted_capacities(const ir::Program& program, cons
       if (b.elements_param == name || std::find(same.begin(), same.end(), b.elements_param) != same.end()) sized.insert(b.name);
     auto touches = [&](const PipelineSpec& ps) {
       for (const LaunchSpec& l : ps.launches) {
-        if (sized.count(l.tuples_param) || sized.count(l.row_base_param)) return true;
+        if (sized.count(l.tuples_param)) return true;
         for (const ArgSpec& a : l.args)
           if ((a.kind == ArgSpec::Kind::Buffer || a.kind == ArgSpec::Kind::Param) && sized.count(a.name)) return true;
         for (const auto& [param, bytes] : l.scratch_bytes_per_param)
@@ -618,12 +631,6 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     }
     if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
       const ir::HashTable& ht = find_state(program, program.hash_tables, pipeline.sink.state, "hash table");
-      // A chained build's entries are its rows: a launch over a chunk starts at the chunk's row.
-      for (LaunchSpec& l : ps.launches) {
-        if (ht.entry_base_param.empty()) break;
-        for (const ArgSpec& a : l.args)
-          if (a.kind == ArgSpec::Kind::Param && a.name == ht.entry_base_param) l.row_base_param = a.name;
-      }
       if (!ht.overflow_buffer.empty()) {
         CheckSpec check;
         check.flag_buffer = ht.overflow_buffer;
@@ -710,6 +717,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     LaunchSpec launch;
     launch.kernel = kernel.name;
     launch.args = lower_args(program, kernel.args);
+    launch.chunk_bases = chunk_bases_of(program, launch.args);
     launch.tuples_param = kernel.launch.tuples_param;
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
     const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
@@ -735,6 +743,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.kernel = m.name;
     launch.module = m.module;
     launch.args = lower_args(program, m.args);
+    launch.chunk_bases = chunk_bases_of(program, launch.args);
     launch.tuples_param = m.work_items_param;
     launch.fixed_grid = std::max<uint64_t>(1, m.fixed_grid);  // without work items (compaction kernels)
     // The block size, grid and tuples per thread are the planner's at run time (planner/launch.h).

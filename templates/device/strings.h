@@ -38,21 +38,23 @@
 // for every int32 day number), the inverse of storage/date.h's days_from_civil.
 
 // ---- loads: the byte range of this work-item's row (partial-tile rows read as the empty string)
+// `base` is the heap position of the bytes argument's first byte (0 unless the scan streams the
+// table in chunks: then the chunk's bytes start there and its offsets are still the whole heap's).
 
-HQC_FN hqc_u64 hqc_load_str_begin(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 tile, hqc_i32 tile_items) {
-  if (tile_items == HQC_BDIM()) return offsets[tile + HQC_LID()];
-  return HQC_LID() < tile_items ? offsets[tile + HQC_LID()] : 0u;
+HQC_FN hqc_u64 hqc_load_str_begin(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 tile_items) {
+  if (tile_items == HQC_BDIM()) return offsets[tile + HQC_LID()] - (hqc_u64)base;
+  return HQC_LID() < tile_items ? offsets[tile + HQC_LID()] - (hqc_u64)base : 0u;
 }
-HQC_FN hqc_u64 hqc_load_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 tile, hqc_i32 tile_items) {
-  if (tile_items == HQC_BDIM()) return offsets[tile + HQC_LID() + 1];
-  return HQC_LID() < tile_items ? offsets[tile + HQC_LID() + 1] : 0u;
+HQC_FN hqc_u64 hqc_load_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 tile_items) {
+  if (tile_items == HQC_BDIM()) return offsets[tile + HQC_LID() + 1] - (hqc_u64)base;
+  return HQC_LID() < tile_items ? offsets[tile + HQC_LID() + 1] - (hqc_u64)base : 0u;
 }
 // Predicated: rows whose flag is clear read as the empty string without touching memory.
-HQC_FN hqc_u64 hqc_pred_load_str_begin(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 tile, hqc_i32 flag) {
-  return flag ? offsets[tile + HQC_LID()] : 0u;
+HQC_FN hqc_u64 hqc_pred_load_str_begin(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 flag) {
+  return flag ? offsets[tile + HQC_LID()] - (hqc_u64)base : 0u;
 }
-HQC_FN hqc_u64 hqc_pred_load_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 tile, hqc_i32 flag) {
-  return flag ? offsets[tile + HQC_LID() + 1] : 0u;
+HQC_FN hqc_u64 hqc_pred_load_str_end(HQC_GLOBAL const hqc_u64* HQC_RESTRICT offsets, hqc_i64 base, hqc_i64 tile, hqc_i32 flag) {
+  return flag ? offsets[tile + HQC_LID() + 1] - (hqc_u64)base : 0u;
 }
 
 // A heap string reached through a join: the range of row `row` (a row reference from a hash-table

@@ -6,7 +6,8 @@ the NULL-supplying table of a LEFT JOIN (an anti / inner join), UNION [ALL] / IN
 operands that filter, compute and aggregate, derived tables and set operations inside IN / EXISTS
 subqueries, scalar subqueries in the select list, SQL's NULLs over LEFT JOINs (grouped, compared, IS
 [NOT] NULL, COALESCE, NULLIF, IS [NOT] DISTINCT FROM, aggregates skipping NULLs, CASE without ELSE,
-FILTER), window functions (ranks, running and partition aggregates, frames) — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
+FILTER), window functions (ranks, running and partition aggregates, frames), heap strings of the
+table scanned most (also streamed in chunks: sql_breadth_streamed) — each through `horseqc-run tpch --plan FILE.sql` against DuckDB running the same text on the same .tbl files
 (dbgen's data, as tests/oracle/tpch_queries.py makes it). Comparison as tests/oracle/query_oracle.py
 says; every query must select rows.
 
@@ -524,6 +525,20 @@ QUERIES = [
     # MIN and MAX of sums that are 128-bit without statistics (the library models sort the values).
     ("wide_min_max", "select min(s) as lo, max(s) as hi, count(*) as n from (select l_suppkey, sum(l_extendedprice) as s "
                      "from lineitem group by l_suppkey) as t"),
+    # Heap strings of the table a query scans most (its rows' texts, LIKE and SUBSTRING over their
+    # bytes, joined on): sql_breadth_streamed runs them streamed in chunks, where each chunk's texts
+    # are its rows' references from the chunk's first row and its bytes a slice of the heap.
+    ("scanned_heap_text", "select l_orderkey, l_linenumber, l_comment from lineitem where l_quantity = 50 and l_discount = 0.10 "
+                          "order by l_orderkey, l_linenumber"),
+    ("scanned_heap_like", "select l_returnflag, count(*) as n, sum(l_quantity) as q from lineitem where l_comment like "
+                          "'%furiously%ironic%' or l_comment like 'quick%' or l_comment like '%s' group by l_returnflag "
+                          "order by l_returnflag"),
+    ("scanned_heap_substring_join", "select o_orderpriority, substring(l_comment, 1, 3) as c3, count(*) as n from orders, lineitem "
+                                    "where o_orderkey = l_orderkey and substring(l_comment, 1, 3) in ('the', 'sly', 'reg') "
+                                    "and l_comment not like '%deposits%' group by o_orderpriority, substring(l_comment, 1, 3) "
+                                    "order by o_orderpriority, c3"),
+    ("scanned_heap_text_joined", "select o_orderkey, o_orderdate, l_comment from orders, lineitem where o_orderkey = l_orderkey "
+                                 "and o_totalprice > 400000 and l_comment like '%carefully%' order by o_orderkey, l_comment"),
     # A key modulo a literal: at most that many groups (the resolution model privatises them).
     ("group_by_modulo", "select o_orderkey % 7 as g, count(*) as n, sum(o_totalprice) as s from orders group by o_orderkey % 7 "
                         "order by g"),

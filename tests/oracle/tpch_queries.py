@@ -145,7 +145,7 @@ def check_sql_refusals(bin_dir, errors, data, device, query_dir):
 def sql_queries_main(queries, work_name, description):
     """The command line of a test that checks a list of (name, sql) on dbgen data (tpch_strings.py,
     tpch_compaction.py): --bin --work [--sf X]… [--model M]… [--device D] [--query NAME]… [--ranks N]…
-    (under `mpirun -np N`, every N given) [--partition-weights W,W,…]; returns the exit status."""
+    (under `mpirun -np N`, every N given) [--partition-weights W,W,…] [--stream-chunks N]; returns the exit status."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
@@ -156,6 +156,8 @@ def sql_queries_main(queries, work_name, description):
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (128-bit decimal sums)")
     ap.add_argument("--ranks", action="append", type=int, help="run under mpirun -np N (docs/distributed.md); repeatable")
     ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
+    ap.add_argument("--stream-chunks", type=int,
+                    help="horseqc-run --stream --chunks N: the table scanned most streamed in N chunks (under --ranks: each rank's share)")
     args = ap.parse_args()
     if args.partition_weights and not args.ranks:
         ap.error("--partition-weights needs --ranks")
@@ -168,7 +170,8 @@ def sql_queries_main(queries, work_name, description):
             failures += check_sql_queries(args.bin, chosen, data, f"dbgen sf {sf}", args.model or ["resolution"], args.device,
                                           os.path.join(args.work, work_name),
                                           (["--no-statistics"] if args.no_statistics else []) +
-                                          (["--partition-weights", args.partition_weights] if args.partition_weights else []),
+                                          (["--partition-weights", args.partition_weights] if args.partition_weights else []) +
+                                          (["--stream", "--chunks", str(args.stream_chunks)] if args.stream_chunks else []),
                                           launcher)
     for f in failures:
         print("FAIL", f, file=sys.stderr)

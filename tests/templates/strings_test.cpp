@@ -86,8 +86,8 @@ HQC_KERNEL void eval(HQC_GLOBAL const hqc_u64* offsets, HQC_GLOBAL const hqc_u8*
                      HQC_GLOBAL const hqc_i32* set, HQC_GLOBAL hqc_i32* out) {
   for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
-    const hqc_u64 b = hqc_load_str_begin(offsets, tile, tile_items);
-    const hqc_u64 e = hqc_load_str_end(offsets, tile, tile_items);
+    const hqc_u64 b = hqc_load_str_begin(offsets, 0, tile, tile_items);
+    const hqc_u64 e = hqc_load_str_end(offsets, 0, tile, tile_items);
     if (!hqc_tile_valid(tile_items)) continue;
     for (hqc_i32 k = 0; k < n_cases; ++k) out[k * n_rows + hqc_tile_row(tile)] = eval_case(k, bytes, b, e, set);
   }
@@ -119,8 +119,8 @@ HQC_KERNEL void pred_loads(HQC_GLOBAL const hqc_u64* offsets, hqc_i64 n_rows, HQ
   for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
     const hqc_i32 flag = hqc_tile_valid(tile_items) && (hqc_tile_row(tile) % 3 != 0);
-    const hqc_u64 b = hqc_pred_load_str_begin(offsets, tile, flag);
-    const hqc_u64 e = hqc_pred_load_str_end(offsets, tile, flag);
+    const hqc_u64 b = hqc_pred_load_str_begin(offsets, 0, tile, flag);
+    const hqc_u64 e = hqc_pred_load_str_end(offsets, 0, tile, flag);
     if (hqc_tile_valid(tile_items)) out[hqc_tile_row(tile)] = e - b;
   }
 }

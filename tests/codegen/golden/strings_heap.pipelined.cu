@@ -69,18 +69,21 @@ HQC_KERNEL void strings_heap_p0_aggregate(
     HQC_GLOBAL hqc_i64* agg0_n,
     HQC_GLOBAL hqc_u32* agg0_overflow,
     hqc_i64 rows_orders,
+    hqc_i64 row_base_orders,
+    hqc_i64 heap_base_orders_o_clerk,
+    hqc_i64 heap_base_orders_o_comment,
     hqc_i64 agg0_capacity) {
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_orders; tile += hqc_tile_stride()) {
     const hqc_i32 tile_items = hqc_tile_items(tile, rows_orders);
     hqc_i32 flag = hqc_tile_valid(tile_items);
 
     // ---- scan orders (for op 0) ----
-    const hqc_i32 o_clerk = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_clerk
-    const hqc_u64 begin_o_clerk = hqc_load_str_begin(col_o_clerk, tile, tile_items);
-    const hqc_u64 end_o_clerk = hqc_load_str_end(col_o_clerk, tile, tile_items);
-    const hqc_i32 o_comment = (hqc_i32)hqc_tile_row(tile);  // row of orders.o_comment
-    const hqc_u64 begin_o_comment = hqc_load_str_begin(col_o_comment, tile, tile_items);
-    const hqc_u64 end_o_comment = hqc_load_str_end(col_o_comment, tile, tile_items);
+    const hqc_i32 o_clerk = (hqc_i32)(row_base_orders + hqc_tile_row(tile));  // row of orders.o_clerk
+    const hqc_u64 begin_o_clerk = hqc_load_str_begin(col_o_clerk, heap_base_orders_o_clerk, tile, tile_items);
+    const hqc_u64 end_o_clerk = hqc_load_str_end(col_o_clerk, heap_base_orders_o_clerk, tile, tile_items);
+    const hqc_i32 o_comment = (hqc_i32)(row_base_orders + hqc_tile_row(tile));  // row of orders.o_comment
+    const hqc_u64 begin_o_comment = hqc_load_str_begin(col_o_comment, heap_base_orders_o_comment, tile, tile_items);
+    const hqc_u64 end_o_comment = hqc_load_str_end(col_o_comment, heap_base_orders_o_comment, tile, tile_items);
 
     // ---- filter (op 0) ----
     flag = flag && ((!hqc_like(col_o_comment_bytes, begin_o_comment, end_o_comment, "%special%requests%", 18)) && (hqc_str_eq_lit(col_o_clerk_bytes, hqc_substr_begin(begin_o_clerk, end_o_clerk, 7), hqc_substr_end(begin_o_clerk, end_o_clerk, 7, 3), "000", 3) || hqc_str_eq_lit(col_o_clerk_bytes, hqc_substr_begin(begin_o_clerk, end_o_clerk, 7), hqc_substr_end(begin_o_clerk, end_o_clerk, 7, 3), "001", 3)) && (hqc_str_cmp_lit(col_o_clerk_bytes, begin_o_clerk, end_o_clerk, "Clerk#000000500", 15) >= 0));

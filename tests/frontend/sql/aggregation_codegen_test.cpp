@@ -40,7 +40,7 @@ TEST_CASE("TPC-H Q10's GROUP BY: seven hashed keys, heap strings as row referenc
   CHECK(heap_keys == 4);  // c_name, c_address, c_phone, c_comment
   codegen::GeneratedProgram g = codegen::generate(p, codegen::Dialect::OpenCL);
   CHECK(g.kernels_source.find("hqc_gb_hash_slot_keys(") != std::string::npos);
-  CHECK(g.kernels_source.find("(hqc_i32)hqc_tile_row(tile);  // row of customer.c_name") != std::string::npos);
+  CHECK(g.kernels_source.find("(hqc_i32)(row_base_customer + hqc_tile_row(tile));  // row of customer.c_name") != std::string::npos);
 }
 
 TEST_CASE("a double precision group key is refused, never truncated to an integer") {
