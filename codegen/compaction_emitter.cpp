@@ -4,8 +4,7 @@
 // (runtime Executor). Here: their manifests (the IR's arguments, which follow the module's
 // signatures; a fixed grid; blocks of a power of two and a multiple of ir::kCompactBlock work-items;
 // one scratchpad word per work-item), and the module's source. The probe bitmaps' fill kernels
-// (KernelKind::ProbeBitmap) are the module's too: a work-item per slot, blocks of a multiple of 32,
-// one scratchpad word per work-item.
+// (KernelKind::ProbeBitmap) are the module's too: a work-item per bitmap word, no scratchpad.
 #include "codegen/generate.h"
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
@@ -39,14 +38,8 @@ void probe_bitmap_manifest(const ir::Kernel& kernel, KernelManifest& manifest) {
   manifest.name = kernel.name;
   manifest.module = kCompactionModule;
   manifest.pipeline = kernel.pipeline;
-  manifest.work_items_param = kernel.launch.tuples_param;  // one work-item per slot
-  manifest.block_size_multiple = 32;                        // a tile packs whole words
-  manifest.scratch.bytes_per_thread = 8;                    // its slots' flags
+  manifest.work_items_param = kernel.launch.tuples_param;  // one work-item per bitmap word
   manifest.args = kernel.args;
-  ir::KernelArg scratch;
-  scratch.kind = ir::KernelArg::Kind::Scratch;
-  scratch.name = names::scratch_base();
-  manifest.args.push_back(scratch);
 }
 
 }  // namespace detail

@@ -31,10 +31,8 @@ void launch_constraints(Program& program) {
       continue;
     }
     if (k.kind == KernelKind::ProbeBitmap) {
-      // templates/compact/compact.h hqc_bitmap_of_keys_*: a work-item per slot (the capacity, its
-      // third argument), one scratchpad word each.
-      k.launch.tuples_param = k.args.at(2).name;
-      k.launch.scratch_bytes_per_thread = 8;
+      // templates/compact/compact.h hqc_bitmap_of_keys_*: a work-item per word (its last argument).
+      k.launch.tuples_param = k.args.back().name;
       continue;
     }
     const Pipeline& p = program.pipelines.at(static_cast<size_t>(k.pipeline));

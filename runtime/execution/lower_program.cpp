@@ -725,8 +725,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
     if (compaction || kernel.kind == ir::KernelKind::ProbeBitmap) launch.module = codegen::kCompactionModule;  // not in `module`: the library's
     launch.power_of_two_block = compaction;
-    // As codegen's compaction and probe-bitmap manifests ask.
-    launch.block_size_multiple = compaction ? ir::kCompactBlock : kernel.kind == ir::KernelKind::ProbeBitmap ? 32 : 1;
+    launch.block_size_multiple = compaction ? ir::kCompactBlock : 1;  // as codegen's compaction manifest asks
     launch.strides_over_tiles = compaction || kernel.kind != ir::KernelKind::Compound;
     launch.scratch_bytes_per_thread = kernel.launch.scratch_bytes_per_thread;
     if (!kernel.launch.scratch_slots_param.empty()) {

@@ -178,31 +178,22 @@ HQC_KERNEL void hqc_compact_gather_slots(HQC_GLOBAL const hqc_i64* occupancy, HQ
 // ---- a perfect-hash table's probe bitmap (ir::HashTable::bitmap_buffer), filled after its build ----
 // Word w gets bit j where slot 32 w + j of `keys` holds a key (not HQC_EMPTY_*): one plain store per
 // word, no atomics (the build used to set a bit per inserted row, with sorted keys contending for the
-// same words). A tile of HQC_BDIM() slots (a multiple of 32) is read coalesced, a work-item per slot,
-// its flags meet in the scratchpad and HQC_BDIM() / 32 work-items pack and store the tile's words; all
-// ceil(capacity / 32) words are written. Any grid. Scratchpad, in 8-byte words: HQC_BDIM().
-#define HQC_BITMAP_OF_KEYS(EMPTY)                                                                            \
-  for (hqc_i64 tile = HQC_BID() * (hqc_i64)HQC_BDIM(); tile < capacity; tile += HQC_GDIM() * (hqc_i64)HQC_BDIM()) { \
-    const hqc_i64 slot = tile + HQC_LID();                                                                   \
-    hqc_scratch[HQC_LID()] = slot < capacity && keys[slot] != EMPTY ? 1u : 0u;                               \
-    HQC_BARRIER();                                                                                           \
-    const hqc_i64 word = tile / 32 + HQC_LID();                                                              \
-    if (HQC_LID() < HQC_BDIM() / 32u && word < words) {                                                      \
-      hqc_u32 bits = 0u;                                                                                     \
-      for (hqc_u32 j = 0; j < 32u; ++j) bits |= (hqc_u32)hqc_scratch[HQC_LID() * 32u + j] << j;              \
-      bitmap[word] = bits;                                                                                   \
-    }                                                                                                        \
-    HQC_BARRIER();                                                                                           \
+// same words). The `words` = ceil(capacity / 32) words are all written. Any grid and block size.
+#define HQC_BITMAP_OF_KEYS(EMPTY)                                                                         \
+  for (hqc_i64 w = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); w < words; w += HQC_GDIM() * (hqc_i64)HQC_BDIM()) { \
+    const hqc_i64 first = w * 32;                                                                            \
+    const hqc_i32 n = capacity - first < 32 ? (hqc_i32)(capacity - first) : 32;                             \
+    hqc_u32 bits = 0u;                                                                                       \
+    for (hqc_i32 j = 0; j < n; ++j) bits |= (hqc_u32)(keys[first + j] != EMPTY) << (hqc_u32)j;              \
+    bitmap[w] = bits;                                                                                        \
   }
 
 HQC_KERNEL void hqc_bitmap_of_keys_i32(HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL hqc_u32* bitmap, hqc_i64 capacity,
-                                       hqc_i64 words HQC_SCRATCH_PARAMS) {
-  HQC_SCRATCH_BEGIN
+                                       hqc_i64 words) {
   HQC_BITMAP_OF_KEYS(HQC_EMPTY_I32)
 }
 HQC_KERNEL void hqc_bitmap_of_keys_i64(HQC_GLOBAL const hqc_i64* keys, HQC_GLOBAL hqc_u32* bitmap, hqc_i64 capacity,
-                                       hqc_i64 words HQC_SCRATCH_PARAMS) {
-  HQC_SCRATCH_BEGIN
+                                       hqc_i64 words) {
   HQC_BITMAP_OF_KEYS(HQC_EMPTY_I64)
 }
 
