@@ -3,8 +3,7 @@
 // dialect, compiled once per kernel cache beside the query's module and linked to it at run time
 // (runtime Executor). Here: their manifests (the IR's arguments, which follow the module's
 // signatures; a fixed grid; blocks of a power of two and a multiple of ir::kCompactBlock work-items;
-// one scratchpad word per work-item), and the module's source. The probe bitmaps' fill kernels
-// (KernelKind::ProbeBitmap) are the module's too: a work-item per bitmap word, no scratchpad.
+// one scratchpad word per work-item), and the module's source.
 #include "codegen/generate.h"
 #include "codegen/kernel_context.h"
 #include "codegen/names.h"
@@ -34,14 +33,6 @@ void compaction_manifest(const ir::Program& program, const ir::Kernel& kernel, K
   manifest.args.push_back(scratch);
 }
 
-void probe_bitmap_manifest(const ir::Kernel& kernel, KernelManifest& manifest) {
-  manifest.name = kernel.name;
-  manifest.module = kCompactionModule;
-  manifest.pipeline = kernel.pipeline;
-  manifest.work_items_param = kernel.launch.tuples_param;  // one work-item per bitmap word
-  manifest.args = kernel.args;
-}
-
 }  // namespace detail
 
 LibraryModule compaction_module(Dialect dialect) {
@@ -50,8 +41,7 @@ LibraryModule compaction_module(Dialect dialect) {
   m.source = device_library_source(dialect) + "\n// ==== templates/compact/compact.h ====\n" +
              templates::template_source("compact/compact.h");
   m.compile_options = compile_options(dialect);
-  m.kernel_names = {ir::kCompactCountKernel,    ir::kCompactGatherKernel,   ir::kCompactGatherSlotsKernel,
-                    ir::kBitmapOfKeysI32Kernel, ir::kBitmapOfKeysI64Kernel, ir::kOrderWordsKernel};
+  m.kernel_names = {ir::kCompactCountKernel, ir::kCompactGatherKernel, ir::kCompactGatherSlotsKernel, ir::kOrderWordsKernel};
   m.label = "compaction (templates/compact/compact.h)";
   return m;
 }

@@ -71,7 +71,6 @@ std::string kernel_parameter(const ir::KernelArg& a);
 // The manifest of a compaction kernel of pass compact_result (compaction_emitter.cpp): a kernel of
 // the compaction module, not of the generated source.
 void compaction_manifest(const ir::Program& program, const ir::Kernel& kernel, KernelManifest& manifest);
-void probe_bitmap_manifest(const ir::Kernel& kernel, KernelManifest& manifest);
 
 // The local-resolution mechanism actually generated for a requested one in this dialect.
 ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect dialect);

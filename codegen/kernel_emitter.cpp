@@ -281,11 +281,6 @@ GeneratedProgram generate(const ir::Program& program, Dialect dialect) {
       out.kernels.push_back(std::move(m));
       continue;
     }
-    if (k.kind == ir::KernelKind::ProbeBitmap) {
-      detail::probe_bitmap_manifest(k, m);  // the compaction module's too
-      out.kernels.push_back(std::move(m));
-      continue;
-    }
     w.blank();
     if (k.kind == ir::KernelKind::Compound || k.kind == ir::KernelKind::PassCount || k.kind == ir::KernelKind::PassWrite)
       detail::emit_kernel(program, k, dialect, w, m);

@@ -9,8 +9,7 @@
 //     keys-only table (semi/anti join) on one key column and linear probing inserts a key only
 //     when absent, so duplicate build keys share a slot. Composite keys: hash of all columns,
 //     slot claimed on the first, the others stored beside it; every build row gets a slot.
-//     A probe bitmap (ir::HashTable::bitmap_buffer, perfect hash only) is not touched here: a
-//     ProbeBitmap kernel fills it from the keys after the build (templates/compact/compact.h).
+//     A probe bitmap (ir::HashTable::bitmap_buffer, perfect hash only) gets the bit of each built slot.
 //     A table with a count (ir::HashTable::count_buffer) adds the rows reaching the sink to it:
 //     under the resolution model counted in a register over the tiles, one CTA reduction and one
 //     atomic per CTA at the end (as B3); otherwise one atomic per row.
@@ -190,12 +189,13 @@ class HashBuildSink : public SinkEmitter {
         const ir::Buffer& b = ctx.require_buffer(ht_->key_buffers[i]);
         ctx.w.line(std::string("hqc_ht_put_") + template_suffix(b.element) + "(" + b.name + ", " + slot + ", " + vars[i] + ");");
       }
-    } else if (ht_->payload.empty()) {
+    } else if (ht_->payload.empty() && ht_->bitmap_buffer.empty()) {
       // Keys only (a semi join's or a filter's set): the slot is not needed after the insert.
       ctx.w.line(std::string("if (") + names::flag() + ") " + call + ";");
     } else {
       ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? " + call + " : -1;");
     }
+    if (!ht_->bitmap_buffer.empty()) ctx.w.line("if (" + slot + " >= 0) hqc_bitmap_set(" + ctx.require_arg(ht_->bitmap_buffer) + ", " + slot + ");");
     for (size_t i = 0; i < ht_->payload.size(); ++i) {
       const ir::Buffer& pay = ctx.require_buffer(ht_->payload_buffers.at(i));
       const bool wide = ir::is_decimal128(ht_->payload[i].type);  // two words per slot

@@ -361,9 +361,8 @@ void Lowering::add_probe_bitmap(HashTable& ht, const Pipeline& build, const std:
   Param words{ht.name + "_bitmap_words", Param::Source::BitmapWords, ScalarType::I64};
   words.factors = {ht.capacity_param};
   words.comment = "32-bit words of one bit per slot of " + ht.name;
-  ht.bitmap_buffer = add_buffer({ht.name + "_bitmap", ScalarType::U32, 0, add_param(words), 1, Buffer::Fill::None, 0,
-                                 "one bit per slot of " + ht.name + ": a key was built there (probes test it first; "
-                                 "filled from the keys after the build, every word)"});
+  ht.bitmap_buffer = add_buffer({ht.name + "_bitmap", ScalarType::U32, 0, add_param(words), 1, Buffer::Fill::Zero, 0,
+                                 "one bit per slot of " + ht.name + ": a key was built there (probes test it first)"});
 }
 
 // Largest |value| of `e` in its physical (scaled integer) representation, from column statistics;

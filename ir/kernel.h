@@ -101,9 +101,7 @@ struct LaunchConstraints {
 // PassCount / PassWrite / PassFinish: the multi-pass model's kernels of a pipeline (the count of
 // outputs per source row; the write at the prefix-summed positions; the store of the library's
 // reduced values into the aggregation table).
-// ProbeBitmap: a hash table's probe bitmap filled from its keys after its build (HashTable::
-// bitmap_buffer; a kernel of the compaction module, templates/compact/compact.h).
-enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather, PassCount, PassWrite, PassFinish, ProbeBitmap };
+enum class KernelKind : uint8_t { Compound, CompactCount, CompactGather, PassCount, PassWrite, PassFinish };
 const char* kernel_kind_name(KernelKind k);  // "compound", "compact_count", ..., "pass_finish"
 
 // A device-wide primitive of a library (CUB on CUDA, Boost.Compute on OpenCL:
@@ -163,9 +161,7 @@ struct MultiPass {
 struct Kernel {
   std::string name;  // C identifier: "<label>_p<pipeline>_<sink>", e.g. "q1_1_p1_aggregate"
   KernelKind kind = KernelKind::Compound;
-  std::string state;  // CompactCount / CompactGather: the aggregation table compacted; ProbeBitmap:
-                      // the hash table whose bitmap it fills (the name is the module's kernel's,
-                      // the same for every such kernel of a program)
+  std::string state;  // CompactCount / CompactGather: the aggregation table compacted
   int pipeline = 0;
   std::vector<KernelArg> args;
   std::vector<Reduction> reductions;

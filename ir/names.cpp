@@ -99,7 +99,6 @@ const char* kernel_kind_name(KernelKind k) {
     case KernelKind::PassCount: return "pass_count";
     case KernelKind::PassWrite: return "pass_write";
     case KernelKind::PassFinish: return "pass_finish";
-    case KernelKind::ProbeBitmap: return "probe_bitmap";
   }
   return "?";
 }

@@ -13,9 +13,7 @@
 //       resolution   A3           B3                C3 if the table is privatized in scratchpad,
 //                                                   else C2 (no local table fits: per-tuple atomics)
 //       pipelined    A2           B2                C2
-//     Hash builds have no reduction (one atomicCAS insert per tuple in every model). After the
-//     pipeline kernels, one ProbeBitmap kernel per hash table with a probe bitmap (the compaction
-//     module's hqc_bitmap_of_keys_*, belonging to the building pipeline: it runs after the build).
+//     Hash builds have no reduction (one atomicCAS insert per tuple in every model).
 //     The privatisation is decided here (resolution model): a direct-indexed table whose expected
 //     slots fit Program::scratchpad_budget_bytes is copied per CTA whole; a global hash table gets a
 //     per-CTA hashed table of the largest power-of-two slots the budget holds (a Constant param,
@@ -327,6 +325,7 @@ Kernel compound_kernel(const Program& program, const Pipeline& p) {
       if (!ht->next_buffer.empty()) b.buffer(ht->next_buffer, true);
       b.buffer(ht->overflow_buffer, true);
       if (!ht->count_buffer.empty()) b.buffer(ht->count_buffer, true);
+      if (!ht->bitmap_buffer.empty()) b.buffer(ht->bitmap_buffer, true);
       b.param(ht->capacity_param);
       b.param(ht->key_min_param);
       b.param(ht->entry_base_param);
@@ -404,24 +403,6 @@ void fuse_pipelines(Program& program) {
   for (const Pipeline& p : program.pipelines) {
     if (library_reductions(program.model)) split_multi_pass(program, p, compound_kernel(program, p));
     else program.kernels.push_back(compound_kernel(program, p));
-  }
-  // A probe bitmap is filled from the built keys once the build ran: one store per 32 slots, where
-  // setting a bit per inserted row took an atomic each (sorted keys contend for the same words).
-  for (const Pipeline& p : program.pipelines) {
-    if (p.sink.kind != SinkKind::HashBuild) continue;
-    const HashTable* ht = program.find_hash_table(p.sink.state);
-    if (ht == nullptr || ht->bitmap_buffer.empty()) continue;
-    const Buffer* keys = program.find_buffer(ht->key_buffers.at(0));
-    const Buffer* bitmap = program.find_buffer(ht->bitmap_buffer);
-    if (keys == nullptr || bitmap == nullptr) throw Error(ErrorKind::Internal, "fuse_pipelines: " + ht->name + "'s key or bitmap buffer is undeclared");
-    Kernel k;
-    k.kind = KernelKind::ProbeBitmap;
-    k.name = keys->element == ScalarType::I32 ? kBitmapOfKeysI32Kernel : kBitmapOfKeysI64Kernel;
-    k.state = ht->name;
-    k.pipeline = p.id;
-    k.args = {buffer_arg(program, keys->name, false), buffer_arg(program, bitmap->name, true),
-              param_arg(program, ht->capacity_param), param_arg(program, bitmap->elements_param)};
-    program.kernels.push_back(std::move(k));
   }
 }
 

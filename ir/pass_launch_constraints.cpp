@@ -30,11 +30,6 @@ void launch_constraints(Program& program) {
       k.launch.scratch_bytes_per_thread = 8;
       continue;
     }
-    if (k.kind == KernelKind::ProbeBitmap) {
-      // templates/compact/compact.h hqc_bitmap_of_keys_*: a work-item per word (its last argument).
-      k.launch.tuples_param = k.args.back().name;
-      continue;
-    }
     const Pipeline& p = program.pipelines.at(static_cast<size_t>(k.pipeline));
     k.launch.tuples_param = p.source.rows_param;
     for (const Reduction& r : k.reductions) {

@@ -292,10 +292,6 @@ inline constexpr const char* kCompactGatherSlotsKernel = "hqc_compact_gather_slo
 // The compaction module's kernel behind ORDER BY ... LIMIT k of a compacted table on the device
 // (runtime/execution/device_top_k.h): each dense row's first sort key as an ordered unsigned word.
 inline constexpr const char* kOrderWordsKernel = "hqc_order_words";
-// The compaction module's kernels that fill a perfect-hash table's probe bitmap from its keys after
-// the build (KernelKind::ProbeBitmap), by the key buffer's element type.
-inline constexpr const char* kBitmapOfKeysI32Kernel = "hqc_bitmap_of_keys_i32";
-inline constexpr const char* kBitmapOfKeysI64Kernel = "hqc_bitmap_of_keys_i64";
 inline constexpr size_t kCompactColumns = 8;
 // The compaction kernels' launch: a grid of kCompactGrid CTAs of a multiple of kCompactBlock
 // work-items, enough to keep an H100 busy (1024 x 256 work-items, ~one wave of its 132 SMs) and few

@@ -330,7 +330,7 @@ class Verifier {
     if (p_.kernels.empty()) return;
     // The kernels of each pipeline, in pipeline order (one compound kernel; under multi_pass a
     // count, a write and, for an aggregation, a finish kernel, or the compound kernel of a hash
-    // build); then the probe bitmaps' and the compaction kernels.
+    // build); then the compaction kernels.
     size_t compound = 0;
     while (compound < p_.kernels.size() && pipeline_kernel(p_.kernels[compound].kind)) ++compound;
     std::set<int> pipelines_seen;
@@ -351,23 +351,15 @@ class Verifier {
     for (size_t i = 0; i < p_.kernels.size(); ++i) {
       const Kernel& k = p_.kernels[i];
       std::string who = "kernel " + k.name;
-      if (!names.insert(k.name).second && k.kind != KernelKind::ProbeBitmap) fail(who + " declared twice");
+      if (!names.insert(k.name).second) fail(who + " declared twice");
       if (i >= compound) {
         if (pipeline_kernel(k.kind)) fail(who + ": a pipeline kernel after the compaction kernels");
         if (k.pipeline < 0 || k.pipeline >= static_cast<int>(p_.pipelines.size())) fail(who + ": unknown pipeline");
-        if (k.kind == KernelKind::ProbeBitmap) {
-          const HashTable* ht = p_.find_hash_table(k.state);
-          const Pipeline& builder = p_.pipelines[static_cast<size_t>(k.pipeline)];
-          if (ht == nullptr || ht->bitmap_buffer.empty()) fail(who + ": fills the bitmap of " + k.state + ", which has none");
-          if (builder.sink.kind != SinkKind::HashBuild || builder.sink.state != k.state)
-            fail(who + ": belongs to p" + std::to_string(k.pipeline) + ", which does not build " + k.state);
-        } else {
-          const AggregationTable* a = p_.find_aggregation(k.state);
-          if (a == nullptr || !a->compaction) fail(who + ": compacts " + k.state + ", which has no compaction");
-          const Pipeline& writer = p_.pipelines[static_cast<size_t>(k.pipeline)];
-          if (writer.sink.kind != SinkKind::Aggregate || writer.sink.state != k.state)
-            fail(who + ": belongs to p" + std::to_string(k.pipeline) + ", which does not aggregate into " + k.state);
-        }
+        const AggregationTable* a = p_.find_aggregation(k.state);
+        if (a == nullptr || !a->compaction) fail(who + ": compacts " + k.state + ", which has no compaction");
+        const Pipeline& writer = p_.pipelines[static_cast<size_t>(k.pipeline)];
+        if (writer.sink.kind != SinkKind::Aggregate || writer.sink.state != k.state)
+          fail(who + ": belongs to p" + std::to_string(k.pipeline) + ", which does not aggregate into " + k.state);
       } else if (k.pipeline < 0 || k.pipeline >= static_cast<int>(p_.pipelines.size())) {
         fail(who + ": belongs to unknown pipeline p" + std::to_string(k.pipeline));
       }

@@ -697,9 +697,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       const ir::Kernel* k = nullptr;
       for (const ir::Kernel& kernel : program.kernels)
         if (kernel.name == l.kernel) k = &kernel;
-      if (k == nullptr || (k->kind != ir::KernelKind::CompactCount && k->kind != ir::KernelKind::CompactGather &&
-                           k->kind != ir::KernelKind::ProbeBitmap))
-        ++ps.sink_launches;
+      if (k == nullptr || (k->kind != ir::KernelKind::CompactCount && k->kind != ir::KernelKind::CompactGather)) ++ps.sink_launches;
     }
     plan.pipelines.push_back(std::move(ps));
   }
@@ -723,7 +721,7 @@ ExecutablePlan lower_program(const ir::Program& program, const ir::ParamValues& 
     launch.tuples_param = kernel.launch.tuples_param;
     launch.fixed_grid = std::max<uint64_t>(1, kernel.launch.fixed_grid);
     const bool compaction = kernel.kind == ir::KernelKind::CompactCount || kernel.kind == ir::KernelKind::CompactGather;
-    if (compaction || kernel.kind == ir::KernelKind::ProbeBitmap) launch.module = codegen::kCompactionModule;  // not in `module`: the library's
+    if (compaction) launch.module = codegen::kCompactionModule;  // not in `module`: the library's
     launch.power_of_two_block = compaction;
     launch.block_size_multiple = compaction ? ir::kCompactBlock : 1;  // as codegen's compaction manifest asks
     launch.strides_over_tiles = compaction || kernel.kind != ir::KernelKind::Compound;

@@ -2,9 +2,7 @@
 // host copies back and reads as many rows as there are groups, not slots. Not part of the device
 // library: its own module (codegen::compaction_module: the prelude and the whole device library, then
 // this file), the same for every query of a dialect, so it is compiled once per kernel cache and no
-// query's module carries it (it was ~40 % of a grouped query's NVRTC time). It also holds the other
-// kernels every query may need and none generates: a probe bitmap's fill and the device top-k's
-// order words (below).
+// query's module carries it (it was ~40 % of a grouped query's NVRTC time).
 // Expects: base.h, scan.h, reduce.h (CTA scan and sum: work-efficient, or SIMD where HQC_HAS_SIMD;
 //   power-of-two HQC_BDIM() <= 1024, a multiple of the warp where HQC_HAS_SIMD; every work-item calls
 //   each function: uniform control flow).
@@ -173,28 +171,6 @@ HQC_KERNEL void hqc_compact_gather_slots(HQC_GLOBAL const hqc_i64* occupancy, HQ
                                          hqc_i64 shape, HQC_COMPACT_COLUMN_PARAMS HQC_SCRATCH_PARAMS) {
   HQC_SCRATCH_BEGIN
   HQC_COMPACT_GATHER_BODY(slot_index[r] = slot;)
-}
-
-// ---- a perfect-hash table's probe bitmap (ir::HashTable::bitmap_buffer), filled after its build ----
-// Word w gets bit j where slot 32 w + j of `keys` holds a key (not HQC_EMPTY_*): one plain store per
-// word, no atomics (the build used to set a bit per inserted row, with sorted keys contending for the
-// same words). The `words` = ceil(capacity / 32) words are all written. Any grid and block size.
-#define HQC_BITMAP_OF_KEYS(EMPTY)                                                                         \
-  for (hqc_i64 w = HQC_BID() * (hqc_i64)HQC_BDIM() + HQC_LID(); w < words; w += HQC_GDIM() * (hqc_i64)HQC_BDIM()) { \
-    const hqc_i64 first = w * 32;                                                                            \
-    const hqc_i32 n = capacity - first < 32 ? (hqc_i32)(capacity - first) : 32;                             \
-    hqc_u32 bits = 0u;                                                                                       \
-    for (hqc_i32 j = 0; j < n; ++j) bits |= (hqc_u32)(keys[first + j] != EMPTY) << (hqc_u32)j;              \
-    bitmap[w] = bits;                                                                                        \
-  }
-
-HQC_KERNEL void hqc_bitmap_of_keys_i32(HQC_GLOBAL const hqc_i32* keys, HQC_GLOBAL hqc_u32* bitmap, hqc_i64 capacity,
-                                       hqc_i64 words) {
-  HQC_BITMAP_OF_KEYS(HQC_EMPTY_I32)
-}
-HQC_KERNEL void hqc_bitmap_of_keys_i64(HQC_GLOBAL const hqc_i64* keys, HQC_GLOBAL hqc_u32* bitmap, hqc_i64 capacity,
-                                       hqc_i64 words) {
-  HQC_BITMAP_OF_KEYS(HQC_EMPTY_I64)
 }
 
 // ---- ORDER BY ... LIMIT k of a compacted table on the device (runtime/execution/device_top_k.h) ----

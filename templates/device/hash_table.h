@@ -38,8 +38,7 @@
 //     perfect-hash build is already idempotent (every duplicate writes the same key to the same
 //     slot), so hqc_ph_build_* serves keys-only tables unchanged.
 //   - Probe bitmap (a perfect-hash table built from a subset of its rows, ir::HashTable::bitmap_buffer:
-//     one bit per slot, filled from the keys after the build by the compaction module's
-//     hqc_bitmap_of_keys_*, templates/compact/compact.h): hqc_ph_probe_bm_*
+//     one bit per slot, zeroed by the host): hqc_bitmap_set marks a built slot; hqc_ph_probe_bm_*
 //     answers as hqc_ph_probe_* but reads the key only where the slot's bit is set — a bitmap of a
 //     table too large for L2 stays there, so probes that find nothing read no key from DRAM.
 
@@ -72,6 +71,9 @@ HQC_FN hqc_i64 hqc_ph_probe_i32(HQC_GLOBAL const hqc_i32* keys, hqc_i64 capacity
   return keys[slot] == key ? slot : -1;
 }
 
+HQC_FN void hqc_bitmap_set(HQC_GLOBAL hqc_u32* bitmap, hqc_i64 slot) {
+  hqc_set_flag(bitmap + (slot >> 5), (hqc_u32)1 << (hqc_u32)(slot & 31));
+}
 HQC_FN hqc_i32 hqc_bitmap_test(HQC_GLOBAL const hqc_u32* bitmap, hqc_i64 slot) {
   return (hqc_i32)((bitmap[slot >> 5] >> (hqc_u32)(slot & 31)) & 1u);
 }
