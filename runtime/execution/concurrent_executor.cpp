@@ -1111,7 +1111,8 @@ void ConcurrentQueriesRun::finish() {
     Execution& e = out_.executions[q];
     Watchdog::Phase phase(plans_[q]->label, "finalize");
     const auto start = Clock::now();
-    e.result = assemble_result(*plans_[q], buffers_[q], params_[q], database_, backend_, owner_.cache_, AssemblyOptions{modules_[q].get()});
+    e.result = assemble_result(*plans_[q], buffers_[q], params_[q], database_, backend_, owner_.cache_,
+                               AssemblyOptions{modules_[q].get(), kDeviceTopKRows, &e.stats.finalize_parts});
     e.stats.finalize_ms = ms_since(start);
     e.stats.transfer_ms = stats_.transfer_ms;
     e.stats.transfer_bytes = stats_.transfer_bytes;

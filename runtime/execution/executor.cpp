@@ -121,6 +121,9 @@ std::string ExecutionStats::to_json() const {
                               {"launches", launches}});
   }
   j["finalize_ms"] = finalize_ms;
+  j["finalize_parts"] = {{"rows", finalize_parts.rows},          {"rows_read", finalize_parts.rows_read},
+                         {"select_ms", finalize_parts.select_ms}, {"order_ms", finalize_parts.order_ms},
+                         {"columns_ms", finalize_parts.columns_ms}, {"rest_ms", finalize_parts.rest_ms}};
   j["rebuilds"] = rebuilds;
   j["params"] = params;
   for (const auto& [param, values] : counted) j["counted"][param] = {{"statistics", values.first}, {"run", values.second}};
@@ -596,7 +599,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   const auto finalize_start = Clock::now();
   Watchdog::Phase phase(plan.label, "finalize");
   execution.result = assemble_result(plan, run.buffers(), run.params(), database, backend_, cache_,
-                                     AssemblyOptions{run.module(), options.device_top_k_rows});
+                                     AssemblyOptions{run.module(), options.device_top_k_rows, &stats.finalize_parts});
   stats.finalize_ms = ms_since(finalize_start);
   return execution;
 }

@@ -124,6 +124,7 @@ struct RunTimes {
   uint64_t transfer_bytes = 0;      // column bytes uploaded by this run
   double kernel_ms = 0;             // one query: its best repetition; several: the phases' wall times
   double finalize_ms = 0;           // read-back, decoding, ORDER BY / LIMIT
+  FinalizeParts finalize_parts;     // where finalize_ms went
   int rebuilds = 0;                 // re-runs caused by overflow flags
 };
 
@@ -146,7 +147,8 @@ struct ExecutionStats : RunTimes {
   // "compile_cache_hit":..,"transfer_ms":..,"transfer_bytes":..,"pipeline_schedule":..,"waves":..,"kernel_ms":..,
   // "kernel_ms_per_repeat":[..],"pipelines":[{"name":..,"kernel_ms":..,"wave":..,"start_ms":..,"end_ms":..,
   // "launches":[{"kernel":..,"block_size":..,"grid_blocks":..,
-  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"rebuilds":..,"params":{..},
+  // "blocks_per_sm":..,"occupancy":..,"limited_by":..}]}],"finalize_ms":..,"finalize_parts":{"rows":..,
+  // "rows_read":..,"select_ms":..,"order_ms":..,"columns_ms":..,"rest_ms":..},"rebuilds":..,"params":{..},
   // "counted":{param:{"statistics":..,"run":..}} (only where a capacity was counted)}
   std::string to_json() const;
 };

@@ -2,6 +2,7 @@
 #include "runtime/execution/result_assembly.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <map>
 #include <optional>
@@ -415,6 +416,12 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   // see every row); a top-k under a LIMIT.
   const bool order_first = !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty();
   const bool top_k = order_first && fetch >= 0;
+  FinalizeParts parts;
+  auto lap = [&, last = std::chrono::steady_clock::now()](double& into) mutable {
+    const auto now = std::chrono::steady_clock::now();
+    into += std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  };
 
   // ---- which rows / slots make the result ----
   uint64_t extent = 0;               // elements to read from each buffer
@@ -462,6 +469,9 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     }
   }
 
+  parts.rows = extent;
+  lap(parts.select_ms);
+
   // ---- SQL NULLs of a single-tuple aggregate that no row reached ----
   bool no_input = false;
   if (!spec.input_rows_buffer.empty()) {
@@ -508,12 +518,15 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     selected = std::move(chosen);
     ordered = true;
   }
+  lap(parts.order_ms);
 
   // ---- columns ----
   std::vector<size_t> all(spec.columns.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   Result result = read_columns(spec, all, selected, reader, /*codes=*/false);
   result.validate();
+  parts.rows_read = selected.size();
+  lap(parts.columns_ms);
 
   // ---- window functions, ORDER BY, LIMIT, then drop hidden columns ----
   apply_windows(backend, cache, spec.windows, result);
@@ -535,6 +548,8 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     if (!spec.columns[i].hidden) visible.push_back(i);
   }
   result.project(visible);
+  lap(parts.rest_ms);
+  if (options.parts != nullptr) *options.parts = parts;
   return result;
 }
 

@@ -37,11 +37,22 @@ class KernelCache;
 // (device_top_k.h); below it the host reads every row (a launch, a sort and a few copies cost more).
 inline constexpr uint64_t kDeviceTopKRows = uint64_t{1} << 15;
 
+// Where one assembly's time goes (AssemblyOptions::parts; `finalize_parts` in the stats JSON).
+struct FinalizeParts {
+  uint64_t rows = 0;       // rows (an output's) or occupied slots (a table's) the result is made from
+  uint64_t rows_read = 0;  // rows whose every column the host read (the first k of ORDER BY ... LIMIT k)
+  double select_ms = 0;    // which rows: the counter or the occupancy read, the device top-k
+  double order_ms = 0;     // the ORDER BY keys read and the rows ordered (a top-k) before the columns
+  double columns_ms = 0;   // every column of rows_read read: downloads, decoding, the merge of equal texts
+  double rest_ms = 0;      // window functions, ORDER BY / LIMIT of rows read whole, OFFSET, projection
+};
+
 struct AssemblyOptions {
   // The plan's module with its library modules linked (the compaction module's hqc_order_words);
   // null: everything on the host.
   const Module* module = nullptr;
   uint64_t device_top_k_rows = kDeviceTopKRows;
+  FinalizeParts* parts = nullptr;  // filled when given
 };
 
 // `backend` (and `cache`, which may be null) run the plan's window functions (runtime/execution/window_stage.h)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ class CountingBackend final : public test::ForwardingBackend {
 struct Run {
   std::string csv;
   int order_words = 0;
+  FinalizeParts parts;
 };
 
 Run run(const std::string& sql, bool statistics, uint64_t device_top_k_rows) {
@@ -58,7 +60,9 @@ Run run(const std::string& sql, bool statistics, uint64_t device_top_k_rows) {
   exec.device_top_k_rows = device_top_k_rows;
   backend.order_words = 0;
   Run r;
-  r.csv = executor.run(lowered, db, exec).result.format(ResultFormat::Csv);
+  const Execution e = executor.run(lowered, db, exec);
+  r.csv = e.result.format(ResultFormat::Csv);
+  r.parts = e.stats.finalize_parts;
   r.order_words = backend.order_words;
   return r;
 }
@@ -111,4 +115,31 @@ TEST_CASE("ORDER BY ... LIMIT k on the device only where the words follow the ke
   const Run device = run(sql, true, 1);
   CHECK(device.order_words == 0);
   CHECK(device.csv == host.csv);
+}
+
+// ExecutionStats::finalize_parts: the rows the result was made from and the rows read whole, counted
+// here from the data (times are not checked: benchmarks measure them).
+TEST_CASE("finalize_parts counts the result's rows and the rows the host read whole") {
+  const Database& db = tpch_data();
+  std::set<int64_t> orders;
+  const Column& l_orderkey = db.table("lineitem").column("l_orderkey");
+  for (size_t i = 0; i < l_orderkey.size(); ++i) orders.insert(l_orderkey.int_at(i));
+  const std::string grouped = "SELECT l_orderkey, sum(l_quantity) AS q FROM lineitem GROUP BY l_orderkey ORDER BY q DESC, l_orderkey";
+  for (uint64_t device_rows : {uint64_t{1}, UINT64_MAX}) {
+    CAPTURE(device_rows);
+    const Run top = run(grouped + " LIMIT 7", true, device_rows);
+    CHECK(top.parts.rows == orders.size());  // every group (the device top-k narrows what is read, not this)
+    CHECK(top.parts.rows_read == 7);
+    const Run all = run(grouped, true, device_rows);
+    CHECK(all.parts.rows == orders.size());
+    CHECK(all.parts.rows_read == orders.size());
+  }
+  // An output's rows: its counter.
+  const Column& o_orderkey = db.table("orders").column("o_orderkey");
+  uint64_t small = 0;
+  for (size_t i = 0; i < o_orderkey.size(); ++i) small += o_orderkey.int_at(i) < 200 ? 1 : 0;
+  const Run out = run("SELECT o_orderkey, o_totalprice FROM orders WHERE o_orderkey < 200 ORDER BY o_totalprice LIMIT 5", true, UINT64_MAX);
+  CHECK(out.parts.rows == small);
+  CHECK(out.parts.rows_read == 5);
+  CHECK(small > 5);
 }
