@@ -464,6 +464,21 @@ uint64_t heap_span(const Column& column, uint64_t first_row, uint64_t rows) {
   return column.offsets[first_row + rows] - heap_base(column, first_row);
 }
 
+// Where the chunk [first_row, first_row + rows) of a column's values lies in its host bytes
+// (host_column_bytes): a heap string's chunk holds its rows' offsets and the one after the last
+// (their end), clamped to the offsets there are (an empty share may have none).
+struct ChunkValues {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+ChunkValues chunk_values(const Column& column, uint64_t first_row, uint64_t rows) {
+  const HostColumnBytes view = host_column_bytes(column);
+  const bool heap = column.encoding == Encoding::Heap;
+  const uint64_t width = heap ? sizeof(uint64_t) : view.width();
+  const uint64_t offset = std::min(view.bytes, first_row * width);
+  return {offset, std::min((rows + (heap ? 1 : 0)) * width, view.bytes - offset)};
+}
+
 // One run of several plans at once (Executor::run(plans)): its steps as methods sharing the
 // run's modules, parameters, placement, device columns, staging buffers, streams and state.
 class ConcurrentQueriesRun {
@@ -702,8 +717,9 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
 
 uint64_t ConcurrentQueriesRun::staging_values_bytes(const std::string& column) const {
   const Column& c = lookup_column(database_, layout_.table, column, "fact table");
-  if (c.encoding == Encoding::Heap) return (chunk_rows_ + 1) * sizeof(uint64_t);
-  return chunk_rows_ * host_column_bytes(c).width();
+  uint64_t bytes = 0;
+  for (const auto& [first, rows] : chunk_ranges_) bytes = std::max(bytes, chunk_values(c, first, rows).bytes);
+  return bytes;
 }
 
 uint64_t ConcurrentQueriesRun::staging_heap_bytes(const std::string& column) const {
@@ -1007,13 +1023,9 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     consumed[slot].clear();
     for (size_t k : moved) {
       const std::string& name = layout_.columns[k];
-      const Column& column = lookup_column(database_, layout_.table, name, "fact table");
-      // A heap string's chunk holds its rows' offsets and the one after the last (their end).
-      const bool heap = column.encoding == Encoding::Heap;
-      const uint64_t width = heap ? sizeof(uint64_t) : host_column_bytes(column).width();
-      const uint64_t bytes = std::min((rows + (heap ? 1 : 0)) * width, pinned_columns_[k]->bytes() - std::min(pinned_columns_[k]->bytes(), first_row * width));
-      backend_.upload_async(copy_stream_, staging_[slot].values.at(name), 0, *pinned_columns_[k], first_row * width, bytes);
-      ss_.bytes_transferred += bytes;
+      const ChunkValues part = chunk_values(lookup_column(database_, layout_.table, name, "fact table"), first_row, rows);
+      backend_.upload_async(copy_stream_, staging_[slot].values.at(name), 0, *pinned_columns_[k], part.offset, part.bytes);
+      ss_.bytes_transferred += part.bytes;
     }
     for (size_t k : moved_heaps) {
       const std::string& name = layout_.columns[k];
