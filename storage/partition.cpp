@@ -228,7 +228,7 @@ std::vector<PartitionedTable> partition_scheme(const Catalog& catalog) {
   };
   if (catalog.name == "ssb" && has("lineorder", "")) return {{"lineorder", "", "", ""}};
   if (catalog.name == "tpch" && has("orders", "o_orderkey") && has("lineitem", "l_orderkey"))
-    return {{"orders", "", "", ""}, {"lineitem", "l_orderkey", "orders", "o_orderkey"}};
+    return {{"orders", "", "", ""}, {"lineitem", "l_orderkey", "orders", "o_orderkey"}, {"partsupp", "", "", ""}};
   return {};
 }
 

@@ -8,6 +8,9 @@
 //   SSB    lineorder  split by rows
 //   TPC-H  orders     split by rows
 //          lineitem   co-partitioned with orders on l_orderkey = o_orderkey
+//          partsupp   split by rows (four suppliers a part: 80 M rows at SF 100; TPC-H Q2, Q11 and Q16 scan
+//                     only partsupp and dimensions, and would otherwise do all their work on every rank;
+//                     Q9's and Q20's joins of lineitem with it gather the rows their builds need)
 //   any other table, and every table of any other schema: replicated (loaded as load_database does).
 // Rows: with weights w_0..w_{R-1} (empty: all equal), W their sum and W_<r the sum over ranks before r,
 //   rank r gets rows [floor(total·W_<r / W), floor(total·W_<=r / W)). The shares are contiguous, in
@@ -75,11 +78,11 @@ struct PartitionedTable {
 };
 
 // The partitioned tables of a catalog, parents before their children: SSB (Catalog::ssb(), by name)
-// {lineorder}; TPC-H {orders, lineitem on l_orderkey = o_orderkey}; empty for any other schema. A
+// {lineorder}; TPC-H {orders, lineitem on l_orderkey = o_orderkey, partsupp}; empty for any other schema. A
 // built-in name whose tables or key columns are missing gives an empty list too.
 std::vector<PartitionedTable> partition_scheme(const Catalog& catalog);
 
-// The names in partition_scheme(catalog): {"lineorder"}, {"orders", "lineitem"} or {}.
+// The names in partition_scheme(catalog): {"lineorder"}, {"orders", "lineitem", "partsupp"} or {}.
 std::vector<std::string> partitioned_tables(const Catalog& catalog);
 
 // This rank's database: replicated tables as load_database loads them, partitioned tables as the

@@ -34,7 +34,7 @@ options:
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
   --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
-                                    fact tables partitioned across ranks (docs/distributed.md); the
+                                    large tables partitioned across ranks (docs/distributed.md); the
                                     EXPLAIN lists each rank's pipelines and the exchanges between them
   -o, --output DIR                  output directory (default: the current directory)
   --emit ir|kernels|explain         print one artefact to stdout instead of writing files

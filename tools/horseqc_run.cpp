@@ -134,9 +134,9 @@ options:
   -h, --help                      this text
   --version                       the version and the git commit it was built from
 
-Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the fact tables are
+Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the large tables are
 range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by
-order key) and the other tables replicated; every rank runs each query's pipelines on its share and
+order key, and partsupp) and the other tables replicated; every rank runs each query's pipelines on its share and
 the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
 results, which are the same as one process gives. Data comes from a data directory (the columnar
 files or caches); --in-memory and --concurrent run in one process only. With --stream (or a share

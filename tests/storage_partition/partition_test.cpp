@@ -209,11 +209,12 @@ DataSet& tpch_data(Format format) {
 
 }  // namespace
 
-TEST_CASE("partitioned_tables names the fact tables of SSB and TPC-H only") {
+TEST_CASE("partitioned_tables names the large tables of SSB and TPC-H only") {
   CHECK(partitioned_tables(Catalog::ssb()) == std::vector<std::string>{"lineorder"});
-  CHECK(partitioned_tables(Catalog::tpch()) == std::vector<std::string>{"orders", "lineitem"});
+  CHECK(partitioned_tables(Catalog::tpch()) == std::vector<std::string>{"orders", "lineitem", "partsupp"});
   const std::vector<PartitionedTable> tpch = partition_scheme(Catalog::tpch());
-  REQUIRE(tpch.size() == 2);
+  REQUIRE(tpch.size() == 3);
+  CHECK(tpch[2].key.empty());  // split by rows, independent of orders
   CHECK(tpch[1].key == "l_orderkey");
   CHECK(tpch[1].parent == "orders");
   CHECK(tpch[1].parent_key == "o_orderkey");
