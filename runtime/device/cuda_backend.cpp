@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/device/cuda_device_primitives.h"
+#include "runtime/device/cuda_primitives.h"
 #include "runtime/device/cuda_driver.h"
 #include "runtime/device/kernel_cache.h"
 #include "runtime/device/nvrtc_compiler.h"
@@ -438,6 +439,7 @@ CudaWarmup::CudaWarmup(int device_ordinal) : state_(std::make_unique<State>()) {
       std::string log;
       nvrtc_compile_cubin("extern \"C\" __global__ void hqc_warm_up() {}\n", {"--minimal"}, cuda_arch_name(major, minor),
                           "warm-up", log);
+      cuda_primitives::warm_up(device_ordinal);  // a failure here is the library's own call's to report
     } catch (const Error&) {
       // CUDA or NVRTC unavailable: the backend's own open says so.
     }

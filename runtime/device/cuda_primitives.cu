@@ -26,10 +26,13 @@
 #include <thrust/execution_policy.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/sequence.h>
 #include <thrust/system/system_error.h>
 
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 namespace hqc::runtime::cuda_primitives {
 
@@ -131,6 +134,31 @@ std::string library_version() {
 std::string use_device(int ordinal) {
   const cudaError_t status = cudaSetDevice(ordinal);
   return status == cudaSuccess ? std::string() : describe(status, "cudaSetDevice");
+}
+
+std::string warm_up(int ordinal) {
+  std::string error = use_device(ordinal);
+  if (!error.empty()) return error;
+  std::vector<void*> allocations;
+  const ScratchAllocator scratch = [&](size_t bytes) -> void* {
+    void* p = nullptr;
+    const cudaError_t status = cudaMalloc(&p, bytes);
+    if (status != cudaSuccess) throw std::runtime_error(describe(status, "cudaMalloc (warm-up)"));
+    allocations.push_back(p);
+    return p;
+  };
+  try {
+    auto* keys = static_cast<uint64_t*>(scratch(kWarmUpSortPairs * sizeof(uint64_t)));
+    auto* values = static_cast<uint32_t*>(scratch(kWarmUpSortPairs * sizeof(uint32_t)));
+    // Keys whose every byte varies (multiples of a 64-bit odd constant), so that no pass is skipped.
+    thrust::sequence(thrust::device, keys, keys + kWarmUpSortPairs, uint64_t{0}, uint64_t{0x9E3779B97F4A7C15});
+    thrust::sequence(thrust::device, values, values + kWarmUpSortPairs);
+    error = stable_sort_by_key(keys, values, kWarmUpSortPairs, scratch);
+  } catch (const std::runtime_error& e) {  // also thrust::system_error
+    error = e.what();
+  }
+  for (void* p : allocations) cudaFree(p);
+  return error;
 }
 
 std::string stable_sort_by_key(uint64_t* keys, uint32_t* values, uint64_t n, const ScratchAllocator& scratch) {

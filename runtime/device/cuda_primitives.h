@@ -29,6 +29,14 @@ std::string library_version();
 // Makes `ordinal` the runtime's current device (cudaSetDevice: its primary context).
 std::string use_device(int ordinal);
 
+// What a process's first library call would pay, paid ahead (CudaWarmup's thread, cuda_backend.h):
+// the runtime's start on device `ordinal` and the loading of the radix sort's kernels (the runtime
+// loads a kernel at its first launch), by sorting kWarmUpSortPairs pairs in device memory of its own.
+// A device top-k (device_top_k.h) is then as fast as the process's first as its later ones (TPC-H
+// q3 at SF 30 on an H200: bench/results/2026-11-29-h200-session).
+inline constexpr uint64_t kWarmUpSortPairs = 1u << 16;
+std::string warm_up(int ordinal);
+
 std::string stable_sort_by_key(uint64_t* keys, uint32_t* values, uint64_t n, const ScratchAllocator& scratch);
 std::string gather(const uint32_t* map, const uint64_t* in, uint64_t* out, uint64_t n);
 std::string inclusive_scan(const int64_t* in, int64_t* out, uint64_t n, ScanOp op, const ScratchAllocator& scratch);
