@@ -352,7 +352,8 @@ static const LogicalOp* source_scan(const LogicalOp& op) {
 
 // Whether join `op` (its build side produced into `build`) matches rows of co-partitioned tables
 // on their partition key only: build key = the build table's key column, probe key = the probe
-// table's, both tables in BuildOptions::partition_keys and both read straight from their scans.
+// table's, both tables in BuildOptions::partition_keys of one partition group and both read straight
+// from their scans.
 bool Lowering::co_partitioned_join(const LogicalOp& op, const Pipeline& build) const {
   if (op.build_keys.size() != 1 || op.probe_keys.size() != 1) return false;
   const LogicalOp* probe_scan = source_scan(op.child(0));
@@ -361,6 +362,7 @@ bool Lowering::co_partitioned_join(const LogicalOp& op, const Pipeline& build) c
   const auto build_key = options_.partition_keys.find(build.source.table);
   const auto probe_key = options_.partition_keys.find(probe_scan->table);
   if (build_key == options_.partition_keys.end() || probe_key == options_.partition_keys.end()) return false;
+  if (partition_group(build.source.table) != partition_group(probe_scan->table)) return false;  // other key ranges
   const auto is_column = [](const plan::Expr& e, const std::string& source, const std::string& column) {
     return e.kind == plan::ExprKind::Column && e.source == source && e.column == column;
   };
@@ -748,6 +750,9 @@ void Lowering::lower(const plan::LogicalPlan& plan) {
   // never shadow a binding that earlier ops of the pipeline still read.
   AttrSet needed;
   const std::vector<plan::NamedExpr>* select_list = nullptr;
+  // Distributed: groups complete on their rank (keyed by a partition key) stay there; their rows
+  // reach the result through its output, merged as rows (rank_local_groups.cpp).
+  if (const LogicalOp* groups = rank_local_materialized(*body)) rank_local_aggregates_.insert(groups);
   if (body->kind == OpKind::Project && !body->pipeline_break) {
     select_list = &body->exprs;
     for (const plan::NamedExpr& e : body->exprs) collect_refs(*e.expr, needed);

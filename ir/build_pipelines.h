@@ -46,11 +46,16 @@ struct BuildOptions {
   // rank-local partial groups, materialized, merged as rows and combined by key on every rank.
   // Empty (one process): nothing changes.
   std::set<std::string> partitioned_tables;
-  // Of those, the tables co-partitioned on one key (a table → its key column: TPC-H orders →
-  // o_orderkey, lineitem → l_orderkey, each rank holding one range of order keys in both). A join of
-  // two such tables on their keys matches only rows of the same rank: its build stays on the rank
-  // (HashTable::rank_local) and nothing is materialized or merged for it.
+  // Of those, the tables split by ranges of one key (a table → its key column: TPC-H orders →
+  // o_orderkey, lineitem → l_orderkey, each rank holding one range of order keys in both; partsupp →
+  // ps_partkey). A join of two such tables of one group (partition_groups) on their keys matches only
+  // rows of the same rank: its build stays on the rank (HashTable::rank_local) and nothing is
+  // materialized or merged for it; groups by such a key are complete on their rank (rank_local_groups.cpp).
   std::map<std::string, std::string> partition_keys;
+  // The group of each table in partition_keys (storage PartitionedTable::group(): orders and lineitem
+  // "orders", partsupp "partsupp"): only keys of one group share their ranges. A table not listed is
+  // in group "" (so every table is, where none is listed).
+  std::map<std::string, std::string> partition_groups;
   // The layout of a join table that stores every build row under non-unique keys, where each build
   // row inserts once: Chained (a list per distinct key), or LinearProbing (duplicates in separate
   // slots of one chain; what a build row inserting several times always uses) — for comparisons.

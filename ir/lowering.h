@@ -44,11 +44,19 @@ class Lowering {
   // Distributed: the join matches co-partitioned tables on their partition key (a rank-local build).
   bool co_partitioned_join(const plan::LogicalOp& op, const Pipeline& build) const;
   // ---- rank_local_groups.cpp: groups keyed by the partition key stay on their rank
-  // Every value of `key` over `op`'s rows is the partition key of a row of the rank's own share.
-  bool home_key(const plan::LogicalOp& op, const plan::Expr& key, int depth = 0) const;
+  // Every value of `key` over `op`'s rows is the partition key of a row of the rank's own share; then
+  // `group`, when given, receives the partition group of that key's table (BuildOptions::partition_groups).
+  bool home_key(const plan::LogicalOp& op, const plan::Expr& key, std::string* group = nullptr, int depth = 0) const;
+  // BuildOptions::partition_groups of `table` ("" when not listed).
+  std::string partition_group(const std::string& table) const;
   // The Aggregate on `join`'s build side whose groups, keyed by the partition key, the rank keeps
   // and builds from (probed by its own keys only); nullptr: none.
   const plan::LogicalOp* rank_local_build(const plan::LogicalOp& join) const;
+  const plan::LogicalOp* home_groups(const plan::LogicalOp& build_side, const plan::Expr& build_key, const std::string& group) const;
+  // The Aggregate at the source of the pipeline that ends in `op`'s materialization into the result
+  // (through filters, maps, projections and join probes) when its groups are keyed by a home value:
+  // the rank keeps them, and their rows reach the result merged as the output's rows; nullptr: none.
+  const plan::LogicalOp* rank_local_materialized(const plan::LogicalOp& op) const;
   // Ends `current` with a Materialize of `columns` into a new output; the pipeline scanning it.
   Pipeline materialize_and_scan(const plan::LogicalOp& op, Pipeline& current, const std::vector<plan::Attribute>& columns);
   // The query's result is output `out`, its columns named and typed as `schema`.

@@ -148,6 +148,14 @@ KeyBoundary parent_boundary(const PartitionSource& parent, const std::string& ta
   return {KeyBoundary::At::Key, at};
 }
 
+// The boundary at row `row` of a table split by rows at its key's boundaries: the key there (its rows
+// go to the rank that row's share starts, all of them), Start for row 0, End past the last row.
+KeyBoundary row_boundary(const PartitionSource& table, const std::string& key, uint64_t row) {
+  if (row == 0) return {KeyBoundary::At::Start, 0};
+  if (row >= table.rows()) return {KeyBoundary::At::End, 0};
+  return {KeyBoundary::At::Key, table.int_at(key, row)};
+}
+
 // The first child row whose key is not below `b` (a binary search reading single keys).
 uint64_t child_row(const PartitionSource& child, const std::string& key, KeyBoundary b) {
   if (b.at == KeyBoundary::At::Start) return 0;
@@ -228,7 +236,7 @@ std::vector<PartitionedTable> partition_scheme(const Catalog& catalog) {
   };
   if (catalog.name == "ssb" && has("lineorder", "")) return {{"lineorder", "", "", ""}};
   if (catalog.name == "tpch" && has("orders", "o_orderkey") && has("lineitem", "l_orderkey"))
-    return {{"orders", "", "", ""}, {"lineitem", "l_orderkey", "orders", "o_orderkey"}, {"partsupp", "", "", ""}};
+    return {{"orders", "", "", ""}, {"lineitem", "l_orderkey", "orders", "o_orderkey"}, {"partsupp", "ps_partkey", "", ""}};
   return {};
 }
 
@@ -275,8 +283,14 @@ Database load_partition(const Catalog& catalog, const std::filesystem::path& dir
     LoadReport report;
     PartitionSource source(*catalog.find(p.table), dir, options, report);
     RowRange share;
-    if (p.parent.empty()) {
+    if (p.parent.empty() && p.key.empty()) {
       share = row_share(source.rows(), request);
+    } else if (p.parent.empty()) {  // by rows, each boundary moved back to the first row of its key
+      const KeyBoundary lo = row_boundary(source, p.key, share_start(source.rows(), request, request.rank));
+      const KeyBoundary hi = row_boundary(source, p.key, share_start(source.rows(), request, request.rank + 1));
+      share.first = child_row(source, p.key, lo);
+      share.rows = std::max(share.first, child_row(source, p.key, hi)) - share.first;
+      check_child_order(source, p.table, p.key, share, lo, hi);
     } else {
       const auto& [lo, hi] = child_bounds.at(p.table);
       share.first = child_row(source, p.key, lo);

@@ -8,13 +8,17 @@
 //   SSB    lineorder  split by rows
 //   TPC-H  orders     split by rows
 //          lineitem   co-partitioned with orders on l_orderkey = o_orderkey
-//          partsupp   split by rows (four suppliers a part: 80 M rows at SF 100; TPC-H Q2, Q11 and Q16 scan
-//                     only partsupp and dimensions, and would otherwise do all their work on every rank;
-//                     Q9's and Q20's joins of lineitem with it gather the rows their builds need)
+//          partsupp   split by rows at ps_partkey's boundaries: every part's rows on one rank (four
+//                     suppliers a part, 80 M rows at SF 100). TPC-H Q2, Q11 and Q16 scan only partsupp
+//                     and dimensions and would otherwise do all their work on every rank; groups by
+//                     ps_partkey are then complete on their rank (Q2's cheapest supplier per part).
 //   any other table, and every table of any other schema: replicated (loaded as load_database does).
 // Rows: with weights w_0..w_{R-1} (empty: all equal), W their sum and W_<r the sum over ranks before r,
 //   rank r gets rows [floor(total·W_<r / W), floor(total·W_<=r / W)). The shares are contiguous, in
 //   rank order, and cover the table; a rank of weight 0 gets an empty share.
+// Split at key boundaries: as by rows, but each boundary row b (0 < b < total) moves back to the first
+//   row whose key equals b's key, so that no key has rows on two ranks; the table must be sorted by the
+//   key (checked as for a co-partitioned child, below).
 // Co-partitioned: let k_r be the parent key (o_orderkey) of rank r's first parent row, i.e. of parent row
 //   floor(total·W_<r / W); k_0 = -infinity, and k_r = +infinity where that row is past the end. Rank r
 //   gets exactly the child rows whose key (l_orderkey) lies in [k_r, k_{r+1}), found by binary search
@@ -70,15 +74,19 @@ RowRange row_share(uint64_t total, const PartitionRequest& request);
 // One partitioned table of a schema.
 struct PartitionedTable {
   std::string table;
-  // Empty: split by rows. Else co-partitioned with `parent` (listed before it): the rows whose `key`
-  // lies in the rank's range of `parent_key` values.
+  // Empty: split by rows. With `parent` empty: split by rows at `key`'s boundaries. Else
+  // co-partitioned with `parent` (listed before it): the rows whose `key` lies in the rank's range of
+  // `parent_key` values. Tables co-partitioned with one another are one *group*, named by the parent.
   std::string key;
   std::string parent;
   std::string parent_key;
+  // The group: the parent's name for a co-partitioned child, else the table's own.
+  const std::string& group() const { return parent.empty() ? table : parent; }
 };
 
 // The partitioned tables of a catalog, parents before their children: SSB (Catalog::ssb(), by name)
-// {lineorder}; TPC-H {orders, lineitem on l_orderkey = o_orderkey, partsupp}; empty for any other schema. A
+// {lineorder}; TPC-H {orders, lineitem on l_orderkey = o_orderkey, partsupp at ps_partkey's boundaries};
+// empty for any other schema. A
 // built-in name whose tables or key columns are missing gives an empty list too.
 std::vector<PartitionedTable> partition_scheme(const Catalog& catalog);
 

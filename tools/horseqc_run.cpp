@@ -136,8 +136,8 @@ options:
 
 Under mpirun (`mpirun -np N horseqc-run ...`, one rank per device) the large tables are
 range-partitioned across the ranks (SSB lineorder; TPC-H orders and lineitem, co-partitioned by
-order key, and partsupp) and the other tables replicated; every rank runs each query's pipelines on its share and
-the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
+order key, and partsupp by part key) and the other tables replicated; every rank runs each
+query's pipelines on its share and the partial state is merged across ranks between pipelines (docs/distributed.md). Rank 0 prints the
 results, which are the same as one process gives. Data comes from a data directory (the columnar
 files or caches); --in-memory and --concurrent run in one process only. With --stream (or a share
 larger than --gpu-memory-limit) each rank streams its share of the fact table through its device.

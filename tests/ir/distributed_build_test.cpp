@@ -29,6 +29,18 @@ ir::Program compile(const std::string& sql, bool partitioned, bool keys) {
   return ir::build_program(plan, catalog, options);
 }
 
+// TPC-H as mpirun runs it: orders and lineitem by order-key ranges (group "orders"), partsupp by
+// part-key ranges (group "partsupp").
+ir::Program compile_two_groups(const std::string& sql) {
+  const Catalog catalog = Catalog::tpch();
+  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "test.sql", catalog, nullptr));
+  ir::BuildOptions options;
+  options.partitioned_tables = {"orders", "lineitem", "partsupp"};
+  options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}, {"partsupp", "ps_partkey"}};
+  options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}, {"partsupp", "partsupp"}};
+  return ir::build_program(plan, catalog, options);
+}
+
 const ir::Pipeline& builder_of(const ir::Program& p, const std::string& hash_table) {
   for (const ir::Pipeline& q : p.pipelines)
     if (q.sink.kind == ir::SinkKind::HashBuild && q.sink.state == hash_table) return q;
@@ -104,6 +116,41 @@ TEST_CASE("groups by the partition key: merged as before when the probe or the k
   const ir::Program one = compile(kBigOrders, false, true);
   CHECK(partition_keyed(one) == nullptr);
   for (const ir::AggregationTable& a : one.aggregations) CHECK_FALSE(a.rank_local);
+}
+
+TEST_CASE("partition groups: a key is home only for probes of its own group") {
+  // Q2's shape: groups by ps_partkey probed by the rank's own partsupp rows: kept on the rank.
+  const ir::Program kept = compile_two_groups(
+      "SELECT ps_suppkey, COUNT(*) AS n FROM partsupp WHERE ps_partkey IN "
+      "(SELECT ps_partkey FROM partsupp GROUP BY ps_partkey HAVING MIN(ps_supplycost) < 200) GROUP BY ps_suppkey");
+  const ir::AggregationTable* groups = partition_keyed(kept);
+  REQUIRE(groups != nullptr);
+  CHECK(groups->rank_local);
+  CHECK(groups->combines.empty());
+  bool built_on_rank = false;
+  for (const ir::HashTable& ht : kept.hash_tables)
+    if (builder_of(kept, ht.name).source.aggregation == groups->name) built_on_rank = ht.rank_local;
+  CHECK(built_on_rank);
+  ir::verify(kept);
+  // Part-key groups probed by order keys, order-key groups probed by part keys, and a join of the two
+  // keys: their ranges differ, so nothing stays on a rank.
+  for (const char* sql :
+       {"SELECT l_shipmode, COUNT(*) AS n FROM lineitem WHERE l_orderkey IN "
+        "(SELECT ps_partkey FROM partsupp GROUP BY ps_partkey HAVING SUM(ps_availqty) > 20000) GROUP BY l_shipmode",
+        "SELECT ps_suppkey, COUNT(*) AS n FROM partsupp WHERE ps_partkey IN "
+        "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING COUNT(*) >= 6) GROUP BY ps_suppkey",
+        "SELECT l_linenumber, COUNT(*) AS n FROM lineitem, partsupp WHERE l_orderkey = ps_partkey GROUP BY l_linenumber",
+        "SELECT ps_suppkey, COUNT(*) AS n FROM partsupp, lineitem WHERE ps_partkey = l_orderkey GROUP BY ps_suppkey"}) {
+    CAPTURE(sql);
+    const ir::Program p = compile_two_groups(sql);
+    CHECK(partition_keyed(p) == nullptr);
+    for (const ir::HashTable& ht : p.hash_tables) CHECK_FALSE(ht.rank_local);
+    ir::verify(p);
+  }
+  // Within the order-key group nothing changed: Q4's EXISTS stays on its rank.
+  const ir::Program exists = compile_two_groups(kExists);
+  REQUIRE(exists.hash_tables.size() == 1);
+  CHECK(exists.hash_tables[0].rank_local);
 }
 
 TEST_CASE("co-partitioned join: the build stays on its rank, nothing materialized") {

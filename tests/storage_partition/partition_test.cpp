@@ -125,6 +125,17 @@ std::vector<Database> check_partitions(const Catalog& catalog, const std::filesy
         request.rank = r;
         CHECK(row_share(whole.rows, request) == RowRange{part.partition->first_row, part.rows});
       }
+      if (def.name == "partsupp" && part.rows > 0) {  // split at ps_partkey's boundaries: no part on two ranks
+        const Column& key = whole.column("ps_partkey");
+        const uint64_t first = part.partition->first_row, end = first + part.rows;
+        CHECK((first == 0 || key.int_at(first - 1) != key.int_at(first)));
+        CHECK((end == whole.rows || key.int_at(end - 1) != key.int_at(end)));
+        PartitionRequest request = shape;
+        request.rank = r;
+        const RowRange by_rows = row_share(whole.rows, request);  // within a key's run of the formula's
+        CHECK(first <= by_rows.first);
+        CHECK(by_rows.first - first < 8);
+      }
       next = part.partition->first_row + part.rows;
     }
     if (is_partitioned) CHECK(next == whole.rows);  // the shares cover the table
@@ -214,7 +225,10 @@ TEST_CASE("partitioned_tables names the large tables of SSB and TPC-H only") {
   CHECK(partitioned_tables(Catalog::tpch()) == std::vector<std::string>{"orders", "lineitem", "partsupp"});
   const std::vector<PartitionedTable> tpch = partition_scheme(Catalog::tpch());
   REQUIRE(tpch.size() == 3);
-  CHECK(tpch[2].key.empty());  // split by rows, independent of orders
+  CHECK(tpch[2].key == "ps_partkey");  // split at its key's boundaries, a group of its own
+  CHECK(tpch[2].parent.empty());
+  CHECK(tpch[2].group() == "partsupp");
+  CHECK(tpch[1].group() == "orders");
   CHECK(tpch[1].key == "l_orderkey");
   CHECK(tpch[1].parent == "orders");
   CHECK(tpch[1].parent_key == "o_orderkey");

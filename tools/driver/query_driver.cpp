@@ -28,6 +28,7 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.stats = options.stats;
   build.partitioned_tables = options.partitioned_tables;
   build.partition_keys = options.partition_keys;
+  build.partition_groups = options.partition_groups;
   build.multimap = options.multimap;
   build.probe_bitmap_min_slots = options.probe_bitmap_min_slots;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);
@@ -42,9 +43,12 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
 void partition_like_ranks(const Catalog& catalog, CompileOptions& options) {
   for (const PartitionedTable& t : partition_scheme(catalog)) {
     options.partitioned_tables.insert(t.table);
-    if (t.key.empty()) continue;  // co-partitioned: both tables hold one range of the key per rank
-    options.partition_keys[t.table] = t.key;
+    if (t.key.empty()) continue;  // split by rows, no key ranges
+    options.partition_keys[t.table] = t.key;  // split at the key's boundaries or co-partitioned:
+    options.partition_groups[t.table] = t.group();  // one range of the key per rank
+    if (t.parent.empty()) continue;
     options.partition_keys[t.parent] = t.parent_key;
+    options.partition_groups[t.parent] = t.group();
   }
 }
 

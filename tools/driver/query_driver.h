@@ -38,7 +38,8 @@ struct CompileOptions {
   const planner::DeviceProfile* device = nullptr;
   // Distributed runs: the tables each rank holds a partition of (ir::BuildOptions::partitioned_tables).
   std::set<std::string> partitioned_tables;
-  std::map<std::string, std::string> partition_keys;  // ir::BuildOptions::partition_keys
+  std::map<std::string, std::string> partition_keys;    // ir::BuildOptions::partition_keys
+  std::map<std::string, std::string> partition_groups;  // ir::BuildOptions::partition_groups
   ir::HashLayout multimap = ir::HashLayout::Chained;   // ir::BuildOptions::multimap
   uint64_t probe_bitmap_min_slots = planner::kProbeBitmapMinSlots;  // ir::BuildOptions::probe_bitmap_min_slots
 };
