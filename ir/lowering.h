@@ -52,6 +52,8 @@ class Lowering {
   // The Aggregate on `join`'s build side whose groups, keyed by the partition key, the rank keeps
   // and builds from (probed by its own keys only); nullptr: none.
   const plan::LogicalOp* rank_local_build(const plan::LogicalOp& join) const;
+  // rank_local_build's descent: the Aggregate under `build_side` grouped by `build_key` (through
+  // filters and copying projections) when that key is a home value of partition group `group`.
   const plan::LogicalOp* home_groups(const plan::LogicalOp& build_side, const plan::Expr& build_key, const std::string& group) const;
   // The Aggregate at the source of the pipeline that ends in `op`'s materialization into the result
   // (through filters, maps, projections and join probes) when its groups are keyed by a home value:

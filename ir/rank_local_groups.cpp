@@ -25,8 +25,9 @@
 //   rank_local_build(join): the Aggregate that is `join`'s build side (through filters and
 //   projections that copy the build key) when its groups are keyed by a home value, the join is
 //   probed by a home value of the same group on that key (one of its keys) and its kind needs only
-//   the build rows with the probe's keys (inner, semi, anti); otherwise nullptr. Lowering::aggregate then makes that table rank-local
-//   (AggregationTable::partition_keyed) and the join's build stays on the rank (HashTable::rank_local).
+//   the build rows with the probe's keys (inner, semi, anti); otherwise nullptr. Lowering::aggregate
+//   then makes that table rank-local (AggregationTable::partition_keyed) and the join's build stays
+//   on the rank (HashTable::rank_local).
 #include "ir/lowering.h"
 
 namespace hqc::ir {

@@ -32,8 +32,8 @@ std::string use_device(int ordinal);
 // What a process's first library call would pay, paid ahead (CudaWarmup's thread, cuda_backend.h):
 // the runtime's start on device `ordinal` and the loading of the radix sort's kernels (the runtime
 // loads a kernel at its first launch), by sorting kWarmUpSortPairs pairs in device memory of its own.
-// A device top-k (device_top_k.h) is then as fast as the process's first as its later ones (TPC-H
-// q3 at SF 30 on an H200: bench/results/2026-11-29-h200-session).
+// A process's first device top-k (device_top_k.h) is then as fast as its later ones (TPC-H q3 at
+// SF 30 on an H200: select 4.29 ms before, 0.6-1.0 ms after; bench/results/2026-11-29-h200-session-2).
 inline constexpr uint64_t kWarmUpSortPairs = 1u << 16;
 std::string warm_up(int ordinal);
 
