@@ -10,6 +10,7 @@
 #include <cstring>
 #include <future>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -94,9 +95,18 @@ class CudaBackend final : public Backend {
     driver_.check(driver_.primary_ctx_retain(&context_, device_), "cuDevicePrimaryCtxRetain");
     driver_.check(driver_.ctx_set_current(context_), "cuCtxSetCurrent");
     props_ = cuda_device_properties(driver_, device_);
+    // The library's first call would pay the CUDA runtime's start and the loading of its kernels
+    // (4.3 ms of TPC-H q3's first device top-k on an H200): paid now on a thread of its own, beside the
+    // first query's compile and transfers; primitives() waits for it.
+    try {
+      library_warm_up_ = std::async(std::launch::async, [ordinal] { return cuda_primitives::warm_up(ordinal); });
+    } catch (const std::system_error&) {
+      // No thread to spare: the first library call pays it.
+    }
   }
 
   ~CudaBackend() override {
+    if (library_warm_up_.valid()) library_warm_up_.wait();
     primitives_.reset();
     driver_.ctx_synchronize();
     driver_.primary_ctx_release(device_);
@@ -218,6 +228,7 @@ class CudaBackend final : public Backend {
   }
 
   DevicePrimitives& primitives() override {
+    if (library_warm_up_.valid()) library_warm_up_.get();  // a failure there is the library call's to report
     if (!primitives_) primitives_ = make_cub_primitives(*this, ordinal_);
     return *primitives_;
   }
@@ -410,6 +421,7 @@ class CudaBackend final : public Backend {
   CUcontext context_ = nullptr;
   DeviceProperties props_;
   std::unique_ptr<DevicePrimitives> primitives_;  // CUB on the primary context, made by primitives()
+  std::future<std::string> library_warm_up_;       // cuda_primitives::warm_up, started by the constructor
 };
 
 }  // namespace
@@ -439,7 +451,6 @@ CudaWarmup::CudaWarmup(int device_ordinal) : state_(std::make_unique<State>()) {
       std::string log;
       nvrtc_compile_cubin("extern \"C\" __global__ void hqc_warm_up() {}\n", {"--minimal"}, cuda_arch_name(major, minor),
                           "warm-up", log);
-      cuda_primitives::warm_up(device_ordinal);  // a failure here is the library's own call's to report
     } catch (const Error&) {
       // CUDA or NVRTC unavailable: the backend's own open says so.
     }

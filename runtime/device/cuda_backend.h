@@ -22,9 +22,10 @@ std::unique_ptr<Backend> open_cuda_backend(int device_ordinal = 0);
 int cuda_device_ordinal(const Backend& backend);
 
 // What a fresh process pays once before its first CUDA query, started early on a thread of its own:
-// the driver's initialisation (cuInit), the device's primary context, NVRTC's first compile (its
-// libraries loaded: the first program of a process compiles slower than the next), and the CUDA
-// runtime's start with the library sort's kernels loaded (cuda_primitives::warm_up). On the H200 host
+// the driver's initialisation (cuInit), the device's primary context, and NVRTC's first compile (its
+// libraries loaded: the first program of a process compiles slower than the next). (The CUDA
+// runtime's start for the library primitives is the backend's own: cuda_primitives::warm_up on a
+// thread its constructor starts, not waited for before the first query.) On the H200 host
 // the first two take 0.2-0.4 s together. horseqc-run starts one before it loads its data, so that
 // open_cuda_backend() on the calling thread finds the driver initialised and the context created.
 // Holds a retain of the primary context until destroyed (the backend then holds its own); the

@@ -29,7 +29,7 @@ std::string library_version();
 // Makes `ordinal` the runtime's current device (cudaSetDevice: its primary context).
 std::string use_device(int ordinal);
 
-// What a process's first library call would pay, paid ahead (CudaWarmup's thread, cuda_backend.h):
+// What a process's first library call would pay, paid ahead (on a thread the CUDA backend starts):
 // the runtime's start on device `ordinal` and the loading of the radix sort's kernels (the runtime
 // loads a kernel at its first launch), by sorting kWarmUpSortPairs pairs in device memory of its own.
 // A process's first device top-k (device_top_k.h) is then as fast as its later ones (TPC-H q3 at
