@@ -259,6 +259,15 @@ QUERIES = [
                                  "order by c_name desc, o_orderkey limit 25"),
     ("order_by_heap_nulls", "select s_name, n_name from nation left join supplier on s_nationkey = n_nationkey "
                             "and s_acctbal > 8000 order by s_name, n_name"),
+    # Under a LIMIT, a heap string after other keys is ranked only for the rows those keys leave in
+    # reach (result_assembly.cpp heap_key_candidates): the first k by the keys before it and every row
+    # tied with the k-th on them — here a whole nation's suppliers, a segment's customers, and a NULL
+    # tie (suppliers of no nation), with OFFSET.
+    ("order_by_heap_after_ties", "select s_nationkey, s_name, s_acctbal from supplier order by s_nationkey, s_name desc limit 7"),
+    ("order_by_heap_after_two_keys", "select c_mktsegment, c_nationkey, c_name from customer "
+                                     "order by c_mktsegment desc, c_nationkey, c_name desc limit 12 offset 3"),
+    ("order_by_heap_after_null_key", "select n_name, s_name from nation left join supplier on s_nationkey = n_nationkey "
+                                     "and s_acctbal > 9900 order by s_acctbal desc, s_name limit 4"),
     # GROUP BY a heap string that repeats (l_comment: ~1,300 texts on several lines at SF 0.01): the
     # device groups by row, the host merges the groups of equal texts (result_assembly.cpp
     # merge_equal_groups), their sums, counts and minima combined.
