@@ -5,6 +5,7 @@
 // OpenCL GPU, else an OpenCL CPU. An explicit choice never falls back; its error says why.
 #include "runtime/device/backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -149,9 +150,42 @@ std::string Backend::device_description() const {
 
 DeviceBuffer Backend::allocate(uint64_t bytes) {
   // A zero-byte buffer still gets a real allocation of one word so kernels can take its address.
-  uint64_t handle = raw_allocate(bytes == 0 ? 8 : bytes);
+  uint64_t handle = 0;
+  try {
+    handle = raw_allocate(bytes == 0 ? 8 : bytes);
+  } catch (const Error&) {
+    if (scratch_.empty()) throw;
+    drop_scratch();  // the cached temporaries give way
+    handle = raw_allocate(bytes == 0 ? 8 : bytes);
+  }
   allocated_bytes_ += bytes;
   return DeviceBuffer(this, handle, bytes);
+}
+
+DeviceBuffer Backend::acquire_scratch(uint64_t bytes) {
+  for (auto it = scratch_.begin(); it != scratch_.end(); ++it) {
+    if (it->bytes() < bytes) continue;
+    DeviceBuffer kept = std::move(*it);
+    scratch_.erase(it);
+    return kept;
+  }
+  return allocate(bytes);
+}
+
+void Backend::release_scratch(DeviceBuffer buffer) {
+  if (!buffer.valid()) return;
+  const auto at = std::lower_bound(scratch_.begin(), scratch_.end(), buffer.bytes(),
+                                   [](const DeviceBuffer& b, uint64_t bytes) { return b.bytes() < bytes; });
+  scratch_.insert(at, std::move(buffer));
+  while (cached_scratch_bytes() > kScratchCacheBytes) scratch_.pop_back();  // the largest freed first
+}
+
+void Backend::drop_scratch() noexcept { scratch_.clear(); }
+
+uint64_t Backend::cached_scratch_bytes() const {
+  uint64_t bytes = 0;
+  for (const DeviceBuffer& b : scratch_) bytes += b.bytes();
+  return bytes;
 }
 
 // ---- pinned host memory, streams, events ----

@@ -299,6 +299,18 @@ class Backend {
   std::string device_description() const;
 
   DeviceBuffer allocate(uint64_t bytes);
+  // Device memory for temporaries that come and go with every call of a kind (a library sort's
+  // double buffers and temporary storage, a device top-k's words and rows): the smallest buffer of at
+  // least `bytes` that release_scratch() kept, else a new one. release_scratch() keeps buffers for the
+  // next call, up to kScratchCacheBytes (the largest are freed first past it); an allocation that
+  // fails frees them all and tries again. On an H200 a cuMemAlloc and cuMemFree pair cost 0.1-0.8 ms,
+  // most of a device top-k's time (bench/results/2026-11-29-h200-session-2). Each backend's
+  // destructor calls drop_scratch() first.
+  static constexpr uint64_t kScratchCacheBytes = uint64_t{256} << 20;
+  DeviceBuffer acquire_scratch(uint64_t bytes);
+  void release_scratch(DeviceBuffer buffer);
+  void drop_scratch() noexcept;
+  uint64_t cached_scratch_bytes() const;
   PinnedBuffer allocate_pinned(uint64_t bytes);
   // Page-locks `bytes` of existing host memory at `data` in place (CUDA: cuMemHostRegister), so
   // asynchronous uploads read it without a pinned copy; the buffer unregisters it when released.
@@ -412,6 +424,7 @@ class Backend {
 
  private:
   uint64_t allocated_bytes_ = 0;
+  std::vector<DeviceBuffer> scratch_;  // kept by release_scratch, smallest first
   std::map<std::string, std::shared_future<PendingCompile::Compiled>> adopted_;  // adopt_compile
 };
 

@@ -107,6 +107,7 @@ class CudaBackend final : public Backend {
 
   ~CudaBackend() override {
     if (library_warm_up_.valid()) library_warm_up_.wait();
+    drop_scratch();
     primitives_.reset();
     driver_.ctx_synchronize();
     driver_.primary_ctx_release(device_);

@@ -1,7 +1,7 @@
 // CUB behind DevicePrimitives (see cuda_device_primitives.h): argument checks, ordering against the
 // backend's earlier work (Backend::synchronize() before each call; the library functions wait for
-// their own work before returning), temporaries allocated per call through the backend and freed
-// when the call returns, library messages turned into Error(Device).
+// their own work before returning), temporaries taken from the backend's scratch and given back
+// when the call returns (Backend::acquire_scratch), library messages turned into Error(Device).
 #include "runtime/device/cuda_device_primitives.h"
 
 #include <vector>
@@ -92,10 +92,12 @@ class CubPrimitives final : public DevicePrimitives {
     backend_.synchronize();
     std::vector<DeviceBuffer> temporaries;
     const cuda_primitives::ScratchAllocator scratch = [&](size_t bytes) {
-      temporaries.push_back(backend_.allocate(bytes));  // cuMemAlloc: 256-byte aligned at least
+      temporaries.push_back(backend_.acquire_scratch(bytes));  // cuMemAlloc: 256-byte aligned at least
       return reinterpret_cast<void*>(static_cast<uintptr_t>(temporaries.back().handle()));
     };
-    check(operation, call(scratch));
+    const std::string error = call(scratch);
+    for (DeviceBuffer& t : temporaries) backend_.release_scratch(std::move(t));  // the library waited for its kernels
+    check(operation, error);
   }
 
   static void check(const char* operation, const std::string& error) {

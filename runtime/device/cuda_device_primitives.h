@@ -10,9 +10,9 @@ namespace hqc::runtime {
 
 class Backend;
 
-// `backend` is the CUDA backend of device `ordinal` (its DeviceBuffers hold CUdeviceptrs); it
-// allocates the calls' temporaries and must outlive the result. Throws Error(Device) when the CUDA
-// runtime cannot use the device.
+// `backend` is the CUDA backend of device `ordinal` (its DeviceBuffers hold CUdeviceptrs); it lends
+// the calls' temporaries (Backend::acquire_scratch) and must outlive the result. Throws Error(Device)
+// when the CUDA runtime cannot use the device.
 std::unique_ptr<DevicePrimitives> make_cub_primitives(Backend& backend, int ordinal);
 
 }  // namespace hqc::runtime

@@ -23,10 +23,11 @@
 //     (of -0.0 and +0.0, either may come back). F64 on an OpenCL device without cl_khr_fp64 throws
 //     Error(Unsupported).
 //   - reduce_by_key's run count is on the host when it returns (copied back from the device).
-//   - Temporary device memory the libraries need is allocated per call and freed before it returns
-//     (OpenCL: Boost.Compute's temporaries and vectors; CUDA: Backend::allocate, so it counts in
-//     allocated_bytes() while the call runs); nothing is cached between calls but compiled
-//     programs (Boost.Compute's per-context program cache; CUB's kernels are compiled ahead).
+//   - Temporary device memory the libraries need: OpenCL, Boost.Compute's temporaries and vectors,
+//     allocated per call and freed before it returns; CUDA, the backend's scratch
+//     (Backend::acquire_scratch: counted in allocated_bytes(), kept between calls up to
+//     Backend::kScratchCacheBytes). Compiled programs are cached too (Boost.Compute's per-context
+//     program cache; CUB's kernels are compiled ahead).
 //   - Not thread-safe: one host thread per backend, as for launches.
 #pragma once
 

@@ -129,6 +129,7 @@ class OpenClBackend final : public Backend {
   }
 
   ~OpenClBackend() override {
+    drop_scratch();
     primitives_.reset();  // releases its references to the context and queue first
     for (cl_command_queue q : streams_) {
       clFinish(q);

@@ -43,8 +43,8 @@ std::optional<std::vector<uint64_t>> device_top_k_candidates(Backend& backend, c
   }
   if (descending) *mode |= kDescending;
 
-  DeviceBuffer words = backend.allocate(rows * 8);
-  DeviceBuffer order = backend.allocate(rows * 4);
+  DeviceBuffer words = backend.acquire_scratch(rows * 8);
+  DeviceBuffer order = backend.acquire_scratch(rows * 4);
   const Kernel& kernel = module.kernel(ir::kOrderWordsKernel);
   LaunchConfig config;
   config.block_size = 256;
@@ -69,6 +69,8 @@ std::optional<std::vector<uint64_t>> device_top_k_candidates(Backend& backend, c
   }
   std::vector<uint32_t> chosen(candidates);
   order.download(chosen.data(), candidates * 4);
+  backend.release_scratch(std::move(words));
+  backend.release_scratch(std::move(order));
   std::sort(chosen.begin(), chosen.end());
   return std::vector<uint64_t>(chosen.begin(), chosen.end());
 }

@@ -16,8 +16,8 @@
 //     a buffer: 64-bit integers, doubles, 32-bit integers (dictionary codes, dates), a 128-bit sum
 //     (low, high word per row); not an AVG, a heap string's row reference, a slot-derived key, or a
 //     key with NULLs (a left outer join's validity, an aggregate over no rows).
-//   - Device memory for the words and rows is allocated per call and freed on return (12 bytes a
-//     row, plus what the library sort needs).
+//   - Device memory for the words and rows (12 bytes a row, plus what the library sort needs) is the
+//     backend's scratch (Backend::acquire_scratch), kept for the next call.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "runtime/device/device_columns.h"
+#include "storage/error.h"
 #include "tests/runtime/forwarding_backend.h"
 
 using namespace hqc;
@@ -140,6 +141,19 @@ class SmallDevice final : public test::ForwardingBackend {
   uint64_t budget_;
 };
 
+// A device that refuses an allocation past `budget` bytes, as a full GPU does (Error(Device)).
+class FullDevice final : public test::ForwardingBackend {
+ public:
+  FullDevice(uint64_t budget) : ForwardingBackend(open_backend(DeviceChoice::OpenCL)), budget_(budget) {}
+  uint64_t raw_allocate(uint64_t bytes) override {
+    if (allocated_bytes() + bytes > budget_) throw Error(ErrorKind::Device, "out of device memory (test budget)");
+    return ForwardingBackend::raw_allocate(bytes);
+  }
+
+ private:
+  uint64_t budget_;
+};
+
 Column int32_column(const std::string& name, int32_t base) {
   Column c;
   c.name = name;
@@ -204,4 +218,15 @@ TEST_CASE("a memory limit frees columns as the device's own free memory would") 
   cache.get_all({{"t", &a}}, kMiB);
   CHECK(cache.evictions() == 1);
   CHECK(cache.bytes_held() == 3 * kMiB);
+}
+
+TEST_CASE("scratch kept between calls gives way to an allocation that would not fit beside it") {
+  FullDevice device(1000);
+  device.release_scratch(device.acquire_scratch(600));
+  CHECK(device.cached_scratch_bytes() == 600);
+  DeviceBuffer needed = device.allocate(700);  // refused beside the 600 kept; they are freed, then it fits
+  CHECK(needed.bytes() == 700);
+  CHECK(device.cached_scratch_bytes() == 0);
+  CHECK(device.allocated_bytes() == 700);
+  CHECK_THROWS_AS(device.allocate(400), Error);  // nothing left to give way: the error stands
 }

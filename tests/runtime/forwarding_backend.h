@@ -28,6 +28,7 @@ class ForwardingBackend : public runtime::Backend {
   using TimedLaunch = runtime::TimedLaunch;
 
   explicit ForwardingBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+  ~ForwardingBackend() override { drop_scratch(); }  // its buffers free through inner_, destroyed next
 
   codegen::Dialect dialect() const override { return inner_->dialect(); }
   const DeviceProperties& properties() const override { return inner_->properties(); }

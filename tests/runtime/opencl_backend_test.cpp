@@ -130,6 +130,46 @@ TEST_CASE("OpenCL: 4-byte fill, offsets and range checks") {
   CHECK(moved.bytes() == 64);
 }
 
+TEST_CASE("scratch: a released buffer serves the next request it is large enough for, up to the cache's bytes") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  const uint64_t before = backend->allocated_bytes();
+  DeviceBuffer a = backend->acquire_scratch(4096);
+  const uint64_t a_handle = a.handle();
+  a.fill_u32(7);
+  backend->release_scratch(std::move(a));
+  CHECK_FALSE(a.valid());
+  CHECK(backend->cached_scratch_bytes() == 4096);
+  CHECK(backend->allocated_bytes() == before + 4096);  // kept, still counted
+  // A smaller request takes it (its contents are the last user's: scratch is not cleared).
+  DeviceBuffer b = backend->acquire_scratch(1000);
+  CHECK(b.handle() == a_handle);
+  CHECK(b.bytes() == 4096);
+  CHECK(b.download_as<uint32_t>(1).at(0) == 7);
+  CHECK(backend->cached_scratch_bytes() == 0);
+  // A larger one is new; both kept, smallest served first.
+  DeviceBuffer c = backend->acquire_scratch(8192);
+  CHECK(c.handle() != a_handle);
+  const uint64_t c_handle = c.handle();
+  backend->release_scratch(std::move(c));
+  backend->release_scratch(std::move(b));
+  CHECK(backend->cached_scratch_bytes() == 4096 + 8192);
+  DeviceBuffer d = backend->acquire_scratch(2048);
+  CHECK(d.handle() == a_handle);
+  DeviceBuffer e = backend->acquire_scratch(2048);
+  CHECK(e.handle() == c_handle);
+  // Up to kScratchCacheBytes are kept; past them the largest are freed.
+  DeviceBuffer big = backend->acquire_scratch(Backend::kScratchCacheBytes);
+  backend->release_scratch(std::move(big));
+  CHECK(backend->cached_scratch_bytes() == Backend::kScratchCacheBytes);
+  backend->release_scratch(std::move(d));
+  CHECK(backend->cached_scratch_bytes() == 4096);  // the 256 MiB one went
+  backend->release_scratch(std::move(e));
+  CHECK(backend->cached_scratch_bytes() == 4096 + 8192);
+  backend->drop_scratch();
+  CHECK(backend->cached_scratch_bytes() == 0);
+  CHECK(backend->allocated_bytes() == before);
+}
+
 TEST_CASE("OpenCL: a compile error carries the build log and the label") {
   auto backend = open_backend(DeviceChoice::OpenCL);
   ModuleSource bad{"__kernel void broken(__global int* x) { x[0] = undeclared_thing; }", {}, {"broken"}, "q42-probe"};
