@@ -283,19 +283,18 @@ Database load_partition(const Catalog& catalog, const std::filesystem::path& dir
     LoadReport report;
     PartitionSource source(*catalog.find(p.table), dir, options, report);
     RowRange share;
-    if (p.parent.empty() && p.key.empty()) {
+    if (p.key.empty()) {
       share = row_share(source.rows(), request);
-    } else if (p.parent.empty()) {  // by rows, each boundary moved back to the first row of its key
-      const KeyBoundary lo = row_boundary(source, p.key, share_start(source.rows(), request, request.rank));
-      const KeyBoundary hi = row_boundary(source, p.key, share_start(source.rows(), request, request.rank + 1));
-      share.first = child_row(source, p.key, lo);
-      share.rows = std::max(share.first, child_row(source, p.key, hi)) - share.first;
-      check_child_order(source, p.table, p.key, share, lo, hi);
     } else {
-      const auto& [lo, hi] = child_bounds.at(p.table);
-      share.first = child_row(source, p.key, lo);
-      share.rows = std::max(share.first, child_row(source, p.key, hi)) - share.first;
-      check_child_order(source, p.table, p.key, share, lo, hi);
+      // The rank's range of keys: its parent's (co-partitioned), or its own rows' boundaries moved
+      // back to the first row of their keys (split at key boundaries); then the rows of those keys.
+      const std::pair<KeyBoundary, KeyBoundary> bounds =
+          p.parent.empty() ? std::pair{row_boundary(source, p.key, share_start(source.rows(), request, request.rank)),
+                                       row_boundary(source, p.key, share_start(source.rows(), request, request.rank + 1))}
+                           : child_bounds.at(p.table);
+      share.first = child_row(source, p.key, bounds.first);
+      share.rows = std::max(share.first, child_row(source, p.key, bounds.second)) - share.first;
+      check_child_order(source, p.table, p.key, share, bounds.first, bounds.second);
     }
     for (const PartitionedTable& c : scheme)
       if (c.parent == p.table && is_wanted(c.table))

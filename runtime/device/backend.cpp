@@ -162,20 +162,22 @@ DeviceBuffer Backend::allocate(uint64_t bytes) {
   return DeviceBuffer(this, handle, bytes);
 }
 
+// The first kept buffer of at least `bytes` (they are kept smallest first).
+static std::vector<DeviceBuffer>::iterator first_of_size(std::vector<DeviceBuffer>& kept, uint64_t bytes) {
+  return std::lower_bound(kept.begin(), kept.end(), bytes, [](const DeviceBuffer& b, uint64_t n) { return b.bytes() < n; });
+}
+
 DeviceBuffer Backend::acquire_scratch(uint64_t bytes) {
-  for (auto it = scratch_.begin(); it != scratch_.end(); ++it) {
-    if (it->bytes() < bytes) continue;
-    DeviceBuffer kept = std::move(*it);
-    scratch_.erase(it);
-    return kept;
-  }
-  return allocate(bytes);
+  const auto it = first_of_size(scratch_, bytes);
+  if (it == scratch_.end()) return allocate(bytes);
+  DeviceBuffer kept = std::move(*it);
+  scratch_.erase(it);
+  return kept;
 }
 
 void Backend::release_scratch(DeviceBuffer buffer) {
   if (!buffer.valid()) return;
-  const auto at = std::lower_bound(scratch_.begin(), scratch_.end(), buffer.bytes(),
-                                   [](const DeviceBuffer& b, uint64_t bytes) { return b.bytes() < bytes; });
+  const auto at = first_of_size(scratch_, buffer.bytes());
   scratch_.insert(at, std::move(buffer));
   while (cached_scratch_bytes() > kScratchCacheBytes) scratch_.pop_back();  // the largest freed first
 }

@@ -404,9 +404,36 @@ Result read_columns(const ResultSpec& spec, const std::vector<size_t>& which, co
   return result;
 }
 
-// Row r and row s of `keys` hold the same values in every column (NULL equal to NULL; doubles bit for bit).
-bool same_values(const Result& keys, uint64_t r, uint64_t s) {
-  for (const ResultColumn& c : keys.columns) {
+// What the first `count` ORDER BY keys (spec.columns[key_columns[k]]) read: the columns, an AVG key's
+// halves before the keys, and each key as a SortKey over them.
+struct KeyReads {
+  std::vector<size_t> columns;
+  std::vector<SortKey> keys;
+};
+KeyReads key_reads(const ResultSpec& spec, const std::vector<size_t>& key_columns, size_t count, const std::string& context) {
+  KeyReads reads;
+  auto need = [&](size_t i) {
+    if (std::find(reads.columns.begin(), reads.columns.end(), i) == reads.columns.end()) reads.columns.push_back(i);
+  };
+  for (size_t k = 0; k < count; ++k) {
+    const ResultColumnSpec& c = spec.columns[key_columns[k]];
+    if (c.source == ResultColumnSpec::Source::AverageOf) {
+      need(column_index(spec, c.sum_column, context));
+      need(column_index(spec, c.count_column, context));
+    }
+  }
+  for (size_t k = 0; k < count; ++k) need(key_columns[k]);
+  for (size_t k = 0; k < count; ++k) {
+    const auto at = std::find(reads.columns.begin(), reads.columns.end(), key_columns[k]) - reads.columns.begin();
+    reads.keys.push_back({static_cast<size_t>(at), spec.order_by[k].second});
+  }
+  return reads;
+}
+
+// Row r and row s hold the same values in every key column (NULL equal to NULL; doubles bit for bit).
+bool same_values(const Result& rows, const std::vector<SortKey>& keys, uint64_t r, uint64_t s) {
+  for (const SortKey& k : keys) {
+    const ResultColumn& c = rows.columns[k.column];
     if (c.is_null(r) != c.is_null(s)) return false;
     if (c.is_null(r)) continue;
     if (!c.ints.empty() && c.ints[r] != c.ints[s]) return false;
@@ -429,31 +456,14 @@ std::vector<uint64_t> heap_key_candidates(const ResultSpec& spec, const std::vec
   size_t prefix = 0;
   while (prefix < key_columns.size() && spec.columns[key_columns[prefix]].heap_table.empty()) ++prefix;
   if (prefix == 0 || prefix == key_columns.size()) return selected;
-  std::vector<size_t> needed;
-  auto need = [&](size_t i) {
-    if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
-  };
-  for (size_t k = 0; k < prefix; ++k) {
-    const ResultColumnSpec& c = spec.columns[key_columns[k]];
-    if (c.source == ResultColumnSpec::Source::AverageOf) {
-      need(column_index(spec, c.sum_column, context));
-      need(column_index(spec, c.count_column, context));
-    }
-  }
-  for (size_t k = 0; k < prefix; ++k) need(key_columns[k]);
-  Result all = read_columns(spec, needed, selected, reader, /*codes=*/true);
-  Result keys;  // the prefix's key columns alone, in ORDER BY order
-  std::vector<SortKey> order;
-  for (size_t k = 0; k < prefix; ++k) {
-    keys.columns.push_back(all.columns[static_cast<size_t>(std::find(needed.begin(), needed.end(), key_columns[k]) - needed.begin())]);
-    order.push_back({k, spec.order_by[k].second});
-  }
-  const std::vector<uint64_t> first = keys.top_k(order, fetch);
+  const KeyReads reads = key_reads(spec, key_columns, prefix, context);
+  const Result rows = read_columns(spec, reads.columns, selected, reader, /*codes=*/true);
+  const std::vector<uint64_t> first = rows.top_k(reads.keys, fetch);
   if (first.empty()) return selected;
   std::vector<char> in(selected.size(), 0);
   for (uint64_t r : first) in[r] = 1;
   for (uint64_t r = 0; r < selected.size(); ++r)
-    if (!in[r] && same_values(keys, r, first.back())) in[r] = 1;
+    if (!in[r] && same_values(rows, reads.keys, r, first.back())) in[r] = 1;
   std::vector<uint64_t> candidates;
   for (uint64_t r = 0; r < selected.size(); ++r)
     if (in[r]) candidates.push_back(selected[r]);
@@ -551,31 +561,14 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   ColumnReader reader{buffers, params, database, context, extent, no_input};
   bool ordered = false;  // `selected` is in ORDER BY order
   if (order_first && selected.size() > 1) {
-    std::vector<size_t> needed;
-    auto need = [&](size_t i) {
-      if (std::find(needed.begin(), needed.end(), i) == needed.end()) needed.push_back(i);
-    };
     std::vector<size_t> key_columns;
-    for (const auto& [name, descending] : spec.order_by) {
-      (void)descending;
-      size_t i = column_index(spec, name, context);
-      key_columns.push_back(i);
-      if (spec.columns[i].source == ResultColumnSpec::Source::AverageOf) {
-        need(column_index(spec, spec.columns[i].sum_column, context));
-        need(column_index(spec, spec.columns[i].count_column, context));
-      }
-    }
-    for (size_t i : key_columns) need(i);
+    for (const auto& key : spec.order_by) key_columns.push_back(column_index(spec, key.first, context));
+    const KeyReads reads = key_reads(spec, key_columns, key_columns.size(), context);
     const bool top = fetch >= 0 && selected.size() > static_cast<uint64_t>(fetch);
     if (top) selected = heap_key_candidates(spec, key_columns, selected, reader, static_cast<uint64_t>(fetch), context);
-    Result keys_only = read_columns(spec, needed, selected, reader, /*codes=*/true);
-    std::vector<SortKey> keys;
-    for (size_t k = 0; k < key_columns.size(); ++k) {
-      size_t at = static_cast<size_t>(std::find(needed.begin(), needed.end(), key_columns[k]) - needed.begin());
-      keys.push_back({at, spec.order_by[k].second});
-    }
+    const Result keys_only = read_columns(spec, reads.columns, selected, reader, /*codes=*/true);
     std::vector<uint64_t> chosen;
-    for (uint64_t r : top ? keys_only.top_k(keys, static_cast<uint64_t>(fetch)) : keys_only.sorted_order(keys))
+    for (uint64_t r : top ? keys_only.top_k(reads.keys, static_cast<uint64_t>(fetch)) : keys_only.sorted_order(reads.keys))
       chosen.push_back(selected[r]);
     selected = std::move(chosen);
     ordered = true;
