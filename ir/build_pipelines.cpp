@@ -210,14 +210,16 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       // A semi / anti join asking only whether a key exists, on a key placed by slot = key - min:
       // each rank builds its share's keys and the tables merge slot by slot (HashTable::merged_keys).
       std::string key_table, key_column;
-      const bool merge_keys = options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned && existence_only &&
+      const bool merge_keys = scans_share(build) && !co_partitioned && existence_only &&
                               !op.residual && op.build_keys.size() == 1 &&
                               perfect_hash_key(*typed(*op.build_keys[0], build), build, false, key_table, key_column);
-      if (options_.partitioned_tables.count(build.source.table) != 0 && !co_partitioned && !merge_keys) {
-        std::vector<plan::Attribute> rows;
+      std::vector<plan::Attribute> build_rows;  // materialized: gathered to every rank, or shuffled by key
+      std::string build_output;
+      if (scans_share(build) && !co_partitioned && !merge_keys) {
         for (const plan::Attribute& a : build_side.schema)
-          if (build_needed.count({a.source, a.name}) != 0) rows.push_back(a);
-        build = materialize_and_scan(build_side, build, rows);
+          if (build_needed.count({a.source, a.name}) != 0) build_rows.push_back(a);
+        build = materialize_and_scan(build_side, build, build_rows);
+        build_output = build.source.output;
       }
       std::vector<plan::Attribute> payload;
       for (const plan::Attribute& a : build_side.schema) {
@@ -245,6 +247,16 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       for (const auto& k : op.probe_keys) collect_refs(*k, probe_needed);
       for (const AttrKey& k : restrict_to(residual_refs, probe.schema)) probe_needed.insert(k);
       produce(probe, current, probe_needed);
+      // Distributed: the build's rows gathered to every rank, or both sides' rows shuffled by key
+      // (shuffle_join.cpp) — then the probe continues from its rows sent to this rank.
+      if (const auto note = exchange_notes_.find(&op); note != exchange_notes_.end() && !build_output.empty()) {
+        const bool shuffled_here = shuffle_probe_side(op, build_output, build_rows, ht_name, current, probe_needed);
+        for (HashTable& t : program_.hash_tables)
+          if (t.name == ht_name)
+            t.exchange_note = shuffled(op) && !shuffled_here ? "broadcast (a shuffle was chosen, but the probe's columns cannot travel: "
+                                                               "NULLs of an outer join or free text of a partitioned table)"
+                                                             : note->second;
+      }
       PipelineOp p;
       p.kind = PipelineOpKind::Probe;
       p.id = next_op_id_++;
@@ -338,14 +350,16 @@ bool Lowering::operator_break(const LogicalOp& op, const Pipeline& current, cons
 }
 
 // The base-table scan that will be the source of the pipeline `op`'s rows flow through: down the
-// probe side of joins and through filters and maps; nullptr where a stage boundary intervenes.
-static const LogicalOp* source_scan(const LogicalOp& op) {
+// probe side of joins and through filters and maps; nullptr where a stage boundary intervenes (a
+// shuffled join's probe rows continue from their scan after the exchange: shuffle_join.cpp).
+static const LogicalOp* source_scan(const LogicalOp& op, const std::set<const LogicalOp*>& shuffled) {
   switch (op.kind) {
     case OpKind::Scan: return op.pipeline_break ? nullptr : &op;
     case OpKind::Filter:
     case OpKind::Map:
-    case OpKind::Project: return op.pipeline_break ? nullptr : source_scan(op.child(0));
-    case OpKind::Join: return op.pipeline_break || op.probe_keys.empty() ? nullptr : source_scan(op.child(0));
+    case OpKind::Project: return op.pipeline_break ? nullptr : source_scan(op.child(0), shuffled);
+    case OpKind::Join:
+      return op.pipeline_break || op.probe_keys.empty() || shuffled.count(&op) != 0 ? nullptr : source_scan(op.child(0), shuffled);
     default: return nullptr;
   }
 }
@@ -356,7 +370,7 @@ static const LogicalOp* source_scan(const LogicalOp& op) {
 // from their scans.
 bool Lowering::co_partitioned_join(const LogicalOp& op, const Pipeline& build) const {
   if (op.build_keys.size() != 1 || op.probe_keys.size() != 1) return false;
-  const LogicalOp* probe_scan = source_scan(op.child(0));
+  const LogicalOp* probe_scan = source_scan(op.child(0), shuffled_joins_);
   if (probe_scan == nullptr) return false;
   if (options_.partitioned_tables.count(build.source.table) == 0 || options_.partitioned_tables.count(probe_scan->table) == 0) return false;
   const auto build_key = options_.partition_keys.find(build.source.table);
@@ -686,6 +700,7 @@ static void mark_null_without_input(const Program& program, const Pipeline& last
 
 void Lowering::lower(const plan::LogicalPlan& plan) {
   if (!plan.root) throw Error(ErrorKind::Internal, "build_program: the logical plan has no root");
+  choose_join_exchanges(*plan.root);  // distributed: broadcast or shuffle, before any pipeline
   const LogicalOp* body = plan.root.get();
   if (body->kind == OpKind::Limit) {
     program_.result.limit = body->limit;

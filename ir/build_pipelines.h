@@ -25,6 +25,16 @@
 
 namespace hqc::ir {
 
+// How a distributed join brings its build rows and its probe rows together when the build side scans
+// a partitioned table that is not co-partitioned with the probe's on the join key (ir/shuffle_join.cpp).
+enum class JoinExchange {
+  Auto,       // whichever moves fewer bytes by the statistics' estimates (Broadcast without statistics)
+  Broadcast,  // the build's rows gathered to every rank; the probe stays where it is
+  Shuffle,    // both sides' rows sent to the rank their key hashes to; each rank joins its keys
+};
+const char* join_exchange_name(JoinExchange e);  // "auto", "broadcast", "shuffle"
+JoinExchange parse_join_exchange(const std::string& name);  // Error(Usage) for another name
+
 struct BuildOptions {
   ExecutionModel model = ExecutionModel::Resolution;
   // The resolution model's local resolution of write positions and single-tuple aggregates (A3,
@@ -56,6 +66,10 @@ struct BuildOptions {
   // "orders", partsupp "partsupp"): only keys of one group share their ranges. A table not listed is
   // in group "" (so every table is, where none is listed).
   std::map<std::string, std::string> partition_groups;
+  // A join over a partitioned build side on another key: broadcast or shuffle (ir/shuffle_join.cpp),
+  // and the ranks Auto weighs the two for (the same program must come out on every rank).
+  JoinExchange join_exchange = JoinExchange::Auto;
+  unsigned ranks = 2;
   // The layout of a join table that stores every build row under non-unique keys, where each build
   // row inserts once: Chained (a list per distinct key), or LinearProbing (duplicates in separate
   // slots of one chain; what a build row inserting several times always uses) — for comparisons.

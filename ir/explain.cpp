@@ -108,7 +108,9 @@ std::string explain_pipelines(const Program& p) {
     s += "] slots " + ht.capacity_param;
     if (!ht.key_min_param.empty()) s += " key_min " + ht.key_min_param;
     s += std::string(ht.keys_only ? " keys-only" : ht.unique_keys ? " unique" : " multi") +
-         (ht.rank_local ? " rank-local (co-partitioned: each rank builds and probes its own rows)" : "") +
+         (ht.shuffled     ? " rank-local (shuffled: each rank builds and probes the rows whose keys hash to it)"
+          : ht.rank_local ? " rank-local (co-partitioned: each rank builds and probes its own rows)"
+                          : "") +
          (ht.merged_keys ? " merged (each rank builds its share's keys; the tables merge slot by slot)" : "") + "\n  payload [";
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
     s += "]\n  keys [";
@@ -165,7 +167,9 @@ std::string explain_pipelines(const Program& p) {
            (c.valid_buffer.empty() ? "" : " valid " + c.valid_buffer) + "\n";
   }
   for (const Pipeline& pl : p.pipelines) {
-    s += "pipeline " + pl.name + (p.partitioned_tables.count(pl.source.table) ? " [each rank's share]" : "") + "\n";
+    const OutputTable* scanned = pl.source.output.empty() ? nullptr : p.find_output(pl.source.output);
+    const bool share = p.partitioned_tables.count(pl.source.table) != 0 || (scanned != nullptr && !scanned->shuffle_columns.empty());
+    s += "pipeline " + pl.name + (share ? " [each rank's share]" : "") + "\n";
     s += "  depends on [";
     for (size_t i = 0; i < pl.depends_on.size(); ++i) s += (i ? ", p" : "p") + std::to_string(pl.depends_on[i]);
     s += "]\n  source " + (!pl.source.aggregation.empty() ? "aggregation " + pl.source.aggregation
@@ -270,6 +274,8 @@ std::string explain_exchanges(const Program& p) {
   std::string s;
   auto on_share = [&](const Pipeline& pl) {
     if (p.partitioned_tables.count(pl.source.table)) return true;
+    const OutputTable* scanned = pl.source.output.empty() ? nullptr : p.find_output(pl.source.output);
+    if (scanned != nullptr && !scanned->shuffle_columns.empty()) return true;  // the rows a shuffle sent the rank
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
     return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation, or groups by the partition key
   };
@@ -289,14 +295,22 @@ std::string explain_exchanges(const Program& p) {
             : a->rank_local                      ? "none: the rank's partial groups, materialized next"
             : a->layout == AggLayout::GlobalHash ? "groups combined by key"
                                                  : "slot by slot";
-    else if (p.find_output(pl.sink.state) != nullptr)
+    else if (const OutputTable* o = p.find_output(pl.sink.state); o != nullptr && !o->shuffle_columns.empty()) {
+      how = "rows shuffled by key (";
+      for (size_t i = 0; i < o->shuffle_columns.size(); ++i) how += (i ? ", " : "") + o->columns.at(o->shuffle_columns[i]).name;
+      how += "): each to the rank its key hashes to";
+    } else if (o != nullptr)
       how = "rows concatenated in rank order";
     else if (const HashTable* ht = p.find_hash_table(pl.sink.state); ht != nullptr && ht->rank_local)
-      how = on_share_groups(pl) ? "none: rank-local build of the rank's own groups" : "none: rank-local build of co-partitioned rows";
+      how = ht->shuffled             ? "none: rank-local build of the rows shuffled to the rank"
+            : on_share_groups(pl)    ? "none: rank-local build of the rank's own groups"
+                                     : "none: rank-local build of co-partitioned rows";
     else if (ht != nullptr && ht->merged_keys)
       how = "slot by slot (the maximum: every rank's keys)";
     s += "  after p" + std::to_string(last) + ": " + pl.sink.state + " — " + (how.empty() ? "?" : how) + "\n";
   }
+  for (const HashTable& ht : p.hash_tables)
+    if (!ht.exchange_note.empty()) s += "  join on " + ht.name + ": " + ht.exchange_note + "\n";
   if (s.empty()) return "";  // no pipeline reads a partitioned table: nothing is exchanged
   std::string head = "exchanges across ranks (partitioned:";
   for (const std::string& t : p.partitioned_tables) head += " " + t;

@@ -64,6 +64,23 @@ class Lowering {
   // The query's result is output `out`, its columns named and typed as `schema`.
   void set_output_result(const OutputTable& out, const std::vector<plan::Attribute>& schema);
 
+  // ---- shuffle_join.cpp: a join over a partitioned build side on another key, broadcast or shuffled
+  // Decides each join's exchange on the logical plan, before any pipeline is built (shuffled_joins_,
+  // exchange_notes_).
+  void choose_join_exchanges(const plan::LogicalOp& root);
+  bool shuffled(const plan::LogicalOp& join) const { return shuffled_joins_.count(&join) != 0; }
+  // The rows `op` produces are the rank's own: a partitioned table's share (down probe sides) or a
+  // shuffled join's.
+  bool rows_on_share(const plan::LogicalOp& op, int depth = 0) const;
+  // The pipeline's source rows are the rank's own: a partitioned table's share, or a shuffled output.
+  bool scans_share(const Pipeline& p) const;
+  // Once `join`'s build rows (`build_rows`) are materialized into `build_output` and its probe side
+  // is produced into `current`: when the join is shuffled and its columns can travel, marks both
+  // outputs' shuffle keys and `hash_table` as shuffled, ends `current` in the probe rows'
+  // materialization and continues it from their scan; false (nothing changed): broadcast.
+  bool shuffle_probe_side(const plan::LogicalOp& join, const std::string& build_output, const std::vector<plan::Attribute>& build_rows,
+                          const std::string& hash_table, Pipeline& current, const AttrSet& probe_needed);
+
   // ---- build_state.cpp: params, buffers, state objects
   std::string add_param(Param p);
   std::string add_buffer(Buffer b);
@@ -173,6 +190,10 @@ class Lowering {
   std::set<const plan::LogicalOp*> rank_local_aggregates_;
   // make_hash_table builds a table merged across ranks (HashTable::merged_keys): no probe bitmap.
   bool merging_keys_ = false;
+  // choose_join_exchanges: the joins whose two sides are shuffled by key, and for every join it
+  // weighed, how its rows meet and why (HashTable::exchange_note).
+  std::set<const plan::LogicalOp*> shuffled_joins_;
+  std::map<const plan::LogicalOp*, std::string> exchange_notes_;
 };
 
 }  // namespace hqc::ir

@@ -44,7 +44,7 @@ void rank_key_ranges(Program& program) {
   for (const HashTable& h : program.hash_tables) {
     const bool placed = h.layout == HashLayout::PerfectHash || (h.layout == HashLayout::Chained && h.perfect_slots);
     for (const std::string& name : {h.key_min_param, h.capacity_param}) {
-      if (h.rank_local && placed) local.insert(name);
+      if (h.rank_local && !h.shuffled && placed) local.insert(name);  // a shuffled build's keys span the domain
       else with_factors(program, name, shared);
     }
   }

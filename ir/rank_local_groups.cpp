@@ -77,6 +77,7 @@ bool Lowering::home_key(const LogicalOp& op, const plan::Expr& key, std::string*
       return home_key(op.child(0), *copied, group, depth + 1);
     }
     case OpKind::Join: {
+      if (shuffled(op)) return false;  // its rows went to the ranks their join keys hash to
       // An inner join's build key equals its probe key on every row it outputs.
       for (size_t i = 0; op.join_type == plan::JoinType::Inner && i < op.build_keys.size(); ++i)
         if (is_column(*op.build_keys[i], key.source, key.column) && home_key(op.child(0), *op.probe_keys[i], group, depth + 1))

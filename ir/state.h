@@ -215,6 +215,13 @@ struct HashTable {
   // of co-partitioned tables on their partition key, BuildOptions::partition_keys, or of groups
   // keyed by that key, AggregationTable::partition_keyed): never merged.
   bool rank_local = false;
+  // Distributed runs, with rank_local: built from the build rows a shuffle sent the rank (those whose
+  // keys hash to it, ir/shuffle_join.cpp) and probed by the probe rows sent there. Its keys are
+  // scattered over the whole domain, not the rank's share's range (no per-rank key placement).
+  bool shuffled = false;
+  // How the join's rows meet across ranks and why (EXPLAIN): the estimates a broadcast and a shuffle
+  // were weighed by; empty where neither was a choice.
+  std::string exchange_note;
   // Distributed runs: a keys-only perfect-hash table (a semi / anti join asking whether a key
   // exists) built on every rank from its share of a partitioned table joined on another key than
   // the partition key (TPC-H Q22's NOT EXISTS orders by o_custkey), made whole by the elementwise
@@ -391,6 +398,10 @@ struct OutputTable {
   // One u32 when capacity_param is an estimate (a probe of the pipeline may match several times):
   // nonzero = a row found no room; the host doubles the capacity and re-runs. Empty otherwise.
   std::string overflow_buffer;
+  // Distributed: the columns (indices into `columns`, one per join key, in the join's key order) by
+  // whose values each row is sent to one rank — hash(values) mod ranks — instead of to every rank: a
+  // shuffle join's two sides (ir/shuffle_join.cpp). Empty: the rows are gathered to every rank.
+  std::vector<size_t> shuffle_columns;
 };
 
 }  // namespace hqc::ir

@@ -30,7 +30,7 @@
 namespace hqc::ir {
 
 bool Lowering::two_phase(const AggregationTable& t, const Pipeline& p) const {
-  if (options_.partitioned_tables.count(p.source.table) == 0 || t.layout != AggLayout::GlobalHash) return false;
+  if (!scans_share(p) || t.layout != AggLayout::GlobalHash) return false;
   for (const GroupKey& k : t.keys)  // a row of a partitioned table is a different row on each rank
     if (!k.heap_table.empty() && options_.partitioned_tables.count(k.heap_table) != 0) return false;
   for (const Accumulator& a : t.accumulators)

@@ -36,6 +36,11 @@ options:
   --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
                                     large tables partitioned across ranks (docs/distributed.md); the
                                     EXPLAIN lists each rank's pipelines and the exchanges between them
+  --join-exchange auto|broadcast|shuffle
+                                    with --distributed: how a join over a partitioned build side on
+                                    another key meets its probe rows (default auto: the fewer bytes
+                                    moved by the data's estimates; without data, broadcast)
+  --ranks N                         with --distributed: the ranks auto weighs for (default 2)
   -o, --output DIR                  output directory (default: the current directory)
   --emit ir|kernels|explain         print one artefact to stdout instead of writing files
   -h, --help                        this text
@@ -48,7 +53,7 @@ exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 inte
 int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"local-resolution"}, {"schema"}, {"output"}, {"emit"},
-                                                 {"distributed", false}});
+                                                 {"distributed", false}, {"join-exchange"}, {"ranks"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -66,7 +71,13 @@ int run(int argc, char** argv) {
                                  : ir::LocalResolution::WorkEfficient;
   const std::string text = driver::read_text_file(path);
   const Catalog catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(path));
+  if ((args.has("join-exchange") || args.has("ranks")) && !args.has("distributed"))
+    throw Error(ErrorKind::Usage, "--join-exchange and --ranks describe a distributed compile: add --distributed");
   if (args.has("distributed")) driver::partition_like_ranks(catalog, options);
+  options.join_exchange = ir::parse_join_exchange(args.get_or("join-exchange", "auto"));
+  const long ranks = args.get_long("ranks", 2);
+  if (ranks < 2) throw Error(ErrorKind::Usage, "--ranks: expected a count of at least 2");
+  options.ranks = static_cast<unsigned>(ranks);
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);
 
   if (emit == "ir") std::fputs(ir::explain_pipelines(query.program).c_str(), stdout);

@@ -128,6 +128,12 @@ options:
                                   lines (--format json still records the device and phases)
   --partition-weights W,W,...     under mpirun: each rank's share of the partitioned tables (default
                                   equal shares; a 0 gives a rank an empty partition)
+  --join-exchange auto|broadcast|shuffle
+                                  under mpirun: how a join whose build side scans a partitioned table
+                                  on another key meets its probe rows — the build's rows gathered to
+                                  every rank, or both sides' rows sent to the rank their key hashes to
+                                  (default auto: whichever moves fewer bytes by the data's estimates;
+                                  EXPLAIN, horseqc-compile --distributed, shows the choice)
   --transport auto|mpi|nccl       under mpirun: how partial state moves between ranks (default auto:
                                   NCCL between GPUs when every rank runs CUDA, else MPI through host
                                   memory; nccl where that is not possible is an error, exit 5)
@@ -198,7 +204,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
                                      {"from-sql", false}, {"from-plan", false}, {"sql"}, {"plan"},
                                      {"concurrent"}, {"launch-params"}, {"seed"}, {"stream", false}, {"chunks"},
                                      {"gpu-memory-limit"}, {"in-memory", false}, {"pipelines"}, {"watchdog"}, {"sql-file"},
-                                     {"partition-weights"}, {"transport"}});
+                                     {"partition-weights"}, {"transport"}, {"join-exchange"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -286,8 +292,9 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     for (const char* option : {"in-memory", "concurrent"})
       if (args.has(option))
         throw Error(ErrorKind::Usage, std::string("--") + option + " runs in one process only, not under mpirun (docs/distributed.md)");
-  } else if (args.has("partition-weights")) {
-    throw Error(ErrorKind::Usage, "--partition-weights applies under mpirun (one share per rank)");
+  } else {
+    for (const char* option : {"partition-weights", "join-exchange"})
+      if (args.has(option)) throw Error(ErrorKind::Usage, std::string("--") + option + " applies under mpirun (one share per rank)");
   }
   if (!concurrent_mode && (args.has("launch-params") || args.has("seed")))
     throw Error(ErrorKind::Usage, "--launch-params and --seed apply to --concurrent runs");
@@ -332,6 +339,14 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   const long threads_arg = args.get_long("threads", 0);
   if (args.has("threads") && threads_arg < 1) throw Error(ErrorKind::Usage, "--threads: expected a count of at least 1");
   const unsigned threads = static_cast<unsigned>(threads_arg);
+  // Under mpirun: every rank compiles alike, its share of the partitioned tables and their joins'
+  // exchanges weighed for this many ranks.
+  const ir::JoinExchange join_exchange = ir::parse_join_exchange(args.get_or("join-exchange", "auto"));
+  auto partition_like_ranks = [&](driver::CompileOptions& options) {
+    driver::partition_like_ranks(catalog, options);
+    options.join_exchange = join_exchange;
+    options.ranks = static_cast<unsigned>(comm->size());
+  };
   // The columns the queries read: each query compiled once without statistics (they steer only layout
   // choices, not which columns are read). Where that compile fails (some layouts need statistics), every
   // column of the tables the query scans; a query that does not parse needs none (it fails in its turn).
@@ -339,7 +354,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     std::set<std::string> columns;
     driver::CompileOptions probe;
     probe.model = model;
-    if (comm != nullptr) driver::partition_like_ranks(catalog, probe);  // as each rank compiles (below)
+    if (comm != nullptr) partition_like_ranks(probe);  // as each rank compiles (below)
     for (const std::string& name : queries) {
       std::shared_ptr<const plan::LogicalPlan> plan;
       try {
@@ -473,7 +488,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
   std::map<std::string, uint64_t> local_rows;
   runtime::LocalKeyRanges key_ranges;  // of the rank's shares, by (table, column), as queries need them
   if (comm != nullptr) {
-    driver::partition_like_ranks(catalog, compile);
+    partition_like_ranks(compile);
     partitioned = compile.partitioned_tables;
     for (const std::string& t : partitioned) local_rows[t] = db.table(t).rows;
     concurrent_options.stream_among = partitioned;  // a rank streams its share, not a replicated table

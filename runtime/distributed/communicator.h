@@ -50,6 +50,10 @@ class Communicator {
   virtual void barrier() = 0;
   // Every rank's bytes, in rank order.
   virtual std::vector<std::vector<unsigned char>> all_gather(const std::vector<unsigned char>& bytes) = 0;
+  // Personalized all-to-all of host bytes: `to[r]` goes to rank r (to.size() == size(); any sizes,
+  // none known to the receiver beforehand); returns what each rank sent this one, by rank (this
+  // rank's own `to[rank()]` among them).
+  virtual std::vector<std::vector<unsigned char>> all_to_all(const std::vector<std::vector<unsigned char>>& to) = 0;
   // Element-wise reduction of `count` host elements, in place on every rank.
   virtual void all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) = 0;
   // The first failure by rank among every rank's `mine`, or nullopt when no rank failed. With

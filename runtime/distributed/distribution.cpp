@@ -32,12 +32,21 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
     const PipelineSpec& pipeline = plan.pipelines[p];
     if (!pipeline.library_steps.empty()) refuse(pipeline.name + " calls library primitives between its kernels");
     d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0;
+    // The rows a shuffle sent the rank (a shuffle join's side) are its share too.
+    if (const StateMerge* m = pipeline.source_state.empty() ? nullptr : merge_of(pipeline.source_state); m != nullptr && m->kind == StateMerge::Kind::Shuffle)
+      d.partitioned[p] = true;
     // A rank-local state filled from the rank's share holds its partial groups: what scans it works on
     // that share too (pipelines come in dependency order: its writers are placed already).
     if (is_local(pipeline.source_state)) {
       for (size_t q = 0; q < p; ++q)
         if (plan.pipelines[q].sink_state == pipeline.source_state && d.partitioned[q]) d.partitioned[p] = true;
     }
+  }
+  // Rows sent by key must be the sender's own: a replicated writer would send each row once per rank.
+  for (size_t p = 0; p < n; ++p) {
+    const StateMerge* m = merge_of(plan.pipelines[p].sink_state);
+    if (m != nullptr && m->kind == StateMerge::Kind::Shuffle && !d.partitioned[p])
+      throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[p].name + " shuffles " + m->state + " without scanning a share");
   }
   for (size_t p = 0; p < n; ++p) {
     if (!d.partitioned[p]) continue;

@@ -100,6 +100,38 @@ std::vector<std::vector<unsigned char>> MpiCommunicator::all_gather(const std::v
   return out;
 }
 
+std::vector<std::vector<unsigned char>> MpiCommunicator::all_to_all(const std::vector<std::vector<unsigned char>>& to) {
+  if (to.size() != static_cast<size_t>(size_))
+    throw Error(ErrorKind::Internal, "all_to_all: " + std::to_string(to.size()) + " parts for " + std::to_string(size_) + " ranks");
+  // Sizes first (one MPI_Alltoall), then every part as non-blocking sends and receives in pieces of
+  // at most INT_MAX bytes (a part may exceed 2 GiB): both ends cut a part of a known size alike.
+  std::vector<uint64_t> sizes_out, sizes_in(static_cast<size_t>(size_));
+  for (const std::vector<unsigned char>& part : to) sizes_out.push_back(part.size());
+  check_mpi(MPI_Alltoall(sizes_out.data(), 1, MPI_UINT64_T, sizes_in.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+  std::vector<std::vector<unsigned char>> from(static_cast<size_t>(size_));
+  from[static_cast<size_t>(rank_)] = to[static_cast<size_t>(rank_)];
+  std::vector<MPI_Request> requests;
+  constexpr uint64_t piece = kMaxPiece * 8;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    std::vector<unsigned char>& in = from[static_cast<size_t>(r)];
+    in.resize(sizes_in[static_cast<size_t>(r)]);
+    for (uint64_t at = 0; at < in.size(); at += piece) {
+      requests.emplace_back();
+      check_mpi(MPI_Irecv(in.data() + at, static_cast<int>(std::min(piece, in.size() - at)), MPI_BYTE, r, 7, MPI_COMM_WORLD, &requests.back()),
+                "MPI_Irecv");
+    }
+    const std::vector<unsigned char>& out = to[static_cast<size_t>(r)];
+    for (uint64_t at = 0; at < out.size(); at += piece) {
+      requests.emplace_back();
+      check_mpi(MPI_Isend(out.data() + at, static_cast<int>(std::min(piece, out.size() - at)), MPI_BYTE, r, 7, MPI_COMM_WORLD, &requests.back()),
+                "MPI_Isend");
+    }
+  }
+  check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return from;
+}
+
 void MpiCommunicator::all_gather_host(const void* mine, const std::vector<uint64_t>& bytes, void* all) {
   auto* out = static_cast<unsigned char*>(all);
   // One MPI_Allgatherv where its int counts and displacements hold every size (the exchanges of a

@@ -34,6 +34,7 @@ class MpiCommunicator : public Communicator {
 
   void barrier() override;
   std::vector<std::vector<unsigned char>> all_gather(const std::vector<unsigned char>& bytes) override;
+  std::vector<std::vector<unsigned char>> all_to_all(const std::vector<std::vector<unsigned char>>& to) override;
   void all_reduce_host(void* data, uint64_t count, ElementType type, Reduction op) override;
   [[noreturn]] void abort(int exit_code) override;
 

@@ -1,6 +1,7 @@
 // Merging one state object across ranks (state_merge.h).
 #include "runtime/distributed/state_merge.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -272,6 +273,104 @@ void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::
   counter.buffer.upload(&total, 8);
 }
 
+// splitmix64's finalizer: spreads consecutive keys over the ranks.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+void merge_shuffle(Communicator& comm, Backend& backend, const StateMerge& m, std::map<std::string, AllocatedBuffer>& buffers) {
+  AllocatedBuffer& counter = buffer_of(buffers, m.counter_buffer, m);
+  uint64_t mine = 0;
+  counter.buffer.download(&mine, 8);
+  // The rank's rows, every lane, on the host.
+  struct Lane {
+    AllocatedBuffer* buffer;
+    uint64_t width;  // bytes per row
+    std::vector<unsigned char> rows;
+  };
+  std::vector<Lane> lanes;
+  uint64_t row_bytes = 0;
+  for (const StateMerge::Lane& lane : m.lanes) {
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    const uint64_t width = element_bytes(b.spec->element) * lane.words;
+    if (mine * lane.words > b.elements)
+      throw Error(ErrorKind::Internal, "merging " + m.what + ": " + std::to_string(mine) + " rows counted, " + lane.buffer + " holds fewer");
+    Lane l{&b, width, std::vector<unsigned char>(mine * width)};
+    if (mine > 0) b.buffer.download(l.rows.data(), l.rows.size());
+    row_bytes += width;
+    lanes.push_back(std::move(l));
+  }
+  // Each row's rank: its key values as 64-bit integers (an Int32 key and an Int64 key of equal
+  // value hash alike, so both sides of the join agree), hashed in the join's key order.
+  const auto ranks = static_cast<uint64_t>(comm.size());
+  std::vector<uint64_t> hash(mine, 0);
+  for (const StateMerge::Lane& key : m.keys) {
+    const auto it = std::find_if(m.lanes.begin(), m.lanes.end(), [&](const StateMerge::Lane& l) { return l.buffer == key.buffer; });
+    if (it == m.lanes.end() || key.words != 1)
+      throw Error(ErrorKind::Internal, "merging " + m.what + ": key " + key.buffer + " is not one word of a lane");
+    const Lane& l = lanes[static_cast<size_t>(it - m.lanes.begin())];
+    const ElementType type = l.buffer->spec->element;
+    for (uint64_t r = 0; r < mine; ++r) {
+      int64_t v = 0;
+      if (l.width == 8) {
+        std::memcpy(&v, l.rows.data() + r * 8, 8);
+      } else {
+        int32_t narrow;
+        std::memcpy(&narrow, l.rows.data() + r * 4, 4);
+        v = type == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow)) : narrow;
+      }
+      hash[r] = mix(hash[r] ^ static_cast<uint64_t>(v));
+    }
+  }
+  std::vector<uint64_t> count(ranks, 0);
+  std::vector<uint32_t> dest(mine);
+  for (uint64_t r = 0; r < mine; ++r) ++count[dest[r] = static_cast<uint32_t>(hash[r] % ranks)];
+  // Per rank: its rows of the first lane, then of the second, ...
+  std::vector<std::vector<unsigned char>> to(ranks);
+  for (uint64_t d = 0; d < ranks; ++d) to[d].resize(count[d] * row_bytes);
+  std::vector<uint64_t> at(ranks);
+  uint64_t lane_start = 0;  // rows of the earlier lanes, per rank: count[d] x their widths
+  for (const Lane& l : lanes) {
+    for (uint64_t d = 0; d < ranks; ++d) at[d] = count[d] * lane_start;
+    for (uint64_t r = 0; r < mine; ++r) {
+      std::memcpy(to[dest[r]].data() + at[dest[r]], l.rows.data() + r * l.width, l.width);
+      at[dest[r]] += l.width;
+    }
+    lane_start += l.width;
+  }
+  const std::vector<std::vector<unsigned char>> from = comm.all_to_all(to);
+  std::vector<uint64_t> received;
+  uint64_t total = 0;
+  for (const std::vector<unsigned char>& part : from) {
+    if (row_bytes == 0 || part.size() % row_bytes != 0)
+      throw Error(ErrorKind::Internal, "merging " + m.what + ": received " + std::to_string(part.size()) + " bytes, not whole rows");
+    received.push_back(part.size() / row_bytes);
+    total += received.back();
+  }
+  // Every lane's received rows, in rank order, into the buffer (a larger one where they do not fit).
+  lane_start = 0;
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const Lane& l = lanes[i];
+    std::vector<unsigned char> rows(total * l.width);
+    uint64_t filled = 0;
+    for (size_t s = 0; s < from.size(); ++s) {
+      std::memcpy(rows.data() + filled, from[s].data() + received[s] * lane_start, received[s] * l.width);
+      filled += received[s] * l.width;
+    }
+    const uint32_t words = m.lanes[i].words;
+    if (total * words > l.buffer->elements) {
+      l.buffer->buffer = backend.allocate(total * l.width);
+      l.buffer->elements = total * words;
+    }
+    if (total > 0) l.buffer->buffer.upload(rows.data(), rows.size());
+    lane_start += l.width;
+  }
+  counter.buffer.upload(&total, 8);
+}
+
 }  // namespace
 
 std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count) {
@@ -306,6 +405,7 @@ double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& p
     case StateMerge::Kind::Elementwise: merge_elementwise(comm, backend, merge, buffers, params); break;
     case StateMerge::Kind::HashedGroups: merge_hashed(comm, backend, plan, merge, buffers, params); break;
     case StateMerge::Kind::Rows: merge_rows(comm, backend, merge, buffers); break;
+    case StateMerge::Kind::Shuffle: merge_shuffle(comm, backend, merge, buffers); break;
     case StateMerge::Kind::Local:
       throw Error(ErrorKind::Internal, "merging " + merge.what + ": a rank-local state is never merged (distribution.h)");
   }

@@ -12,6 +12,10 @@
 //   - Rows: every rank's rows concatenated in rank order into new buffers of exactly that many rows
 //     (not the output's capacity: nothing writes an output after its merge), the counter set to
 //     their number.
+//   - Shuffle: each of the rank's rows sent to the rank its key lanes hash to (their values as 64-bit
+//     integers, splitmix64-mixed in key order, modulo the ranks), through host memory on every
+//     transport; afterwards the buffers hold the rows every rank sent this one, in rank order (a
+//     larger buffer where they do not fit), and the counter their number;
 //   - floating-point sums are added in another order than one process adds them: equal up to rounding.
 #pragma once
 

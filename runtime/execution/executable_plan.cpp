@@ -48,6 +48,7 @@ const char* state_merge_kind_name(StateMerge::Kind k) {
     case StateMerge::Kind::HashedGroups: return "hashed groups";
     case StateMerge::Kind::Rows: return "rows";
     case StateMerge::Kind::Local: return "local";
+    case StateMerge::Kind::Shuffle: return "shuffled by key";
   }
   return "?";
 }

@@ -308,7 +308,7 @@ struct ResultSpec {
 // Any other hash table (join build) has no merge: the distributed compile materialises the rows of a
 // build over a partitioned table and builds from the merged output on every rank (ir BuildOptions).
 struct StateMerge {
-  enum class Kind { Elementwise, HashedGroups, Rows, Local };
+  enum class Kind { Elementwise, HashedGroups, Rows, Local, Shuffle };
   enum class Op { Sum, Min, Max, Sum128 };  // Sum128: two words (low, high) per slot, added exactly
   struct Lane {
     std::string buffer;
@@ -319,11 +319,13 @@ struct StateMerge {
   std::string state;  // "agg0", "out1"
   std::string what;   // "aggregation table agg0 (direct-indexed)", for messages and the run's timings
   std::vector<Lane> lanes;       // Elementwise, HashedGroups: accumulators and the occupancy; Rows: columns
-  std::vector<Lane> keys;        // HashedGroups: the key buffers (words = key lanes per slot)
+  // HashedGroups: the key buffers (words = key lanes per slot). Shuffle: the lanes (among `lanes`, in
+  // the join's key order) whose values pick each row's rank.
+  std::vector<Lane> keys;
   std::string occupancy_buffer;  // HashedGroups: a slot holds a group where it is non-zero
   std::string slots_param;       // Elementwise, HashedGroups: slots (empty: one, a single-tuple aggregate)
-  std::string counter_buffer;    // Rows: the rows written
-  std::string capacity_param;    // Rows: the rows the buffers hold
+  std::string counter_buffer;    // Rows, Shuffle: the rows written
+  std::string capacity_param;    // Rows, Shuffle: the rows the buffers hold
   // Base tables whose heap strings the state holds as row references (ir/state.h, "heap strings"):
   // a reference is a row of the rank's own partition, so a partitioned table here cannot be merged.
   std::vector<std::string> heap_tables;

@@ -444,7 +444,7 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
     StateMerge m;
     m.state = ht.name;
     m.kind = StateMerge::Kind::Local;
-    m.what = "hash table " + ht.name + " (co-partitioned build on " + ht.build_table + ")";
+    m.what = "hash table " + ht.name + (ht.shuffled ? " (built from the rows shuffled to the rank)" : " (co-partitioned build on " + ht.build_table + ")");
     merges.push_back(std::move(m));
   }
   for (const ir::OutputTable& out : program.outputs) {
@@ -458,6 +458,13 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
       m.lanes.push_back({c.buffer, StateMerge::Op::Sum, words_of(c.buffer, out.capacity_param)});
       if (!c.valid_buffer.empty()) m.lanes.push_back({c.valid_buffer, StateMerge::Op::Sum, words_of(c.valid_buffer, out.capacity_param)});
       if (!c.heap_table.empty()) m.heap_tables.push_back(c.heap_table);
+    }
+    if (!out.shuffle_columns.empty()) {  // a shuffle join's side: each row to the rank its key hashes to
+      m.kind = StateMerge::Kind::Shuffle;
+      for (const size_t c : out.shuffle_columns) {
+        const ir::OutputColumn& key = out.columns.at(c);
+        m.keys.push_back({key.buffer, StateMerge::Op::Sum, words_of(key.buffer, out.capacity_param)});
+      }
     }
     merges.push_back(std::move(m));
   }

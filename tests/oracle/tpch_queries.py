@@ -156,11 +156,12 @@ def sql_queries_main(queries, work_name, description):
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (128-bit decimal sums)")
     ap.add_argument("--ranks", action="append", type=int, help="run under mpirun -np N (docs/distributed.md); repeatable")
     ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
+    ap.add_argument("--join-exchange", choices=["auto", "broadcast", "shuffle"], help="with --ranks: horseqc-run --join-exchange")
     ap.add_argument("--stream-chunks", type=int,
                     help="horseqc-run --stream --chunks N: the table scanned most streamed in N chunks (under --ranks: each rank's share)")
     args = ap.parse_args()
-    if args.partition_weights and not args.ranks:
-        ap.error("--partition-weights needs --ranks")
+    if (args.partition_weights or args.join_exchange) and not args.ranks:
+        ap.error("--partition-weights and --join-exchange need --ranks")
     chosen = [(n, q) for n, q in queries if not args.query or n in args.query]
     failures = []
     for sf in args.sf or ["0.01"]:
@@ -171,6 +172,7 @@ def sql_queries_main(queries, work_name, description):
                                           os.path.join(args.work, work_name),
                                           (["--no-statistics"] if args.no_statistics else []) +
                                           (["--partition-weights", args.partition_weights] if args.partition_weights else []) +
+                                          (["--join-exchange", args.join_exchange] if args.join_exchange else []) +
                                           (["--stream", "--chunks", str(args.stream_chunks)] if args.stream_chunks else []),
                                           launcher)
     for f in failures:
@@ -191,6 +193,8 @@ def main():
     ap.add_argument("--ranks", action="append", type=int,
                     help="run under `mpirun -np N` (a distributed run, docs/distributed.md); repeatable")
     ap.add_argument("--partition-weights", help="with --ranks: horseqc-run --partition-weights W,W,...")
+    ap.add_argument("--join-exchange", choices=["auto", "broadcast", "shuffle"],
+                    help="with --ranks: horseqc-run --join-exchange (shuffle: every join over a partitioned build side on another key shuffled)")
     ap.add_argument("--allow-unsupported", action="store_true",
                     help="report queries horseqc does not support yet instead of failing on them")
     ap.add_argument("--no-statistics", action="store_true", help="horseqc-run --no-statistics (see above)")
@@ -219,6 +223,9 @@ def main():
                     options = ["--data", data, "--device", device, "--model", model]
                     if ranks and args.partition_weights:
                         options += ["--partition-weights", args.partition_weights]
+                    if ranks and args.join_exchange:
+                        options += ["--join-exchange", args.join_exchange]
+                        label += f" join exchange {args.join_exchange}"
                     if args.stream_chunks:
                         options += ["--stream", "--chunks", str(args.stream_chunks)]
                         label += f" streamed in {args.stream_chunks} chunks"

@@ -4,6 +4,8 @@
 // by hand.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <deque>
 
@@ -60,6 +62,12 @@ class ScriptedPeer final : public Communicator {
       mine[i] = op == Reduction::Sum ? mine[i] + t : op == Reduction::Min ? std::min(mine[i], t) : std::max(mine[i], t);
     }
   }
+  std::vector<std::vector<unsigned char>> all_to_all(const std::vector<std::vector<unsigned char>>& to) override {
+    REQUIRE(to.size() == 2);
+    sent = to[1];
+    return {to[0], next()};  // rank 1's part for rank 0 comes from `other`
+  }
+  std::vector<unsigned char> sent;  // the last all_to_all's part for rank 1
   [[noreturn]] void abort(int) override { throw std::logic_error("abort"); }
 
  protected:
@@ -136,6 +144,116 @@ TEST_CASE("distribute: merges after the last partitioned writer, rank-0-only rep
     plan.model = "multi_pass";
     CHECK_THROWS_WITH_AS(distribute(plan, {"lineorder"}), doctest::Contains("runs on one device only"), Error);
   }
+}
+
+TEST_CASE("merge_state: rows shuffled by key — each row to one rank, the same rank for the same key at any width") {
+  std::unique_ptr<Backend> backend = open_backend(DeviceChoice::OpenCL);
+  ExecutablePlan plan;
+  plan.label = "shuffle test";
+  std::map<std::string, int64_t> params = {{"cap", 64}};
+  // key (I64 or I32) and a payload, 64 rows: keys 1..64, payload 1000 + key.
+  auto shuffle = [&](ElementType key_type, std::vector<int64_t>& kept_keys, std::vector<int64_t>& kept_payload,
+                     std::vector<int64_t>& sent_keys, std::vector<int64_t>& sent_payload) {
+    ScriptedPeer peer;
+    BufferSpec key = spec("key", "cap");
+    key.element = key_type;
+    plan.buffers = {key, spec("pay", "cap"), spec("counter", "")};
+    std::map<std::string, AllocatedBuffer> buffers = allocate_state(*backend, plan, params);
+    std::vector<int64_t> keys, payload;
+    for (int64_t k = 1; k <= 64; ++k) {
+      keys.push_back(k);
+      payload.push_back(1000 + k);
+    }
+    if (key_type == ElementType::I32) buffers.at("key").buffer.upload(std::vector<int32_t>(keys.begin(), keys.end()));
+    else buffers.at("key").buffer.upload(keys);
+    buffers.at("pay").buffer.upload(payload);
+    buffers.at("counter").buffer.upload(std::vector<int64_t>{64});
+    StateMerge m = merge_of("out0", StateMerge::Kind::Shuffle);
+    m.counter_buffer = "counter";
+    m.capacity_param = "cap";
+    m.lanes = {{"key", StateMerge::Op::Sum, 1}, {"pay", StateMerge::Op::Sum, 1}};
+    m.keys = {{"key", StateMerge::Op::Sum, 1}};
+    // Rank 1 sends rank 0 two rows (keys 500, 501): its key lane's bytes, then its payload's.
+    std::vector<unsigned char> theirs = key_type == ElementType::I32 ? std::vector<unsigned char>(8) : bytes_of({500, 501});
+    if (key_type == ElementType::I32) {
+      const int32_t k[2] = {500, 501};
+      std::memcpy(theirs.data(), k, 8);
+    }
+    const std::vector<unsigned char> pay = bytes_of({1500, 1501});
+    theirs.insert(theirs.end(), pay.begin(), pay.end());
+    peer.other = {theirs};
+    merge_state(peer, *backend, plan, m, buffers, params);
+    const int64_t rows = buffers.at("counter").buffer.download_as<int64_t>(1)[0];
+    const std::vector<int64_t> got_keys =
+        key_type == ElementType::I32 ? [&] {
+          const std::vector<int32_t> narrow = buffers.at("key").buffer.download_as<int32_t>(static_cast<uint64_t>(rows));
+          return std::vector<int64_t>(narrow.begin(), narrow.end());
+        }()
+                                     : buffers.at("key").buffer.download_as<int64_t>(static_cast<uint64_t>(rows));
+    const std::vector<int64_t> got_payload = buffers.at("pay").buffer.download_as<int64_t>(static_cast<uint64_t>(rows));
+    // Received in rank order: this rank's own rows first, then rank 1's two.
+    REQUIRE(rows >= 2);
+    CHECK(std::vector<int64_t>(got_keys.end() - 2, got_keys.end()) == std::vector<int64_t>{500, 501});
+    CHECK(std::vector<int64_t>(got_payload.end() - 2, got_payload.end()) == std::vector<int64_t>{1500, 1501});
+    kept_keys.assign(got_keys.begin(), got_keys.end() - 2);
+    kept_payload.assign(got_payload.begin(), got_payload.end() - 2);
+    // What went to rank 1: whole rows, its key lane then its payload lane.
+    const uint64_t key_bytes = key_type == ElementType::I32 ? 4 : 8, n = peer.sent.size() / (key_bytes + 8);
+    REQUIRE(peer.sent.size() == n * (key_bytes + 8));
+    sent_keys.clear();
+    sent_payload.assign(n, 0);
+    for (uint64_t i = 0; i < n; ++i) {
+      int64_t k = 0;
+      if (key_bytes == 4) {
+        int32_t narrow;
+        std::memcpy(&narrow, peer.sent.data() + i * 4, 4);
+        k = narrow;
+      } else {
+        std::memcpy(&k, peer.sent.data() + i * 8, 8);
+      }
+      sent_keys.push_back(k);
+    }
+    if (n > 0) std::memcpy(sent_payload.data(), peer.sent.data() + n * key_bytes, n * 8);
+  };
+  std::vector<int64_t> kept64, pay64, sent64, spay64, kept32, pay32, sent32, spay32;
+  shuffle(ElementType::I64, kept64, pay64, sent64, spay64);
+  shuffle(ElementType::I32, kept32, pay32, sent32, spay32);
+  // Every row exactly once, with its own payload; both ranks get some of 64 keys.
+  std::vector<int64_t> all = kept64;
+  all.insert(all.end(), sent64.begin(), sent64.end());
+  std::sort(all.begin(), all.end());
+  std::vector<int64_t> expected(64);
+  for (size_t i = 0; i < 64; ++i) expected[i] = static_cast<int64_t>(i) + 1;
+  CHECK(all == expected);
+  CHECK_FALSE(kept64.empty());
+  CHECK_FALSE(sent64.empty());
+  for (size_t i = 0; i < kept64.size(); ++i) CHECK(pay64[i] == 1000 + kept64[i]);
+  for (size_t i = 0; i < sent64.size(); ++i) CHECK(spay64[i] == 1000 + sent64[i]);
+  // The same keys as 32-bit values go to the same ranks (both sides of a join agree on them).
+  CHECK(kept32 == kept64);
+  CHECK(sent32 == sent64);
+  CHECK(pay32 == pay64);
+}
+
+TEST_CASE("distribute: a shuffled output is the rank's share; only a partitioned pipeline may fill it") {
+  ExecutablePlan plan;
+  plan.label = "q";
+  plan.model = "resolution";
+  plan.pipelines = {pipeline("p0 materialize out0", "partsupp", "out0"), pipeline("p1 hash_build ht0", "", "ht0"),
+                    pipeline("p2 materialize out1", "lineitem", "out1"), pipeline("p3 aggregate agg0", "", "agg0")};
+  plan.pipelines[1].source_state = "out0";
+  plan.pipelines[3].source_state = "out1";
+  plan.merges = {merge_of("out0", StateMerge::Kind::Shuffle), merge_of("ht0", StateMerge::Kind::Local),
+                 merge_of("out1", StateMerge::Kind::Shuffle), merge_of("agg0", StateMerge::Kind::Elementwise)};
+  const Distribution d = distribute(plan, {"lineitem", "partsupp"});
+  CHECK(d.partitioned == std::vector<bool>{true, true, true, true});
+  REQUIRE(d.merges_after[0].size() == 1);
+  CHECK(d.merges_after[0][0]->kind == StateMerge::Kind::Shuffle);
+  CHECK(d.merges_after[1].empty());  // the build from the rows sent here stays here
+  REQUIRE(d.merges_after[3].size() == 1);
+  CHECK(d.merges_after[3][0]->state == "agg0");  // what the probe rows fill is partial: merged
+  plan.pipelines[0].source_table = "nation";  // a replicated writer would send every row N times
+  CHECK_THROWS_WITH_AS(distribute(plan, {"lineitem", "partsupp"}), doctest::Contains("without scanning a share"), Error);
 }
 
 TEST_CASE("distribute: a rank-local state is never merged; the pipeline materializing it is partitioned") {

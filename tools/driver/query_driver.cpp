@@ -29,6 +29,8 @@ CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const
   build.partitioned_tables = options.partitioned_tables;
   build.partition_keys = options.partition_keys;
   build.partition_groups = options.partition_groups;
+  build.join_exchange = options.join_exchange;
+  build.ranks = options.ranks;
   build.multimap = options.multimap;
   build.probe_bitmap_min_slots = options.probe_bitmap_min_slots;
   if (options.device) build.scratchpad_budget_bytes = planner::scratchpad_budget(*options.device);

@@ -17,6 +17,7 @@
 #include "codegen/dialect.h"
 #include "codegen/generated_program.h"
 #include "frontend/logical_plan.h"
+#include "ir/build_pipelines.h"
 #include "ir/kernel.h"
 #include "ir/passes.h"
 #include "ir/program.h"
@@ -40,6 +41,8 @@ struct CompileOptions {
   std::set<std::string> partitioned_tables;
   std::map<std::string, std::string> partition_keys;    // ir::BuildOptions::partition_keys
   std::map<std::string, std::string> partition_groups;  // ir::BuildOptions::partition_groups
+  ir::JoinExchange join_exchange = ir::JoinExchange::Auto;  // ir::BuildOptions::join_exchange
+  unsigned ranks = 2;                                       // ir::BuildOptions::ranks
   ir::HashLayout multimap = ir::HashLayout::Chained;   // ir::BuildOptions::multimap
   uint64_t probe_bitmap_min_slots = planner::kProbeBitmapMinSlots;  // ir::BuildOptions::probe_bitmap_min_slots
 };
