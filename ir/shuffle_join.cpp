@@ -14,7 +14,9 @@
 //              scan). Moves (B + P) x (N - 1) / N rows and holds B / N build rows per rank.
 // Auto takes the shuffle when it moves fewer bytes: P x probe width < B x build width x (N - 1), with
 // B and P the statistics' estimates of the two sides' rows (plan::estimate_rows) and the widths the
-// bytes of the columns the rest of the plan reads of each side; without statistics, the broadcast.
+// bytes of the columns the rest of the plan reads of each side — and when no operator above it relies
+// on the probe rows staying on their rank (a join probing by the partition key, groups by it); without
+// statistics, the broadcast.
 //
 // Contract:
 //   choose_join_exchanges(root) decides every join's exchange on the logical plan, before any
@@ -146,6 +148,25 @@ void Lowering::choose_join_exchanges(const LogicalOp& root) {
     order.push_back(&op);
   };
   post(post, root);
+  // Joins whose rows an operator above relies on being the rank's own: below (down probe sides) a
+  // join probing by a home key (a co-partitioned build, groups by the partition key) or an aggregate
+  // grouped by one. Auto never shuffles them: the operator above would lose its rank-local plan
+  // (TPC-H Q9: a shuffled partsupp join would gather all of orders instead of joining it on its rank).
+  std::set<const LogicalOp*> keep_local;
+  auto mark = [&](auto&& self, const LogicalOp& op, int depth) -> void {
+    if (depth > 64 || op.pipeline_break) return;
+    if (op.kind == OpKind::Join && !op.probe_keys.empty()) keep_local.insert(&op);
+    if (op.kind == OpKind::Filter || op.kind == OpKind::Map || op.kind == OpKind::Project || (op.kind == OpKind::Join && !op.probe_keys.empty()))
+      self(self, op.child(0), depth + 1);
+  };
+  for (const LogicalOp* op : order) {
+    bool home = false;
+    if (op->kind == OpKind::Join)
+      for (const plan::ExprPtr& k : op->probe_keys) home = home || home_key(op->child(0), *k);
+    if (op->kind == OpKind::Aggregate)
+      for (const plan::NamedExpr& g : op->group_by) home = home || home_key(op->child(0), *g.expr);
+    if (home) mark(mark, op->child(0), 0);
+  }
   for (const LogicalOp* join : order) {
     if (join->kind != OpKind::Join || join->probe_keys.empty() || join->build_keys.size() != join->probe_keys.size()) continue;
     const LogicalOp& probe = join->child(0);
@@ -175,10 +196,11 @@ void Lowering::choose_join_exchanges(const LogicalOp& root) {
       const double b = plan::estimate_rows(build, *options_.stats), p = plan::estimate_rows(probe, *options_.stats);
       const double broadcast_bytes = b * static_cast<double>(width(build)) * (n - 1);
       const double shuffle_bytes = (b * static_cast<double>(width(build)) + p * static_cast<double>(width(probe))) * (n - 1) / n;
-      if (options_.join_exchange == JoinExchange::Auto) shuffle = shuffle_bytes < broadcast_bytes;
+      if (options_.join_exchange == JoinExchange::Auto) shuffle = shuffle_bytes < broadcast_bytes && keep_local.count(join) == 0;
       note = "build ~" + rows_text(b) + " rows x " + std::to_string(width(build)) + " B, probe ~" + rows_text(p) + " rows x " +
              std::to_string(width(probe)) + " B; at " + std::to_string(static_cast<int>(n)) + " ranks a broadcast moves ~" +
-             bytes_text(broadcast_bytes) + ", a shuffle ~" + bytes_text(shuffle_bytes);
+             bytes_text(broadcast_bytes) + ", a shuffle ~" + bytes_text(shuffle_bytes) +
+             (keep_local.count(join) != 0 ? "; an operator above relies on its rows staying on their rank" : "");
     }
     note = std::string(shuffle ? "shuffled" : "broadcast") + " (" + join_exchange_name(options_.join_exchange) +
            (note.empty() ? ", no statistics" : ": " + note) + ")";

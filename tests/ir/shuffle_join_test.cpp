@@ -153,6 +153,30 @@ TEST_CASE("after a shuffle, order keys are no longer their rank's: groups by the
   CHECK_FALSE(per_rank(shuffled, orders_build(shuffled)));
 }
 
+TEST_CASE("auto never shuffles a join whose rows an operator above needs on their rank") {
+  // TPC-H Q9's shape: orders joined by the order key above the partsupp join. Shuffling partsupp's
+  // join would leave orders to be gathered whole; at any number of ranks auto keeps the broadcast.
+  const std::string q9 =
+      "SELECT n_name, COUNT(*) AS n FROM part, supplier, lineitem, partsupp, orders, nation "
+      "WHERE s_suppkey = l_suppkey AND ps_suppkey = l_suppkey AND ps_partkey = l_partkey AND p_partkey = l_partkey "
+      "AND o_orderkey = l_orderkey AND s_nationkey = n_nationkey AND p_name LIKE '%green%' GROUP BY n_name";
+  for (unsigned ranks : {2u, 4u, 64u}) {
+    const ir::Program p = compile(q9, ir::JoinExchange::Auto, ranks);
+    CHECK(shuffled_outputs(p) == 0);
+    for (const ir::HashTable& h : p.hash_tables)
+      if (h.build_table == "orders") CHECK(h.rank_local);
+  }
+  // Groups by the order key above: the same.
+  const std::string grouped =
+      "SELECT l_orderkey, COUNT(*) AS n FROM lineitem, partsupp WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey "
+      "GROUP BY l_orderkey HAVING COUNT(*) > 3";
+  const ir::Program kept = compile(grouped, ir::JoinExchange::Auto, 64);
+  CHECK(shuffled_outputs(kept) == 0);
+  CHECK(kept.hash_tables.at(0).exchange_note.find("relies on its rows staying on their rank") != std::string::npos);
+  // Nothing above relies on them: shuffled at 64 ranks (the same join as in the test above).
+  CHECK(shuffled_outputs(compile(kLinesPartsupp, ir::JoinExchange::Auto, 64)) == 2);
+}
+
 TEST_CASE("join exchange names") {
   CHECK(ir::parse_join_exchange("shuffle") == ir::JoinExchange::Shuffle);
   CHECK(ir::parse_join_exchange("broadcast") == ir::JoinExchange::Broadcast);
