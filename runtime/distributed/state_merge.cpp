@@ -357,6 +357,7 @@ void merge_shuffle(Communicator& comm, Backend& backend, const StateMerge& m, st
     std::vector<unsigned char> rows(total * l.width);
     uint64_t filled = 0;
     for (size_t s = 0; s < from.size(); ++s) {
+      if (received[s] == 0) continue;  // (an empty part's data() may be null)
       std::memcpy(rows.data() + filled, from[s].data() + received[s] * lane_start, received[s] * l.width);
       filled += received[s] * l.width;
     }
