@@ -249,14 +249,7 @@ void Lowering::produce(const LogicalOp& op, Pipeline& current, const AttrSet& ne
       produce(probe, current, probe_needed);
       // Distributed: the build's rows gathered to every rank, or both sides' rows shuffled by key
       // (shuffle_join.cpp) — then the probe continues from its rows sent to this rank.
-      if (const auto note = exchange_notes_.find(&op); note != exchange_notes_.end() && !build_output.empty()) {
-        const bool shuffled_here = shuffle_probe_side(op, build_output, build_rows, ht_name, current, probe_needed);
-        for (HashTable& t : program_.hash_tables)
-          if (t.name == ht_name)
-            t.exchange_note = shuffled(op) && !shuffled_here ? "broadcast (a shuffle was chosen, but the probe's columns cannot travel: "
-                                                               "NULLs of an outer join or free text of a partitioned table)"
-                                                             : note->second;
-      }
+      exchange_join(op, build_output, build_rows, ht_name, current, probe_needed);
       PipelineOp p;
       p.kind = PipelineOpKind::Probe;
       p.id = next_op_id_++;

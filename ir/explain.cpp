@@ -167,9 +167,7 @@ std::string explain_pipelines(const Program& p) {
            (c.valid_buffer.empty() ? "" : " valid " + c.valid_buffer) + "\n";
   }
   for (const Pipeline& pl : p.pipelines) {
-    const OutputTable* scanned = pl.source.output.empty() ? nullptr : p.find_output(pl.source.output);
-    const bool share = p.partitioned_tables.count(pl.source.table) != 0 || (scanned != nullptr && !scanned->shuffle_columns.empty());
-    s += "pipeline " + pl.name + (share ? " [each rank's share]" : "") + "\n";
+    s += "pipeline " + pl.name + (p.scans_share(pl) ? " [each rank's share]" : "") + "\n";
     s += "  depends on [";
     for (size_t i = 0; i < pl.depends_on.size(); ++i) s += (i ? ", p" : "p") + std::to_string(pl.depends_on[i]);
     s += "]\n  source " + (!pl.source.aggregation.empty() ? "aggregation " + pl.source.aggregation
@@ -273,9 +271,7 @@ std::string explain_kernels(const Program& p) {
 std::string explain_exchanges(const Program& p) {
   std::string s;
   auto on_share = [&](const Pipeline& pl) {
-    if (p.partitioned_tables.count(pl.source.table)) return true;
-    const OutputTable* scanned = pl.source.output.empty() ? nullptr : p.find_output(pl.source.output);
-    if (scanned != nullptr && !scanned->shuffle_columns.empty()) return true;  // the rows a shuffle sent the rank
+    if (p.scans_share(pl)) return true;  // a partitioned table, or the rows a shuffle sent the rank
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
     return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation, or groups by the partition key
   };

@@ -72,14 +72,18 @@ class Lowering {
   // The rows `op` produces are the rank's own: a partitioned table's share (down probe sides) or a
   // shuffled join's.
   bool rows_on_share(const plan::LogicalOp& op, int depth = 0) const;
-  // The pipeline's source rows are the rank's own: a partitioned table's share, or a shuffled output.
-  bool scans_share(const Pipeline& p) const;
-  // Once `join`'s build rows (`build_rows`) are materialized into `build_output` and its probe side
-  // is produced into `current`: when the join is shuffled and its columns can travel, marks both
-  // outputs' shuffle keys and `hash_table` as shuffled, ends `current` in the probe rows'
-  // materialization and continues it from their scan; false (nothing changed): broadcast.
+  // The pipeline's source rows are the rank's own (Program::scans_share).
+  bool scans_share(const Pipeline& p) const { return program_.scans_share(p); }
+  // Once `join`'s build rows (`build_rows`) are materialized into `build_output` (empty: they were
+  // not) and its probe side is produced into `current`: records on `hash_table` how the join's rows
+  // meet (HashTable::exchange_note) and, when the join is shuffled and its columns can travel, marks
+  // the table rank-local and shuffled and cuts `current` (shuffle_probe_side); else a broadcast.
+  void exchange_join(const plan::LogicalOp& join, const std::string& build_output, const std::vector<plan::Attribute>& build_rows,
+                     const std::string& hash_table, Pipeline& current, const AttrSet& probe_needed);
+  // Marks both outputs' shuffle keys, ends `current` in the probe rows' materialization and
+  // continues it from their scan; false (nothing changed) where the columns cannot travel.
   bool shuffle_probe_side(const plan::LogicalOp& join, const std::string& build_output, const std::vector<plan::Attribute>& build_rows,
-                          const std::string& hash_table, Pipeline& current, const AttrSet& probe_needed);
+                          Pipeline& current, const AttrSet& probe_needed);
 
   // ---- build_state.cpp: params, buffers, state objects
   std::string add_param(Param p);

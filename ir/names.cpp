@@ -1,5 +1,6 @@
 // Names of IR enums and the lookup helpers of Program and Pipeline (ir/program.h).
 #include <algorithm>
+#include <utility>
 
 #include "ir/program.h"
 #include "storage/error.h"
@@ -154,6 +155,14 @@ const Buffer* Program::find_buffer(const std::string& name) const { return find_
 const HashTable* Program::find_hash_table(const std::string& name) const { return find_named(hash_tables, name); }
 const AggregationTable* Program::find_aggregation(const std::string& name) const { return find_named(aggregations, name); }
 const OutputTable* Program::find_output(const std::string& name) const { return find_named(outputs, name); }
+HashTable* Program::find_hash_table(const std::string& name) { return const_cast<HashTable*>(std::as_const(*this).find_hash_table(name)); }
+OutputTable* Program::find_output(const std::string& name) { return const_cast<OutputTable*>(std::as_const(*this).find_output(name)); }
+
+bool Program::scans_share(const Pipeline& p) const {
+  if (partitioned_tables.count(p.source.table) != 0) return true;
+  const OutputTable* out = p.source.output.empty() ? nullptr : find_output(p.source.output);
+  return out != nullptr && !out->shuffle_columns.empty();
+}
 
 const AttributeBinding* Pipeline::find_attribute(const std::string& source, const std::string& name) const {
   for (const AttributeBinding& b : attributes) {

@@ -114,6 +114,11 @@ struct Program {
   const HashTable* find_hash_table(const std::string& name) const;
   const AggregationTable* find_aggregation(const std::string& name) const;
   const OutputTable* find_output(const std::string& name) const;
+  HashTable* find_hash_table(const std::string& name);
+  OutputTable* find_output(const std::string& name);
+  // Distributed compiles: the pipeline's rows are the rank's own — it scans a partitioned table's
+  // share, or an output a shuffle join sent the rank (OutputTable::shuffle_columns).
+  bool scans_share(const Pipeline& p) const;
 };
 
 // The values of every Param of a program for one database.

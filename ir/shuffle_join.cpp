@@ -30,8 +30,9 @@
 //     - every key pair is a column of Int32, Int64 or Date values on each side (hashed as 64-bit
 //       integers: equal values, whatever their width, go to the same rank);
 //   and is shuffled when join_exchange is Shuffle, or Auto and the estimate favours it.
-//   shuffle_probe_side() is the pipeline-level half, called once the build side has been materialized
-//   (the broadcast's output) and the probe side produced: it may still decline (the probe's columns
+//   exchange_join() is the pipeline-level half, called once the build side has been materialized
+//   (the broadcast's output) and the probe side produced: it records the decision on the hash table
+//   (HashTable::exchange_note) and, for a shuffle, cuts the probe (shuffle_probe_side); that may still decline (the probe's columns
 //   hold NULLs of an outer join, free-text row references of a partitioned table, or the build was not
 //   materialized: a co-partitioned or keys-only build), and the join is then broadcast as before —
 //   correct, only the rank-local reasoning was more cautious than needed.
@@ -194,11 +195,12 @@ void Lowering::choose_join_exchanges(const LogicalOp& root) {
     bool shuffle = options_.join_exchange == JoinExchange::Shuffle;
     if (options_.stats != nullptr) {
       const double b = plan::estimate_rows(build, *options_.stats), p = plan::estimate_rows(probe, *options_.stats);
-      const double broadcast_bytes = b * static_cast<double>(width(build)) * (n - 1);
-      const double shuffle_bytes = (b * static_cast<double>(width(build)) + p * static_cast<double>(width(probe))) * (n - 1) / n;
+      const uint64_t build_width = width(build), probe_width = width(probe);
+      const double broadcast_bytes = b * static_cast<double>(build_width) * (n - 1);
+      const double shuffle_bytes = (b * static_cast<double>(build_width) + p * static_cast<double>(probe_width)) * (n - 1) / n;
       if (options_.join_exchange == JoinExchange::Auto) shuffle = shuffle_bytes < broadcast_bytes && keep_local.count(join) == 0;
-      note = "build ~" + rows_text(b) + " rows x " + std::to_string(width(build)) + " B, probe ~" + rows_text(p) + " rows x " +
-             std::to_string(width(probe)) + " B; at " + std::to_string(static_cast<int>(n)) + " ranks a broadcast moves ~" +
+      note = "build ~" + rows_text(b) + " rows x " + std::to_string(build_width) + " B, probe ~" + rows_text(p) + " rows x " +
+             std::to_string(probe_width) + " B; at " + std::to_string(static_cast<int>(n)) + " ranks a broadcast moves ~" +
              bytes_text(broadcast_bytes) + ", a shuffle ~" + bytes_text(shuffle_bytes) +
              (keep_local.count(join) != 0 ? "; an operator above relies on its rows staying on their rank" : "");
     }
@@ -209,21 +211,26 @@ void Lowering::choose_join_exchanges(const LogicalOp& root) {
   }
 }
 
-bool Lowering::scans_share(const Pipeline& p) const {
-  if (options_.partitioned_tables.count(p.source.table) != 0) return true;
-  const OutputTable* out = p.source.output.empty() ? nullptr : program_.find_output(p.source.output);
-  return out != nullptr && !out->shuffle_columns.empty();
+void Lowering::exchange_join(const LogicalOp& join, const std::string& build_output, const std::vector<plan::Attribute>& build_rows,
+                             const std::string& hash_table, Pipeline& current, const AttrSet& probe_needed) {
+  const auto note = exchange_notes_.find(&join);
+  HashTable* ht = program_.find_hash_table(hash_table);
+  if (note == exchange_notes_.end() || build_output.empty() || ht == nullptr) return;  // not weighed, or nothing gathered
+  ht->exchange_note = note->second;
+  if (!shuffled(join)) return;
+  if (!shuffle_probe_side(join, build_output, build_rows, current, probe_needed)) {
+    ht->exchange_note = "broadcast (a shuffle was chosen, but the probe's columns cannot travel: NULLs of an outer join or free text "
+                        "of a partitioned table)";
+    return;
+  }
+  ht->rank_local = true;
+  ht->shuffled = true;
 }
 
 bool Lowering::shuffle_probe_side(const LogicalOp& join, const std::string& build_output, const std::vector<plan::Attribute>& build_rows,
-                                  const std::string& hash_table, Pipeline& current, const AttrSet& probe_needed) {
-  if (!shuffled(join) || build_output.empty() || !scans_share(current)) return false;
-  auto output_named = [&](const std::string& name) -> OutputTable* {
-    for (OutputTable& o : program_.outputs)
-      if (o.name == name) return &o;
-    return nullptr;
-  };
-  OutputTable* build_out = output_named(build_output);
+                                  Pipeline& current, const AttrSet& probe_needed) {
+  if (!program_.scans_share(current)) return false;
+  OutputTable* build_out = program_.find_output(build_output);
   if (build_out == nullptr || build_out->columns.size() != build_rows.size()) return false;
   for (const OutputColumn& c : build_out->columns)
     if (!c.heap_table.empty() && options_.partitioned_tables.count(c.heap_table) != 0) return false;  // a row of the sender's share
@@ -253,13 +260,8 @@ bool Lowering::shuffle_probe_side(const LogicalOp& join, const std::string& buil
     probe_keys.push_back(*p);
   }
   build_out->shuffle_columns = build_keys;
-  for (HashTable& t : program_.hash_tables) {
-    if (t.name != hash_table) continue;
-    t.rank_local = true;
-    t.shuffled = true;
-  }
   current = materialize_and_scan(join.child(0), current, columns);
-  output_named(current.source.output)->shuffle_columns = probe_keys;
+  program_.find_output(current.source.output)->shuffle_columns = probe_keys;
   return true;
 }
 

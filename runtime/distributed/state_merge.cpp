@@ -273,6 +273,19 @@ void merge_rows(Communicator& comm, Backend& backend, const StateMerge& m, std::
   counter.buffer.upload(&total, 8);
 }
 
+// Element i of 4- or 8-byte elements of `type` at `data`, as a 64-bit word: integers widened (U32 as
+// unsigned), doubles as their bits — the form merges exchange (read_words).
+int64_t word_at(const unsigned char* data, ElementType type, uint64_t i) {
+  if (element_bytes(type) == 8) {
+    int64_t v;
+    std::memcpy(&v, data + i * 8, 8);
+    return v;
+  }
+  int32_t narrow;
+  std::memcpy(&narrow, data + i * 4, 4);
+  return type == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow)) : narrow;
+}
+
 // splitmix64's finalizer: spreads consecutive keys over the ranks.
 uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -312,18 +325,7 @@ void merge_shuffle(Communicator& comm, Backend& backend, const StateMerge& m, st
     if (it == m.lanes.end() || key.words != 1)
       throw Error(ErrorKind::Internal, "merging " + m.what + ": key " + key.buffer + " is not one word of a lane");
     const Lane& l = lanes[static_cast<size_t>(it - m.lanes.begin())];
-    const ElementType type = l.buffer->spec->element;
-    for (uint64_t r = 0; r < mine; ++r) {
-      int64_t v = 0;
-      if (l.width == 8) {
-        std::memcpy(&v, l.rows.data() + r * 8, 8);
-      } else {
-        int32_t narrow;
-        std::memcpy(&narrow, l.rows.data() + r * 4, 4);
-        v = type == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow)) : narrow;
-      }
-      hash[r] = mix(hash[r] ^ static_cast<uint64_t>(v));
-    }
+    for (uint64_t r = 0; r < mine; ++r) hash[r] = mix(hash[r] ^ static_cast<uint64_t>(word_at(l.rows.data(), l.buffer->spec->element, r)));
   }
   std::vector<uint64_t> count(ranks, 0);
   std::vector<uint32_t> dest(mine);
@@ -380,9 +382,9 @@ std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count) {
   if (element_bytes(b.spec->element) == 8) {
     b.buffer.download(out.data(), count * 8);
   } else {
-    std::vector<int32_t> narrow(count);
-    b.buffer.download(narrow.data(), count * 4);
-    for (uint64_t i = 0; i < count; ++i) out[i] = b.spec->element == ElementType::U32 ? static_cast<int64_t>(static_cast<uint32_t>(narrow[i])) : narrow[i];
+    std::vector<unsigned char> narrow(count * 4);
+    b.buffer.download(narrow.data(), narrow.size());
+    for (uint64_t i = 0; i < count; ++i) out[i] = word_at(narrow.data(), b.spec->element, i);
   }
   return out;
 }
