@@ -809,6 +809,9 @@ Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catal
   program.logical = plan;
   Lowering lowering(program, catalog, options);
   lowering.lower(*plan);
+  if (options.stats != nullptr)
+    for (const Pipeline& p : program.pipelines)
+      if (!p.source.table.empty()) program.table_rows[p.source.table] = options.stats->rows(p.source.table);
   return program;
 }
 

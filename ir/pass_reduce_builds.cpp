@@ -1,19 +1,32 @@
 // Pass reduce_builds: a hash table's build keeps only the rows its one probe can match.
 //   expects: a built program (pipelines in dependency order, ir/build_pipelines.h).
 //   guarantees: where a pipeline P probes hash table A (inner or semi, on one key column k: every
-//     tuple of P that goes on has k in A) and also hash table B, whose j-th probe key is that same
-//     k, and B is probed by no other op of the program, B's build pipeline first probes A (semi) with
-//     B's j-th build key: a build row whose key is not in A could only match tuples P drops. TPC-H
-//     Q9: lineitem probes the parts named '%green%' by l_partkey and partsupp by (l_suppkey,
-//     l_partkey), so partsupp's build inserts the ~5 % of its rows of those parts instead of all
-//     (24 M rows at SF 30, 4.7 of Q9's 12.5 ms on an H200). Applied only when A's build is selective
-//     itself (it filters or probes), when both tables are built from base tables (not from an
-//     output or groups: a distributed build of a partitioned table is gathered first) and neither
-//     is rank-local, and when the key types agree. B's build then depends on A's, so the pipelines
-//     are put back in dependency order (stable: only B's build moves, after A's) and renumbered.
-//     The answer is the same; B's capacity stays as estimated (an upper bound).
+//     tuple of P that goes on has k in A) and also hash table B, B is probed by no other op of the
+//     program, and B brings k in — k is B's j-th probe key, or B is an inner join and k one of its
+//     payload columns — B's rows first probe A (semi) with B's j-th build key or that column: a
+//     build row whose key is not in A could only match tuples P drops. TPC-H Q9: lineitem probes the
+//     parts named '%green%' by l_partkey and partsupp by (l_suppkey, l_partkey), so partsupp's build
+//     inserts the ~5 % of its rows of those parts instead of all (24 M rows at SF 30, 4.7 of Q9's
+//     12.5 ms on an H200). Q3 (payload): lineitem probes orders, then the BUILDING customers by the
+//     orders' o_custkey, so the orders build keeps the BUILDING customers' orders.
+//     Where B's rows come from: a base table scanned by B's build, or — a distributed build of a
+//     partitioned table, whose rows are gathered to every rank first — an output that only B's build
+//     reads, materialized from a base table by one pipeline: the semi probe goes into that pipeline,
+//     so the gather moves only the rows that can match (Q9 under mpirun: ~5 % of partsupp to every
+//     rank instead of all of it).
+//     Applied only when A's build is selective itself (it filters or probes), reads a base table and
+//     is not rank-local — so A is whole on every rank when B's rows are read: replicated, or merged
+//     before its users run (B may be rank-local: a rank's share loses only rows none of its probes
+//     can match) — and when the key types agree; the payload form only when B's rows come from a
+//     table of at least kPayloadReductionRows rows by the statistics (it mostly reaches small
+//     dimension chains, nation by region or supplier by nation, where the probe saves less than the
+//     wave it adds before B's build). The pipeline that gained the probe depends on A's build; the
+//     pipelines are put back in dependency order (stable: a pipeline moves only after what it
+//     depends on) and renumbered. The answer is the same; B's capacity stays as estimated (an
+//     upper bound).
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "ir/passes.h"
 #include "storage/error.h"
@@ -21,6 +34,10 @@
 namespace hqc::ir {
 
 namespace {
+
+// The payload form's least rows of B's table (Program::table_rows): TPC-H orders and partsupp from
+// SF 1 (Q3, Q8, Q20), customer from SF 10; never supplier, nation or region below SF 50.
+constexpr uint64_t kPayloadReductionRows = uint64_t{1} << 19;
 
 bool same_column(const plan::Expr& a, const plan::Expr& b) {
   return a.kind == plan::ExprKind::Column && b.kind == plan::ExprKind::Column && a.source == b.source && a.column == b.column;
@@ -46,20 +63,41 @@ bool probes(const Pipeline& p, const std::string& table) {
   return std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) { return op.kind == PipelineOpKind::Probe && op.hash_table == table; });
 }
 
-// Pipelines in dependency order again after `moved` gained a dependency: `moved` goes right after
-// the last pipeline it depends on when that one comes later; ids and names follow the new order.
-void reorder(Program& program, int moved_id) {
+// The pipeline whose rows B's build inserts and where a semi probe can drop them: the build itself
+// when it scans a base table; when it reads an output that nothing else reads (not the result
+// either), the one pipeline that materializes that output from a base table; otherwise null.
+Pipeline* rows_of_build(Program& program, Pipeline& build) {
+  if (from_base_table(build)) return &build;
+  const std::string& output = build.source.output;
+  if (output.empty() || (program.result.kind == ResultDesc::Kind::Output && program.result.state == output)) return nullptr;
+  Pipeline* writer = nullptr;
+  for (Pipeline& p : program.pipelines) {
+    if (&p != &build && p.source.output == output) return nullptr;  // another reader
+    if (p.sink.kind == SinkKind::Materialize && p.sink.state == output) {
+      if (writer != nullptr) return nullptr;
+      writer = &p;
+    }
+  }
+  return writer != nullptr && from_base_table(*writer) ? writer : nullptr;
+}
+
+// Pipelines in dependency order again after one gained a dependency, moving as little as possible
+// (each in turn: the first in the current order whose dependencies are all placed); ids and names
+// follow the new order.
+void reorder(Program& program) {
   std::vector<Pipeline>& ps = program.pipelines;
-  auto at = [&](int id) {
-    return static_cast<size_t>(std::find_if(ps.begin(), ps.end(), [&](const Pipeline& p) { return p.id == id; }) - ps.begin());
-  };
-  const size_t from = at(moved_id);
-  size_t after = from;
-  for (int d : ps[from].depends_on) after = std::max(after, at(d));
-  if (after == from) return;
-  Pipeline moved = std::move(ps[from]);
-  ps.erase(ps.begin() + static_cast<std::ptrdiff_t>(from));
-  ps.insert(ps.begin() + static_cast<std::ptrdiff_t>(after), std::move(moved));  // `after` shifted down by one: right after it
+  std::vector<Pipeline> ordered;
+  std::set<int> placed;
+  while (!ps.empty()) {
+    auto ready = std::find_if(ps.begin(), ps.end(), [&](const Pipeline& p) {
+      return std::all_of(p.depends_on.begin(), p.depends_on.end(), [&](int d) { return placed.count(d) != 0; });
+    });
+    if (ready == ps.end()) throw Error(ErrorKind::Internal, "reduce_builds: the pipelines' dependencies form a cycle");
+    placed.insert(ready->id);
+    ordered.push_back(std::move(*ready));
+    ps.erase(ready);
+  }
+  ps = std::move(ordered);
   std::map<int, int> renamed;
   for (size_t i = 0; i < ps.size(); ++i) renamed[ps[i].id] = static_cast<int>(i);
   for (Pipeline& p : ps) {
@@ -93,16 +131,27 @@ void reduce_builds(Program& program) {
           if (b.kind != PipelineOpKind::Probe || b.hash_table == a.hash_table) continue;
           const HashTable* hb = program.find_hash_table(b.hash_table);
           Pipeline* build_b = build_of(program, b.hash_table);
-          if (hb == nullptr || build_b == nullptr || hb->rank_local || !from_base_table(*build_b) || probes(*build_b, a.hash_table)) continue;
+          Pipeline* rows_b = build_b == nullptr ? nullptr : rows_of_build(program, *build_b);
+          if (hb == nullptr || rows_b == nullptr || probes(*rows_b, a.hash_table)) continue;
           int users = 0;
           for (const Pipeline& p : program.pipelines)
             for (const PipelineOp& op : p.ops) users += op.kind == PipelineOpKind::Probe && op.hash_table == b.hash_table ? 1 : 0;
           if (users != 1) continue;
-          for (size_t j = 0; j < b.probe_keys.size(); ++j) {
-            if (!same_column(*b.probe_keys[j], *a.probe_keys[0])) continue;
-            const plan::ExprPtr& key = hb->build_keys.at(j);
+          // B's build-side columns that carry A's key into the probe: a key B is probed by, or (an
+          // inner join) a payload column of B that the probe of A then reads.
+          std::vector<plan::ExprPtr> keys;
+          for (size_t j = 0; j < b.probe_keys.size(); ++j)
+            if (same_column(*b.probe_keys[j], *a.probe_keys[0])) keys.push_back(hb->build_keys.at(j));
+          const plan::Expr& ka = *a.probe_keys[0];
+          const AttributeBinding* carried = ka.kind == plan::ExprKind::Column ? probe.find_attribute(ka.source, ka.column) : nullptr;
+          const auto rows = program.table_rows.find(rows_b->source.table);
+          const bool large = rows != program.table_rows.end() && rows->second >= kPayloadReductionRows;
+          if (large && b.join_type == plan::JoinType::Inner && carried != nullptr && carried->origin == AttributeBinding::Origin::ProbePayload &&
+              carried->op_id == b.id)
+            keys.push_back(a.probe_keys[0]);
+          for (const plan::ExprPtr& key : keys) {
             if (key->kind != plan::ExprKind::Column || !(key->type == ha->build_keys.at(0)->type)) continue;
-            const AttributeBinding* bound = build_b->find_attribute(key->source, key->column);
+            const AttributeBinding* bound = rows_b->find_attribute(key->source, key->column);
             if (bound == nullptr || bound->origin != AttributeBinding::Origin::SourceColumn) continue;  // probed before any op
             PipelineOp semi;
             semi.kind = PipelineOpKind::Probe;
@@ -110,9 +159,9 @@ void reduce_builds(Program& program) {
             semi.hash_table = a.hash_table;
             semi.probe_keys = {key};
             semi.join_type = plan::JoinType::Semi;
-            build_b->ops.insert(build_b->ops.begin(), semi);  // before the build's own filters: they may read more columns
-            build_b->depends_on.push_back(build_a->id);
-            reorder(program, build_b->id);
+            rows_b->ops.insert(rows_b->ops.begin(), semi);  // before the pipeline's own filters: they may read more columns
+            rows_b->depends_on.push_back(build_a->id);
+            reorder(program);
             changed = true;
             break;
           }

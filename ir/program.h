@@ -97,6 +97,10 @@ struct Program {
   // Distributed compiles: the tables each rank holds a share of (BuildOptions::partitioned_tables);
   // EXPLAIN shows which pipelines run on each rank's share and which state is merged across ranks.
   std::set<std::string> partitioned_tables;
+  // Rows of every base table a pipeline scans, from the statistics the program was built with
+  // (BuildOptions::stats; whole tables, not a rank's share); empty without statistics. For passes
+  // that weigh a rewrite by the size of what it touches (reduce_builds).
+  std::map<std::string, uint64_t> table_rows;
 
   std::vector<Param> params;
   std::vector<Buffer> buffers;
