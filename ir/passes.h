@@ -31,7 +31,8 @@ struct PassOptions {
 
 // The passes, in order (default_passes() returns exactly this list):
 //   reduce_builds      a hash table probed once, on a key another (selective) table restricts, builds
-//                      only the rows that can match: its build probes that table first
+//                      only the rows that can match: its build (or the pipeline materializing the
+//                      rows a distributed build gathers) probes that table first
 //                      (ir/pass_reduce_builds.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
