@@ -686,6 +686,16 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       }
       // One query horseqc cannot run yet does not hide the others' answers; the exit code tells.
       if (e.kind() != ErrorKind::Unsupported || queries.size() == 1) {
+        // Any other failure ends the run. The answers of the queries before it were whole: the JSON
+        // document still carries them (text and CSV printed them already), with this query's error
+        // and the queries not run — never only an empty stdout for a run that answered some.
+        if (format == "json" && rank0 && !out["queries"].empty()) {
+          out["queries"].push_back({{"query", name}, {"error", e.what()}, {"exit_code", e.exit_code()}});
+          out["not_run"] = std::vector<std::string>(queries.begin() + static_cast<std::ptrdiff_t>(i) + 1, queries.end());
+          out["elapsed_ms"] = ms_since(started);
+          std::printf("%s\n", out.dump(1).c_str());
+          std::fflush(stdout);
+        }
         if (agreed) throw *agreed;
         throw;
       }

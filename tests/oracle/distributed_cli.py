@@ -6,6 +6,8 @@ ssb_queries.py / tpch_queries.py --ranks N).
     prints that rank's message, the exit code is that rank's (3), and no result reaches stdout;
   - a rank that fails while the others are inside a query (its SQL does not parse; rank 0's does and is
     running its pipelines) ends the query on every rank the same way;
+  - a rank that fails in a later query: the JSON still holds the earlier answers, the failing query's
+    error (that rank's) and the queries not run;
   - --help describes the distributed run; options it does not take are refused (exit 2), the library
     models too (exit 4);
   - the device line names every rank's device and the transport; the pipeline statistics list the merges;
@@ -60,6 +62,20 @@ def main():
     assert "rank 1:" in p.stderr and "SELEC" in p.stderr, p.stderr
     assert p.stdout.strip() == "", p.stdout
     assert p.stderr.count("horseqc-run: error") == 1, "only rank 0 reports:\n" + p.stderr
+
+    # A rank that fails in the second query, after the first was answered: the run ends with that
+    # rank's message and code, and rank 0's JSON still holds the first answer, the failing query's error
+    # and the query not run (rank 1's memory limit fits q1.1's state, not q4.3's).
+    queries = ["q1.1", "q4.3", "q1.2"]
+    p = run([*launcher, "-np", "1", run_bin, "ssb", *queries, *base, "--format", "json", "--quiet", ":", "-np", "1", run_bin,
+             "ssb", *queries, *base, "--format", "json", "--quiet", "--gpu-memory-limit", "1MiB"], 5)
+    assert "rank 1:" in p.stderr and "device memory limit" in p.stderr, p.stderr
+    doc = json.loads(p.stdout)
+    assert [q["query"] for q in doc["queries"]] == ["q1.1", "q4.3"], doc["queries"]
+    assert len(doc["queries"][0]["rows"]) == 1, doc["queries"][0]
+    failed = doc["queries"][1]
+    assert failed["exit_code"] == 5 and failed["error"].startswith("rank 1: ") and "rows" not in failed, failed
+    assert doc["not_run"] == ["q1.2"], doc
 
     # --help says how to run under mpirun and names its options.
     p = run([run_bin, "--help"], 0)

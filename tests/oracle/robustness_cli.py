@@ -75,6 +75,28 @@ def watchdog_names_query_phase(ctx, failures):
 
 
 @case
+def failing_query_keeps_earlier_answers(ctx, failures):
+    """A query that fails (not unsupported) ends a run of several; with --format json the document of
+    the queries before it is still printed, with the failing query's error and the queries not run."""
+    # q6 streams through 1 MiB; q18's hash tables alone need more: exit 5 at q18, q1 never runs.
+    p = ctx.tpch("q6", "q18", "q1", "--gpu-memory-limit", "1MiB", "--format", "json", "--quiet")
+    expect(p.returncode == 5 and "device memory limit" in p.stderr, "q18 over the memory limit: exit 5", failures, p)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = {}
+    queries = doc.get("queries", [])
+    expect([q.get("query") for q in queries] == ["q6", "q18"] and "rows" in queries[0] and len(queries[0]["rows"]) == 1,
+           "the JSON keeps q6's answer and lists q18", failures, p)
+    expect(len(queries) == 2 and queries[1].get("exit_code") == 5 and "device memory limit" in queries[1].get("error", "")
+           and "rows" not in queries[1], "q18's entry: its error and exit code, no rows", failures, p)
+    expect(doc.get("not_run") == ["q1"], "the queries after the failure are listed as not run", failures, p)
+    # Alone, the failing query still prints nothing on stdout.
+    p = ctx.tpch("q18", "--gpu-memory-limit", "1MiB", "--format", "json", "--quiet")
+    expect(p.returncode == 5 and p.stdout == "", "q18 alone over the limit: exit 5, nothing on stdout", failures, p)
+
+
+@case
 def usage_errors(ctx, failures):
     p = ctx.tpch("q6", "--threads", "0")
     expect(p.returncode == 2 and "--threads" in p.stderr, "--threads 0 is a usage error", failures, p)
