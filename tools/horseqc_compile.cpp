@@ -2,12 +2,16 @@
 // Options and exit codes: docs/cli.md.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "codegen/dialect.h"
 #include "ir/explain.h"
 #include "ir/kernel.h"
+#include "planner/statistics.h"
 #include "storage/error.h"
+#include "storage/tbl_loader.h"
 #include "tools/cli/args.h"
 #include "tools/cli/output_files.h"
 #include "tools/driver/plan_input.h"
@@ -33,6 +37,10 @@ options:
                                     warp votes and shuffles (CUDA only; OpenCL: work-efficient)
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
+  --data DIR                        compile with the statistics of the data in DIR (what horseqc-run
+                                    --data DIR compiles: sizes, layouts, dictionary codes, 64-bit sums
+                                    where they cannot overflow); read from the columnar files' headers,
+                                    or by loading .tbl files. Without it: the schema's keys alone
   --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
                                     large tables partitioned across ranks (docs/distributed.md); the
                                     EXPLAIN lists each rank's pipelines and the exchanges between them
@@ -53,7 +61,7 @@ exit codes: 0 ok, 2 usage, 3 bad plan or query, 4 unsupported construct, 70 inte
 int run(int argc, char** argv) {
   using namespace hqc;
   const cli::Args args = cli::parse(argc, argv, {{"target"}, {"model"}, {"local-resolution"}, {"schema"}, {"output"}, {"emit"},
-                                                 {"distributed", false}, {"join-exchange"}, {"ranks"}});
+                                                 {"distributed", false}, {"join-exchange"}, {"ranks"}, {"data"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -78,6 +86,18 @@ int run(int argc, char** argv) {
   const long ranks = args.get_long("ranks", 2);
   if (ranks < 2) throw Error(ErrorKind::Usage, "--ranks: expected a count of at least 2");
   options.ranks = static_cast<unsigned>(ranks);
+  // --data: the statistics horseqc-run compiles with (the headers of columnar files; a .tbl is loaded).
+  std::optional<Database> data;
+  std::optional<planner::DatabaseStatistics> statistics;
+  if (const auto dir = args.get("data")) {
+    std::set<std::string> every_column;
+    for (const TableDef& t : catalog.tables)
+      for (const ColumnDef& c : t.columns) every_column.insert(t.name + "." + c.name);
+    data = load_database_statistics(catalog, *dir, every_column);
+    if (!data) data = load_database(catalog, *dir);
+    statistics.emplace(*data);
+    options.stats = &*statistics;
+  }
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);
 
   if (emit == "ir") std::fputs(ir::explain_pipelines(query.program).c_str(), stdout);
