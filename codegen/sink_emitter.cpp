@@ -469,6 +469,20 @@ class AggregateSink : public SinkEmitter {
     if (agg_ == nullptr) throw Error(ErrorKind::Internal, ctx.where() + ": unknown aggregation " + ctx.pipeline.sink.state);
     const ir::Reduction& r = require_reduction(ctx, agg_->name);
     accs_ = plan_accumulators(ctx, *agg_);
+    // Accumulators of the same operation, type and input (no 128-bit MIN/MAX state) add the same
+    // values: a CTA's table keeps one copy of them, each flushed into its own global buffer (TPC-H
+    // Q1: SUM(l_quantity) and AVG(l_quantity)'s sum; its five COUNTs).
+    first_.resize(accs_.size());
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      first_[i] = i;
+      for (size_t j = 0; j < i && accs_[i].state.empty(); ++j) {
+        const AccumulatorPlan& a = accs_[j];
+        if (a.state.empty() && a.op == accs_[i].op && a.type == accs_[i].type && a.input == accs_[i].input) {
+          first_[i] = j;
+          break;
+        }
+      }
+    }
     ManifestReduction m{agg_->name, r.kind, r.technique, ir::LocalResolution::None, r.note};
     if (agg_->layout == ir::AggLayout::Scalar) {
       m.kind = ir::ReductionKind::SingleAggregate;
@@ -496,7 +510,12 @@ class AggregateSink : public SinkEmitter {
           local_keys_ = ctx.add_scratch(names::scratch_pointer(agg_->name, "local_keys"), "hqc_i64",
                                         std::to_string(agg_->keys.size()) + " * " + slots, size);
         }
-        for (AccumulatorPlan& a : accs_) {
+        for (size_t i = 0; i < accs_.size(); ++i) {
+          const AccumulatorPlan& a = accs_[i];
+          if (first_[i] != i) {
+            scratch_ptrs_.push_back(scratch_ptrs_[first_[i]]);  // the same values: one copy
+            continue;
+          }
           ScratchSize size;
           const bool wide = a.type == "i128";
           size.bytes_per_param_unit.push_back({local_slots_param_, wide ? 16u : 8u});
@@ -534,6 +553,7 @@ class AggregateSink : public SinkEmitter {
       if (hashed_) ctx.w.line("hqc_gb_local_fill_keys(" + local_keys_ + ", " + slots + ", " + std::to_string(agg_->keys.size()) + ");");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
+        if (first_[i] != i) continue;  // shares the scratchpad of an equal accumulator
         if (a.type == "f64")
           ctx.w.line("hqc_gb_local_fill_f64(" + scratch_ptrs_[i] + ", " + slots + ");");
         else if (a.type == "i128")
@@ -592,6 +612,7 @@ class AggregateSink : public SinkEmitter {
           auto local = ctx.w.block("if (" + lg + " >= 0)");
           for (size_t i = 0; i < accs_.size(); ++i) {
             const AccumulatorPlan& a = accs_[i];
+            if (first_[i] != i) continue;  // its equal's update is its own
             ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + lg + ", " + a.input + ");");
           }
         }
@@ -606,6 +627,7 @@ class AggregateSink : public SinkEmitter {
     auto s = ctx.w.block(std::string("if (") + names::flag() + ")");
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
+      if (technique_ == ir::Technique::C3 && first_[i] != i) continue;  // its equal's update is its own
       if (technique_ == ir::Technique::C3)
         ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + g + ", " + a.input + ");");
       else
@@ -683,34 +705,45 @@ class AggregateSink : public SinkEmitter {
 
   // Every lane's contribution (the identity where it does not qualify), then the warp's qualifying
   // lanes one group at a time: their totals by shuffles, one update of the CTA's table by lane 0.
+  // Equal accumulators (first_) share one total and one update; a COUNT's total is the group's
+  // lanes counted, no shuffle.
   void emit_group_updates(KernelContext& ctx) {
     const std::string flag = names::flag(), g = names::group_index(agg_->name);
     const std::string pending = names::warp_pending(agg_->name), group = names::warp_group(agg_->name);
     const std::string lanes = names::warp_lanes(agg_->name);
-    std::vector<std::string> values;
-    for (const AccumulatorPlan& a : accs_) {
-      const std::string v = names::accumulator_input(agg_->name, a.name);
+    const std::vector<size_t>& first = first_;
+    auto counts_lanes = [&](const AccumulatorPlan& a) { return a.op == "sum" && a.type == "i64" && a.input == "1"; };
+    std::vector<std::string> values(accs_.size());
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first[i] != i || counts_lanes(a)) continue;
+      values[i] = names::accumulator_input(agg_->name, a.name);
       const bool f64 = a.type == "f64";
-      ctx.w.line(std::string("const ") + (f64 ? "hqc_f64 " : "hqc_i64 ") + v + " = " + flag + " ? " + a.input + " : " +
+      ctx.w.line(std::string("const ") + (f64 ? "hqc_f64 " : "hqc_i64 ") + values[i] + " = " + flag + " ? " + a.input + " : " +
                  (f64 ? "0.0" : "0") + ";");
-      values.push_back(v);
     }
     ctx.w.line("// The warp's qualifying lanes one group at a time: one update of the CTA's table per group.");
     ctx.w.line("hqc_u32 " + pending + " = HQC_BALLOT(" + flag + ");");
     auto loop = ctx.w.block("while (" + pending + " != 0u)");
     ctx.w.line("const hqc_i64 " + group + " = hqc_warp_group_of(" + pending + ", " + g + ");");
     ctx.w.line("const hqc_u32 " + lanes + " = hqc_warp_group_lanes(" + flag + ", " + g + ", " + group + ");");
-    std::vector<std::string> totals;
+    std::vector<std::string> totals(accs_.size());
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
-      const std::string t = names::warp_total(agg_->name, a.name);
-      ctx.w.line("const hqc_" + a.type + " " + t + " = hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ");");
-      totals.push_back(t);
+      if (first[i] != i) {
+        totals[i] = totals[first[i]];
+        continue;
+      }
+      totals[i] = names::warp_total(agg_->name, a.name);
+      const std::string total = counts_lanes(a) ? "hqc_warp_group_count(" + lanes + ")"
+                                                : "hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ")";
+      ctx.w.line("const hqc_" + a.type + " " + totals[i] + " = " + total + ";");
     }
     {
       auto lane0 = ctx.w.block("if (hqc_lane() == 0)");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
+        if (first[i] != i) continue;  // shares the scratchpad of its equal
         const std::string call = a.type == "i128" ? "hqc_gb_local_sum_group_i128(" : "hqc_gb_local_" + a.op + "_" + a.type + "(";
         ctx.w.line(call + scratch_ptrs_[i] + ", " + group + ", " + totals[i] + ");");
       }
@@ -767,7 +800,8 @@ class AggregateSink : public SinkEmitter {
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)
   const ir::AggregationTable* agg_ = nullptr;
   std::vector<AccumulatorPlan> accs_;
-  std::vector<std::string> scratch_ptrs_;  // C3: parallel to accs_
+  std::vector<std::string> scratch_ptrs_;  // C3: parallel to accs_ (equal accumulators share one)
+  std::vector<size_t> first_;              // per accumulator: the first of equal ones (itself when none)
   bool hashed_ = false;                    // GlobalHash layout
   std::string local_slots_param_;          // C3: slots of the CTA's table (direct: all; hashed: local)
   std::string local_keys_;                 // hashed C3: key lanes of the CTA's table

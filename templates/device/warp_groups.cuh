@@ -77,6 +77,8 @@ HQC_FN void hqc_gb_global_sum_run_i128(HQC_GLOBAL hqc_i64* out, hqc_i64 g, hqc_i
 HQC_FN hqc_i64 hqc_warp_group_of(hqc_u32 pending, hqc_i64 g) { return HQC_SHFL_IDX(g, __ffs((int)pending) - 1); }
 HQC_FN hqc_u32 hqc_warp_group_lanes(hqc_i32 flag, hqc_i64 g, hqc_i64 group) { return HQC_BALLOT(flag && g == group); }
 HQC_FN hqc_i32 hqc_warp_in(hqc_u32 lanes) { return (hqc_i32)((lanes >> hqc_lane()) & 1u); }
+// A COUNT's total over the group: its lanes, counted (every lane holds it, no shuffle).
+HQC_FN hqc_i64 hqc_warp_group_count(hqc_u32 lanes) { return (hqc_i64)__popc(lanes); }
 HQC_FN hqc_i64 hqc_warp_group_sum_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_sum_i64(hqc_warp_in(lanes) ? v : 0); }
 HQC_FN hqc_f64 hqc_warp_group_sum_f64(hqc_f64 v, hqc_u32 lanes) { return hqc_warp_sum_f64(hqc_warp_in(lanes) ? v : 0.0); }
 HQC_FN hqc_i64 hqc_warp_group_min_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_min_i64(hqc_warp_in(lanes) ? v : HQC_I64_MAX); }

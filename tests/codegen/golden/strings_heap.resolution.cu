@@ -77,12 +77,10 @@ HQC_KERNEL void strings_heap_p0_aggregate(
   HQC_SCRATCH_BEGIN
   HQC_LOCAL hqc_i64* s_agg0_local_keys = (HQC_LOCAL hqc_i64*)(hqc_scratch + 0);
   HQC_LOCAL hqc_i64* s_agg0_n = (HQC_LOCAL hqc_i64*)(hqc_scratch + 1 * agg0_local_slots);
-  HQC_LOCAL hqc_i64* s_agg0_count = (HQC_LOCAL hqc_i64*)(hqc_scratch + 1 * agg0_local_slots + agg0_local_slots);
 
   // ---- aggregate agg0: a hashed group table per CTA in scratchpad (C3) ----
   hqc_gb_local_fill_keys(s_agg0_local_keys, agg0_local_slots, 1);
   hqc_gb_local_fill_i64(s_agg0_n, agg0_local_slots, 0);
-  hqc_gb_local_fill_i64(s_agg0_count, agg0_local_slots, 0);
   HQC_BARRIER();
 
   for (hqc_i64 tile = hqc_tile_first(); tile < rows_orders; tile += hqc_tile_stride()) {
@@ -110,7 +108,6 @@ HQC_KERNEL void strings_heap_p0_aggregate(
     flag = flag && (lg_agg0 >= 0 || g_agg0 >= 0);
     if (lg_agg0 >= 0) {
       hqc_gb_local_sum_i64(s_agg0_n, lg_agg0, 1);
-      hqc_gb_local_sum_i64(s_agg0_count, lg_agg0, 1);
     }
     if (g_agg0 >= 0) {
       hqc_gb_global_sum_i64(agg0_n, g_agg0, 1);
@@ -121,11 +118,11 @@ HQC_KERNEL void strings_heap_p0_aggregate(
   // ---- aggregate agg0: merge the CTA's hashed table, one atomic per group and aggregate (C3) ----
   HQC_BARRIER();
   for (hqc_i64 ms_agg0 = HQC_LID(); ms_agg0 < agg0_local_slots; ms_agg0 += HQC_BDIM()) {
-    if (s_agg0_count[ms_agg0] == 0) continue;  // no tuple of this CTA
+    if (s_agg0_n[ms_agg0] == 0) continue;  // no tuple of this CTA
     const hqc_i64 mkey_agg0 = s_agg0_local_keys[ms_agg0];
     const hqc_i64 mg_agg0 = hqc_gb_hash_slot_i64(agg0_key_o_year, agg0_capacity, mkey_agg0, agg0_overflow);
     if (mg_agg0 < 0) continue;  // the global table is full: flagged, the host grows it
     hqc_gb_merge_sum_i64(agg0_n, mg_agg0, s_agg0_n, ms_agg0);
-    hqc_gb_merge_sum_i64(agg0_tuples, mg_agg0, s_agg0_count, ms_agg0);
+    hqc_gb_merge_sum_i64(agg0_tuples, mg_agg0, s_agg0_n, ms_agg0);
   }
 }

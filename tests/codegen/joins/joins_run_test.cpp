@@ -617,3 +617,32 @@ TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops
     });
   }
 }
+
+TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result column its value") {
+  // COUNT(*), COUNT(f_v) (f_v has no NULL: its input is the same 1) and the table's tuple count are
+  // one; SUM(f_v) twice is one. f_g's 7 slots take C3 (a warp's few groups on CUDA).
+  const char* sql = "select f_g, count(*) as n, count(f_v) as m, sum(f_v) as s, sum(f_v) as s2 from f group by f_g";
+  const Rows& r = rows();
+  std::map<int64_t, std::pair<int64_t, int64_t>> g;  // f_g -> (rows, sum)
+  for (size_t i = 0; i < r.f_id.size(); ++i) {
+    g[r.f_g[i]].first += 1;
+    g[r.f_g[i]].second += r.f_v[i];
+  }
+  Table2 expected;
+  for (const auto& [k, v] : g) expected.push_back({k, v.first, v.first, v.second, v.second});
+  check(sql, expected, false);
+  const planner::DatabaseStatistics stats(database());
+  for_each_model_and_dialect(sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
+    if (model != ir::ExecutionModel::Resolution) return;
+    const codegen::GeneratedProgram gen = codegen::generate(program_with_stats(sql, model, stats), dialect);
+    size_t fills = 0;
+    for (size_t at = gen.kernels_source.find("hqc_gb_local_fill_i64("); at != std::string::npos;
+         at = gen.kernels_source.find("hqc_gb_local_fill_i64(", at + 1))
+      ++fills;
+    CHECK(fills == 2);  // the count and the sum, not five arrays
+    if (dialect == codegen::Dialect::Cuda) {
+      CHECK(gen.kernels_source.find("hqc_warp_group_count(") != std::string::npos);
+      CHECK(test::nvrtc_compile_log(gen.source, "sm_90") == "");
+    }
+  });
+}
