@@ -105,6 +105,7 @@ struct AccumulatorPlan {
   std::string input;      // device expression of this tuple's contribution
   std::string identity;   // register / scratchpad initial value
   std::string state;      // 128-bit MIN/MAX: the state-word buffer of the locked update
+  uint64_t input_bound = 0;  // SUM: the largest |input| (ir::Accumulator::input_bound), 0 unknown
 };
 
 // The accumulators of `agg` with this tuple's contribution, and last (when the table has one) its

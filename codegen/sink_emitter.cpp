@@ -47,6 +47,7 @@
 //     and C2 one locked update per tuple (templates/device/base.h argues the lock). A grouped table
 //     holding one runs C2 (the fusion pass never privatises it).
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "codegen/expr_emitter.h"
@@ -377,6 +378,7 @@ std::vector<AccumulatorPlan> plan_accumulators(KernelContext& ctx, const ir::Agg
     AccumulatorPlan a;
     a.name = acc.name;
     a.buffer = acc.buffer;
+    a.input_bound = acc.input_bound;
     // The table's own buffers (arguments of a compound kernel; a multi-pass write kernel only reads
     // the inputs: the finish kernel stores into them).
     const ir::Buffer& b = table_buffer(ctx, acc.buffer);
@@ -461,6 +463,7 @@ namespace {
 // filtered to a region's five, few rows qualifying) was 1.07x with a limit of 32
 // (bench/results/2026-11-28-h100-tpch-kernels, run 4).
 constexpr uint64_t kWarpGroupSlots = 16;
+constexpr uint64_t kWarpLanes = 32;  // CUDA's warp: the only dialect with the few-groups path
 
 class AggregateSink : public SinkEmitter {
  public:
@@ -712,7 +715,6 @@ class AggregateSink : public SinkEmitter {
     const std::string pending = names::warp_pending(agg_->name), group = names::warp_group(agg_->name);
     const std::string lanes = names::warp_lanes(agg_->name);
     const std::vector<size_t>& first = first_;
-    auto counts_lanes = [&](const AccumulatorPlan& a) { return a.op == "sum" && a.type == "i64" && a.input == "1"; };
     std::vector<std::string> values(accs_.size());
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
@@ -735,8 +737,11 @@ class AggregateSink : public SinkEmitter {
         continue;
       }
       totals[i] = names::warp_total(agg_->name, a.name);
-      const std::string total = counts_lanes(a) ? "hqc_warp_group_count(" + lanes + ")"
-                                                : "hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ")";
+      std::string total = "hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ")";
+      const char* narrow = lane_sum_fits(a, 0) ? "hqc_warp_group_sum_small(" : lane_sum_fits(a, 16) ? "hqc_warp_group_sum_split(" : nullptr;
+      if (counts_lanes(a)) total = "hqc_warp_group_count(" + lanes + ")";
+      else if (narrow != nullptr && a.type == "i64") total = narrow + values[i] + ", " + lanes + ")";
+      else if (narrow != nullptr) total = std::string("hqc_i128_from_i64(") + narrow + values[i] + ", " + lanes + "))";
       ctx.w.line("const hqc_" + a.type + " " + totals[i] + " = " + total + ";");
     }
     {
@@ -768,21 +773,35 @@ class AggregateSink : public SinkEmitter {
     }
     ctx.w.line("hqc_u32 " + runs + " = hqc_warp_pairs(" + flag + ");");
     ctx.w.line("if (" + runs + " != 0u) " + runs + " &= " + same + ";");
-    std::vector<std::string> values;
-    for (const AccumulatorPlan& a : accs_) {
-      const std::string v = names::accumulator_input(agg_->name, a.name);
+    // Equal accumulators (first_) share one value; a COUNT's run total is the run's length; an i64
+    // SUM whose 32 inputs fit int32 scans in 32 bits.
+    std::vector<std::string> values(accs_.size());
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i) {
+        values[i] = values[first_[i]];
+        continue;
+      }
+      values[i] = names::accumulator_input(agg_->name, a.name);
       if (a.type == "i128")
-        ctx.w.line("hqc_i128 " + v + " = hqc_i128_from_i64(" + a.input + ");");
+        ctx.w.line("hqc_i128 " + values[i] + " = hqc_i128_from_i64(" + a.input + ");");
       else
-        ctx.w.line("hqc_" + a.type + " " + v + " = " + a.input + ";");
-      values.push_back(v);
+        ctx.w.line("hqc_" + a.type + " " + values[i] + " = " + a.input + ";");
     }
     ctx.w.line("// Runs of neighbouring lanes in one group: each lane gets its run's total so far, the last lane the run's.");
     {
       auto combine = ctx.w.block("if (" + runs + " != 0u)");
       ctx.w.line("const hqc_i32 " + first + " = hqc_warp_run_first(" + runs + ");");
-      for (size_t i = 0; i < accs_.size(); ++i)
-        ctx.w.line(values[i] + " = hqc_warp_run_" + accs_[i].op + "_" + accs_[i].type + "(" + values[i] + ", " + first + ");");
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        if (first_[i] != i) continue;
+        if (counts_lanes(a))
+          ctx.w.line(values[i] + " = (hqc_i64)(hqc_lane() - " + first + " + 1);");
+        else if (a.type == "i64" && lane_sum_fits(a, 0))
+          ctx.w.line(values[i] + " = hqc_warp_run_sum_small(" + values[i] + ", " + first + ");");
+        else
+          ctx.w.line(values[i] + " = hqc_warp_run_" + a.op + "_" + a.type + "(" + values[i] + ", " + first + ");");
+      }
     }
     ctx.w.line(flag + " = " + flag + " && hqc_warp_run_last(" + runs + ");");
     if (agg_->layout == ir::AggLayout::GlobalHash) {
@@ -795,6 +814,16 @@ class AggregateSink : public SinkEmitter {
       const std::string call = a.type == "i128" ? "hqc_gb_global_sum_run_i128(" : "hqc_gb_global_" + a.op + "_" + a.type + "(";
       ctx.w.line(call + a.pointer + ", " + g + ", " + values[i] + ");");
     }
+  }
+
+  // A COUNT (or any SUM of 1): its total over lanes is how many there are.
+  static bool counts_lanes(const AccumulatorPlan& a) { return a.op == "sum" && a.type == "i64" && a.input == "1"; }
+  // An integer SUM whose inputs, split at bit `split` (0: whole), add up over a warp's 32 lanes within
+  // 32 bits (a signed high part and an unsigned low part of `split` bits): by its statistics bound.
+  static bool lane_sum_fits(const AccumulatorPlan& a, unsigned split) {
+    if (a.op != "sum" || (a.type != "i64" && a.type != "i128") || a.input_bound == 0) return false;
+    const uint64_t high = static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) / kWarpLanes - (split == 0 ? 0 : 1);
+    return (a.input_bound >> split) <= high;
   }
 
   // ((k0 - min0) * domain1 + (k1 - min1)) * domain2 + (k2 - min2)

@@ -43,6 +43,8 @@ template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
 template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
 template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
 __device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __reduce_add_sync(unsigned, int);
+__device__ unsigned __reduce_add_sync(unsigned, unsigned);
 __device__ int __popc(unsigned);
 __device__ int __popcll(unsigned long long);
 __device__ int __clz(int);

@@ -950,6 +950,11 @@ size_t Lowering::add_accumulator(AggregationTable& t, const plan::LogicalOp& agg
   // rows) covers their sum too.
   a.wide = wide_extreme || (f == plan::AggFunc::Sum && !zero_without_input && combining_ == nullptr &&
                             (type.id == TypeId::Decimal || type.id == TypeId::Int64) && sum_may_overflow(*a.arg, p));
+  if (f == plan::AggFunc::Sum && options_.stats != nullptr && a.element == ScalarType::I64 && !wide_extreme) {
+    const long double bound = magnitude_bound(*a.arg, p);
+    if (bound >= 0 && bound < static_cast<long double>(std::numeric_limits<int64_t>::max()))
+      a.input_bound = static_cast<uint64_t>(bound);
+  }
   uint64_t pattern = wide_extreme                ? 0
                      : f == plan::AggFunc::Min ? fill_min(a.element)
                      : f == plan::AggFunc::Max ? fill_max(a.element)

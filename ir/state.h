@@ -277,6 +277,9 @@ struct Accumulator {
   // Also MIN/MAX of a 128-bit value (ir/decimal128.cpp): two words per slot, zero-filled, guarded
   // by state_buffer.
   bool wide = false;
+  // SUM: the largest |argument| the statistics prove (its columns' bounds through the arithmetic),
+  // 0 where unknown. Codegen sums a warp's inputs in 32 bits where 32 of them fit.
+  uint64_t input_bound = 0;
   std::string buffer;       // one element per slot (two when wide)
   // 128-bit MIN/MAX only: one U32 per slot, zero-filled — 0 no value yet, 1 being updated, 2 holds
   // a value (the locked update of templates/device/base.h; no 128-bit atomic exists).

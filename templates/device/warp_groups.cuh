@@ -51,6 +51,18 @@ HQC_WARP_RUN_SCAN(hqc_warp_run_min_i64, hqc_i64, y < v ? y : v)
 HQC_WARP_RUN_SCAN(hqc_warp_run_max_i64, hqc_i64, y > v ? y : v)
 #undef HQC_WARP_RUN_SCAN
 
+// A run's total of inputs whose 32 sum within int32 (the caller knows their bound): the scan in
+// 32 bits, one shuffle a step instead of two.
+HQC_FN hqc_i64 hqc_warp_run_sum_small(hqc_i64 v, hqc_i32 first) {
+  const hqc_i32 lane = hqc_lane();
+  hqc_i32 s = (hqc_i32)v;
+  for (hqc_i32 d = 1; d < HQC_SIMD_WIDTH; d <<= 1) {
+    const hqc_i32 y = HQC_SHFL_UP(s, d);
+    if (lane - d >= first) s += y;
+  }
+  return s;
+}
+
 HQC_FN hqc_i128 hqc_warp_run_sum_i128(hqc_i128 s, hqc_i32 first) {
   const hqc_i32 lane = hqc_lane();
   for (hqc_i32 d = 1; d < HQC_SIMD_WIDTH; d <<= 1) {
@@ -80,6 +92,28 @@ HQC_FN hqc_i32 hqc_warp_in(hqc_u32 lanes) { return (hqc_i32)((lanes >> hqc_lane(
 // A COUNT's total over the group: its lanes, counted (every lane holds it, no shuffle).
 HQC_FN hqc_i64 hqc_warp_group_count(hqc_u32 lanes) { return (hqc_i64)__popc(lanes); }
 HQC_FN hqc_i64 hqc_warp_group_sum_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_sum_i64(hqc_warp_in(lanes) ? v : 0); }
+// The same for inputs whose 32 sum within int32 (the caller knows their bound): one warp reduction
+// instruction where the architecture has it (sm_80 on), else the 64-bit tree.
+HQC_FN hqc_i64 hqc_warp_group_sum_small(hqc_i64 v, hqc_u32 lanes) {
+#if __CUDA_ARCH__ >= 800
+  return (hqc_i64)__reduce_add_sync(0xffffffffu, hqc_warp_in(lanes) ? (hqc_i32)v : 0);
+#else
+  return hqc_warp_sum_i64(hqc_warp_in(lanes) ? v : 0);
+#endif
+}
+// Inputs up to ~2^42 in magnitude (the caller knows their bound): each is high x 2^16 + low, low
+// the unsigned 16 bits (32 of them sum below 2^21) and high the signed rest, whose 32 sum within
+// int32 — two reductions instead of the 64-bit tree (sm_80 on).
+HQC_FN hqc_i64 hqc_warp_group_sum_split(hqc_i64 v, hqc_u32 lanes) {
+#if __CUDA_ARCH__ >= 800
+  const hqc_i64 x = hqc_warp_in(lanes) ? v : 0;
+  const hqc_i64 low = (hqc_i64)__reduce_add_sync(0xffffffffu, (hqc_u32)(x & 0xffff));
+  const hqc_i64 high = (hqc_i64)__reduce_add_sync(0xffffffffu, (hqc_i32)(x >> 16));
+  return high * 65536 + low;
+#else
+  return hqc_warp_sum_i64(hqc_warp_in(lanes) ? v : 0);
+#endif
+}
 HQC_FN hqc_f64 hqc_warp_group_sum_f64(hqc_f64 v, hqc_u32 lanes) { return hqc_warp_sum_f64(hqc_warp_in(lanes) ? v : 0.0); }
 HQC_FN hqc_i64 hqc_warp_group_min_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_min_i64(hqc_warp_in(lanes) ? v : HQC_I64_MAX); }
 HQC_FN hqc_i64 hqc_warp_group_max_i64(hqc_i64 v, hqc_u32 lanes) { return hqc_warp_max_i64(hqc_warp_in(lanes) ? v : HQC_I64_MIN); }

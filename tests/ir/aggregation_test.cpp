@@ -195,6 +195,20 @@ TEST_CASE("decimal sums are 128-bit where rows x max |value| can leave int64, 64
                                                                    {"avg_qty__count", false}, {"n", false}});
   CHECK(wide_of(build(json, &sf100))["charge"]);
   CHECK(!wide_of(build(json, &sf100))["qty"]);
+  // The largest |input| of each SUM (Accumulator::input_bound): from the statistics' column bounds,
+  // 0 without them and for COUNTs. l_quantity is at most 50.00 (5000 at scale 2).
+  auto bound_of = [](const ir::Program& p) {
+    std::map<std::string, uint64_t> out;
+    for (const ir::Accumulator& a : p.aggregations[0].accumulators) out[a.name] = a.input_bound;
+    return out;
+  };
+  for (const auto& [name, bound] : bound_of(blind)) CHECK_MESSAGE(bound == 0, name);
+  const std::map<std::string, uint64_t> bounds = bound_of(build(json, &sf10));
+  CHECK(bounds.at("qty") == 5000);
+  CHECK(bounds.at("avg_qty__sum") == 5000);
+  CHECK(bounds.at("charge") > uint64_t{100000000000});  // ~1.1e11 at scale 6
+  CHECK(bounds.at("avg_qty__count") == 0);
+  CHECK(bounds.at("n") == 0);
 }
 
 TEST_CASE("a sum of a derived table's computed column is bounded through the expression it stands for (TPC-H Q8)") {

@@ -618,7 +618,7 @@ TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops
   }
 }
 
-TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result column its value") {
+TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result column its value; small sums in 32 bits") {
   // COUNT(*), COUNT(f_v) (f_v has no NULL: its input is the same 1) and the table's tuple count are
   // one; SUM(f_v) twice is one. f_g's 7 slots take C3 (a warp's few groups on CUDA).
   const char* sql = "select f_g, count(*) as n, count(f_v) as m, sum(f_v) as s, sum(f_v) as s2 from f group by f_g";
@@ -642,7 +642,11 @@ TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result colu
     CHECK(fills == 2);  // the count and the sum, not five arrays
     if (dialect == codegen::Dialect::Cuda) {
       CHECK(gen.kernels_source.find("hqc_warp_group_count(") != std::string::npos);
+      // f_v's bound (statistics) is small: a warp's 32 inputs sum in 32 bits, one reduction
+      // instruction from sm_80 on, the 64-bit tree before (both must compile).
+      CHECK(gen.kernels_source.find("hqc_warp_group_sum_small(") != std::string::npos);
       CHECK(test::nvrtc_compile_log(gen.source, "sm_90") == "");
+      CHECK(test::nvrtc_compile_log(gen.source, "sm_75") == "");
     }
   });
 }
