@@ -3,8 +3,9 @@
 //   guarantees: where a pipeline P probes hash table A (inner or semi, on one key column k: every
 //     tuple of P that goes on has k in A) and also hash table B, B is probed by no other op of the
 //     program, and B brings k in — k is B's j-th probe key, or B is an inner join and k one of its
-//     payload columns — B's rows first probe A (semi) with B's j-th build key or that column: a
-//     build row whose key is not in A could only match tuples P drops. TPC-H Q9: lineitem probes the
+//     payload columns — B's rows first probe A (semi) with B's j-th build key or that column (or the
+//     scan's column a copying Map renames into it: TPC-H Q21's EXISTS builds key on sq310_1 :=
+//     l2.l_orderkey): a build row whose key is not in A could only match tuples P drops. TPC-H Q9: lineitem probes the
 //     parts named '%green%' by l_partkey and partsupp by (l_suppkey, l_partkey), so partsupp's build
 //     inserts the ~5 % of its rows of those parts instead of all (24 M rows at SF 30, 4.7 of Q9's
 //     12.5 ms on an H200). Q3 (payload): lineitem probes orders, then the BUILDING customers by the
@@ -14,8 +15,8 @@
 //     reads, materialized from a base table by one pipeline: the semi probe goes into that pipeline,
 //     so the gather moves only the rows that can match (Q9 under mpirun: ~5 % of partsupp to every
 //     rank instead of all of it).
-//     Applied only when A's build is selective itself (it filters or probes), reads a base table and
-//     is not rank-local — so A is whole on every rank when B's rows are read: replicated, or merged
+//     Applied only when A's build is selective itself (it filters or probes; a probe this pass added
+//     does not count), reads a base table and is not rank-local — so A is whole on every rank when B's rows are read: replicated, or merged
 //     before its users run (B may be rank-local: a rank's share loses only rows none of its probes
 //     can match) — and when the key types agree; the payload form only when B's rows come from a
 //     table of at least kPayloadReductionRows rows by the statistics (it mostly reaches small
@@ -52,10 +53,14 @@ Pipeline* build_of(Program& program, const std::string& table) {
 
 bool from_base_table(const Pipeline& p) { return !p.source.table.empty() && p.source.output.empty() && p.source.aggregation.empty(); }
 
-bool selective(const Pipeline& p) {
-  return std::any_of(p.ops.begin(), p.ops.end(), [](const PipelineOp& op) {
+// Filters or probes of its own, not counting the probes this pass added (`added`): a table whose
+// only restriction is such a probe restricts nothing its probe's table does not (TPC-H Q21's two
+// lineitem builds, each reduced by the 'F' orders: one must not be reduced again by the other).
+bool selective(const Pipeline& p, const std::set<int>& added) {
+  return std::any_of(p.ops.begin(), p.ops.end(), [&](const PipelineOp& op) {
     return op.kind == PipelineOpKind::Filter ||
-           (op.kind == PipelineOpKind::Probe && (op.join_type == plan::JoinType::Inner || op.join_type == plan::JoinType::Semi));
+           (op.kind == PipelineOpKind::Probe && added.count(op.id) == 0 &&
+            (op.join_type == plan::JoinType::Inner || op.join_type == plan::JoinType::Semi));
   });
 }
 
@@ -79,6 +84,25 @@ Pipeline* rows_of_build(Program& program, Pipeline& build) {
     }
   }
   return writer != nullptr && from_base_table(*writer) ? writer : nullptr;
+}
+
+// `key` as a column the scan of `p` reads: itself, or the source column a copying Map binds it to
+// (TPC-H Q21's EXISTS build keys on sq310_1 := l2.l_orderkey); null otherwise.
+plan::ExprPtr source_column_of(const Pipeline& p, const plan::ExprPtr& key) {
+  if (key->kind != plan::ExprKind::Column) return nullptr;
+  const AttributeBinding* b = p.find_attribute(key->source, key->column);
+  if (b == nullptr) return nullptr;
+  if (b->origin == AttributeBinding::Origin::SourceColumn) return key;
+  if (b->origin != AttributeBinding::Origin::Computed) return nullptr;
+  for (const PipelineOp& op : p.ops) {
+    if (op.id != b->op_id || op.kind != PipelineOpKind::Map) continue;
+    for (const plan::NamedExpr& e : op.exprs) {
+      if (e.name != key->column || e.expr->kind != plan::ExprKind::Column) continue;
+      const AttributeBinding* src = p.find_attribute(e.expr->source, e.expr->column);
+      if (src != nullptr && src->origin == AttributeBinding::Origin::SourceColumn) return e.expr;
+    }
+  }
+  return nullptr;
 }
 
 // Pipelines in dependency order again after one gained a dependency, moving as little as possible
@@ -113,6 +137,7 @@ void reorder(Program& program) {
 
 void reduce_builds(Program& program) {
   int next_op = 0;
+  std::set<int> added;  // the semi probes this pass inserted
   for (const Pipeline& p : program.pipelines)
     for (const PipelineOp& op : p.ops) next_op = std::max(next_op, op.id + 1);
 
@@ -126,7 +151,7 @@ void reduce_builds(Program& program) {
           continue;
         const HashTable* ha = program.find_hash_table(a.hash_table);
         const Pipeline* build_a = build_of(program, a.hash_table);
-        if (ha == nullptr || build_a == nullptr || ha->rank_local || !from_base_table(*build_a) || !selective(*build_a)) continue;
+        if (ha == nullptr || build_a == nullptr || ha->rank_local || !from_base_table(*build_a) || !selective(*build_a, added)) continue;
         for (const PipelineOp& b : probe.ops) {
           if (b.kind != PipelineOpKind::Probe || b.hash_table == a.hash_table) continue;
           const HashTable* hb = program.find_hash_table(b.hash_table);
@@ -149,13 +174,14 @@ void reduce_builds(Program& program) {
           if (large && b.join_type == plan::JoinType::Inner && carried != nullptr && carried->origin == AttributeBinding::Origin::ProbePayload &&
               carried->op_id == b.id)
             keys.push_back(a.probe_keys[0]);
-          for (const plan::ExprPtr& key : keys) {
-            if (key->kind != plan::ExprKind::Column || !(key->type == ha->build_keys.at(0)->type)) continue;
-            const AttributeBinding* bound = rows_b->find_attribute(key->source, key->column);
-            if (bound == nullptr || bound->origin != AttributeBinding::Origin::SourceColumn) continue;  // probed before any op
+          for (const plan::ExprPtr& candidate : keys) {
+            // Probed before any op: a column of the scan (through a copying Map).
+            const plan::ExprPtr key = source_column_of(*rows_b, candidate);
+            if (key == nullptr || !(key->type == ha->build_keys.at(0)->type)) continue;
             PipelineOp semi;
             semi.kind = PipelineOpKind::Probe;
             semi.id = next_op++;
+            added.insert(semi.id);
             semi.hash_table = a.hash_table;
             semi.probe_keys = {key};
             semi.join_type = plan::JoinType::Semi;

@@ -16,6 +16,7 @@ namespace hqc::ir {
 std::vector<Pass> default_passes() {
   return {
       {"reduce_builds", reduce_builds},
+      {"order_probes", order_probes},
       {"dictionary_tables", dictionary_tables},
       {"assign_parameters", assign_parameters},
       {"flag_arithmetic", flag_arithmetic},

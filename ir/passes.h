@@ -34,6 +34,8 @@ struct PassOptions {
 //                      only the rows that can match: its build (or the pipeline materializing the
 //                      rows a distributed build gathers) probes that table first
 //                      (ir/pass_reduce_builds.cpp)
+//   order_probes       cheap probes (one lookup) before those that walk chains or test residuals,
+//                      within runs of probes that keep or drop a tuple (ir/pass_order_probes.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
 //                      (ir/pass_dictionary_tables.cpp)
@@ -50,6 +52,7 @@ struct PassOptions {
 std::vector<Pass> default_passes();
 
 void reduce_builds(Program& program);
+void order_probes(Program& program);
 void dictionary_tables(Program& program);
 void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);

@@ -98,10 +98,14 @@ struct ArgSpec {
   std::string column;
   std::string name;
   ScalarKind scalar = ScalarKind::I64;
+  // Buffer: the kernel may write it (ir::KernelArg::written; a buffer it only reads is a const
+  // pointer in the generated kernel). Two pipelines that only read a buffer may run at once
+  // (pipeline_waves.h); unknown is written.
+  bool written = true;
 
   static ArgSpec col(std::string table, std::string column) { return {Kind::Column, std::move(table), std::move(column), "", ScalarKind::I64}; }
   static ArgSpec heap(std::string table, std::string column) { return {Kind::ColumnHeap, std::move(table), std::move(column), "", ScalarKind::I64}; }
-  static ArgSpec buf(std::string name) { return {Kind::Buffer, "", "", std::move(name), ScalarKind::I64}; }
+  static ArgSpec buf(std::string name, bool written = true) { return {Kind::Buffer, "", "", std::move(name), ScalarKind::I64, written}; }
   static ArgSpec param(std::string name, ScalarKind k) { return {Kind::Param, "", "", std::move(name), k}; }
   static ArgSpec scratch() { return {Kind::Scratch, "", "", "", ScalarKind::I64}; }
 };

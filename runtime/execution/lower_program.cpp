@@ -307,7 +307,7 @@ std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir
     switch (a.kind) {
       case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column)); break;
       case ir::KernelArg::Kind::ColumnHeap: out.push_back(ArgSpec::heap(a.table, a.column)); break;
-      case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name)); break;
+      case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name, a.written)); break;
       case ir::KernelArg::Kind::Param: out.push_back(ArgSpec::param(a.name, scalar_of(program, a.type, a.name))); break;
       case ir::KernelArg::Kind::Scratch: out.push_back(ArgSpec::scratch()); break;
     }

@@ -11,6 +11,7 @@ namespace {
 
 struct Touches {
   std::set<std::string> buffers;
+  std::set<std::string> writes;  // buffers a launch may write (ArgSpec::written)
   std::set<std::string> sets;  // parameters set by its params_from_buffers
   std::set<std::string> uses;  // parameters its launches read
 };
@@ -20,6 +21,7 @@ Touches touches_of(const PipelineSpec& pipeline) {
   for (const LaunchSpec& launch : pipeline.launches) {
     for (const ArgSpec& a : launch.args) {
       if (a.kind == ArgSpec::Kind::Buffer) t.buffers.insert(a.name);
+      if (a.kind == ArgSpec::Kind::Buffer && a.written) t.writes.insert(a.name);
       if (a.kind == ArgSpec::Kind::Param) t.uses.insert(a.name);
     }
     if (!launch.tuples_param.empty()) t.uses.insert(launch.tuples_param);
@@ -34,7 +36,11 @@ Touches touches_of(const PipelineSpec& pipeline) {
     if (!f.nonzero_buffer.empty()) t.buffers.insert(f.nonzero_buffer);
     t.sets.insert(f.param);
   }
-  for (const CheckSpec& check : pipeline.checks) t.buffers.insert(check.flag_buffer);
+  for (const CheckSpec& check : pipeline.checks) {
+    // Checked after its wave, and reset by the host when the pipeline restarts: as good as written.
+    t.buffers.insert(check.flag_buffer);
+    t.writes.insert(check.flag_buffer);
+  }
   return t;
 }
 
@@ -60,7 +66,7 @@ PipelineWaves pipeline_waves(const ExecutablePlan& plan) {
     for (size_t p = 0; p < q; ++p) {
       const Touches& a = touches[p];
       const Touches& b = touches[q];
-      const bool buffer = intersects(a.buffers, b.buffers);
+      const bool buffer = intersects(a.writes, b.buffers) || intersects(a.buffers, b.writes);
       const bool param = intersects(a.sets, b.uses) || intersects(a.sets, b.sets) || intersects(a.uses, b.sets);
       if (!buffer && !param) continue;
       result.after[q].push_back(p);

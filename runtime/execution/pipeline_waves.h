@@ -4,9 +4,11 @@
 // Contract:
 //   - A pipeline touches a state buffer when one of its launches takes it as an argument
 //     (ArgSpec::Kind::Buffer), one of its ParamFromBuffers reads it (buffer, nonzero_buffer) or one
-//     of its CheckSpecs reads it as a flag. The plan does not say which side of a shared buffer
-//     reads and which writes, so any buffer two pipelines share orders them as the plan does:
-//     q (later in the plan) runs in a later wave than p.
+//     of its CheckSpecs reads it as a flag; it writes it when a launch takes it with
+//     ArgSpec::written (the generated kernels declare the others const; other launches count as
+//     writing) or checks it (the host resets a flag when the pipeline restarts). A buffer two pipelines share orders them as the plan does — q (later in the plan)
+//     runs in a later wave than p — unless neither writes it: two probes of one hash table (TPC-H
+//     Q21's EXISTS builds, both reduced by the orders table) run at once.
 //   - A pipeline sets a parameter through its params_from_buffers and uses one as a launch argument,
 //     a tuple count, a scratchpad size or a scratchpad bound. When p and q (p earlier) both touch a
 //     parameter and one of them sets it, q runs in p's wave or later: the executor reads the values

@@ -110,3 +110,19 @@ TEST_CASE("pipeline_waves: an empty plan has no waves") {
   CHECK(w.waves == 0);
   CHECK(w.wave.empty());
 }
+
+TEST_CASE("pipeline_waves: pipelines that only read a buffer run at once; a writer orders them") {
+  ExecutablePlan plan;
+  // 0 builds ht; 1 and 2 probe it (read only) while building their own tables: both in wave 1.
+  // 3 writes ht again: after both readers. 4 reads ht only, but after the writer 3.
+  plan.pipelines.push_back(pipeline("build ht", {launch({ArgSpec::buf("ht")})}));
+  plan.pipelines.push_back(pipeline("probe into a", {launch({ArgSpec::buf("ht", false), ArgSpec::buf("a")})}));
+  plan.pipelines.push_back(pipeline("probe into b", {launch({ArgSpec::buf("ht", false), ArgSpec::buf("b")})}));
+  plan.pipelines.push_back(pipeline("rewrite ht", {launch({ArgSpec::buf("ht")})}));
+  plan.pipelines.push_back(pipeline("probe into c", {launch({ArgSpec::buf("ht", false), ArgSpec::buf("c")})}));
+  const PipelineWaves w = pipeline_waves(plan);
+  CHECK(w.wave == std::vector<size_t>{0, 1, 1, 2, 3});
+  CHECK(w.after[2] == std::vector<size_t>{0});
+  CHECK(w.after[3] == std::vector<size_t>{0, 1, 2});
+  CHECK(w.after[4] == std::vector<size_t>{0, 3});
+}
