@@ -16,12 +16,13 @@
 //     so the gather moves only the rows that can match (Q9 under mpirun: ~5 % of partsupp to every
 //     rank instead of all of it).
 //     Applied only when A's build is selective itself (it filters or probes; a probe this pass added
-//     does not count), reads a base table and is not rank-local — so A is whole on every rank when B's rows are read: replicated, or merged
-//     before its users run (B may be rank-local: a rank's share loses only rows none of its probes
-//     can match) — and when the key types agree; the payload form only when B's rows come from a
-//     table of at least kPayloadReductionRows rows by the statistics (it mostly reaches small
-//     dimension chains, nation by region or supplier by nation, where the probe saves less than the
-//     wave it adds before B's build). The pipeline that gained the probe depends on A's build; the
+//     does not count) and is not rank-local — A may be built from a base table, an output or groups
+//     (TPC-H Q18: the orders build keeps the orders whose lines sum past 300), and is whole on every
+//     rank when B's rows are read: replicated, or merged before its users run (B may be rank-local:
+//     a rank's share loses only rows none of its probes can match) — and when the key types agree;
+//     the payload form only when B's rows come from a table of at least kPayloadReductionRows rows
+//     by the statistics (it mostly reaches small dimension chains, nation by region or supplier by
+//     nation, where the probe saves less than the wave it adds before B's build). The pipeline that gained the probe depends on A's build; the
 //     pipelines are put back in dependency order (stable: a pipeline moves only after what it
 //     depends on) and renumbered. The answer is the same; B's capacity stays as estimated (an
 //     upper bound).
@@ -151,7 +152,7 @@ void reduce_builds(Program& program) {
           continue;
         const HashTable* ha = program.find_hash_table(a.hash_table);
         const Pipeline* build_a = build_of(program, a.hash_table);
-        if (ha == nullptr || build_a == nullptr || ha->rank_local || !from_base_table(*build_a) || !selective(*build_a, added)) continue;
+        if (ha == nullptr || build_a == nullptr || ha->rank_local || !selective(*build_a, added)) continue;
         for (const PipelineOp& b : probe.ops) {
           if (b.kind != PipelineOpKind::Probe || b.hash_table == a.hash_table) continue;
           const HashTable* hb = program.find_hash_table(b.hash_table);

@@ -180,3 +180,26 @@ TEST_CASE("Q20 distributed: partsupp's rows probed by the lineitem sums keep onl
   CHECK(semi_probes(rows)[0].find("(ps_partkey)") != std::string::npos);
   check_dependency_order(p);
 }
+
+TEST_CASE("a table built from groups restricts a build too: Q18's orders keep those whose lines sum past 300") {
+  // lineitem probes orders by l_orderkey, then the groups over 300 by the orders' o_orderkey.
+  const std::string sql =
+      "SELECT c_name, o_orderkey, sum(l_quantity) AS q FROM customer, orders, lineitem WHERE o_orderkey IN "
+      "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 300) AND c_custkey = o_custkey "
+      "AND o_orderkey = l_orderkey GROUP BY c_name, o_orderkey";
+  const ir::Program p = compiled(sql, false, 1.0);
+  const ir::Pipeline& orders = builder_of(p, "orders");
+  REQUIRE(semi_probes(orders).size() == 1);
+  const std::string groups = semi_probes(orders)[0].substr(0, semi_probes(orders)[0].find('('));
+  bool from_groups = false;
+  for (const ir::Pipeline& q : p.pipelines)
+    if (q.sink.kind == ir::SinkKind::HashBuild && q.sink.state == groups) {
+      from_groups = !q.source.aggregation.empty();
+      CHECK(orders.id > q.id);
+    }
+  CHECK(from_groups);
+  CHECK(semi_probes(orders)[0] == groups + "(o_orderkey)");
+  check_dependency_order(p);
+  // Under mpirun those groups stay on their rank (keyed by the order key): no reduction by them.
+  CHECK(semi_probes(builder_of(compiled(sql, true, 1.0), "orders")).empty());
+}
