@@ -714,11 +714,10 @@ class AggregateSink : public SinkEmitter {
     const std::string flag = names::flag(), g = names::group_index(agg_->name);
     const std::string pending = names::warp_pending(agg_->name), group = names::warp_group(agg_->name);
     const std::string lanes = names::warp_lanes(agg_->name);
-    const std::vector<size_t>& first = first_;
     std::vector<std::string> values(accs_.size());
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
-      if (first[i] != i || counts_lanes(a)) continue;
+      if (first_[i] != i || counts_lanes(a)) continue;
       values[i] = names::accumulator_input(agg_->name, a.name);
       const bool f64 = a.type == "f64";
       ctx.w.line(std::string("const ") + (f64 ? "hqc_f64 " : "hqc_i64 ") + values[i] + " = " + flag + " ? " + a.input + " : " +
@@ -732,8 +731,8 @@ class AggregateSink : public SinkEmitter {
     std::vector<std::string> totals(accs_.size());
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
-      if (first[i] != i) {
-        totals[i] = totals[first[i]];
+      if (first_[i] != i) {
+        totals[i] = totals[first_[i]];
         continue;
       }
       totals[i] = names::warp_total(agg_->name, a.name);
@@ -748,7 +747,7 @@ class AggregateSink : public SinkEmitter {
       auto lane0 = ctx.w.block("if (hqc_lane() == 0)");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
-        if (first[i] != i) continue;  // shares the scratchpad of its equal
+        if (first_[i] != i) continue;  // shares the scratchpad of its equal
         const std::string call = a.type == "i128" ? "hqc_gb_local_sum_group_i128(" : "hqc_gb_local_" + a.op + "_" + a.type + "(";
         ctx.w.line(call + scratch_ptrs_[i] + ", " + group + ", " + totals[i] + ");");
       }

@@ -622,6 +622,13 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
       if (const runtime::ExecutablePlan* plan = prepare(queries[next])) executor.prefetch_plan_modules(*plan);
     }
   };
+  // The JSON document on stdout (rank 0), its elapsed time from the arguments to this print: what
+  // follows is the teardown (device memory, the context).
+  auto print_document = [&] {
+    out["elapsed_ms"] = ms_since(started);
+    if (format == "json" && rank0) std::printf("%s\n", out.dump(1).c_str());
+    std::fflush(stdout);
+  };
   int worst = 0;  // --sql-file: the highest exit class of a failing query
   for (size_t i = 0; i < queries.size() && !concurrent_mode; ++i) {
     const std::string& name = queries[i];
@@ -692,9 +699,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
         if (format == "json" && rank0 && !out["queries"].empty()) {
           out["queries"].push_back({{"query", name}, {"error", e.what()}, {"exit_code", e.exit_code()}});
           out["not_run"] = std::vector<std::string>(queries.begin() + static_cast<std::ptrdiff_t>(i) + 1, queries.end());
-          out["elapsed_ms"] = ms_since(started);
-          std::printf("%s\n", out.dump(1).c_str());
-          std::fflush(stdout);
+          print_document();
         }
         if (agreed) throw *agreed;
         throw;
@@ -707,9 +712,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
     r.total_ms = ms_since(t0);
     print(r, placement ? &*placement : nullptr);
   }
-  // From the arguments to this print: what follows is the teardown (device memory, the context).
-  out["elapsed_ms"] = ms_since(started);
-  if (format == "json" && rank0) std::printf("%s\n", out.dump(1).c_str());
+  print_document();
   if (batch) return worst;
   if (unsupported.empty()) return 0;
   std::string names;
