@@ -15,6 +15,7 @@
 #include "ir/explain.h"
 #include "ir/verifier.h"
 #include "storage/catalog.h"
+#include "tests/ir/ir_test_util.h"
 
 using namespace hqc;
 
@@ -35,9 +36,7 @@ ir::Program compile_two_groups(const std::string& sql) {
   const Catalog catalog = Catalog::tpch();
   auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "test.sql", catalog, nullptr));
   ir::BuildOptions options;
-  options.partitioned_tables = {"orders", "lineitem", "partsupp"};
-  options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}, {"partsupp", "ps_partkey"}};
-  options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}, {"partsupp", "partsupp"}};
+  test::partition_tpch_like_ranks(options);
   return ir::build_program(plan, catalog, options);
 }
 

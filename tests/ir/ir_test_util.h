@@ -1,4 +1,4 @@
-// Helpers shared by the IR tests: compile an SSB plan file or an inline JSON plan.
+// Helpers shared by the IR tests: compile an SSB plan file or an inline JSON plan; TPC-H's partitioning.
 #pragma once
 
 #include <memory>
@@ -30,6 +30,14 @@ inline ir::Program build_ssb(const std::string& name, const planner::Statistics*
   options.stats = stats;
   options.model = model;
   return ir::build_program(plan, catalog, options);
+}
+
+// TPC-H as mpirun's ranks compile it (storage/partition.h): orders and lineitem by order key, partsupp
+// by part key, the two key ranges separate groups.
+inline void partition_tpch_like_ranks(ir::BuildOptions& options) {
+  options.partitioned_tables = {"orders", "lineitem", "partsupp"};
+  options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}, {"partsupp", "ps_partkey"}};
+  options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}, {"partsupp", "partsupp"}};
 }
 
 }  // namespace hqc::test

@@ -14,6 +14,7 @@
 #include "ir/passes.h"
 #include "ir/verifier.h"
 #include "storage/catalog.h"
+#include "tests/ir/ir_test_util.h"
 
 using namespace hqc;
 
@@ -93,9 +94,7 @@ ir::Program compiled(const std::string& sql, bool distributed, double sf = 1.0) 
   ir::BuildOptions options;
   options.stats = &stats;
   if (distributed) {
-    options.partitioned_tables = {"orders", "lineitem", "partsupp"};
-    options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}, {"partsupp", "ps_partkey"}};
-    options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}, {"partsupp", "partsupp"}};
+    test::partition_tpch_like_ranks(options);
     options.join_exchange = ir::JoinExchange::Broadcast;
   }
   return ir::compile_program(plan, catalog, options);

@@ -15,6 +15,7 @@
 #include "ir/explain.h"
 #include "ir/verifier.h"
 #include "storage/catalog.h"
+#include "tests/ir/ir_test_util.h"
 
 using namespace hqc;
 
@@ -29,9 +30,7 @@ ir::Program compile(const std::string& sql, ir::JoinExchange exchange, unsigned 
   auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "test.sql", catalog, nullptr));
   ir::BuildOptions options;
   if (!passes) options.stats = &stats;
-  options.partitioned_tables = {"orders", "lineitem", "partsupp"};
-  options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}, {"partsupp", "ps_partkey"}};
-  options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}, {"partsupp", "partsupp"}};
+  test::partition_tpch_like_ranks(options);
   options.join_exchange = exchange;
   options.ranks = ranks;
   return passes ? ir::compile_program(plan, catalog, options) : ir::build_program(plan, catalog, options);
