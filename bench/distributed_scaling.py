@@ -33,6 +33,19 @@ def merge_ms(q):
                if l.get("library_call", "").startswith("merge "))
 
 
+def stream_ratio(q):
+    """(GB moved, PCIe bound ms, measured / bound) of a streamed query on rank 0, or None."""
+    st = q.get("concurrent", {}).get("stream") or {}
+    if not st.get("streamed") or not st.get("h2d_bytes_per_s"):
+        return None
+    bound = st["bytes_transferred"] / st["h2d_bytes_per_s"] * 1e3
+    return st["bytes_transferred"] / 1e9, bound, st["measured_ms"] / bound
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
 def main():
     out, bench, sf, ranks = sys.argv[1], sys.argv[2], sys.argv[3], [int(r) for r in sys.argv[4:]]
     runs = {}
@@ -48,7 +61,7 @@ def main():
     if ranks[0] not in runs:
         return 1
     base = runs[ranks[0]]
-    rows, speedups = [], {n: [] for n in ranks}
+    rows, speedups, streams = [], {n: [] for n in ranks}, {n: [] for n in ranks}
     print(f"{bench} SF {sf}: kernel ms (merge ms) per rank count; speedup against {ranks[0]} rank(s)")
     for name, q0 in base.items():
         line = [name]
@@ -61,18 +74,27 @@ def main():
             k, t, m = q["phases"]["kernels_ms"], q["phases"]["total_ms"], merge_ms(q)
             s = q0["phases"]["kernels_ms"] / k if k > 0 else float("nan")
             speedups[n].append(s)
-            rows.append([bench, sf, name, n, same, f"{k:.3f}", f"{m:.3f}", f"{t:.1f}", f"{s:.3f}"])
-            line.append(f"{k:.2f} ({m:.2f}) x{s:.2f}{'' if same else ' DIFFERENT ANSWER'}")
+            sr = stream_ratio(q)
+            stream_cells = ["", "", ""] if sr is None else [f"{sr[0]:.3f}", f"{sr[1]:.1f}", f"{sr[2]:.3f}"]
+            rows.append([bench, sf, name, n, same, f"{k:.3f}", f"{m:.3f}", f"{t:.1f}", f"{s:.3f}"] + stream_cells)
+            streamed = "" if sr is None else f" [{sr[0]:.1f} GB, {sr[2]:.2f}x PCIe]"
+            if sr is not None:
+                streams[n].append(sr[2])
+            line.append(f"{k:.2f} ({m:.2f}) x{s:.2f}{streamed}{'' if same else ' DIFFERENT ANSWER'}")
         print("  " + " | ".join(line))
     for n in ranks:
         if speedups[n]:
-            g = math.exp(sum(math.log(s) for s in speedups[n] if s > 0) / len(speedups[n]))
+            g = geomean([s for s in speedups[n] if s > 0])
             print(f"  geomean speedup with {n} rank(s): {g:.3f} over {len(speedups[n])} queries")
+        if streams[n]:
+            print(f"  streamed with {n} rank(s): rank 0's time / its PCIe bound, geomean {geomean(streams[n]):.3f}"
+                  f" over {len(streams[n])} queries (max {max(streams[n]):.3f})")
     new = not os.path.exists(os.path.join(out, "scaling.csv"))
     with open(os.path.join(out, "scaling.csv"), "a", newline="") as f:
         w = csv.writer(f)
         if new:
-            w.writerow(["benchmark", "sf", "query", "ranks", "same_answer", "kernel_ms", "merge_ms", "total_ms", "speedup"])
+            w.writerow(["benchmark", "sf", "query", "ranks", "same_answer", "kernel_ms", "merge_ms", "total_ms", "speedup",
+                        "stream_gb", "pcie_bound_ms", "stream_ratio"])
         w.writerows(rows)
     return 0 if all(r[4] for r in rows) else 1
 
