@@ -135,6 +135,7 @@ std::string explain_pipelines(const Program& p) {
     s += " tuples " + a.occupancy_buffer;
     if (a.rank_local) s += " rank-local";
     if (!a.combines.empty()) s += " combines " + a.combines;
+    if (!a.split_key.empty()) s += " split across ranks by " + a.split_key;
     if (a.sorted_key) s += " sorted-key";
     s += "\n";
     for (const GroupKey& k : a.keys) {
@@ -273,7 +274,18 @@ std::string explain_exchanges(const Program& p) {
   auto on_share = [&](const Pipeline& pl) {
     if (p.scans_share(pl)) return true;  // a partitioned table, or the rows a shuffle sent the rank
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
-    return a != nullptr && a->rank_local;  // the partial groups of a two-phase aggregation, or groups by the partition key
+    const AggregationTable* sink = pl.sink.kind == SinkKind::Aggregate ? p.find_aggregation(pl.sink.state) : nullptr;
+    if (sink != nullptr && !sink->split_key.empty()) return true;  // phase 2 over the rank's range of a key
+    // the partial groups of a two-phase aggregation, or groups by the partition key, or the rank's part of split groups
+    return a != nullptr && (a->rank_local || a->split_groups);
+  };
+  auto split_by = [&](const AggregationTable& a) {  // the key it or the table it aggregates is split by
+    if (!a.split_key.empty()) return " (by " + a.split_key + ")";
+    for (const Pipeline& q : p.pipelines) {
+      const AggregationTable* from = q.sink.state == a.name ? p.find_aggregation(q.source.aggregation) : nullptr;
+      if (from != nullptr && !from->split_key.empty()) return " (by " + from->split_key + ", as " + from->name + ")";
+    }
+    return std::string();
   };
   auto on_share_groups = [&](const Pipeline& pl) {
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
@@ -289,6 +301,8 @@ std::string explain_exchanges(const Program& p) {
     if (const AggregationTable* a = p.find_aggregation(pl.sink.state))
       how = a->partition_keyed                   ? "none: groups of the rank's own partition keys, complete there"
             : a->rank_local                      ? "none: the rank's partial groups, materialized next"
+            : a->split_groups && a->compaction   ? "the rank's part of the groups" + split_by(*a) + ", compacted rows concatenated in rank order"
+            : a->split_groups                    ? "none: the rank's part of the groups" + split_by(*a) + ", read on the rank"
             : a->layout == AggLayout::GlobalHash ? "groups combined by key"
                                                  : "slot by slot";
     else if (const OutputTable* o = p.find_output(pl.sink.state); o != nullptr && !o->shuffle_columns.empty()) {

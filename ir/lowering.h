@@ -112,6 +112,9 @@ class Lowering {
   std::pair<std::string, int> aggregate(const plan::LogicalOp& agg, Pipeline& p, std::vector<ResultColumn>& columns);
   // Whether `t`, just made over `p`, is aggregated in two phases (what phase 2 can express).
   bool two_phase(const AggregationTable& t, const Pipeline& p) const;
+  // The keys of a two-phase table's partial whose values phase 2 could split across ranks
+  // (AggregationTable::split_candidates, two_phase_aggregation.cpp).
+  std::vector<size_t> split_candidates(const AggregationTable& partial) const;
   // make_aggregation's steps, in order: the group keys (and what their domains allow), the layout
   // and its slot count, the key and flag buffers, the accumulators and result columns of the
   // aggregates (make_aggregation then records the slots the statistics expect).

@@ -17,6 +17,7 @@ std::vector<Pass> default_passes() {
   return {
       {"reduce_builds", reduce_builds},
       {"order_probes", order_probes},
+      {"split_combine", split_combine},
       {"dictionary_tables", dictionary_tables},
       {"assign_parameters", assign_parameters},
       {"flag_arithmetic", flag_arithmetic},

@@ -36,6 +36,9 @@ struct PassOptions {
 //                      (ir/pass_reduce_builds.cpp)
 //   order_probes       cheap probes (one lookup) before those that walk chains or test residuals,
 //                      within runs of probes that keep or drop a tuple (ir/pass_order_probes.cpp)
+//   split_combine      distributed compiles: phase 2 of a two-phase aggregation that only the result
+//                      reads (or one aggregation the result reads) splits its rows across ranks by
+//                      ranges of one key, each rank combining its own groups (ir/pass_split_combine.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
 //                      (ir/pass_dictionary_tables.cpp)
@@ -53,6 +56,7 @@ std::vector<Pass> default_passes();
 
 void reduce_builds(Program& program);
 void order_probes(Program& program);
+void split_combine(Program& program);
 void dictionary_tables(Program& program);
 void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);

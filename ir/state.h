@@ -116,6 +116,14 @@ struct Param {
   // are the table's, so a kernel subtracts it).
   enum class ChunkBase : uint8_t { None, Row, HeapByte };
   ChunkBase chunk_base = ChunkBase::None;
+  // A Constant bounding one rank's range of a split key (ir/pass_split_combine.cpp): `value` is the
+  // key type's smallest (lower bound) or largest value (split_upper), so one rank keeps every key;
+  // under mpirun each rank replaces it (runtime rank_plan) by the bound of its slice of
+  // [min, min + domain) — the values of split_min_param and split_domain_param, the key's range by
+  // the statistics — the first rank's lower and the last rank's upper bound staying open. Empty: not one.
+  std::string split_min_param;
+  std::string split_domain_param;
+  bool split_upper = false;
 };
 
 struct Buffer {
@@ -370,6 +378,16 @@ struct AggregationTable {
   // are complete and no other rank has them; only a rank-local join build (probed by the rank's own
   // keys) reads it.
   bool partition_keyed = false;
+  // Phase 2 split across ranks (ir/pass_split_combine.cpp). split_candidates (phase 2, set with
+  // `combines`): the keys, by index into `keys`, whose values phase 2 could split its rows by —
+  // integer-backed, with a range by the statistics — the most distinct first. split_key: the key this
+  // table's phase-2 pipeline splits by (it keeps the rows whose key lies in the rank's range). Each
+  // rank then holds a disjoint part of the groups (split_groups; also a table aggregated from such a
+  // table by that key): the result's compacted rows are gathered after the compaction, and any
+  // other split table is read on its rank only.
+  std::vector<size_t> split_candidates;
+  std::string split_key;
+  bool split_groups = false;
 };
 
 // ---------------------------------------------------------------- materialized outputs

@@ -25,7 +25,10 @@
 //   rank, so phase 2 groups them as phase 1 did; groups of equal texts in different rows are merged
 //   on the host as in one process, merge_on_host carries over). The rest keeps the runtime's host
 //   merge of hashed groups.
+#include <algorithm>
+
 #include "ir/lowering.h"
+#include "storage/error.h"
 
 namespace hqc::ir {
 
@@ -87,6 +90,33 @@ void size_for_share(Program& program, AggregationTable& t, const std::string& sc
 }
 
 }  // namespace
+
+// The keys phase 2 could split its rows by across ranks (AggregationTable::split_candidates): those
+// with a range by the statistics (min and domain params of a column) whose values are integers —
+// codes, numbers, dates; not heap-string row references or floats —, the most distinct first (the
+// ranks' parts of the groups come out even when the key spreads them), ties in key order.
+std::vector<size_t> Lowering::split_candidates(const AggregationTable& partial) const {
+  std::vector<std::pair<uint64_t, size_t>> ranked;
+  for (size_t i = 0; i < partial.keys.size(); ++i) {
+    const GroupKey& k = partial.keys[i];
+    const Param* domain = k.domain_param.empty() ? nullptr : program_.find_param(k.domain_param);
+    if (k.min_param.empty() || domain == nullptr || !k.heap_table.empty() || scalar_of(k.type) == ScalarType::F64 ||
+        is_decimal128(k.type))
+      continue;
+    uint64_t distinct = 0;
+    if (options_.stats != nullptr && !domain->table.empty()) {
+      try {
+        distinct = options_.stats->column(domain->table, domain->column).distinct;
+      } catch (const Error&) {  // a column the statistics lack: ranked last
+      }
+    }
+    ranked.push_back({distinct, i});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<size_t> out;
+  for (const auto& r : ranked) out.push_back(r.second);
+  return out;
+}
 
 std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipeline& p, std::vector<ResultColumn>& columns) {
   const size_t index = program_.aggregations.size();
@@ -168,6 +198,7 @@ std::pair<std::string, int> Lowering::aggregate(const plan::LogicalOp& op, Pipel
   make_aggregation(merged, combine, combined, name);
   combining_ = nullptr;
   program_.aggregations.back().combines = partial.name;
+  program_.aggregations.back().split_candidates = split_candidates(partial);
   combine.sink = {SinkKind::Aggregate, name};
   return {name, finish(combine)};
 }

@@ -652,7 +652,7 @@ int run_queries(int argc, char** argv, Ranks* ranks) {
         for (const auto& c : runtime::per_rank_range_columns(plan))
           if (key_ranges.count(c) == 0) missing.insert(c);
         key_ranges.merge(runtime::share_key_ranges(db, missing));
-        mine = runtime::rank_plan(plan, local_rows, key_ranges);
+        mine = runtime::rank_plan(plan, local_rows, key_ranges, static_cast<unsigned>(comm->rank()), static_cast<unsigned>(comm->size()));
         distribution = runtime::distribute(*mine, partitioned);
         hooks.emplace(*comm, *backend, *mine, *distribution);
       }

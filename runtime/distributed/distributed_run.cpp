@@ -68,7 +68,7 @@ bool RankHooks::write_flags(const PipelineSpec& pipeline, const std::vector<std:
 std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
                                                  std::map<std::string, int64_t>& params) {
   const PipelineSpec& pipeline = plan_.pipelines[p];
-  if (launch + 1 != pipeline.sink_launches || comm_.size() == 1) return {};  // one rank holds everything
+  if (launch != d_.exchange_after[p] || comm_.size() == 1) return {};  // one rank holds everything
   if (!d_.partitioned[p] && !d_.rank0_only[p] && d_.merges_after[p].empty()) return {};
   // One collective: whether every rank got here, and the maximum of each overflow flag over ranks.
   const std::vector<std::string> names = flag_buffers(pipeline);

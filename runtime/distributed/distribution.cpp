@@ -2,6 +2,7 @@
 #include "runtime/distributed/distribution.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "planner/sizing.h"
 #include "storage/error.h"
@@ -19,6 +20,9 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
   d.partitioned.assign(n, false);
   d.rank0_only.assign(n, false);
   d.merges_after.assign(n, {});
+  d.exchange_after.assign(n, 0);
+  for (size_t p = 0; p < n; ++p)  // a pipeline without a sink launch exchanges nothing
+    d.exchange_after[p] = plan.pipelines[p].sink_launches == 0 ? SIZE_MAX : plan.pipelines[p].sink_launches - 1;
   auto merge_of = [&](const std::string& state) -> const StateMerge* {
     for (const StateMerge& m : plan.merges)
       if (m.state == state) return &m;
@@ -31,7 +35,7 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
   for (size_t p = 0; p < n; ++p) {
     const PipelineSpec& pipeline = plan.pipelines[p];
     if (!pipeline.library_steps.empty()) refuse(pipeline.name + " calls library primitives between its kernels");
-    d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0;
+    d.partitioned[p] = partitioned_tables.count(pipeline.source_table) != 0 || pipeline.rank_split;
     // The rows a shuffle sent the rank (a shuffle join's side) are its share too.
     if (const StateMerge* m = pipeline.source_state.empty() ? nullptr : merge_of(pipeline.source_state); m != nullptr && m->kind == StateMerge::Kind::Shuffle)
       d.partitioned[p] = true;
@@ -90,16 +94,22 @@ Distribution distribute(const ExecutablePlan& plan, const std::set<std::string>&
     if (plan.pipelines[last].sink_launches == 0)
       throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[last].name + " has no launch filling " + state);
     d.merges_after[last].push_back(merge);
+    if (merge->after_compaction) {
+      if (plan.pipelines[last].launches.size() <= plan.pipelines[last].sink_launches)
+        throw Error(ErrorKind::Internal, plan.label + ": " + plan.pipelines[last].name + " has no compaction launch before merging " + merge->what);
+      d.exchange_after[last] = plan.pipelines[last].launches.size() - 1;
+    }
     ++d.merges;
   }
   return d;
 }
 
 ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows,
-                         const LocalKeyRanges& local_ranges) {
+                         const LocalKeyRanges& local_ranges, unsigned rank, unsigned ranks) {
   ExecutablePlan copy = plan;
   std::map<std::string, int64_t> values;  // the rank's (a derived param follows its factors)
   for (const ParamSpec& p : copy.params) values[p.name] = p.value;
+  const std::map<std::string, int64_t> whole = values;  // the same on every rank (split bounds)
   for (ParamSpec& p : copy.params) {
     if (p.per_rank) {  // a rank-local table: sized for the rank's rows
       if (auto it = local_rows.find(p.per_rank->table); it != local_rows.end())
@@ -114,6 +124,17 @@ ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string,
       } else {
         p.value = 1;
         for (const std::string& name : f) p.value *= values.at(name);
+      }
+    } else if (p.per_rank_split && ranks > 1) {
+      // Rank r of n: [min + domain * r / n, min + domain * (r + 1) / n); the ends stay open.
+      const PerRankSplit& split = *p.per_rank_split;
+      const unsigned edge = split.upper ? rank + 1 : rank;
+      if (edge > 0 && edge < ranks) {
+        __extension__ typedef __int128 wide;  // domain x edge may pass 2^63 for 64-bit keys
+        const wide min = whole.at(split.min_param);
+        const wide domain = std::max<int64_t>(whole.at(split.domain_param), 1);
+        const auto start = static_cast<int64_t>(min + domain * edge / ranks);
+        p.value = split.upper ? start - 1 : start;
       }
     } else if (!p.rows_of.empty()) {
       if (auto it = local_rows.find(p.rows_of); it != local_rows.end()) p.value = static_cast<int64_t>(it->second);

@@ -2,7 +2,8 @@
 // objects are merged across ranks and after which launch, which pipelines only rank 0 runs.
 //
 // Rules (docs/distributed.md has the picture):
-//   - a pipeline whose source scans a partitioned table runs on every rank over its own rows;
+//   - a pipeline whose source scans a partitioned table runs on every rank over its own rows, as does
+//     a phase 2 split across ranks (PipelineSpec::rank_split: its rows of the rank's key range);
 //   - a state object (aggregation table, output) such a pipeline fills is partial on each rank: it is
 //     merged (plan.merges, state_merge.h) right after the sink launches of the LAST pipeline filling it
 //     — so every pipeline reading it, and the result, sees the whole state on every rank;
@@ -34,8 +35,11 @@ namespace hqc::runtime {
 struct Distribution {
   std::vector<bool> partitioned;  // per pipeline: scans the rank's partition
   std::vector<bool> rank0_only;   // per pipeline: runs on rank 0 only
-  // Per pipeline: the merges after its last sink launch (PipelineSpec::sink_launches - 1).
+  // Per pipeline: the merges after its last sink launch (PipelineSpec::sink_launches - 1), or after
+  // its last launch where one merges the compaction's rows (StateMerge::after_compaction).
   std::vector<std::vector<const StateMerge*>> merges_after;
+  // Per pipeline: the launch the exchange follows (the failure agreement, the flags, the merges).
+  std::vector<size_t> exchange_after;
   size_t merges = 0;  // in all
 };
 
@@ -54,10 +58,11 @@ using LocalKeyRanges = std::map<std::pair<std::string, std::string>, KeyRange>; 
 // rank-local partial table) is sized for them; a key placement resolved per rank
 // (ParamSpec::per_rank_range) takes the share's range from `local_ranges` (share_key_ranges; a
 // column absent there keeps the whole table's range), and the params computed from those
-// (per_rank_derived) are computed again; everything else (other capacities, statistics) stays the
-// whole table's.
+// (per_rank_derived) are computed again; a bound of a split key's range (ParamSpec::per_rank_split)
+// becomes rank `rank` of `ranks`'s; everything else (other capacities, statistics) stays the whole
+// table's.
 ExecutablePlan rank_plan(const ExecutablePlan& plan, const std::map<std::string, uint64_t>& local_rows,
-                         const LocalKeyRanges& local_ranges = {});
+                         const LocalKeyRanges& local_ranges = {}, unsigned rank = 0, unsigned ranks = 1);
 
 // The (table, column) pairs whose share's range rank_plan needs (ParamSpec::per_rank_range).
 std::set<std::pair<std::string, std::string>> per_rank_range_columns(const ExecutablePlan& plan);

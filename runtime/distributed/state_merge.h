@@ -11,7 +11,8 @@
 //     needs (the slots parameter and every buffer sized by it: the compaction's too);
 //   - Rows: every rank's rows concatenated in rank order into new buffers of exactly that many rows
 //     (not the output's capacity: nothing writes an output after its merge), the counter set to
-//     their number.
+//     their number. A table split across ranks (StateMerge::after_compaction) merges so its
+//     compaction's dense rows, after the compaction: the ranks' groups are disjoint.
 //   - Shuffle: each of the rank's rows sent to the rank its key lanes hash to (their values as 64-bit
 //     integers, splitmix64-mixed in key order, modulo the ranks), through host memory on every
 //     transport; afterwards the buffers hold the rows every rank sent this one, in rank order (a

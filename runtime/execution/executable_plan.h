@@ -55,6 +55,15 @@ struct PerRankDerived {
   std::vector<std::string> factors;
 };
 
+// A bound of one rank's range of a split key (ir::Param::split_min_param, ir/pass_split_combine.cpp):
+// rank r of n keeps the keys in [min + domain * r / n, min + domain * (r + 1) / n), the first rank's
+// lower and the last rank's upper bound open (the value as resolved: the key type's extreme).
+struct PerRankSplit {
+  std::string min_param;
+  std::string domain_param;
+  bool upper = false;
+};
+
 // A run-time parameter (a kernel argument) with its value, resolved against the database once, by
 // ir::resolve_parameters when the program was lowered (execution/lower_program.h). `rows_of`: for a
 // tuple count, the table whose rows it counts (the concurrent executor recognises a scan of the fact
@@ -67,6 +76,7 @@ struct ParamSpec {
   std::optional<PerRankCapacity> per_rank;
   std::optional<PerRankKeyRange> per_rank_range;
   std::optional<PerRankDerived> per_rank_derived;
+  std::optional<PerRankSplit> per_rank_split;
 };
 
 struct BufferSpec {
@@ -228,6 +238,9 @@ struct PipelineSpec {
   // StateMerge::Kind::Local state reads a rank's partial state, so it is partitioned too.
   std::string source_state;
   std::string sink_state;
+  // Phase 2 of a two-phase aggregation split across ranks (ir/pass_split_combine.cpp): it keeps the
+  // rows of the rank's range of a key, so it works on the rank's part like a scan of its share.
+  bool rank_split = false;
   size_t sink_launches = 1;
 };
 
@@ -330,6 +343,9 @@ struct StateMerge {
   std::string slots_param;       // Elementwise, HashedGroups: slots (empty: one, a single-tuple aggregate)
   std::string counter_buffer;    // Rows, Shuffle: the rows written
   std::string capacity_param;    // Rows, Shuffle: the rows the buffers hold
+  // Rows of a compaction (a split table's dense rows, ir/pass_split_combine.cpp): merged after the
+  // pipeline's last launch, the compaction's, instead of after its sink launches.
+  bool after_compaction = false;
   // Base tables whose heap strings the state holds as row references (ir/state.h, "heap strings"):
   // a reference is a row of the rank's own partition, so a partitioned table here cannot be merged.
   std::vector<std::string> heap_tables;

@@ -407,6 +407,26 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
       merges.push_back(std::move(m));
       continue;
     }
+    if (agg.split_groups) {
+      // The rank's part of the groups (ir/pass_split_combine.cpp): the result's compacted rows are
+      // concatenated after the compaction; a table the next stage reads on its rank stays there.
+      m.kind = StateMerge::Kind::Local;
+      m.what = "aggregation table " + agg.name + " (the rank's part of the groups)";
+      if (agg.compaction) {
+        const ir::Compaction& c = *agg.compaction;
+        m.kind = StateMerge::Kind::Rows;
+        m.what = "compacted groups of " + agg.name + " (split across ranks)";
+        m.after_compaction = true;
+        m.counter_buffer = c.rows_buffer;
+        m.capacity_param = agg.slots_param;
+        for (const ir::CompactedColumn& col : c.columns) m.lanes.push_back({col.to, StateMerge::Op::Sum, col.words});
+        if (!c.slot_buffer.empty()) m.lanes.push_back({c.slot_buffer, StateMerge::Op::Sum, 1});
+        for (const ir::GroupKey& k : agg.keys)
+          if (!k.heap_table.empty()) m.heap_tables.push_back(k.heap_table);
+      }
+      merges.push_back(std::move(m));
+      continue;
+    }
     for (const ir::Accumulator& a : agg.accumulators) {
       StateMerge::Lane lane{a.buffer, StateMerge::Op::Sum, a.wide ? 2u : 1u};
       switch (a.func) {
@@ -548,6 +568,7 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
       spec.per_rank_range = PerRankKeyRange{it->second.table, it->second.column, it->second.domain};
     if (auto it = values.per_rank_derived.find(p.name); it != values.per_rank_derived.end())
       spec.per_rank_derived = PerRankDerived{it->second.source == ir::Param::Source::BitmapWords, it->second.factors};
+    if (!p.split_min_param.empty()) spec.per_rank_split = PerRankSplit{p.split_min_param, p.split_domain_param, p.split_upper};
     plan.params.push_back(std::move(spec));
   }
   for (const ir::Buffer& b : program.buffers) {
@@ -699,6 +720,10 @@ ExecutablePlan lower_with(const ir::Program& program, const ir::ParamValues& val
     ps.source_table = pipeline.source.table;
     ps.source_state = !pipeline.source.output.empty() ? pipeline.source.output : pipeline.source.aggregation;
     ps.sink_state = pipeline.sink.state;
+    if (pipeline.sink.kind == ir::SinkKind::Aggregate && !pipeline.source.output.empty()) {
+      const ir::AggregationTable* split = program.find_aggregation(pipeline.sink.state);
+      ps.rank_split = split != nullptr && !split->split_key.empty();
+    }
     ps.sink_launches = 0;
     for (const LaunchSpec& l : ps.launches) {
       const ir::Kernel* k = nullptr;

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <climits>
 
 #include <cstring>
 #include <deque>
@@ -367,6 +368,69 @@ TEST_CASE("rank_plan: a rank-local table's key placement spans the share's keys,
   // Without ranges every placement keeps the whole table's.
   const ExecutablePlan whole = rank_plan(plan, {}, {});
   for (size_t i = 0; i < plan.params.size(); ++i) CHECK(whole.params[i].value == plan.params[i].value);
+}
+
+TEST_CASE("rank_plan: a split key's bounds give each rank a disjoint slice, the ends open, the same whatever the share") {
+  ExecutablePlan plan;
+  ParamSpec key_min{"agg0_c_custkey_min", 1, "", std::nullopt};
+  ParamSpec domain{"agg0_c_custkey_domain", 150000, "", std::nullopt};
+  // A rank-local placement of the same name would differ per rank: the split reads the whole table's.
+  ParamSpec lo{"agg0_split_c_custkey_lo", INT32_MIN, "", std::nullopt};
+  lo.per_rank_split = PerRankSplit{"agg0_c_custkey_min", "agg0_c_custkey_domain", false};
+  ParamSpec hi{"agg0_split_c_custkey_hi", INT32_MAX, "", std::nullopt};
+  hi.per_rank_split = PerRankSplit{"agg0_c_custkey_min", "agg0_c_custkey_domain", true};
+  plan.params = {key_min, domain, lo, hi};
+  std::vector<std::pair<int64_t, int64_t>> slices;
+  for (unsigned r = 0; r < 3; ++r) {
+    const ExecutablePlan mine = rank_plan(plan, {{"lineitem", 10}}, {}, r, 3);
+    slices.push_back({mine.params[2].value, mine.params[3].value});
+  }
+  CHECK(slices[0] == std::pair<int64_t, int64_t>{INT32_MIN, 50000});  // keys 1..50,000
+  CHECK(slices[1] == std::pair<int64_t, int64_t>{50001, 100000});
+  CHECK(slices[2] == std::pair<int64_t, int64_t>{100001, INT32_MAX});
+  // One rank (and one process): every key.
+  const ExecutablePlan alone = rank_plan(plan, {}, {}, 0, 1);
+  CHECK(alone.params[2].value == INT32_MIN);
+  CHECK(alone.params[3].value == INT32_MAX);
+  // More ranks than keys: some slices are empty, none overlaps, every key is someone's.
+  plan.params[1].value = 2;
+  int64_t next = 1;
+  for (unsigned r = 0; r < 4; ++r) {
+    const ExecutablePlan mine = rank_plan(plan, {}, {}, r, 4);
+    const int64_t a = std::max<int64_t>(mine.params[2].value, 1), b = std::min<int64_t>(mine.params[3].value, 2);
+    if (a > b) continue;
+    CHECK(a == next);
+    next = b + 1;
+  }
+  CHECK(next == 3);
+}
+
+TEST_CASE("distribute: phase 2 split across ranks works on the rank's part; its compacted rows merge after the compaction") {
+  ExecutablePlan plan;
+  plan.pipelines.resize(3);
+  plan.pipelines[0] = pipeline("p0 aggregate agg0_partial", "lineitem", "agg0_partial");
+  plan.pipelines[1] = pipeline("p1 materialize out0", "", "out0");
+  plan.pipelines[1].source_state = "agg0_partial";
+  plan.pipelines[2] = pipeline("p2 aggregate agg0", "", "agg0", 1);
+  plan.pipelines[2].source_state = "out0";
+  plan.pipelines[2].launches.resize(3);  // the sink's, then the compaction's two
+  StateMerge dense = merge_of("agg0", StateMerge::Kind::Rows);
+  dense.after_compaction = true;
+  plan.merges = {merge_of("agg0_partial", StateMerge::Kind::Local), merge_of("out0", StateMerge::Kind::Rows), dense};
+  SUBCASE("split") {
+    plan.pipelines[2].rank_split = true;
+    const Distribution d = distribute(plan, {"lineitem"});
+    CHECK(d.partitioned == std::vector<bool>{true, true, true});
+    REQUIRE(d.merges_after[2].size() == 1);
+    CHECK(d.merges_after[2][0]->state == "agg0");
+    CHECK(d.exchange_after == std::vector<size_t>{0, 0, 2});  // after the last launch, the compaction's
+  }
+  SUBCASE("not split: the same on every rank, nothing merged") {
+    const Distribution d = distribute(plan, {"lineitem"});
+    CHECK(d.partitioned == std::vector<bool>{true, true, false});
+    CHECK(d.merges_after[2].empty());
+    CHECK(d.exchange_after[2] == 0);
+  }
 }
 
 TEST_CASE("merge_state on the device: elementwise, hashed groups, rows") {

@@ -1,0 +1,151 @@
+// Pass split_combine: phase 2 of a two-phase aggregation split across ranks by ranges of one key.
+//
+// Phase 2 (ir/two_phase_aggregation.cpp) combines every rank's partial groups, gathered to every
+// rank, into the final table — the same work on every rank, as long as on one device: TPC-H Q10's and
+// Q3's final groups (~2 ms at SF 100 on an H200 of 9 and 8 ms), Q16's distinct pairs and their counts.
+// Where only the query's result reads the final table, no rank needs all of it: each rank combines
+// only the rows whose key K lies in its range of K's values, so the ranks' groups are disjoint and
+// together the whole table; the result's compacted rows are concatenated after the compaction
+// (runtime StateMerge Rows, after the pipeline's last launch), as one process's dense rows in another
+// order — ORDER BY and the top-k run on rank 0 over all of them, as before.
+//   expects: a distributed compile's Program before fuse_pipelines (the filter this adds is fused as
+//     any other), tables made by two-phase aggregation (AggregationTable::combines, split_candidates).
+//   guarantees: a final table T is split (T.split_key, T.split_groups; its phase-2 pipeline starts
+//     with the filter `K >= lo and K <= hi`, lo and hi Constant params of K's type bounding the
+//     rank's range, Param::split_min_param) only when what reads it stays correct with disjoint
+//     parts: either the result reads T and no pipeline scans it, or exactly one pipeline scans T and
+//     aggregates into a table U that only the result reads, grouped by a plain copy of K among its
+//     keys (TPC-H Q16: distinct (brand, type, size, supplier) pairs, then counts per (brand, type,
+//     size): K is one of the three) — then U is split_groups too and T is read on its rank only.
+//     K is the first of T's split_candidates (the most distinct) that the reader allows. Nothing
+//     else changes: one process (no two-phase table) gets the same program; under mpirun with one
+//     rank the bounds are the key type's extremes (runtime rank_plan narrows them per rank).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "ir/passes.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+namespace {
+
+int next_op_id(const Program& program) {
+  int id = 0;
+  for (const Pipeline& p : program.pipelines)
+    for (const PipelineOp& op : p.ops) id = std::max(id, op.id + 1);
+  return id;
+}
+
+// The pipelines scanning aggregation table `name`.
+std::vector<const Pipeline*> readers_of(const Program& program, const std::string& name) {
+  std::vector<const Pipeline*> out;
+  for (const Pipeline& p : program.pipelines)
+    if (p.source.aggregation == name) out.push_back(&p);
+  return out;
+}
+
+Pipeline* writer_of(Program& program, const std::string& table) {
+  Pipeline* w = nullptr;
+  for (Pipeline& p : program.pipelines) {
+    if (p.sink.kind != SinkKind::Aggregate || p.sink.state != table) continue;
+    if (w != nullptr) return nullptr;  // several writers (a UNION's arms): left alone
+    w = &p;
+  }
+  return w;
+}
+
+bool is_result(const Program& program, const std::string& table) {
+  return program.result.kind == ResultDesc::Kind::Aggregation && program.result.state == table;
+}
+
+// Which of T's keys (by index) the readers of T allow splitting by; empty: none.
+std::vector<bool> allowed_keys(Program& program, const AggregationTable& t) {
+  std::vector<bool> allowed(t.keys.size(), false);
+  const std::vector<const Pipeline*> readers = readers_of(program, t.name);
+  if (readers.empty()) {
+    if (is_result(program, t.name)) allowed.assign(t.keys.size(), true);
+    return allowed;
+  }
+  if (readers.size() != 1 || is_result(program, t.name)) return allowed;
+  const Pipeline& r = *readers[0];
+  if (r.sink.kind != SinkKind::Aggregate || !is_result(program, r.sink.state) || !readers_of(program, r.sink.state).empty())
+    return allowed;
+  const AggregationTable* u = program.find_aggregation(r.sink.state);
+  if (u == nullptr || u->layout == AggLayout::Scalar || !u->combines.empty() || u->rank_local || writer_of(program, u->name) != &r)
+    return allowed;
+  for (const GroupKey& k : u->keys) {
+    if (k.expr == nullptr || k.expr->kind != plan::ExprKind::Column) continue;
+    const AttributeBinding* b = r.find_attribute(k.expr->source, k.expr->column);
+    if (b == nullptr || b->origin != AttributeBinding::Origin::SourceColumn) continue;
+    for (size_t i = 0; i < t.keys.size(); ++i)
+      if (t.keys[i].name == b->attr.name) allowed[i] = true;
+  }
+  return allowed;
+}
+
+}  // namespace
+
+void split_combine(Program& program) {
+  for (size_t a = 0; a < program.aggregations.size(); ++a) {
+    AggregationTable& t = program.aggregations[a];
+    if (t.combines.empty() || t.split_candidates.empty() || !t.split_key.empty()) continue;
+    Pipeline* phase2 = writer_of(program, t.name);
+    if (phase2 == nullptr || phase2->source.output.empty()) continue;
+    const std::vector<bool> allowed = allowed_keys(program, t);
+    const AggregationTable* partial = program.find_aggregation(t.combines);
+    if (partial == nullptr || partial->keys.size() != t.keys.size()) continue;
+    size_t key = t.keys.size();
+    for (const size_t i : t.split_candidates) {
+      if (i < allowed.size() && allowed[i]) {
+        key = i;
+        break;
+      }
+    }
+    if (key == t.keys.size()) continue;
+
+    // The bounds: the key type's extremes until a rank narrows them (runtime rank_plan).
+    const GroupKey& k = t.keys[key];
+    const GroupKey& range = partial->keys[key];
+    const ScalarType type = scalar_of(k.type);
+    const bool narrow = type == ScalarType::I32;
+    const std::string base = t.name + "_split_" + k.name;
+    Param lo{base + "_lo", Param::Source::Constant, type};
+    lo.value = narrow ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+    lo.split_min_param = range.min_param;
+    lo.split_domain_param = range.domain_param;
+    lo.comment = "smallest " + k.name + " of the rank's part of " + t.name + "'s groups";
+    Param hi = lo;
+    hi.name = base + "_hi";
+    hi.value = narrow ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
+    hi.split_upper = true;
+    hi.comment = "largest " + k.name + " of the rank's part of " + t.name + "'s groups";
+
+    const AttributeBinding* b = nullptr;
+    for (const AttributeBinding& ab : phase2->attributes)
+      if (ab.origin == AttributeBinding::Origin::SourceColumn && ab.attr.name == k.name) b = &ab;
+    if (b == nullptr) throw Error(ErrorKind::Internal, "split_combine: " + phase2->name + " binds no key " + k.name);
+    const plan::ExprPtr value = plan::make_column(b->attr.source, b->attr.name, b->attr.type);
+    value->dict_table = b->attr.dict_table;
+    value->dict_column = b->attr.dict_column;
+    const DataType bound = b->attr.type.is_string() ? DataType::int32() : b->attr.type;  // a dictionary string: its code
+    PipelineOp filter;
+    filter.kind = PipelineOpKind::Filter;
+    filter.id = next_op_id(program);
+    filter.predicate = plan::make_logical(plan::ExprKind::And, {plan::make_compare(plan::CompareOp::Ge, value, plan::make_param(lo.name, bound)),
+                                                                 plan::make_compare(plan::CompareOp::Le, value, plan::make_param(hi.name, bound))});
+    phase2->ops.insert(phase2->ops.begin(), std::move(filter));
+    program.params.push_back(std::move(lo));
+    program.params.push_back(std::move(hi));
+
+    t.split_key = k.name;
+    t.split_groups = true;
+    const std::vector<const Pipeline*> readers = readers_of(program, t.name);
+    if (readers.empty()) continue;
+    for (AggregationTable& u : program.aggregations)
+      if (u.name == readers[0]->sink.state) u.split_groups = true;
+  }
+}
+
+}  // namespace hqc::ir
