@@ -38,10 +38,10 @@
 //     of templates/device/base.h). Heap strings: row references (ir/state.h, "Heap strings");
 //     computed strings of at most 7 bytes: packed I64 values ("Packed strings"), keys like any I64.
 #include <algorithm>
-#include <set>
-#include <tuple>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <tuple>
 
 #include "ir/lowering.h"
 #include "ir/resolve_parameters.h"
@@ -492,6 +492,69 @@ const Pipeline* Lowering::output_writer(const std::string& out) const {
 uint64_t Lowering::estimated_groups(const Param& capacity) const {
   if (!options_.stats || capacity.table.empty()) return 0;
   return static_cast<uint64_t>(capacity_estimate(capacity, *options_.stats, 0));
+}
+
+// A group key that is an earlier stage's COUNT — read from that table, or through a join built
+// from it, copied by maps — takes few values however many rows carry it: N counted rows make at
+// most k distinct counts with 0 + 1 + ... + (k - 1) <= N, and counts gather around the mean
+// lambda = N / groups. The table expects min(that bound, 2 lambda + 16) groups (an estimate, for
+// the CTA's private table only: the capacity keeps its own sizing, and a private table that fills
+// up sends the rest to the global one). TPC-H Q13's groups by orders per customer: ~45 values,
+// sized like the 1.5 M customers per 10 of SF until now, one global atomic per customer.
+uint64_t Lowering::count_key_groups(const AggregationTable& t, const Pipeline& p) const {
+  if (!options_.stats || t.keys.size() != 1 || !t.keys[0].expr || t.keys[0].expr->kind != plan::ExprKind::Column) return 0;
+  const Pipeline* in = &p;
+  std::string source = t.keys[0].expr->source, column = t.keys[0].expr->column;
+  for (int depth = 0; depth < 16; ++depth) {
+    const AttributeBinding* b = in->find_attribute(source, column);
+    if (b == nullptr) return 0;
+    if (b->origin == AttributeBinding::Origin::Computed) {  // a map copying a column
+      const plan::Expr* copied = nullptr;
+      for (const PipelineOp& op : in->ops) {
+        if (op.id != b->op_id || op.kind != PipelineOpKind::Map) continue;
+        for (const plan::NamedExpr& e : op.exprs)
+          if (e.name == b->attr.name && e.expr && e.expr->kind == plan::ExprKind::Column) copied = e.expr.get();
+      }
+      if (copied == nullptr) return 0;
+      source = copied->source;
+      column = copied->column;
+      continue;
+    }
+    if (b->origin == AttributeBinding::Origin::ProbePayload) {  // through a join built from a stage
+      const PipelineOp* probe = nullptr;
+      for (const PipelineOp& op : in->ops)
+        if (op.id == b->op_id && op.kind == PipelineOpKind::Probe) probe = &op;
+      const HashTable* ht = probe == nullptr ? nullptr : program_.find_hash_table(probe->hash_table);
+      if (ht == nullptr || b->payload_index >= ht->payload.size()) return 0;
+      const Pipeline* build = nullptr;
+      for (const Pipeline& q : program_.pipelines)
+        if (q.sink.kind == SinkKind::HashBuild && q.sink.state == ht->name) build = &q;
+      if (build == nullptr) return 0;
+      in = build;
+      source = ht->payload[b->payload_index].source;
+      column = ht->payload[b->payload_index].name;
+      continue;
+    }
+    // A source column: an accumulator when the pipeline scans an aggregation table.
+    const AggregationTable* stage = in->source.aggregation.empty() ? nullptr : program_.find_aggregation(in->source.aggregation);
+    if (stage == nullptr) return 0;
+    const Accumulator* count = nullptr;
+    for (const Accumulator& a : stage->accumulators)
+      if (a.name == b->attr.name && (a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar)) count = &a;
+    if (count == nullptr) return 0;
+    if (!stage->combines.empty()) stage = program_.find_aggregation(stage->combines);
+    const Pipeline* writer = nullptr;
+    for (const Pipeline& q : program_.pipelines)
+      if (q.sink.kind == SinkKind::Aggregate && q.sink.state == stage->name) writer = &q;
+    if (writer == nullptr || writer->source.table.empty()) return 0;
+    const double rows = static_cast<double>(options_.stats->rows(writer->source.table));
+    double groups = stage->layout == AggLayout::GlobalHash ? static_cast<double>(stage->expected_slots) : 0.0;
+    if (stage->layout == AggLayout::DirectIndexed) groups = static_cast<double>(stage->expected_slots);
+    const double bound = std::floor((1.0 + std::sqrt(1.0 + 8.0 * rows)) / 2.0) + 1.0;  // and the count 0
+    const double lambda = groups > 0 ? rows / groups : rows;
+    return static_cast<uint64_t>(std::max(1.0, std::min(bound, 2.0 * lambda + 16.0)));
+  }
+  return 0;
 }
 
 bool Lowering::sorted_group_key(const Pipeline& p, const AggregationTable& t) const {
@@ -1023,6 +1086,10 @@ const AggregationTable& Lowering::make_aggregation(const plan::LogicalOp& agg, c
   if (t.layout == AggLayout::DirectIndexed) t.expected_slots = domains.slots_estimate;
   if (t.layout == AggLayout::GlobalHash)
     t.expected_slots = combining_ ? combining_->expected_slots : estimated_groups(*program_.find_param(t.slots_param));
+  if (t.layout == AggLayout::GlobalHash && !combining_) {
+    const uint64_t counts = count_key_groups(t, p);
+    if (counts > 0) t.expected_slots = t.expected_slots == 0 ? counts : std::min(t.expected_slots, counts);
+  }
   if (t.layout != AggLayout::Scalar) t.sorted_key = sorted_group_key(p, t);
   program_.aggregations.push_back(std::move(t));
   return program_.aggregations.back();

@@ -148,6 +148,9 @@ class Lowering {
   // HashTable::bitmap_buffer of a large perfect-hash table built from a subset of its rows (build_state.cpp).
   void add_probe_bitmap(HashTable& ht, const Pipeline& build, const std::string& key_table, const std::string& key_column);
   uint64_t estimated_groups(const Param& capacity) const;
+  // Groups expected of a hashed table whose one key is an earlier stage's COUNT (TPC-H Q13's
+  // c_count: orders per customer), or 0 when the key is not one (build_state.cpp).
+  uint64_t count_key_groups(const AggregationTable& t, const Pipeline& p) const;
   // scan_origin, and for an attribute of the aggregation table p scans, the scan column its group
   // key is (a direct column of the aggregating pipeline's scan): the column whose values it takes.
   std::pair<std::string, std::string> group_key_origin(const std::string& source, const std::string& name, const Pipeline& p) const;

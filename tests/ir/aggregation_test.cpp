@@ -35,7 +35,7 @@ class TpchStats final : public planner::Statistics {
         {"l_quantity", {100, 5000}},            {"c_custkey", {1, 150000}}, {"l_orderkey", {1, 6000000}},
         {"l_shipdate", {8036, 10561}},  // 1992-01-02 .. 1998-12-01
         {"o_orderdate", {8035, 10440}},  // 1992-01-01 .. 1998-08-02
-        {"o_orderkey", {1, 6000000}},           {"l_linestatus", {0, 1}}};
+        {"o_orderkey", {1, 6000000}},           {"l_linestatus", {0, 1}}, {"o_custkey", {1, 150000}}};
     ColumnStats s;
     auto it = ranges.find(column);
     if (it == ranges.end()) return s;
@@ -437,6 +437,42 @@ TEST_CASE("hashed group tables: a later stage over an earlier group table (COUNT
   // 7 years x 2 statuses = 14 groups / 0.5 -> 32 slots, not its source's 2^24 slots / 0.5 = 2^25.
   CHECK(v.at(first.slots_param) == (int64_t{1} << 24));
   CHECK(v.at(second.slots_param) == 32);
+}
+
+TEST_CASE("hashed group tables: a key that is an earlier stage's COUNT expects few groups, so the CTA keeps it in scratchpad") {
+  // TPC-H Q13's shape: orders counted per customer, then customers counted per count — directly
+  // over the first stage's slots, and through a join built from it (the eager aggregation's).
+  TpchStats sf1(1);
+  const Catalog catalog = Catalog::tpch();
+  auto compile = [&](const std::string& sql) {
+    auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "q13.sql", catalog, &sf1));
+    ir::BuildOptions options;
+    options.stats = &sf1;
+    ir::Program p = ir::build_program(plan, catalog, options);
+    ir::run_passes(p, ir::default_passes());
+    return p;
+  };
+  for (const std::string& sql :
+       {std::string("SELECT c_count, count(*) AS custdist FROM (SELECT o_custkey, count(*) AS c_count FROM orders "
+                    "GROUP BY o_custkey) AS t GROUP BY c_count"),
+        std::string("SELECT c_count, count(*) AS custdist FROM (SELECT c_custkey, count(o_orderkey) AS c_count FROM customer "
+                    "LEFT OUTER JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey) AS t GROUP BY c_count")}) {
+    CAPTURE(sql);
+    const ir::Program p = compile(sql);
+    const ir::AggregationTable& counts = p.aggregations.back();
+    REQUIRE(counts.keys.size() == 1);
+    CHECK(counts.keys[0].name == "c_count");
+    REQUIRE(counts.layout == ir::AggLayout::GlobalHash);
+    // 1.5 M orders over 150 k customers: lambda = 10, 2 lambda + 16 = 36 groups expected (the bound
+    // k (k - 1) / 2 <= 1.5 M allows 1,733), where the capacity's estimate was every customer.
+    CHECK(counts.expected_slots == 36);
+    CHECK(counts.scratchpad);
+    CHECK_FALSE(counts.local_slots_param.empty());
+  }
+  // A SUM is no count: its groups keep the capacity's estimate (none for a computed key here).
+  const ir::Program sums = compile(
+      "SELECT s, count(*) AS n FROM (SELECT o_custkey, sum(o_shippriority) AS s FROM orders GROUP BY o_custkey) AS t GROUP BY s");
+  CHECK(sums.aggregations.back().expected_slots == 0);
 }
 
 TEST_CASE("the result's aggregation table is compacted on the device; tables later stages read are not") {
