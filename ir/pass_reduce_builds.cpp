@@ -31,6 +31,7 @@
 #include <set>
 
 #include "ir/passes.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::ir {
@@ -123,15 +124,7 @@ void reorder(Program& program) {
     ps.erase(ready);
   }
   ps = std::move(ordered);
-  std::map<int, int> renamed;
-  for (size_t i = 0; i < ps.size(); ++i) renamed[ps[i].id] = static_cast<int>(i);
-  for (Pipeline& p : ps) {
-    const std::string old_prefix = "p" + std::to_string(p.id) + " ";
-    p.id = renamed.at(p.id);
-    if (p.name.rfind(old_prefix, 0) == 0) p.name = "p" + std::to_string(p.id) + " " + p.name.substr(old_prefix.size());
-    for (int& d : p.depends_on) d = renamed.at(d);
-    std::sort(p.depends_on.begin(), p.depends_on.end());
-  }
+  renumber_pipelines(program);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@ namespace hqc::ir {
 
 std::vector<Pass> default_passes() {
   return {
+      {"shared_aggregations", shared_aggregations},
+      {"shared_builds", shared_builds},
       {"reduce_builds", reduce_builds},
       {"order_probes", order_probes},
       {"split_combine", split_combine},

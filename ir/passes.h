@@ -30,6 +30,10 @@ struct PassOptions {
 };
 
 // The passes, in order (default_passes() returns exactly this list):
+//   shared_aggregations an aggregation computed twice from the same rows (a view or CTE read twice:
+//                      TPC-H Q15's revenue0) is computed once (ir/pass_shared_aggregations.cpp)
+//   shared_builds      a join table built twice from the same rows (a subquery joining what its outer
+//                      query joins: TPC-H Q2, Q11, Q20) is built once (ir/pass_shared_builds.cpp)
 //   reduce_builds      a hash table probed once, on a key another (selective) table restricts, builds
 //                      only the rows that can match: its build (or the pipeline materializing the
 //                      rows a distributed build gathers) probes that table first
@@ -54,6 +58,8 @@ struct PassOptions {
 //                      decision at run time (ir/pass_launch_constraints.cpp)
 std::vector<Pass> default_passes();
 
+void shared_aggregations(Program& program);
+void shared_builds(Program& program);
 void reduce_builds(Program& program);
 void order_probes(Program& program);
 void split_combine(Program& program);

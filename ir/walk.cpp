@@ -1,5 +1,7 @@
-// Expression roots of a pipeline (ir/walk.h).
+// Expression roots of a pipeline, and small restructurings passes share (ir/walk.h).
 #include "ir/walk.h"
+
+#include <algorithm>
 
 namespace hqc::ir {
 
@@ -83,6 +85,42 @@ std::vector<plan::Expr*> pipeline_exprs(Program& program, const Pipeline& p) {
   std::vector<plan::Expr*> out;
   for (const plan::Expr* e : pipeline_exprs(static_cast<const Program&>(program), p)) out.push_back(const_cast<plan::Expr*>(e));
   return out;
+}
+
+void renumber_pipelines(Program& program, const std::map<int, int>& gone) {
+  std::vector<Pipeline>& ps = program.pipelines;
+  std::map<int, int> renamed;
+  for (size_t i = 0; i < ps.size(); ++i) renamed[ps[i].id] = static_cast<int>(i);
+  for (const auto& [old_id, stand_in] : gone) renamed[old_id] = renamed.at(stand_in);
+  for (Pipeline& p : ps) {
+    const std::string old_prefix = "p" + std::to_string(p.id) + " ";
+    p.id = renamed.at(p.id);
+    if (p.name.rfind(old_prefix, 0) == 0) p.name = "p" + std::to_string(p.id) + " " + p.name.substr(old_prefix.size());
+    for (int& d : p.depends_on) d = renamed.at(d);
+    std::sort(p.depends_on.begin(), p.depends_on.end());
+    p.depends_on.erase(std::unique(p.depends_on.begin(), p.depends_on.end()), p.depends_on.end());
+  }
+}
+
+void remove_stage(Program& program, int gone, int instead, const std::set<std::string>& buffers) {
+  std::vector<Pipeline>& ps = program.pipelines;
+  ps.erase(std::remove_if(ps.begin(), ps.end(), [&](const Pipeline& p) { return p.id == gone; }), ps.end());
+  program.buffers.erase(std::remove_if(program.buffers.begin(), program.buffers.end(),
+                                       [&](const Buffer& b) { return buffers.count(b.name) != 0; }),
+                        program.buffers.end());
+  renumber_pipelines(program, {{gone, instead}});
+}
+
+bool same_expr(const plan::Expr& a, const std::string& alias_a, const plan::Expr& b, const std::string& alias_b) {
+  if (a.kind != b.kind || a.type.to_string() != b.type.to_string() || a.column != b.column || a.dict_table != b.dict_table ||
+      a.dict_column != b.dict_column || a.int_value != b.int_value || a.float_value != b.float_value ||
+      a.string_value != b.string_value || a.match != b.match || a.param != b.param || a.string_fn != b.string_fn ||
+      a.arith != b.arith || a.overflow_check != b.overflow_check || a.compare != b.compare || a.args.size() != b.args.size())
+    return false;
+  if (a.kind == plan::ExprKind::Column && !(a.source == b.source || (a.source == alias_a && b.source == alias_b))) return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!a.args[i] || !b.args[i] || !same_expr(*a.args[i], alias_a, *b.args[i], alias_b)) return false;
+  return true;
 }
 
 }  // namespace hqc::ir

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "ir/program.h"
@@ -23,6 +26,18 @@ bool has_overflow_check(const plan::Expr& e);
 // unique): the rest of the pipeline then runs once per match (codegen's match loop), and the pipeline
 // may produce more tuples than its source has rows.
 bool matches_several_times(const Program& program, const Pipeline& p);
+
+// Pipeline ids (and the "pN " prefix of their names, and dependency lists) follow the pipelines'
+// order; `gone` maps ids no longer present to the id that stands in for them in dependency lists.
+void renumber_pipelines(Program& program, const std::map<int, int>& gone = {});
+// Removes a stage computed twice: pipeline `gone` (its dependants depend on `instead` instead, the
+// pipelines renumbered) and `buffers` (the removed state's).
+void remove_stage(Program& program, int gone, int instead, const std::set<std::string>& buffers);
+
+// Whether `a` over scan alias `alias_a` is `b` over `alias_b`: the same tree, node for node, where a
+// column of `alias_b` in `b` stands for the same column of `alias_a` (any other column is the same
+// one). A stage planned twice (a view read twice) differs only in its scan's alias.
+bool same_expr(const plan::Expr& a, const std::string& alias_a, const plan::Expr& b, const std::string& alias_b);
 
 // Calls f on every column of `e` whose string bytes `e` reads: the direct operand of a LIKE,
 // SUBSTRING, string function, comparison, BETWEEN or IN list. A heap string only carried along (a

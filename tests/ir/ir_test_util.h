@@ -1,10 +1,11 @@
-// Helpers shared by the IR tests: compile an SSB plan file or an inline JSON plan; TPC-H's partitioning.
+// Helpers shared by the IR tests: compile an SSB plan file, an inline JSON plan or TPC-H SQL; TPC-H's partitioning.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "frontend/json_plan.h"
+#include "frontend/sql/sql_frontend.h"
 #include "ir/build_pipelines.h"
 #include "ir/passes.h"
 #include "storage/catalog.h"
@@ -29,6 +30,13 @@ inline ir::Program build_ssb(const std::string& name, const planner::Statistics*
   ir::BuildOptions options;
   options.stats = stats;
   options.model = model;
+  return ir::build_program(plan, catalog, options);
+}
+
+// A TPC-H query's program as build_program makes it, before any pass.
+inline ir::Program build_tpch_sql(const std::string& sql, const ir::BuildOptions& options = {}) {
+  const Catalog catalog = Catalog::tpch();
+  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "test.sql", catalog, nullptr));
   return ir::build_program(plan, catalog, options);
 }
 

@@ -20,11 +20,9 @@ using namespace hqc;
 namespace {
 
 ir::Program split(const std::string& sql, bool distributed = true) {
-  const Catalog catalog = Catalog::tpch();
-  auto plan = std::make_shared<plan::LogicalPlan>(parse_sql(sql, "test.sql", catalog, nullptr));
   ir::BuildOptions options;
   if (distributed) test::partition_tpch_like_ranks(options);
-  ir::Program program = ir::build_program(plan, catalog, options);
+  ir::Program program = test::build_tpch_sql(sql, options);
   ir::run_passes(program, ir::default_passes());  // compact_result too: the result's rows are what moves
   return program;
 }

@@ -136,17 +136,19 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
   ir::PassOptions options;
   options.skip = {"launch_constraints"};
   std::vector<ir::PassTiming> t = ir::run_passes(p, ir::default_passes(), options);
-  REQUIRE(t.size() == 10);
-  CHECK(t[0].name == "reduce_builds");
-  CHECK(t[1].name == "order_probes");
-  CHECK(t[2].name == "split_combine");
-  CHECK(t[3].name == "dictionary_tables");
-  CHECK(t[4].name == "assign_parameters");
-  CHECK(t[5].name == "flag_arithmetic");
+  REQUIRE(t.size() == 12);
+  CHECK(t[0].name == "shared_aggregations");
+  CHECK(t[1].name == "shared_builds");
+  CHECK(t[2].name == "reduce_builds");
+  CHECK(t[3].name == "order_probes");
+  CHECK(t[4].name == "split_combine");
+  CHECK(t[5].name == "dictionary_tables");
+  CHECK(t[6].name == "assign_parameters");
+  CHECK(t[7].name == "flag_arithmetic");
   CHECK_FALSE(t[0].skipped);
   CHECK(t[0].milliseconds >= 0.0);
-  CHECK(t[8].name == "rank_key_ranges");
-  CHECK(t[9].skipped);
+  CHECK(t[10].name == "rank_key_ranges");
+  CHECK(t[11].skipped);
   CHECK(p.kernels[1].launch.tuples_param.empty());  // launch_constraints did not run
   ir::Program q = test::build_ssb("q1.1");
   options.skip = {"fuse"};
@@ -155,7 +157,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
     FAIL("expected a usage error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::Usage);
-    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: reduce_builds, order_probes, split_combine, dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, rank_key_ranges, launch_constraints)");
+    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: shared_aggregations, shared_builds, reduce_builds, order_probes, split_combine, dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, rank_key_ranges, launch_constraints)");
   }
 }
 

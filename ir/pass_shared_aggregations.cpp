@@ -1,0 +1,119 @@
+// Pass shared_aggregations: an aggregation the query computes twice from the same rows is computed once.
+//
+// A view or CTE that a query reads twice is planned twice: TPC-H Q15's revenue0 (revenue per supplier
+// over one quarter of lineitem) once for its maximum and once joined with supplier — two scans of
+// lineitem into two equal tables, ~45 % of Q15's kernel time.
+//   expects: a freshly built Program (the first pass: later passes see one table).
+//   guarantees: when aggregation tables A and B (A filled first) are each filled by exactly one
+//     pipeline, those pipelines scan the same base table under the same alias, read the same columns
+//     and apply the same ops (their expressions equal as text, probes of the same hash tables), and A
+//     and B have the same layout and the same keys and accumulators (names, expressions, types,
+//     functions, filters), then every pipeline scanning B scans A instead (its rows param and its
+//     dependency follow), a result read from B reads A, B's pipeline, table and buffers are removed
+//     and the pipelines renumbered in their order. Tables of a distributed compile's two phases
+//     (rank-local, combining) are left alone; so is a table anything else names (a hash table built
+//     from it is built by a pipeline that scans it, which is redirected).
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "ir/passes.h"
+#include "ir/walk.h"
+#include "storage/error.h"
+
+namespace hqc::ir {
+
+namespace {
+
+std::string text(const plan::ExprPtr& e) { return e ? e->to_string() : std::string("-"); }
+
+// The pipeline without its id, name and sink state: its source and ops, as text.
+std::string shape(const Pipeline& p) {
+  std::string s = p.source.table + " as " + p.source.alias + " [";
+  for (const std::string& c : p.source.columns) s += c + ",";
+  s += "] rows " + p.source.rows_param;
+  if (!p.source.output.empty() || !p.source.aggregation.empty() || !p.arith_flags.empty()) return "";  // base tables only
+  for (const PipelineOp& op : p.ops) {
+    s += "\n" + std::string(pipeline_op_kind_name(op.kind)) + " " + text(op.predicate) + " " + op.hash_table + " " +
+         plan::join_type_name(op.join_type) + " " + text(op.residual) + (op.explicit_nulls ? " nulls" : "");
+    for (const plan::ExprPtr& k : op.probe_keys) s += " key " + text(k);
+    for (const plan::NamedExpr& e : op.exprs) s += " " + e.name + ":=" + text(e.expr);
+  }
+  return s;
+}
+
+// The table without its name and buffers: layout, keys and accumulators, as text.
+std::string shape(const AggregationTable& t) {
+  if (t.rank_local || !t.combines.empty() || t.partition_keyed) return "";
+  std::string s = std::to_string(static_cast<int>(t.layout)) + " lanes " + std::to_string(t.key_lanes);
+  for (const GroupKey& k : t.keys)
+    s += "\nkey " + k.name + " " + text(k.expr) + " " + k.type.to_string() + " " + k.dict_table + "." + k.dict_column + " " +
+         k.heap_table + "." + k.heap_column + (k.merge_on_host ? " merged" : "");
+  for (const Accumulator& a : t.accumulators)
+    s += "\nacc " + a.name + " " + std::to_string(static_cast<int>(a.func)) + " " + text(a.arg) + " " + text(a.filter) + " " +
+         a.type.to_string() + (a.wide ? " wide" : "") + (a.zero_without_input ? " zero" : "");
+  return s;
+}
+
+const Pipeline* sole_writer(const Program& program, const std::string& table) {
+  const Pipeline* w = nullptr;
+  for (const Pipeline& p : program.pipelines) {
+    if (p.sink.kind != SinkKind::Aggregate || p.sink.state != table) continue;
+    if (w != nullptr) return nullptr;
+    w = &p;
+  }
+  return w;
+}
+
+// The buffers table `t` names.
+std::set<std::string> buffers_of(const AggregationTable& t) {
+  std::set<std::string> out{t.occupancy_buffer, t.overflow_buffer};
+  for (const GroupKey& k : t.keys) out.insert(k.key_buffer);
+  for (const Accumulator& a : t.accumulators) {
+    out.insert(a.buffer);
+    out.insert(a.state_buffer);
+  }
+  out.erase("");
+  return out;
+}
+
+}  // namespace
+
+void shared_aggregations(Program& program) {
+  bool changed = true;
+  while (changed) {  // one table at a time: each removal renumbers the pipelines
+    changed = false;
+    for (size_t b = 0; b < program.aggregations.size() && !changed; ++b) {
+      for (size_t a = 0; a < b && !changed; ++a) {
+        const AggregationTable& ta = program.aggregations[a];
+        const AggregationTable& tb = program.aggregations[b];
+        const std::string table_shape = shape(ta);
+        if (table_shape.empty() || table_shape != shape(tb)) continue;
+        const Pipeline* pa = sole_writer(program, ta.name);
+        const Pipeline* pb = sole_writer(program, tb.name);
+        if (pa == nullptr || pb == nullptr || pa->id > pb->id) continue;
+        const std::string pipeline_shape = shape(*pa);
+        if (pipeline_shape.empty() || pipeline_shape != shape(*pb) || pa->depends_on != pb->depends_on) continue;
+
+        const std::string keep = ta.name, drop = tb.name, keep_slots = ta.slots_param;
+        const int keep_id = pa->id, drop_id = pb->id;
+        const std::set<std::string> dropped_buffers = buffers_of(tb);
+        for (Pipeline& p : program.pipelines) {
+          if (p.source.aggregation != drop) continue;
+          p.source.aggregation = keep;
+          if (!keep_slots.empty()) p.source.rows_param = keep_slots;  // a single tuple keeps its one slot
+          const std::string from = " from " + drop;  // "p4 hash_build ht0 from agg2"
+          if (p.name.size() >= from.size() && p.name.compare(p.name.size() - from.size(), from.size(), from) == 0)
+            p.name = p.name.substr(0, p.name.size() - from.size()) + " from " + keep;
+        }
+        if (program.result.state == drop) program.result.state = keep;
+        if (program.result.input_rows_state == drop) program.result.input_rows_state = keep;
+        program.aggregations.erase(program.aggregations.begin() + static_cast<std::ptrdiff_t>(b));
+        remove_stage(program, drop_id, keep_id, dropped_buffers);
+        changed = true;
+      }
+    }
+  }
+}
+
+}  // namespace hqc::ir
