@@ -1,25 +1,27 @@
 // Pass split_combine: phase 2 of a two-phase aggregation split across ranks by ranges of one key.
 //
 // Phase 2 (ir/two_phase_aggregation.cpp) combines every rank's partial groups, gathered to every
-// rank, into the final table — the same work on every rank, as long as on one device: TPC-H Q10's and
-// Q3's final groups (~2 ms at SF 100 on an H200 of 9 and 8 ms), Q16's distinct pairs and their counts.
-// Where only the query's result reads the final table, no rank needs all of it: each rank combines
-// only the rows whose key K lies in its range of K's values, so the ranks' groups are disjoint and
-// together the whole table; the result's compacted rows are concatenated after the compaction
-// (runtime StateMerge Rows, after the pipeline's last launch), as one process's dense rows in another
-// order — ORDER BY and the top-k run on rank 0 over all of them, as before.
+// rank, into the final table — the same work on every rank, as long as on one device. Where the final
+// table is aggregated again, by one of its keys, before the result (TPC-H Q16: distinct (brand, type,
+// size, supplier) pairs, ~12 M at SF 100, then counts per (brand, type, size)), no rank needs all of
+// it: each rank combines only the rows whose key K lies in its range of K's values, so the ranks'
+// groups are disjoint, the next aggregation's groups too, and only those few, compacted for the
+// result, are concatenated after the compaction (runtime StateMerge Rows, after the pipeline's last
+// launch) — ORDER BY and LIMIT then run on rank 0 as before.
+// Not where the result reads the final table itself (TPC-H Q3, Q10): every group would then cross to
+// rank 0 as a compacted row, and on 2 H200s at SF 100 that gather (Q10: 0.95 ms) cost more than half
+// of phase 2 saved (bench/results/2026-11-29-h200x2-tpch-sf100, split/); a per-rank top-k first would
+// change that.
 //   expects: a distributed compile's Program before fuse_pipelines (the filter this adds is fused as
 //     any other), tables made by two-phase aggregation (AggregationTable::combines, split_candidates).
 //   guarantees: a final table T is split (T.split_key, T.split_groups; its phase-2 pipeline starts
 //     with the filter `K >= lo and K <= hi`, lo and hi Constant params of K's type bounding the
-//     rank's range, Param::split_min_param) only when what reads it stays correct with disjoint
-//     parts: either the result reads T and no pipeline scans it, or exactly one pipeline scans T and
-//     aggregates into a table U that only the result reads, grouped by a plain copy of K among its
-//     keys (TPC-H Q16: distinct (brand, type, size, supplier) pairs, then counts per (brand, type,
-//     size): K is one of the three) — then U is split_groups too and T is read on its rank only.
-//     K is the first of T's split_candidates (the most distinct) that the reader allows. Nothing
-//     else changes: one process (no two-phase table) gets the same program; under mpirun with one
-//     rank the bounds are the key type's extremes (runtime rank_plan narrows them per rank).
+//     rank's range, Param::split_min_param) only when exactly one pipeline scans T and aggregates into
+//     a table U that only the result reads, grouped by a plain copy of K among its keys — then U is
+//     split_groups too and T is read on its rank only. K is the first of T's split_candidates (the
+//     most distinct) that U allows. Nothing else changes: one process (no two-phase table) gets the
+//     same program; under mpirun with one rank the bounds are the key type's extremes (runtime
+//     rank_plan narrows them per rank).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -64,10 +66,7 @@ bool is_result(const Program& program, const std::string& table) {
 std::vector<bool> allowed_keys(Program& program, const AggregationTable& t) {
   std::vector<bool> allowed(t.keys.size(), false);
   const std::vector<const Pipeline*> readers = readers_of(program, t.name);
-  if (readers.empty()) {
-    if (is_result(program, t.name)) allowed.assign(t.keys.size(), true);
-    return allowed;
-  }
+  // The result reading T itself would gather every group to rank 0 (see the contract): not split.
   if (readers.size() != 1 || is_result(program, t.name)) return allowed;
   const Pipeline& r = *readers[0];
   if (r.sink.kind != SinkKind::Aggregate || !is_result(program, r.sink.state) || !readers_of(program, r.sink.state).empty())

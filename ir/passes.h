@@ -40,9 +40,9 @@ struct PassOptions {
 //                      (ir/pass_reduce_builds.cpp)
 //   order_probes       cheap probes (one lookup) before those that walk chains or test residuals,
 //                      within runs of probes that keep or drop a tuple (ir/pass_order_probes.cpp)
-//   split_combine      distributed compiles: phase 2 of a two-phase aggregation that only the result
-//                      reads (or one aggregation the result reads) splits its rows across ranks by
-//                      ranges of one key, each rank combining its own groups (ir/pass_split_combine.cpp)
+//   split_combine      distributed compiles: phase 2 of a two-phase aggregation that a later
+//                      aggregation for the result groups again by one of its keys splits its rows
+//                      across ranks by ranges of that key (ir/pass_split_combine.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
 //                      (ir/pass_dictionary_tables.cpp)

@@ -1,6 +1,6 @@
-// Pass split_combine (ir/pass_split_combine.cpp): phase 2 of a two-phase aggregation that only the
-// result reads — or that one aggregation the result reads groups by the split key — keeps on each
-// rank the rows of the rank's range of one key; anything else read from the final table keeps it whole.
+// Pass split_combine (ir/pass_split_combine.cpp): phase 2 of a two-phase aggregation keeps on each
+// rank the rows of the rank's range of one key — only where a later aggregation by that key reads it;
+// the result reading it, a join building from it or a scalar stage over it keep it whole.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -56,20 +56,35 @@ const char* kQ10 =
 
 }  // namespace
 
-TEST_CASE("Q10: phase 2 keeps the rank's range of the first integer key; the bounds stay open in one process") {
+TEST_CASE("Q10: the result reads the final table itself — not split, every group would cross to rank 0") {
   const ir::Program p = split(kQ10);
   const ir::AggregationTable& t = table(p, "agg0");
   REQUIRE(t.combines == "agg0_partial");
-  CHECK(t.split_key == "c_custkey");
-  CHECK(t.split_groups);
+  CHECK_FALSE(t.split_candidates.empty());  // c_custkey could split it
+  CHECK(t.split_key.empty());
+  CHECK_FALSE(t.split_groups);
+  CHECK(split_params(p) == 0);
+  CHECK(writer(p, "agg0").ops.empty());  // phase 2 keeps every merged row
+}
+
+TEST_CASE("Q16: the distinct pairs are split by a key the counts group by; the counts' compacted groups are gathered") {
+  const ir::Program p = split(
+      "SELECT p_brand, p_type, p_size, count(DISTINCT ps_suppkey) AS supplier_cnt FROM partsupp, part "
+      "WHERE p_partkey = ps_partkey AND p_brand <> 'Brand#45' AND p_size IN (49, 14, 23) "
+      "GROUP BY p_brand, p_type, p_size ORDER BY supplier_cnt DESC, p_brand, p_type, p_size");
+  const ir::AggregationTable& pairs = table(p, "agg0");
+  REQUIRE(pairs.combines == "agg0_partial");
+  // Without statistics the candidates keep key order: p_brand is the first the counts group by.
+  CHECK(pairs.split_key == "p_brand");
+  CHECK(pairs.split_groups);
   const ir::Pipeline& phase2 = writer(p, "agg0");
   CHECK(phase2.source.output == "out0");
   REQUIRE_FALSE(phase2.ops.empty());
   const ir::PipelineOp& filter = phase2.ops.front();
   CHECK(filter.kind == ir::PipelineOpKind::Filter);
-  CHECK(filter.predicate->to_string() == "((c_custkey >= $agg0_split_c_custkey_lo) and (c_custkey <= $agg0_split_c_custkey_hi))");
-  const ir::Param* lo = p.find_param("agg0_split_c_custkey_lo");
-  const ir::Param* hi = p.find_param("agg0_split_c_custkey_hi");
+  CHECK(filter.predicate->to_string() == "((p_brand >= $agg0_split_p_brand_lo) and (p_brand <= $agg0_split_p_brand_hi))");
+  const ir::Param* lo = p.find_param("agg0_split_p_brand_lo");
+  const ir::Param* hi = p.find_param("agg0_split_p_brand_hi");
   REQUIRE(lo != nullptr);
   REQUIRE(hi != nullptr);
   // Resolved as one rank's: every key passes; the range the ranks divide is the partial key's.
@@ -80,29 +95,24 @@ TEST_CASE("Q10: phase 2 keeps the rank's range of the first integer key; the bou
   CHECK(hi->split_upper);
   CHECK(lo->split_min_param == table(p, "agg0_partial").keys[0].min_param);
   CHECK(lo->split_domain_param == table(p, "agg0_partial").keys[0].domain_param);
-  CHECK(ir::explain(p).find("after p" + std::to_string(phase2.id) +
-                            ": agg0 — the rank's part of the groups (by c_custkey), compacted rows concatenated in rank order") !=
+  CHECK(split_params(p) == 2);
+  // The counts: split_groups through the pairs, compacted for the result, gathered after that.
+  const ir::AggregationTable* counts = nullptr;
+  for (const ir::AggregationTable& a : p.aggregations)
+    if (a.name != "agg0" && a.name != "agg0_partial") counts = &a;
+  REQUIRE(counts != nullptr);
+  CHECK(counts->split_groups);
+  CHECK(counts->split_key.empty());
+  CHECK(counts->compaction.has_value());
+  const ir::Pipeline& count_writer = writer(p, counts->name);
+  CHECK(ir::explain(p).find("after p" + std::to_string(count_writer.id) + ": " + counts->name +
+                            " — the rank's part of the groups (by p_brand, as agg0), compacted rows concatenated in rank order") !=
+        std::string::npos);
+  CHECK(ir::explain(p).find("after p" + std::to_string(phase2.id) + ": agg0 — none: the rank's part of the groups (by p_brand), read on the rank") !=
         std::string::npos);
   // The partial (phase 1) is untouched.
   CHECK(table(p, "agg0_partial").split_key.empty());
   CHECK_FALSE(table(p, "agg0_partial").split_groups);
-}
-
-TEST_CASE("Q16: the distinct pairs are split by a key the counts group by, and the counts' groups are the rank's") {
-  const ir::Program p = split(
-      "SELECT p_brand, p_type, p_size, count(DISTINCT ps_suppkey) AS supplier_cnt FROM partsupp, part "
-      "WHERE p_partkey = ps_partkey AND p_brand <> 'Brand#45' AND p_size IN (49, 14, 23) "
-      "GROUP BY p_brand, p_type, p_size ORDER BY supplier_cnt DESC, p_brand, p_type, p_size");
-  const ir::AggregationTable& pairs = table(p, "agg0");
-  REQUIRE(pairs.combines == "agg0_partial");
-  // Without statistics the candidates keep key order: p_brand is the first the counts group by.
-  CHECK(pairs.split_key == "p_brand");
-  CHECK(pairs.split_groups);
-  bool counts_split = false;
-  for (const ir::AggregationTable& a : p.aggregations)
-    if (a.name != "agg0" && a.name != "agg0_partial") counts_split = a.split_groups && a.split_key.empty();
-  CHECK(counts_split);
-  CHECK(split_params(p) == 2);
 }
 
 TEST_CASE("a final table a join builds from, or a scalar stage reads, stays whole on every rank") {
