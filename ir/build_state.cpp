@@ -478,13 +478,7 @@ bool Lowering::sum_may_overflow(const plan::Expr& arg, const Pipeline& p) const 
 }
 
 const Pipeline* Lowering::output_writer(const std::string& out) const {
-  const Pipeline* writer = nullptr;
-  for (const Pipeline& q : program_.pipelines) {
-    if (q.sink.kind != SinkKind::Materialize || q.sink.state != out) continue;
-    if (writer != nullptr) return nullptr;
-    writer = &q;
-  }
-  return writer;
+  return sole_writer(program_, SinkKind::Materialize, out);
 }
 
 // Groups a Capacity param expects (what resolve_parameters sizes the table for, before the load
@@ -526,9 +520,7 @@ uint64_t Lowering::count_key_groups(const AggregationTable& t, const Pipeline& p
         if (op.id == b->op_id && op.kind == PipelineOpKind::Probe) probe = &op;
       const HashTable* ht = probe == nullptr ? nullptr : program_.find_hash_table(probe->hash_table);
       if (ht == nullptr || b->payload_index >= ht->payload.size()) return 0;
-      const Pipeline* build = nullptr;
-      for (const Pipeline& q : program_.pipelines)
-        if (q.sink.kind == SinkKind::HashBuild && q.sink.state == ht->name) build = &q;
+      const Pipeline* build = sole_writer(program_, SinkKind::HashBuild, ht->name);
       if (build == nullptr) return 0;
       in = build;
       source = ht->payload[b->payload_index].source;
@@ -543,13 +535,10 @@ uint64_t Lowering::count_key_groups(const AggregationTable& t, const Pipeline& p
       if (a.name == b->attr.name && (a.func == plan::AggFunc::Count || a.func == plan::AggFunc::CountStar)) count = &a;
     if (count == nullptr) return 0;
     if (!stage->combines.empty()) stage = program_.find_aggregation(stage->combines);
-    const Pipeline* writer = nullptr;
-    for (const Pipeline& q : program_.pipelines)
-      if (q.sink.kind == SinkKind::Aggregate && q.sink.state == stage->name) writer = &q;
+    const Pipeline* writer = sole_writer(program_, SinkKind::Aggregate, stage->name);
     if (writer == nullptr || writer->source.table.empty()) return 0;
     const double rows = static_cast<double>(options_.stats->rows(writer->source.table));
-    double groups = stage->layout == AggLayout::GlobalHash ? static_cast<double>(stage->expected_slots) : 0.0;
-    if (stage->layout == AggLayout::DirectIndexed) groups = static_cast<double>(stage->expected_slots);
+    const double groups = static_cast<double>(stage->expected_slots);  // 0: unknown, or a single tuple
     const double bound = std::floor((1.0 + std::sqrt(1.0 + 8.0 * rows)) / 2.0) + 1.0;  // and the count 0
     const double lambda = groups > 0 ? rows / groups : rows;
     return static_cast<uint64_t>(std::max(1.0, std::min(bound, 2.0 * lambda + 16.0)));

@@ -130,10 +130,8 @@ void reorder(Program& program) {
 }  // namespace
 
 void reduce_builds(Program& program) {
-  int next_op = 0;
+  int next_op = next_op_id(program);
   std::set<int> added;  // the semi probes this pass inserted
-  for (const Pipeline& p : program.pipelines)
-    for (const PipelineOp& op : p.ops) next_op = std::max(next_op, op.id + 1);
 
   bool changed = true;
   while (changed) {  // one reduction at a time: each may renumber the pipelines

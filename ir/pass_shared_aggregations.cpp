@@ -29,10 +29,10 @@ std::string text(const plan::ExprPtr& e) { return e ? e->to_string() : std::stri
 
 // The pipeline without its id, name and sink state: its source and ops, as text.
 std::string shape(const Pipeline& p) {
+  if (p.source.table.empty() || !p.arith_flags.empty()) return "";  // base tables only
   std::string s = p.source.table + " as " + p.source.alias + " [";
   for (const std::string& c : p.source.columns) s += c + ",";
   s += "] rows " + p.source.rows_param;
-  if (!p.source.output.empty() || !p.source.aggregation.empty() || !p.arith_flags.empty()) return "";  // base tables only
   for (const PipelineOp& op : p.ops) {
     s += "\n" + std::string(pipeline_op_kind_name(op.kind)) + " " + text(op.predicate) + " " + op.hash_table + " " +
          plan::join_type_name(op.join_type) + " " + text(op.residual) + (op.explicit_nulls ? " nulls" : "");
@@ -55,16 +55,6 @@ std::string shape(const AggregationTable& t) {
   return s;
 }
 
-const Pipeline* sole_writer(const Program& program, const std::string& table) {
-  const Pipeline* w = nullptr;
-  for (const Pipeline& p : program.pipelines) {
-    if (p.sink.kind != SinkKind::Aggregate || p.sink.state != table) continue;
-    if (w != nullptr) return nullptr;
-    w = &p;
-  }
-  return w;
-}
-
 // The buffers table `t` names.
 std::set<std::string> buffers_of(const AggregationTable& t) {
   std::set<std::string> out{t.occupancy_buffer, t.overflow_buffer};
@@ -80,40 +70,23 @@ std::set<std::string> buffers_of(const AggregationTable& t) {
 }  // namespace
 
 void shared_aggregations(Program& program) {
-  bool changed = true;
-  while (changed) {  // one table at a time: each removal renumbers the pipelines
-    changed = false;
-    for (size_t b = 0; b < program.aggregations.size() && !changed; ++b) {
-      for (size_t a = 0; a < b && !changed; ++a) {
-        const AggregationTable& ta = program.aggregations[a];
-        const AggregationTable& tb = program.aggregations[b];
-        const std::string table_shape = shape(ta);
-        if (table_shape.empty() || table_shape != shape(tb)) continue;
-        const Pipeline* pa = sole_writer(program, ta.name);
-        const Pipeline* pb = sole_writer(program, tb.name);
-        if (pa == nullptr || pb == nullptr || pa->id > pb->id) continue;
-        const std::string pipeline_shape = shape(*pa);
-        if (pipeline_shape.empty() || pipeline_shape != shape(*pb) || pa->depends_on != pb->depends_on) continue;
-
-        const std::string keep = ta.name, drop = tb.name, keep_slots = ta.slots_param;
-        const int keep_id = pa->id, drop_id = pb->id;
-        const std::set<std::string> dropped_buffers = buffers_of(tb);
-        for (Pipeline& p : program.pipelines) {
-          if (p.source.aggregation != drop) continue;
-          p.source.aggregation = keep;
-          if (!keep_slots.empty()) p.source.rows_param = keep_slots;  // a single tuple keeps its one slot
-          const std::string from = " from " + drop;  // "p4 hash_build ht0 from agg2"
-          if (p.name.size() >= from.size() && p.name.compare(p.name.size() - from.size(), from.size(), from) == 0)
-            p.name = p.name.substr(0, p.name.size() - from.size()) + " from " + keep;
-        }
-        if (program.result.state == drop) program.result.state = keep;
-        if (program.result.input_rows_state == drop) program.result.input_rows_state = keep;
-        program.aggregations.erase(program.aggregations.begin() + static_cast<std::ptrdiff_t>(b));
-        remove_stage(program, drop_id, keep_id, dropped_buffers);
-        changed = true;
-      }
+  auto same = [](const AggregationTable& a, const Pipeline& pa, const AggregationTable& b, const Pipeline& pb) {
+    const std::string table = shape(a), rows = shape(pa);
+    return !table.empty() && table == shape(b) && !rows.empty() && rows == shape(pb) && pa.depends_on == pb.depends_on;
+  };
+  auto redirect = [&](const AggregationTable& keep, const AggregationTable& drop) {
+    for (Pipeline& p : program.pipelines) {
+      if (p.source.aggregation != drop.name) continue;
+      p.source.aggregation = keep.name;
+      if (!keep.slots_param.empty()) p.source.rows_param = keep.slots_param;  // a single tuple keeps its one slot
+      const std::string from = " from " + drop.name;  // "p4 hash_build ht0 from agg2"
+      if (p.name.size() >= from.size() && p.name.compare(p.name.size() - from.size(), from.size(), from) == 0)
+        p.name = p.name.substr(0, p.name.size() - from.size()) + " from " + keep.name;
     }
-  }
+    if (program.result.state == drop.name) program.result.state = keep.name;
+    if (program.result.input_rows_state == drop.name) program.result.input_rows_state = keep.name;
+  };
+  share_equal_stages(program, program.aggregations, SinkKind::Aggregate, same, redirect, buffers_of);
 }
 
 }  // namespace hqc::ir

@@ -24,16 +24,6 @@ namespace hqc::ir {
 
 namespace {
 
-const Pipeline* sole_builder(const Program& program, const std::string& table) {
-  const Pipeline* w = nullptr;
-  for (const Pipeline& p : program.pipelines) {
-    if (p.sink.kind != SinkKind::HashBuild || p.sink.state != table) continue;
-    if (w != nullptr) return nullptr;
-    w = &p;
-  }
-  return w;
-}
-
 bool plain(const HashTable& t) {
   return t.layout != HashLayout::Chained && t.count_buffer.empty() && !t.rank_local && !t.merged_keys && !t.shuffled;
 }
@@ -70,14 +60,13 @@ std::set<std::string> buffers_of(const HashTable& t) {
   return out;
 }
 
-// Every probe of `b` probes `a` instead: the op, the payload bindings it makes, its dependency.
-void redirect_probes(Program& program, const HashTable& a, const HashTable& b, int a_builder, int b_builder) {
+// Every probe of `b` probes `a` instead, and the payload bindings it makes read `a`'s payload (the
+// probing pipelines' dependency on b's builder becomes one on a's when it goes: remove_stage).
+void redirect_probes(Program& program, const HashTable& a, const HashTable& b) {
   for (Pipeline& p : program.pipelines) {
-    bool probes = false;
     for (PipelineOp& op : p.ops) {
       if (op.kind != PipelineOpKind::Probe || op.hash_table != b.name) continue;
       op.hash_table = a.name;
-      probes = true;
       for (AttributeBinding& binding : p.attributes) {
         if (binding.origin != AttributeBinding::Origin::ProbePayload || binding.op_id != op.id) continue;
         const std::string& column = b.payload.at(binding.payload_index).name;
@@ -85,34 +74,17 @@ void redirect_probes(Program& program, const HashTable& a, const HashTable& b, i
           if (a.payload[j].name == column) binding.payload_index = j;
       }
     }
-    if (probes && std::find(p.depends_on.begin(), p.depends_on.end(), b_builder) != p.depends_on.end()) p.depends_on.push_back(a_builder);
   }
 }
 
 }  // namespace
 
 void shared_builds(Program& program) {
-  bool changed = true;
-  while (changed) {  // one table at a time: each removal renumbers the pipelines
-    changed = false;
-    for (size_t b = 0; b < program.hash_tables.size() && !changed; ++b) {
-      for (size_t a = 0; a < b && !changed; ++a) {
-        const HashTable& ta = program.hash_tables[a];
-        const HashTable& tb = program.hash_tables[b];
-        if (!plain(ta) || !plain(tb)) continue;
-        const Pipeline* pa = sole_builder(program, ta.name);
-        const Pipeline* pb = sole_builder(program, tb.name);
-        if (pa == nullptr || pb == nullptr || pa->id > pb->id || !same_build(ta, *pa, tb, *pb)) continue;
-        const int keep_id = pa->id, drop_id = pb->id;
-        const std::set<std::string> dropped_buffers = buffers_of(tb);
-        const HashTable kept = ta, dropped = tb;  // copies: the vector changes below
-        redirect_probes(program, kept, dropped, keep_id, drop_id);
-        program.hash_tables.erase(program.hash_tables.begin() + static_cast<std::ptrdiff_t>(b));
-        remove_stage(program, drop_id, keep_id, dropped_buffers);
-        changed = true;
-      }
-    }
-  }
+  auto same = [](const HashTable& a, const Pipeline& pa, const HashTable& b, const Pipeline& pb) {
+    return plain(a) && plain(b) && same_build(a, pa, b, pb);
+  };
+  auto redirect = [&](const HashTable& keep, const HashTable& drop) { redirect_probes(program, keep, drop); };
+  share_equal_stages(program, program.hash_tables, SinkKind::HashBuild, same, redirect, buffers_of);
 }
 
 }  // namespace hqc::ir

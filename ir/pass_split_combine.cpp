@@ -27,18 +27,12 @@
 #include <limits>
 
 #include "ir/passes.h"
+#include "ir/walk.h"
 #include "storage/error.h"
 
 namespace hqc::ir {
 
 namespace {
-
-int next_op_id(const Program& program) {
-  int id = 0;
-  for (const Pipeline& p : program.pipelines)
-    for (const PipelineOp& op : p.ops) id = std::max(id, op.id + 1);
-  return id;
-}
 
 // The pipelines scanning aggregation table `name`.
 std::vector<const Pipeline*> readers_of(const Program& program, const std::string& name) {
@@ -46,16 +40,6 @@ std::vector<const Pipeline*> readers_of(const Program& program, const std::strin
   for (const Pipeline& p : program.pipelines)
     if (p.source.aggregation == name) out.push_back(&p);
   return out;
-}
-
-Pipeline* writer_of(Program& program, const std::string& table) {
-  Pipeline* w = nullptr;
-  for (Pipeline& p : program.pipelines) {
-    if (p.sink.kind != SinkKind::Aggregate || p.sink.state != table) continue;
-    if (w != nullptr) return nullptr;  // several writers (a UNION's arms): left alone
-    w = &p;
-  }
-  return w;
 }
 
 bool is_result(const Program& program, const std::string& table) {
@@ -72,7 +56,7 @@ std::vector<bool> allowed_keys(Program& program, const AggregationTable& t) {
   if (r.sink.kind != SinkKind::Aggregate || !is_result(program, r.sink.state) || !readers_of(program, r.sink.state).empty())
     return allowed;
   const AggregationTable* u = program.find_aggregation(r.sink.state);
-  if (u == nullptr || u->layout == AggLayout::Scalar || !u->combines.empty() || u->rank_local || writer_of(program, u->name) != &r)
+  if (u == nullptr || u->layout == AggLayout::Scalar || !u->combines.empty() || u->rank_local || sole_writer(program, SinkKind::Aggregate, u->name) != &r)
     return allowed;
   for (const GroupKey& k : u->keys) {
     if (k.expr == nullptr || k.expr->kind != plan::ExprKind::Column) continue;
@@ -90,7 +74,7 @@ void split_combine(Program& program) {
   for (size_t a = 0; a < program.aggregations.size(); ++a) {
     AggregationTable& t = program.aggregations[a];
     if (t.combines.empty() || t.split_candidates.empty() || !t.split_key.empty()) continue;
-    Pipeline* phase2 = writer_of(program, t.name);
+    Pipeline* phase2 = sole_writer(program, SinkKind::Aggregate, t.name);
     if (phase2 == nullptr || phase2->source.output.empty()) continue;
     const std::vector<bool> allowed = allowed_keys(program, t);
     const AggregationTable* partial = program.find_aggregation(t.combines);

@@ -87,6 +87,27 @@ std::vector<plan::Expr*> pipeline_exprs(Program& program, const Pipeline& p) {
   return out;
 }
 
+const Pipeline* sole_writer(const Program& program, SinkKind kind, const std::string& state) {
+  const Pipeline* writer = nullptr;
+  for (const Pipeline& p : program.pipelines) {
+    if (p.sink.kind != kind || p.sink.state != state) continue;
+    if (writer != nullptr) return nullptr;
+    writer = &p;
+  }
+  return writer;
+}
+
+Pipeline* sole_writer(Program& program, SinkKind kind, const std::string& state) {
+  return const_cast<Pipeline*>(sole_writer(static_cast<const Program&>(program), kind, state));
+}
+
+int next_op_id(const Program& program) {
+  int id = 0;
+  for (const Pipeline& p : program.pipelines)
+    for (const PipelineOp& op : p.ops) id = std::max(id, op.id + 1);
+  return id;
+}
+
 void renumber_pipelines(Program& program, const std::map<int, int>& gone) {
   std::vector<Pipeline>& ps = program.pipelines;
   std::map<int, int> renamed;
