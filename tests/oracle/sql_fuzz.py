@@ -29,8 +29,10 @@ and FULL JOINs of tables and filtered subqueries (gen_full_join). Query i of see
 for a draw of it on one machine and not on another: such a draw is dropped like one DuckDB rejects).
 
 Outcomes: match; refused (exit 4 with a message: acceptable, counted by message); MISMATCH (different
-results) and CRASH (any other exit code, a signal, a timeout, unreadable output, exit 4 without a
-message) are failures. Each failure is printed with its seed, index and query, then reduced by delta
+results) and CRASH (any other exit code, a signal, a timeout twice in a row, unreadable output, exit 4
+without a message) are failures. A horseqc-run killed past its time limit has its thread stacks (gdb)
+printed and written to WORK/hang-PID.txt first; a query whose second run finishes is judged by that run,
+and its hang is printed and kept in the report's "hangs". Each failure is printed with its seed, index and query, then reduced by delta
 debugging (dropping LIMIT / ORDER BY, HAVING and WHERE conjuncts, select items, GROUP BY keys, tables,
 subquery conjuncts; replacing expressions by their operands) while the same kind of failure persists,
 and the smallest failing text is printed. Exit status 0 only without mismatches and crashes.
@@ -43,6 +45,7 @@ misses failures only optimized kernels show, and keeps its kernels in a cache di
 usage: sql_fuzz.py --bin BUILD/bin --work DIR [--benchmark tpch|ssb] [--seed N] [--queries N] [--sf 0.01]
                    [--time-budget S] [--jobs N] [--report FILE] [--only I]... [--sql TEXT] [--timeout S]
                    [--reduce-time S] [--reduce-total S] [--no-reduce] [--opt-disable] [--dry-run] [--verbose]
+                   [--stack-dump-after S]
 """
 import argparse
 import collections
@@ -50,6 +53,7 @@ import concurrent.futures
 import copy
 import datetime
 import decimal
+import faulthandler
 import json
 import os
 import random
@@ -1835,6 +1839,47 @@ def generate(con, prof, rows, seed, index):
     raise RuntimeError(f"no query for seed {seed} index {index}: {last}")
 
 
+BATCH_SECONDS_PER_QUERY = 15  # a --sql-file batch may take --timeout plus this per query (cold PoCL: <= 5 s each)
+
+
+def hang_stacks(pid, work, what):
+    """Writes the thread stacks (gdb, when installed) of the horseqc-run processes under pid, and the
+    process tree, to a file in `work`; returns its path."""
+    tree, children = [], {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(children.get(p, []))
+    path = os.path.join(work, f"hang-{pid}.txt")
+    with open(path, "w") as out:
+        out.write(f"{what}\n")
+        for p in tree:
+            try:
+                with open(f"/proc/{p}/cmdline") as fh:
+                    cmdline = fh.read().replace("\0", " ")[:300]
+            except OSError:
+                continue
+            out.write(f"\n== pid {p}: {cmdline}\n")
+            out.flush()
+            if "horseqc-run" in cmdline and "mpirun" not in cmdline.split(" ")[0]:
+                try:
+                    g = subprocess.run(["gdb", "-p", str(p), "-batch", "-nx", "-ex", "thread apply all bt 40"],
+                                       capture_output=True, text=True, timeout=120)
+                    out.write(g.stdout[-200000:])
+                except (OSError, subprocess.TimeoutExpired) as e:
+                    out.write(f"(no stacks: {e})\n")
+    return path
+
+
 def duckdb_error():
     import duckdb
     return duckdb.Error
@@ -1846,29 +1891,55 @@ class Runner:
         # Under mpirun (--ranks): every rank on PoCL, each with its share of the fact table.
         self.launcher = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.ranks)] if args.ranks else []
         self.env = dict(os.environ)
+        self.hangs = []  # runs killed past their time limit: {what, seconds, stacks, second_run}
         self.env.setdefault("HORSEQC_KERNEL_CACHE", os.path.join(args.work, "kernels"))
         if args.opt_disable:
             self.env["POCL_EXTRA_BUILD_FLAGS"] = (self.env.get("POCL_EXTRA_BUILD_FLAGS", "") + " -cl-opt-disable").strip()
             # horseqc's kernel cache is keyed by the source alone: unoptimized binaries are kept apart
             self.env["HORSEQC_KERNEL_CACHE"] = os.path.join(self.env["HORSEQC_KERNEL_CACHE"], "opt-disable")
 
+    def run_bounded(self, cmd, timeout, what):
+        """(rc, stdout, stderr, seconds) of cmd; rc 'timeout' when it ran past `timeout` seconds. A process
+        that does not finish has the stacks of its horseqc-run processes written (hang_stacks) before it
+        and its children are killed: what hung (a kernel, the compiler, the host) is then on record."""
+        t0 = time.time()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env,
+                             start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            where = hang_stacks(p.pid, self.args.work, what)
+            try:
+                os.killpg(p.pid, 9)
+            except ProcessLookupError:
+                pass
+            out, err = p.communicate()
+            self.hangs.append({"what": what, "seconds": round(time.time() - t0, 1), "stacks": where})
+            with open(where) as fh:  # the frames nearest the hang, for a log that only shows this output
+                frames = [ln.rstrip() for ln in fh if ln.startswith(("== pid", "Thread ")) or re.match(r"#[0-7] ", ln)]
+            print(f"sql_fuzz: {what} ran past {timeout:.0f} s and was killed; stacks in {where}:\n  " +
+                  "\n  ".join(frames[:160]), flush=True)
+            return "timeout", out, err, time.time() - t0
+        return p.returncode, out, err, time.time() - t0
+
     def horseqc(self, sql):
         """(rc, stdout, stderr, seconds); rc 'timeout' when it ran past --timeout."""
         cmd = self.launcher + [os.path.join(self.args.bin, "horseqc-run"), self.args.benchmark, "--data", self.data, "--device", self.args.device,
                "--format", "json", "--quiet", "--sql", sql] + (["--model", self.args.model] if self.args.model else [])
-        t0 = time.time()
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.args.timeout, env=self.env)
-        except subprocess.TimeoutExpired:
-            return "timeout", "", "", time.time() - t0
-        return p.returncode, p.stdout, p.stderr, time.time() - t0
+        return self.run_bounded(cmd, self.args.timeout, "horseqc-run --sql " + sql[:200])
 
     def check(self, sql, cols, rows):
-        """(outcome, detail, seconds, compile_ms): outcome match | refused | mismatch | crash."""
+        """(outcome, detail, seconds, compile_ms): outcome match | refused | mismatch | crash. A query that
+        runs past --timeout runs once more: a second timeout is a crash; a second run that finishes is
+        judged by its result, and the first run's hang stays in the report (`hangs`) and is printed."""
         rc, out, err, secs = self.horseqc(sql)
+        if rc == "timeout":
+            first = self.hangs[-1]
+            rc, out, err, secs = self.horseqc(sql)
+            first["second_run"] = "timeout" if rc == "timeout" else f"finished (exit {rc})"
         compile_ms = None
         if rc == "timeout":
-            return "crash", f"timeout after {self.args.timeout} s", secs, None
+            return "crash", f"timeout after {self.args.timeout} s, twice (stacks: {self.hangs[-1]['stacks']})", secs, None
         if rc == 4:
             msg = refusal_message(err)
             if msg:
@@ -1899,10 +1970,11 @@ class Runner:
                self.args.device, "--format", "json", "--quiet", "--sql-file", path] + \
               (["--model", self.args.model] if self.args.model else [])
         t0 = time.time()
+        rc, out, _, _ = self.run_bounded(cmd, self.args.timeout + BATCH_SECONDS_PER_QUERY * len(items),
+                                         f"horseqc-run --sql-file of {len(items)} queries ({path})")
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.args.timeout * len(items), env=self.env)
-            doc = json.loads(p.stdout) if p.returncode >= 0 else None
-        except (subprocess.TimeoutExpired, ValueError):
+            doc = json.loads(out) if rc != "timeout" and rc >= 0 else None
+        except ValueError:
             doc = None
         secs = (time.time() - t0) / max(1, len(items))
         by_name = {q.get("query"): q for q in (doc or {}).get("queries", [])}
@@ -2171,6 +2243,9 @@ def main():
     ap.add_argument("--opt-disable", action="store_true",
                     help="PoCL builds without optimization (POCL_EXTRA_BUILD_FLAGS=-cl-opt-disable): about 2x faster, "
                          "but blind to failures only optimized kernels show")
+    ap.add_argument("--stack-dump-after", type=float, default=0,
+                    help="print this script's own Python stacks after this many seconds, and again each time as many "
+                         "pass (a run stuck outside horseqc-run, e.g. in DuckDB, then shows where); 0: never")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every query and its outcome")
     ap.add_argument("--dry-run", action="store_true", help="print the generated queries and DuckDB's row counts only")
     ap.add_argument("--window-share", type=float, default=None,
@@ -2181,6 +2256,8 @@ def main():
         WINDOW_SHARE = args.window_share
 
     start = time.time()
+    if args.stack_dump_after > 0:
+        faulthandler.dump_traceback_later(args.stack_dump_after, repeat=True)
     os.makedirs(args.work, exist_ok=True)
     use_benchmark(args.benchmark)
     if args.benchmark == "tpch":
@@ -2321,6 +2398,9 @@ def main():
         print("  refusals:")
         for m, n in refusals.most_common():
             print(f"    {n:5d}  {m}")
+    for h in runner.hangs:
+        print(f"\nHANG: {h['what']} ran {h['seconds']} s and was killed (stacks: {h['stacks']}); "
+              f"run again: {h.get('second_run', 'not run again (a batch: its queries ran alone)')}")
     for f in failures:
         print(f"\n{f['outcome'].upper()} seed {f['seed']} query {f['index']} (replay: --seed {f['seed']} --only {f['index']}):"
               f"\n  {f['detail']}\n  query:   {f['sql']}")
@@ -2340,7 +2420,7 @@ def main():
                        "oracle_errors": oracle_errors,
                        "refusals": [{"message": m, "count": n, "example": refusal_example[m]}
                                     for m, n in refusals.most_common()],
-                       "failures": failures}, fh, indent=1, default=str)
+                       "hangs": runner.hangs, "failures": failures}, fh, indent=1, default=str)
     bad = counts["mismatch"] + counts["crash"]
     if args.sql_file:  # a regression case that horseqc answered must stay answered
         bad += counts["refused"]
