@@ -6,8 +6,8 @@
 // is a pipeline (a wave of launches) more, for a table another pipeline already built.
 //   expects: a freshly built Program (before reduce_builds adds probes to builds).
 //   guarantees: when join tables A (built first) and B are each built by exactly one pipeline whose
-//     source scans the same base table and whose ops are filters only, equal up to the scan's alias
-//     (walk.h same_expr), and A and B have the same layout, uniqueness, keys (equal up to the alias)
+//     source scans the same base table and whose ops are filters and maps (of the same names), equal
+//     up to the scan's alias (walk.h same_expr), and A and B have the same layout, uniqueness, keys (equal up to the alias)
 //     and neither is keys-only unless both are, and B's payload is among A's (by column), then every
 //     probe of B probes A — its payload bindings renumbered to A's payload, its pipeline depending
 //     on A's builder —, B's pipeline, table and buffers are removed and the pipelines renumbered.
@@ -28,6 +28,21 @@ bool plain(const HashTable& t) {
   return t.layout != HashLayout::Chained && t.count_buffer.empty() && !t.rank_local && !t.merged_keys && !t.shuffled;
 }
 
+// Whether ops u (of a scan aliased x) and v (aliased y) are the same filter, or maps of the same
+// names computing the same values (a subquery planned twice names its maps alike: TPC-H Q20's
+// `sq244_1 := p_partkey` of both 'forest%' builds).
+bool same_filter_or_map(const PipelineOp& u, const std::string& x, const PipelineOp& v, const std::string& y) {
+  if (u.kind != v.kind) return false;
+  if (u.kind == PipelineOpKind::Filter) return u.predicate && v.predicate && same_expr(*u.predicate, x, *v.predicate, y);
+  if (u.kind != PipelineOpKind::Map || u.exprs.size() != v.exprs.size()) return false;
+  for (size_t i = 0; i < u.exprs.size(); ++i) {
+    const plan::NamedExpr& a = u.exprs[i];
+    const plan::NamedExpr& b = v.exprs[i];
+    if (a.name != b.name || a.validity_for != b.validity_for || !a.expr || !b.expr || !same_expr(*a.expr, x, *b.expr, y)) return false;
+  }
+  return true;
+}
+
 // Whether builder `pb` of `b` builds what `pa` builds of `a`: the same rows (table, filters) and keys.
 bool same_build(const HashTable& a, const Pipeline& pa, const HashTable& b, const Pipeline& pb) {
   if (pa.source.table.empty() || pa.source.table != pb.source.table || pa.ops.size() != pb.ops.size()) return false;
@@ -36,13 +51,8 @@ bool same_build(const HashTable& a, const Pipeline& pa, const HashTable& b, cons
     return false;
   const std::string& x = pa.source.alias;
   const std::string& y = pb.source.alias;
-  for (size_t i = 0; i < pa.ops.size(); ++i) {
-    const PipelineOp& u = pa.ops[i];
-    const PipelineOp& v = pb.ops[i];
-    if (u.kind != PipelineOpKind::Filter || v.kind != PipelineOpKind::Filter || !u.predicate || !v.predicate ||
-        !same_expr(*u.predicate, x, *v.predicate, y))
-      return false;
-  }
+  for (size_t i = 0; i < pa.ops.size(); ++i)
+    if (!same_filter_or_map(pa.ops[i], x, pb.ops[i], y)) return false;
   for (size_t i = 0; i < a.build_keys.size(); ++i)
     if (!a.build_keys[i] || !b.build_keys[i] || !same_expr(*a.build_keys[i], x, *b.build_keys[i], y)) return false;
   for (const plan::Attribute& p : b.payload)

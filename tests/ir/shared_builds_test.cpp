@@ -74,3 +74,32 @@ TEST_CASE("builds over other rows stay two") {
   // The nations differ and stay two; the unfiltered supplier builds are one.
   CHECK(builds_by_table(p) == std::map<std::string, size_t>{{"nation", 2}, {"supplier", 1}});
 }
+
+// TPC-H Q20: the planner builds the 'forest%' part subquery twice (for partsupp, and again to narrow
+// the correlated sum's lineitem scan to those parts), each with the map `sq…_1 := p_partkey`.
+std::string q20(const std::string& pattern = "forest%") {
+  return "SELECT s_name, s_address FROM supplier, nation WHERE s_suppkey IN (SELECT ps_suppkey FROM partsupp WHERE "
+         "ps_partkey IN (SELECT p_partkey FROM part WHERE p_name LIKE '" + pattern + "') AND ps_availqty > "
+         "(SELECT 0.5 * sum(l_quantity) FROM lineitem WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey AND "
+         "l_shipdate >= date '1994-01-01' AND l_shipdate < date '1994-01-01' + interval '1' year)) AND "
+         "s_nationkey = n_nationkey AND n_name = 'CANADA' ORDER BY s_name";
+}
+
+TEST_CASE("Q20: the two 'forest%' part builds, maps and all, are one") {
+  ir::Program p = built(q20());
+  REQUIRE(builds_by_table(p)["part"] == 2);
+  const size_t pipelines = p.pipelines.size();
+  ir::shared_builds(p);
+  ir::verify(p);
+  CHECK(builds_by_table(p)["part"] == 1);
+  CHECK(p.pipelines.size() == pipelines - 1);
+  CHECK_NOTHROW(ir::run_passes(p, ir::default_passes()));
+}
+
+TEST_CASE("part builds of two different subqueries stay two") {
+  ir::Program p = built("SELECT count(*) FROM partsupp WHERE ps_partkey IN (SELECT p_partkey FROM part WHERE p_name LIKE "
+                        "'forest%') AND ps_suppkey IN (SELECT p_partkey FROM part WHERE p_name LIKE 'green%')");
+  REQUIRE(builds_by_table(p)["part"] == 2);
+  ir::shared_builds(p);
+  CHECK(builds_by_table(p)["part"] == 2);
+}
