@@ -45,6 +45,7 @@ const DialectTable kCuda = {
     "((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))",
     "atomicMin((p), (v))",
     "atomicMax((p), (v))",
+    "atomicOr((p), (v))",
     "atomicMin((p), (v))",
     "atomicMax((p), (v))",
     "atomicAdd((p), (v))",
@@ -109,6 +110,7 @@ const DialectTable kOpenCL = {
     "atom_xchg((p), (v))",
     "atomic_min((p), (v))",
     "atomic_max((p), (v))",
+    "atomic_or((p), (v))",  // 32-bit: OpenCL 1.1 core
     // 64-bit min/max need cl_khr_int64_extended_atomics, which not every OpenCL 1.2 driver has;
     // CAS loops over the base atomics work everywhere (device/atomics_cas.cl).
     nullptr,
@@ -196,6 +198,7 @@ std::string dialect_prelude(Dialect dialect) {
   define(out, "HQC_ATOMIC_XCHG_I64(p, v)", t.atomic_xchg_i64);
   define(out, "HQC_ATOMIC_MIN_I32(p, v)", t.atomic_min_i32);
   define(out, "HQC_ATOMIC_MAX_I32(p, v)", t.atomic_max_i32);
+  define(out, "HQC_ATOMIC_OR_U32(p, v)", t.atomic_or_u32);
   // Global (_G) and scratchpad (_L) spellings: identical where the instruction is native and
   // overloaded, separate CAS-loop functions where it is not (OpenCL address spaces).
   const struct { const char* g; const char* l; const char* body; } natives[] = {

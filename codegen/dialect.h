@@ -65,6 +65,7 @@ struct DialectTable {
   const char* atomic_xchg_i64;    // returns the value it replaced
   const char* atomic_min_i32;
   const char* atomic_max_i32;
+  const char* atomic_or_u32;      // global pointers (key bits, device/hash_table.h)
   // nullptr: no native instruction; device/atomics_cas.cl provides CAS loops per address space.
   const char* atomic_min_i64;
   const char* atomic_max_i64;

@@ -317,9 +317,12 @@ class OperatorWriter {
                   ht.name + " (op " + std::to_string(op.id) + ")");
     const ir::Buffer& keys = ctx_.require_buffer(ht.key_buffers[0]);
     const char* kt = template_suffix(keys.element);
-    std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
+    std::string key = "(" + std::string(element_type(ht.key_bits ? ir::ScalarType::I64 : keys.element)) + ")" + ctx_.expr(*op.probe_keys[0]);
     std::string call;
-    if (ht.layout == ir::HashLayout::PerfectHash || ht.perfect_slots)
+    if (ht.key_bits)
+      call = "hqc_ph_probe_bits(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " + ctx_.require_arg(ht.key_min_param) +
+             ", " + key + ")";
+    else if (ht.layout == ir::HashLayout::PerfectHash || ht.perfect_slots)
       call = perfect_probe(ht, keys.name, kt, key);
     else
       call = std::string("hqc_oa_probe_") + kt + "(" + keys.name + ", " + ctx_.require_arg(ht.capacity_param) + ", " +

@@ -136,9 +136,13 @@ class HashBuildSink : public SinkEmitter {
     if (!scratch_.empty()) ctx.w.line(names::built_rows(ht_->name) + " += " + names::flag() + " ? 1 : 0;");
     else if (!count_.empty()) ctx.w.line("hqc_tuple_sum_i64(" + count_ + ", " + names::flag() + ", 1);");
     const ir::Buffer& keys = ctx.require_buffer(ht_->key_buffers[0]);
+    const std::string& flags = ctx.require_arg(ht_->overflow_buffer);
+    if (ht_->key_bits) {
+      build_key_bits(ctx, keys, flags);
+      return;
+    }
     const char* kt = template_suffix(keys.element);
     std::string key = "(" + std::string(element_type(keys.element)) + ")" + ctx.expr(*ht_->build_keys[0]);
-    const std::string& flags = ctx.require_arg(ht_->overflow_buffer);
     std::string call = ht_->layout == ir::HashLayout::PerfectHash
                            ? std::string("hqc_ph_build_") + kt + "(" + keys.name + ", " +
                                  ctx.require_arg(ht_->capacity_param) + ", " + ctx.require_arg(ht_->key_min_param) +
@@ -202,6 +206,22 @@ class HashBuildSink : public SinkEmitter {
       const bool wide = ir::is_decimal128(ht_->payload[i].type);  // two words per slot
       ctx.w.line(std::string("hqc_ht_put_") + (wide ? "i128" : template_suffix(pay.element)) + "(" + pay.name + ", " + slot + ", " +
                  ctx.variable(ht_->payload[i].source, ht_->payload[i].name) + ");");
+    }
+  }
+  // A key-bits table (ir::HashTable::key_bits): the key's slot, then its bit — on CUDA once per run of
+  // lanes sharing a word (device/warp.cuh; every lane calls it, so only where no match loop of the
+  // pipeline puts the sink inside divergent control flow).
+  void build_key_bits(KernelContext& ctx, const ir::Buffer& bits, const std::string& flags) {
+    const std::string slot = names::build_slot(ht_->name);
+    ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? hqc_ph_bits_slot(" + ctx.require_arg(ht_->capacity_param) + ", " +
+               ctx.require_arg(ht_->key_min_param) + ", (hqc_i64)" + ctx.expr(*ht_->build_keys[0]) + ", " + flags + ") : -1;");
+    const std::string read_first = ht_->key_bits_read_first ? "1" : "0";
+    if (dialect_table(ctx.dialect).has_simd && !ir::matches_several_times(ctx.program, ctx.pipeline)) {
+      ctx.w.line("hqc_warp_bits_set(" + bits.name + ", " + slot + ", " + read_first + ");");
+      ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
+    } else {
+      ctx.w.line("if (" + slot + " >= 0) hqc_bits_set(" + bits.name + " + (" + slot + " >> 5), 1u << (hqc_u32)(" + slot + " & 31), " +
+                 read_first + ");");
     }
   }
   void after_loop(KernelContext& ctx) override {

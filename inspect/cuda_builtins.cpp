@@ -31,6 +31,7 @@ __device__ int atomicMin(int*, int);
 __device__ long long atomicMin(long long*, long long);
 __device__ int atomicMax(int*, int);
 __device__ long long atomicMax(long long*, long long);
+__device__ unsigned atomicOr(unsigned*, unsigned);
 __device__ void __syncthreads(void);
 __device__ int __syncthreads_count(int);
 __device__ void __syncwarp(unsigned = 0xffffffffu);

@@ -15,7 +15,8 @@
 //     separate slots of one probe chain and the capacity counts every build row; the probe walks
 //     the list or chain (HashTable::unique_keys false = several matches per probe). A chained table
 //     on one integer key dense enough for a perfect hash takes slot = key - min
-//     (HashTable::perfect_slots). The key's domain and distinct count are those of the scan column
+//     (HashTable::perfect_slots). A perfect-hash table without payload keeps one bit per slot
+//     instead of the keys (HashTable::key_bits), except one merged across ranks. The key's domain and distinct count are those of the scan column
 //     it is, also through a subquery's renames (TPC-H Q21's l_orderkey). Keys are unique
 //     when they cover the primary key of their scan (composite keys too: partsupp's
 //     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
@@ -292,7 +293,16 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
     Param slots{ht.name + "_slots", Param::Source::ColumnDomain, ScalarType::I64, key_table, key_column};
     slots.comment = "domain of " + key_table + "." + key_column;
     ht.capacity_param = add_param(slots);
-    if (ht.layout == HashLayout::PerfectHash && !merging_keys_) add_probe_bitmap(ht, build, key_table, key_column);
+    // Nothing read at the slot (no payload, no residual: a semi / anti join's existence test, or an
+    // inner join on unique keys used as a filter, TPC-H Q21's orders with status 'F'): the slot's
+    // bit says it all.
+    ht.key_bits = ht.layout == HashLayout::PerfectHash && ht.payload.empty() && !join.residual && !merging_keys_;
+    // Duplicates in no order (TPC-H Q22's o_custkey): most updates find their bit set, so the build
+    // reads the word first. Unique or sorted keys (Q4's l_orderkey) update each word about once:
+    // a read first would only add its latency.
+    const bool sorted_build = options_.stats && build.source.table == key_table && options_.stats->column(key_table, key_column).sorted;
+    ht.key_bits_read_first = ht.key_bits && !ht.unique_keys && !sorted_build;
+    if (ht.layout == HashLayout::PerfectHash && !merging_keys_ && !ht.key_bits) add_probe_bitmap(ht, build, key_table, key_column);
   } else {
     ht.layout = chained ? HashLayout::Chained : HashLayout::LinearProbing;
     Param cap{ht.name + "_capacity", Param::Source::Capacity, ScalarType::I64, build.source.table};
@@ -321,7 +331,14 @@ const HashTable& Lowering::make_hash_table(const plan::LogicalOp& join, const Pi
   }
   // A chained table keeps its first key column per slot, everything else per entry.
   const std::string& entries = ht.layout == HashLayout::Chained ? ht.entries_param : ht.capacity_param;
-  for (size_t i = 0; i < ht.build_keys.size(); ++i) {
+  if (ht.key_bits) {
+    Param words{ht.name + "_bit_words", Param::Source::BitmapWords, ScalarType::I64};
+    words.factors = {ht.capacity_param};
+    words.comment = "32-bit words of one bit per slot of " + ht.name;
+    ht.key_buffers.push_back(add_buffer({ht.name + "_key_bits", ScalarType::U32, 0, add_param(words), 1, Buffer::Fill::Zero, 0,
+                                         "one bit per key of " + ht.name + " (slot = key - min): set where the key was built"}));
+  }
+  for (size_t i = 0; i < ht.build_keys.size() && !ht.key_bits; ++i) {
     ScalarType t = scalar_of(ht.build_keys[i]->type);
     const bool per_entry = i > 0 && ht.layout == HashLayout::Chained;  // written by every insert: no fill
     Buffer b{ht.name + "_keys" + (ht.build_keys.size() > 1 ? std::to_string(i) : ""), t, 0, per_entry ? entries : ht.capacity_param, 1,

@@ -113,7 +113,7 @@ std::string explain_pipelines(const Program& p) {
                           : "") +
          (ht.merged_keys ? " merged (each rank builds its share's keys; the tables merge slot by slot)" : "") + "\n  payload [";
     for (size_t i = 0; i < ht.payload.size(); ++i) s += (i ? ", " : "") + attr_name(ht.payload[i]) + " -> " + ht.payload_buffers[i];
-    s += "]\n  keys [";
+    s += ht.key_bits ? (ht.key_bits_read_first ? "]\n  key bits (read first) [" : "]\n  key bits [") : "]\n  keys [";
     for (size_t i = 0; i < ht.key_buffers.size(); ++i) s += (i ? ", " : "") + ht.key_buffers[i];
     s += "] overflow " + ht.overflow_buffer;
     if (!ht.count_buffer.empty()) s += " rows built " + ht.count_buffer;

@@ -215,6 +215,16 @@ struct HashTable {
   // probes that find nothing read no key (TPC-H Q17's 20 M part keys at SF 100, 0.1 % of them built).
   // Only where the statistics expect the build to keep few rows (Lowering::add_probe_bitmap).
   std::string bitmap_buffer;
+  // PerfectHash without payload (a semi / anti join's keys, or unique keys an inner join only
+  // filters by): key_buffers[0] holds one bit per slot (U32 words, BitmapWords of
+  // the capacity, zero = not built), not the keys — slot = key - key_min says the key. 32x smaller
+  // than a key per slot (TPC-H Q4's order keys at SF 10: 7.5 MB instead of 240), so the build writes
+  // and the probes read L2 (templates/device/hash_table.h, "Key bits"). Not for a table merged
+  // across ranks (merged_keys: an elementwise maximum of key slots). No probe bitmap.
+  bool key_bits = false;
+  // key_bits: the build reads a word before it sets bits there (duplicate keys in no order), else it
+  // sets them without a read (unique or sorted keys: each word updated about once).
+  bool key_bits_read_first = false;
   // Non-empty: one I64 the build adds its rows to (those reaching the sink, duplicates of a keys-only
   // table included, so at least its distinct keys) — a capacity bounded at run time reads it
   // (Param::count_buffer). Only builds from an earlier stage (an aggregation or an output) count.

@@ -3,7 +3,8 @@
 // (codegen/dialect.cpp generates it); no file here may name a CUDA or OpenCL built-in directly.
 // Expects: the prelude (and, on OpenCL, device/atomics_cas.cl).
 // Guarantees: HQC_EMPTY_* sentinels for hash-table key slots, hash mixers with good avalanche
-//   (murmur3 finalizers), hqc_set_flag() for overflow / error flags that the host reads back, and
+//   (murmur3 finalizers), hqc_set_flag() for overflow / error flags that the host reads back,
+//   hqc_bits_set() for several bits of a word (key bits, device/hash_table.h), and
 //   hqc_i128 (two-word integers with carry, atomic adds) for exact decimal sums, and what later
 //   stages compute from them: words <-> value, add/sub, product with an int64, comparison,
 //   min/max, conversion to double (codegen/expr_emitter.cpp emits these for Decimal(38, s) values),
@@ -41,6 +42,13 @@ HQC_FN void hqc_set_flag(HQC_GLOBAL hqc_u32* flags, hqc_u32 bit) {
     if (prev == seen) break;
     seen = prev;
   }
+}
+
+// Every bit of `mask` set in `*word` by one atomic OR (never a CAS loop: lanes setting other bits of
+// one word would make each other retry). With `read_first` the word is read before: a word that
+// has the bits already costs no atomic (a key-bits table's duplicate keys, device/hash_table.h).
+HQC_FN void hqc_bits_set(HQC_GLOBAL hqc_u32* word, hqc_u32 mask, hqc_i32 read_first) {
+  if (!read_first || (*word & mask) != mask) HQC_ATOMIC_OR_U32(word, mask);
 }
 
 HQC_FN hqc_u32 hqc_hash_u32(hqc_u32 h) {

@@ -73,9 +73,9 @@ TEST_CASE("planted defects in SSB Q1.1 (resolution) are caught") {
       CHECK_MESSAGE(reports(r, kAggregate, p.line, "writes col_lo_quantity, an input column"), all_errors(r));
     }
     SUBCASE("a write to a buffer the manifest calls input (the probed hash table)") {
-      const Planted p = plant(source, kInTileLoop, "    if (flag) ((HQC_GLOBAL hqc_i32*)ht0_keys)[0] = 0;");
+      const Planted p = plant(source, kInTileLoop, "    if (flag) ((HQC_GLOBAL hqc_u32*)ht0_key_bits)[0] = 0;");
       const auto r = inspect(q, p.source);
-      CHECK_MESSAGE(reports(r, kAggregate, p.line, "writes ht0_keys, a buffer the manifest calls input"), all_errors(r));
+      CHECK_MESSAGE(reports(r, kAggregate, p.line, "writes ht0_key_bits, a buffer the manifest calls input"), all_errors(r));
     }
     SUBCASE("control: one more global atomic per CTA is no error") {
       const Planted p = plant(source, kAfterTileLoop, "  if (HQC_LID() == 0) HQC_ATOMIC_ADD_I64(agg0_tuples, 1);");

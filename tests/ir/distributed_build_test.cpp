@@ -182,11 +182,13 @@ TEST_CASE("partitioned build without co-partitioning: a keys-only perfect hash b
   CHECK(ht.keys_only);
   CHECK(ht.layout == ir::HashLayout::PerfectHash);
   CHECK(ht.bitmap_buffer.empty());
+  CHECK_FALSE(ht.key_bits);  // merged by the maximum of key slots: keys, not bits
   CHECK(builder_of(p, ht.name).source.table == "lineitem");  // its scan of the rank's share, nothing materialized
   CHECK(p.outputs.empty());
   CHECK(ir::explain(p).find("after p0: ht0 — slot by slot (the maximum: every rank's keys)") != std::string::npos);
-  // One process: an ordinary table.
+  // One process: an ordinary table, of key bits.
   CHECK_FALSE(compile(kExists, false, false).hash_tables[0].merged_keys);
+  CHECK(compile(kExists, false, false).hash_tables[0].key_bits);
 }
 
 TEST_CASE("partitioned build without co-partitioning: materialized, then built from the output") {

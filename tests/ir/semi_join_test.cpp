@@ -39,6 +39,15 @@ TEST_CASE("semi and anti join on a non-unique foreign key: keys-only perfect-has
       CHECK(ht.payload.empty());
       CHECK(ht.payload_buffers.empty());
       CHECK(ht.layout == ir::HashLayout::PerfectHash);  // lo_custkey is a foreign key: dense domain
+      // Keys only on a perfect hash: one bit per slot, no key per slot (ir::HashTable::key_bits).
+      CHECK(ht.key_bits);
+      CHECK(ht.key_bits_read_first);  // duplicate keys, in no known order (no statistics)
+      REQUIRE(ht.key_buffers.size() == 1);
+      const ir::Buffer* bits = p.find_buffer(ht.key_buffers[0]);
+      REQUIRE(bits != nullptr);
+      CHECK(bits->element == ir::ScalarType::U32);
+      CHECK(bits->fill == ir::Buffer::Fill::Zero);
+      CHECK(ht.bitmap_buffer.empty());
       REQUIRE(p.pipelines.size() == 2);
       // The build pipeline reads only what its filter and key need.
       std::vector<std::string> build_columns = p.pipelines[0].source.columns;
@@ -54,7 +63,7 @@ TEST_CASE("semi and anti join on a non-unique foreign key: keys-only perfect-has
       std::string text = ir::explain(p);
       CHECK(contains(text, std::string(" ") + type + " ht0 keys [customer.c_custkey]"));
       CHECK(contains(text, "hash table ht0 "));
-      CHECK(contains(text, " keys-only\n  payload []"));
+      CHECK(contains(text, " keys-only\n  payload []\n  key bits (read first) [ht0_key_bits]"));
     }
   }
 }
@@ -132,6 +141,7 @@ TEST_CASE("a semi/anti join's residual (JSON \"residual\") stores the build colu
     REQUIRE(p.hash_tables.size() == 1);
     const ir::HashTable& ht = p.hash_tables[0];
     CHECK_FALSE(ht.keys_only);  // the residual needs the rows, not only the distinct keys
+    CHECK_FALSE(ht.key_bits);
     REQUIRE(ht.payload.size() == 1);
     CHECK(ht.payload[0].name == "lo_suppkey");
     CHECK(ht.layout == ir::HashLayout::Chained);

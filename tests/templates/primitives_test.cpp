@@ -119,6 +119,28 @@ HQC_KERNEL void probe32(HQC_GLOBAL const hqc_i32* probes, hqc_i64 n_rows, hqc_i3
   }
 }
 
+// Key bits (a perfect-hash table without payload): one bit per slot set by the build (the word read
+// first for odd slots, so both ways run), tested by the probe.
+HQC_KERNEL void build_bits(HQC_GLOBAL const hqc_i32* keys_in, hqc_i64 n_rows, HQC_GLOBAL hqc_u32* bits, hqc_i64 capacity,
+                           hqc_i64 key_min, HQC_GLOBAL hqc_u32* flags) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i32 k = hqc_load_i32(keys_in, tile, tile_items);
+    const hqc_i64 slot = hqc_tile_valid(tile_items) ? hqc_ph_bits_slot(capacity, key_min, (hqc_i64)k, flags) : -1;
+    if (slot >= 0) hqc_bits_set(bits + (slot >> 5), 1u << (hqc_u32)(slot & 31), (hqc_i32)(slot & 1));
+  }
+}
+
+HQC_KERNEL void probe_bits(HQC_GLOBAL const hqc_i32* probes, hqc_i64 n_rows, HQC_GLOBAL const hqc_u32* bits, hqc_i64 capacity,
+                           hqc_i64 key_min, HQC_GLOBAL hqc_i64* out) {
+  for (hqc_i64 tile = hqc_tile_first(); tile < n_rows; tile += hqc_tile_stride()) {
+    const hqc_i32 tile_items = hqc_tile_items(tile, n_rows);
+    hqc_i32 k = hqc_load_i32(probes, tile, tile_items);
+    if (!hqc_tile_valid(tile_items)) continue;
+    out[hqc_tile_row(tile)] = hqc_ph_probe_bits(bits, capacity, key_min, (hqc_i64)k);
+  }
+}
+
 HQC_KERNEL void build_probe64(HQC_GLOBAL const hqc_i64* keys_in, hqc_i64 n_rows, hqc_i32 build,
                               HQC_GLOBAL hqc_i64* keys, hqc_i64 capacity, HQC_GLOBAL hqc_u32* flags,
                               HQC_GLOBAL hqc_i64* found) {
@@ -698,6 +720,54 @@ TEST_CASE("join hash tables: build + probe, perfect hash and open addressing, ov
                       OpenClDevice::mem(vals), OpenClDevice::i64(1000), OpenClDevice::i64(1000), OpenClDevice::mem(flags)},
           1, 64);
     CHECK(d.read<uint32_t>(flags, 1)[0] == 4u);
+  }
+}
+
+TEST_CASE("key bits: duplicate keys, sorted or shuffled, build one bit each; probes find exactly the built keys") {
+  auto& d = device();
+  // Keys 1000..1999 step 3, each four times; probes 900..2099; a domain of 1000 slots from 1000.
+  std::vector<int32_t> build;
+  for (int32_t k = 1000; k < 2000; k += 3)
+    for (int i = 0; i < 4; ++i) build.push_back(k);
+  std::vector<int32_t> probes;
+  for (int32_t k = 900; k < 2100; ++k) probes.push_back(k);
+  for (bool shuffled : {false, true}) {
+    CAPTURE(shuffled);
+    if (shuffled) std::shuffle(build.begin(), build.end(), std::mt19937(5));
+    cl_mem keys_in = d.buffer(build);
+    cl_mem bits = d.buffer(std::vector<uint32_t>((1000 + 31) / 32, 0u));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("build_bits", {OpenClDevice::mem(keys_in), OpenClDevice::i64(static_cast<int64_t>(build.size())), OpenClDevice::mem(bits),
+                         OpenClDevice::i64(1000), OpenClDevice::i64(1000), OpenClDevice::mem(flags)},
+          3, 64);
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 0u);
+    size_t set = 0;
+    for (uint32_t w : d.read<uint32_t>(bits, (1000 + 31) / 32)) set += static_cast<size_t>(__builtin_popcount(w));
+    CHECK(set == build.size() / 4);
+    cl_mem probe_in = d.buffer(probes);
+    cl_mem out = d.buffer(std::vector<int64_t>(probes.size(), -7));
+    d.run("probe_bits", {OpenClDevice::mem(probe_in), OpenClDevice::i64(static_cast<int64_t>(probes.size())), OpenClDevice::mem(bits),
+                         OpenClDevice::i64(1000), OpenClDevice::i64(1000), OpenClDevice::mem(out)},
+          5, 64);
+    auto got = d.read<int64_t>(out, probes.size());
+    for (size_t i = 0; i < probes.size(); ++i) {
+      const int32_t k = probes[i];
+      const int64_t expected = (k >= 1000 && k < 2000 && (k - 1000) % 3 == 0) ? int64_t{k} - 1000 : -1;
+      REQUIRE_MESSAGE(got[i] == expected, "probe key " << k);
+    }
+  }
+  SUBCASE("a key outside the domain raises the out-of-range flag and sets no bit") {
+    std::vector<int32_t> bad = {999, 2000, 1500};
+    cl_mem keys_in = d.buffer(bad);
+    cl_mem bits = d.buffer(std::vector<uint32_t>((1000 + 31) / 32, 0u));
+    cl_mem flags = d.buffer(std::vector<uint32_t>{0});
+    d.run("build_bits", {OpenClDevice::mem(keys_in), OpenClDevice::i64(3), OpenClDevice::mem(bits), OpenClDevice::i64(1000),
+                         OpenClDevice::i64(1000), OpenClDevice::mem(flags)},
+          1, 64);
+    CHECK(d.read<uint32_t>(flags, 1)[0] == 4u);
+    size_t set = 0;
+    for (uint32_t w : d.read<uint32_t>(bits, (1000 + 31) / 32)) set += static_cast<size_t>(__builtin_popcount(w));
+    CHECK(set == 1u);
   }
 }
 

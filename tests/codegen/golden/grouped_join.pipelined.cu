@@ -32,6 +32,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) ((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))
 #define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomicOr((p), (v))
 #define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))

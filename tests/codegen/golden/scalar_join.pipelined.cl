@@ -34,6 +34,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomic_or((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
 #define HQC_I64_AS_F64(x) as_double(x)
 #define HQC_MUL_HI_U64(a, b) mul_hi((hqc_u64)(a), (hqc_u64)(b))

@@ -34,6 +34,7 @@ typedef uchar hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) atom_xchg((p), (v))
 #define HQC_ATOMIC_MIN_I32(p, v) atomic_min((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomic_max((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomic_or((p), (v))
 #define HQC_F64_AS_I64(x) as_long(x)
 #define HQC_I64_AS_F64(x) as_double(x)
 #define HQC_MUL_HI_U64(a, b) mul_hi((hqc_u64)(a), (hqc_u64)(b))
@@ -51,7 +52,7 @@ typedef uchar hqc_u8;
 HQC_KERNEL void q1_1_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_datekey,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_year,
-    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_u32* ht0_key_bits,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_date,
     hqc_i64 ht0_slots,
@@ -70,7 +71,8 @@ HQC_KERNEL void q1_1_p0_build(
     const hqc_i32 d_datekey = hqc_pred_load_i32(col_d_datekey, tile, flag);
 
     // ---- build ht0 (perfect_hash, sink) ----
-    if (flag) hqc_ph_build_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)d_datekey, ht0_overflow);
+    const hqc_i64 slot_ht0 = flag ? hqc_ph_bits_slot(ht0_slots, ht0_key_min, (hqc_i64)d_datekey, ht0_overflow) : -1;
+    if (slot_ht0 >= 0) hqc_bits_set(ht0_key_bits + (slot_ht0 >> 5), 1u << (hqc_u32)(slot_ht0 & 31), 0);
   }
 }
 
@@ -81,7 +83,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_quantity,
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_extendedprice,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_discount,
-    HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL const hqc_u32* ht0_key_bits,
     HQC_GLOBAL hqc_u32* p1_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_revenue,
@@ -110,7 +112,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     const hqc_i32 lo_orderdate = hqc_pred_load_i32(col_lo_orderdate, tile, flag);
 
     // ---- probe ht0 (op 2) ----
-    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)lo_orderdate) : -1;
+    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_bits(ht0_key_bits, ht0_slots, ht0_key_min, (hqc_i64)lo_orderdate) : -1;
     flag = flag && slot_op2 >= 0;
 
     // ---- scan lineorder (for the sink) ----

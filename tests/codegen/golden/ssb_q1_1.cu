@@ -32,6 +32,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) ((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))
 #define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomicOr((p), (v))
 #define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))
@@ -61,7 +62,7 @@ typedef unsigned char hqc_u8;
 HQC_KERNEL void q1_1_p0_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_datekey,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_d_year,
-    HQC_GLOBAL hqc_i32* ht0_keys,
+    HQC_GLOBAL hqc_u32* ht0_key_bits,
     HQC_GLOBAL hqc_u32* ht0_overflow,
     hqc_i64 rows_date,
     hqc_i64 ht0_slots,
@@ -80,7 +81,8 @@ HQC_KERNEL void q1_1_p0_build(
     const hqc_i32 d_datekey = hqc_pred_load_i32(col_d_datekey, tile, flag);
 
     // ---- build ht0 (perfect_hash, sink) ----
-    if (flag) hqc_ph_build_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)d_datekey, ht0_overflow);
+    const hqc_i64 slot_ht0 = flag ? hqc_ph_bits_slot(ht0_slots, ht0_key_min, (hqc_i64)d_datekey, ht0_overflow) : -1;
+    hqc_warp_bits_set(ht0_key_bits, slot_ht0, 0);
   }
 }
 
@@ -91,7 +93,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_quantity,
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_extendedprice,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_lo_discount,
-    HQC_GLOBAL const hqc_i32* ht0_keys,
+    HQC_GLOBAL const hqc_u32* ht0_key_bits,
     HQC_GLOBAL hqc_u32* p1_arith_overflow,
     HQC_GLOBAL hqc_i64* agg0_tuples,
     HQC_GLOBAL hqc_i64* agg0_revenue,
@@ -120,7 +122,7 @@ HQC_KERNEL void q1_1_p1_aggregate(
     const hqc_i32 lo_orderdate = hqc_pred_load_i32(col_lo_orderdate, tile, flag);
 
     // ---- probe ht0 (op 2) ----
-    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_slots, ht0_key_min, (hqc_i32)lo_orderdate) : -1;
+    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_bits(ht0_key_bits, ht0_slots, ht0_key_min, (hqc_i64)lo_orderdate) : -1;
     flag = flag && slot_op2 >= 0;
 
     // ---- scan lineorder (for the sink) ----

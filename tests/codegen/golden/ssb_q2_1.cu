@@ -32,6 +32,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) ((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))
 #define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomicOr((p), (v))
 #define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))
@@ -86,7 +87,7 @@ HQC_KERNEL void q2_1_p0_build(
 HQC_KERNEL void q2_1_p1_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_s_suppkey,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_s_region,
-    HQC_GLOBAL hqc_i32* ht1_keys,
+    HQC_GLOBAL hqc_u32* ht1_key_bits,
     HQC_GLOBAL hqc_u32* ht1_overflow,
     hqc_i64 rows_supplier,
     hqc_i64 ht1_slots,
@@ -106,7 +107,8 @@ HQC_KERNEL void q2_1_p1_build(
     const hqc_i32 s_suppkey = hqc_pred_load_i32(col_s_suppkey, tile, flag);
 
     // ---- build ht1 (perfect_hash, sink) ----
-    if (flag) hqc_ph_build_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)s_suppkey, ht1_overflow);
+    const hqc_i64 slot_ht1 = flag ? hqc_ph_bits_slot(ht1_slots, ht1_key_min, (hqc_i64)s_suppkey, ht1_overflow) : -1;
+    hqc_warp_bits_set(ht1_key_bits, slot_ht1, 0);
   }
 }
 
@@ -152,7 +154,7 @@ HQC_KERNEL void q2_1_p3_aggregate(
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_revenue,
     HQC_GLOBAL const hqc_i32* ht2_keys,
     HQC_GLOBAL const hqc_i32* ht2_p_brand1,
-    HQC_GLOBAL const hqc_i32* ht1_keys,
+    HQC_GLOBAL const hqc_u32* ht1_key_bits,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_year,
     HQC_GLOBAL hqc_i64* agg0_tuples,
@@ -186,7 +188,7 @@ HQC_KERNEL void q2_1_p3_aggregate(
     const hqc_i32 lo_suppkey = hqc_pred_load_i32(col_lo_suppkey, tile, flag);
 
     // ---- probe ht1 (op 3) ----
-    const hqc_i64 slot_op3 = flag ? hqc_ph_probe_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)lo_suppkey) : -1;
+    const hqc_i64 slot_op3 = flag ? hqc_ph_probe_bits(ht1_key_bits, ht1_slots, ht1_key_min, (hqc_i64)lo_suppkey) : -1;
     flag = flag && slot_op3 >= 0;
 
     // ---- scan lineorder (for op 4) ----

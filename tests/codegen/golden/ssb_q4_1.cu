@@ -32,6 +32,7 @@ typedef unsigned char hqc_u8;
 #define HQC_ATOMIC_XCHG_I64(p, v) ((hqc_i64)atomicExch((hqc_u64*)(p), (hqc_u64)(v)))
 #define HQC_ATOMIC_MIN_I32(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I32(p, v) atomicMax((p), (v))
+#define HQC_ATOMIC_OR_U32(p, v) atomicOr((p), (v))
 #define HQC_ATOMIC_MIN_I64_G(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MIN_I64_L(p, v) atomicMin((p), (v))
 #define HQC_ATOMIC_MAX_I64_G(p, v) atomicMax((p), (v))
@@ -86,7 +87,7 @@ HQC_KERNEL void q4_1_p0_build(
 HQC_KERNEL void q4_1_p1_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_p_partkey,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_p_mfgr,
-    HQC_GLOBAL hqc_i32* ht1_keys,
+    HQC_GLOBAL hqc_u32* ht1_key_bits,
     HQC_GLOBAL hqc_u32* ht1_overflow,
     hqc_i64 rows_part,
     hqc_i64 ht1_slots,
@@ -107,7 +108,8 @@ HQC_KERNEL void q4_1_p1_build(
     const hqc_i32 p_partkey = hqc_pred_load_i32(col_p_partkey, tile, flag);
 
     // ---- build ht1 (perfect_hash, sink) ----
-    if (flag) hqc_ph_build_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)p_partkey, ht1_overflow);
+    const hqc_i64 slot_ht1 = flag ? hqc_ph_bits_slot(ht1_slots, ht1_key_min, (hqc_i64)p_partkey, ht1_overflow) : -1;
+    hqc_warp_bits_set(ht1_key_bits, slot_ht1, 0);
   }
 }
 
@@ -116,7 +118,7 @@ HQC_KERNEL void q4_1_p1_build(
 HQC_KERNEL void q4_1_p2_build(
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_s_suppkey,
     HQC_GLOBAL const hqc_i32* HQC_RESTRICT col_s_region,
-    HQC_GLOBAL hqc_i32* ht2_keys,
+    HQC_GLOBAL hqc_u32* ht2_key_bits,
     HQC_GLOBAL hqc_u32* ht2_overflow,
     hqc_i64 rows_supplier,
     hqc_i64 ht2_slots,
@@ -136,7 +138,8 @@ HQC_KERNEL void q4_1_p2_build(
     const hqc_i32 s_suppkey = hqc_pred_load_i32(col_s_suppkey, tile, flag);
 
     // ---- build ht2 (perfect_hash, sink) ----
-    if (flag) hqc_ph_build_i32(ht2_keys, ht2_slots, ht2_key_min, (hqc_i32)s_suppkey, ht2_overflow);
+    const hqc_i64 slot_ht2 = flag ? hqc_ph_bits_slot(ht2_slots, ht2_key_min, (hqc_i64)s_suppkey, ht2_overflow) : -1;
+    hqc_warp_bits_set(ht2_key_bits, slot_ht2, 0);
   }
 }
 
@@ -184,8 +187,8 @@ HQC_KERNEL void q4_1_p4_aggregate(
     HQC_GLOBAL const hqc_i64* HQC_RESTRICT col_lo_supplycost,
     HQC_GLOBAL const hqc_i32* ht3_keys,
     HQC_GLOBAL const hqc_i32* ht3_c_nation,
-    HQC_GLOBAL const hqc_i32* ht2_keys,
-    HQC_GLOBAL const hqc_i32* ht1_keys,
+    HQC_GLOBAL const hqc_u32* ht2_key_bits,
+    HQC_GLOBAL const hqc_u32* ht1_key_bits,
     HQC_GLOBAL const hqc_i32* ht0_keys,
     HQC_GLOBAL const hqc_i32* ht0_d_year,
     HQC_GLOBAL hqc_u32* p4_arith_overflow,
@@ -222,14 +225,14 @@ HQC_KERNEL void q4_1_p4_aggregate(
     const hqc_i32 lo_suppkey = hqc_pred_load_i32(col_lo_suppkey, tile, flag);
 
     // ---- probe ht2 (op 4) ----
-    const hqc_i64 slot_op4 = flag ? hqc_ph_probe_i32(ht2_keys, ht2_slots, ht2_key_min, (hqc_i32)lo_suppkey) : -1;
+    const hqc_i64 slot_op4 = flag ? hqc_ph_probe_bits(ht2_key_bits, ht2_slots, ht2_key_min, (hqc_i64)lo_suppkey) : -1;
     flag = flag && slot_op4 >= 0;
 
     // ---- scan lineorder (for op 5) ----
     const hqc_i32 lo_partkey = hqc_pred_load_i32(col_lo_partkey, tile, flag);
 
     // ---- probe ht1 (op 5) ----
-    const hqc_i64 slot_op5 = flag ? hqc_ph_probe_i32(ht1_keys, ht1_slots, ht1_key_min, (hqc_i32)lo_partkey) : -1;
+    const hqc_i64 slot_op5 = flag ? hqc_ph_probe_bits(ht1_key_bits, ht1_slots, ht1_key_min, (hqc_i64)lo_partkey) : -1;
     flag = flag && slot_op5 >= 0;
 
     // ---- scan lineorder (for op 6) ----
