@@ -209,8 +209,8 @@ class HashBuildSink : public SinkEmitter {
     }
   }
   // A key-bits table (ir::HashTable::key_bits): the key's slot, then its bit — on CUDA once per run of
-  // lanes sharing a word (device/warp.cuh; every lane calls it, so only where no match loop of the
-  // pipeline puts the sink inside divergent control flow).
+  // lanes sharing a word (device/hash_table.h hqc_warp_bits_set; every lane calls it, so only where
+  // no match loop of the pipeline puts the sink inside divergent control flow).
   void build_key_bits(KernelContext& ctx, const ir::Buffer& bits, const std::string& flags) {
     const std::string slot = names::build_slot(ht_->name);
     ctx.w.line("const hqc_i64 " + slot + " = " + names::flag() + " ? hqc_ph_bits_slot(" + ctx.require_arg(ht_->capacity_param) + ", " +

@@ -16,8 +16,9 @@
 //     the list or chain (HashTable::unique_keys false = several matches per probe). A chained table
 //     on one integer key dense enough for a perfect hash takes slot = key - min
 //     (HashTable::perfect_slots). A perfect-hash table without payload keeps one bit per slot
-//     instead of the keys (HashTable::key_bits), except one merged across ranks. The key's domain and distinct count are those of the scan column
-//     it is, also through a subquery's renames (TPC-H Q21's l_orderkey). Keys are unique
+//     instead of the keys (HashTable::key_bits), except one merged across ranks. The key's domain
+//     and distinct count are those of the scan column it is, also through a subquery's renames
+//     (TPC-H Q21's l_orderkey). Keys are unique
 //     when they cover the primary key of their scan (composite keys too: partsupp's
 //     (ps_partkey, ps_suppkey)) or every group key of an aggregate below (a derived table).
 //   - aggregation: scalar without keys; direct-indexed when every key is a column with a known
