@@ -1892,6 +1892,7 @@ class Runner:
         self.launcher = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.ranks)] if args.ranks else []
         self.env = dict(os.environ)
         self.hangs = []  # runs killed past their time limit: {what, seconds, stacks, second_run}
+        self.this_thread = threading.local()  # .hang: this thread's last entry of `hangs` (--jobs N)
         self.env.setdefault("HORSEQC_KERNEL_CACHE", os.path.join(args.work, "kernels"))
         if args.opt_disable:
             self.env["POCL_EXTRA_BUILD_FLAGS"] = (self.env.get("POCL_EXTRA_BUILD_FLAGS", "") + " -cl-opt-disable").strip()
@@ -1914,7 +1915,8 @@ class Runner:
             except ProcessLookupError:
                 pass
             out, err = p.communicate()
-            self.hangs.append({"what": what, "seconds": round(time.time() - t0, 1), "stacks": where})
+            self.this_thread.hang = {"what": what, "seconds": round(time.time() - t0, 1), "stacks": where}
+            self.hangs.append(self.this_thread.hang)
             with open(where) as fh:  # the frames nearest the hang, for a log that only shows this output
                 frames = [ln.rstrip() for ln in fh if ln.startswith(("== pid", "Thread ")) or re.match(r"#[0-7] ", ln)]
             print(f"sql_fuzz: {what} ran past {timeout:.0f} s and was killed; stacks in {where}:\n  " +
@@ -1934,12 +1936,12 @@ class Runner:
         judged by its result, and the first run's hang stays in the report (`hangs`) and is printed."""
         rc, out, err, secs = self.horseqc(sql)
         if rc == "timeout":
-            first = self.hangs[-1]
+            first = self.this_thread.hang
             rc, out, err, secs = self.horseqc(sql)
             first["second_run"] = "timeout" if rc == "timeout" else f"finished (exit {rc})"
         compile_ms = None
         if rc == "timeout":
-            return "crash", f"timeout after {self.args.timeout} s, twice (stacks: {self.hangs[-1]['stacks']})", secs, None
+            return "crash", f"timeout after {self.args.timeout} s, twice (stacks: {self.this_thread.hang['stacks']})", secs, None
         if rc == 4:
             msg = refusal_message(err)
             if msg:
