@@ -47,8 +47,7 @@ bool same_filter_or_map(const PipelineOp& u, const std::string& x, const Pipelin
 bool same_build(const HashTable& a, const Pipeline& pa, const HashTable& b, const Pipeline& pb) {
   if (pa.source.table.empty() || pa.source.table != pb.source.table || pa.ops.size() != pb.ops.size()) return false;
   if (a.layout != b.layout || a.unique_keys != b.unique_keys || a.keys_only != b.keys_only || a.perfect_slots != b.perfect_slots ||
-      a.key_bits != b.key_bits || a.key_bits_read_first != b.key_bits_read_first ||
-      a.build_keys.size() != b.build_keys.size() || !pa.depends_on.empty() || !pb.depends_on.empty())
+      a.key_bits != b.key_bits || a.build_keys.size() != b.build_keys.size() || !pa.depends_on.empty() || !pb.depends_on.empty())
     return false;
   const std::string& x = pa.source.alias;
   const std::string& y = pb.source.alias;
