@@ -42,6 +42,7 @@ std::string param_text(const Param& p) {
       char lf[32];
       std::snprintf(lf, sizeof lf, "%.2f", p.load_factor);
       s += std::string(", load ") + lf + ")";
+      if (!p.count_buffer.empty() && p.count_term.empty()) s += " at most slots(" + p.count_buffer + ")";
       break;
     }
     case Param::Source::BitmapWords: s += "bitmap_words(" + (p.factors.empty() ? std::string("?") : p.factors[0]) + ")"; break;

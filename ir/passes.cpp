@@ -20,6 +20,7 @@ std::vector<Pass> default_passes() {
       {"reduce_builds", reduce_builds},
       {"order_probes", order_probes},
       {"split_combine", split_combine},
+      {"output_bounds", output_bounds},
       {"dictionary_tables", dictionary_tables},
       {"assign_parameters", assign_parameters},
       {"flag_arithmetic", flag_arithmetic},

@@ -43,6 +43,9 @@ struct PassOptions {
 //   split_combine      distributed compiles: phase 2 of a two-phase aggregation that a later
 //                      aggregation for the result groups again by one of its keys splits its rows
 //                      across ranks by ranges of that key (ir/pass_split_combine.cpp)
+//   output_bounds      a table filled from an earlier pipeline's output rows (a two-phase
+//                      aggregation's final groups, a build over gathered rows) is sized at run time
+//                      by the rows that output holds, not by the statistics (ir/pass_output_bounds.cpp)
 //   dictionary_tables  what is computed from one dictionary column's string (LIKE, SUBSTRING, string
 //                      functions, and the predicates over them) → a per-code table the host fills
 //                      (ir/pass_dictionary_tables.cpp)
@@ -63,6 +66,7 @@ void shared_builds(Program& program);
 void reduce_builds(Program& program);
 void order_probes(Program& program);
 void split_combine(Program& program);
+void output_bounds(Program& program);
 void dictionary_tables(Program& program);
 void assign_parameters(Program& program);
 void flag_arithmetic(Program& program);

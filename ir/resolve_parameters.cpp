@@ -66,8 +66,10 @@ ParamValues resolve_parameters(const Program& program, const planner::Statistics
         if (p.per_rank && !p.table.empty()) v.per_rank[p.name] = {p.table, capacity_terms(p, stats)};
         if (!p.count_buffer.empty()) {
           ParamValues::Counted c{p.count_buffer, 1.0, p.load_factor};
-          for (const std::string& term : p.distinct_columns)
-            if (term != p.count_term) c.groups_per_count *= static_cast<double>(planner::distinct_of_term(term, stats));
+          // No count_term: the count bounds the entries themselves (ir/pass_output_bounds.cpp).
+          if (!p.count_term.empty())
+            for (const std::string& term : p.distinct_columns)
+              if (term != p.count_term) c.groups_per_count *= static_cast<double>(planner::distinct_of_term(term, stats));
           v.counted[p.name] = c;
         }
         break;

@@ -103,6 +103,9 @@ struct Param {
   // HashTable::count_buffer). Once that build ran, the executor lowers the value to the slots of
   // count x the other distinct_columns' product (runtime CountedCapacity) and only then allocates the
   // buffers the capacity sizes. resolve_parameters() gives the static value, an upper bound.
+  // Without a count_term, count_buffer is an output's row counter (OutputTable::counter_buffer) and
+  // bounds the table's entries themselves: it is filled from that output's rows
+  // (ir/pass_output_bounds.cpp); the executor lowers the value once the output's last writer ran.
   std::string count_buffer;
   std::string count_term;
   std::vector<std::string> factors;          // Product, Sum

@@ -491,8 +491,9 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
   return merges;
 }
 
-// Capacities a build's count bounds at run time (ir::Param::count_buffer, CountedCapacity): the
-// build that counts and the first pipeline touching the capacity or a buffer it sizes. An output
+// Capacities a count bounds at run time (ir::Param::count_buffer, CountedCapacity): the build that
+// counts (or the last pipeline writing the output whose row counter it is) and the first pipeline
+// touching the capacity or a buffer it sizes. An output
 // the capacity sizes (a two-phase aggregation's partial groups as rows) follows it: its rows
 // parameter, the capacity until its writer's counter replaces it, takes the counted value too. A
 // capacity a product or sum is computed from, or one touched before its count exists, keeps its
@@ -534,11 +535,16 @@ std::vector<CountedCapacity> counted_capacities(const ir::Program& program, cons
     std::optional<size_t> counted_by, first_use;
     for (size_t p = 0; p < program.pipelines.size() && p < plan.pipelines.size(); ++p) {
       const ir::Pipeline& pipeline = program.pipelines[p];
+      if (!first_use && touches(plan.pipelines[p])) first_use = p;
       if (pipeline.sink.kind == ir::SinkKind::HashBuild) {
         const ir::HashTable* ht = program.find_hash_table(pipeline.sink.state);
         if (ht != nullptr && ht->count_buffer == c.count_buffer) counted_by = p;
+      } else if (pipeline.sink.kind == ir::SinkKind::Materialize) {
+        // An output's rows (ir/pass_output_bounds.cpp): counted once its last writer ran (one
+        // writing after the first use leaves the capacity as resolved, below).
+        const ir::OutputTable* out = program.find_output(pipeline.sink.state);
+        if (out != nullptr && out->counter_buffer == c.count_buffer) counted_by = p;
       }
-      if (!first_use && touches(plan.pipelines[p])) first_use = p;
     }
     if (!counted_by || !first_use || *first_use <= *counted_by) continue;
     out.push_back({name, same, c.count_buffer, c.groups_per_count, c.load_factor, *counted_by, *first_use});

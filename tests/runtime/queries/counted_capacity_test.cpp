@@ -14,6 +14,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frontend/sql/sql_frontend.h"
@@ -22,6 +23,7 @@
 #include "runtime/execution/executor.h"
 #include "runtime/execution/plan_state.h"
 #include "storage/catalog.h"
+#include "storage/date.h"
 #include "tools/driver/query_driver.h"
 #include "tests/runtime/queries/tpch_sf001.h"
 
@@ -37,11 +39,18 @@ Backend& backend() {
   return *b;
 }
 
-ExecutablePlan lower(const std::string& sql) {
+// `partitioned`: compiled as mpirun's ranks compile it (lineitem a share per rank), run here in one
+// process, where the one rank's share is the whole table.
+ExecutablePlan lower(const std::string& sql, bool partitioned = false) {
   const Database& db = tpch_data();
   const Catalog catalog = Catalog::tpch();
   const planner::DatabaseStatistics stats(db);
   driver::CompileOptions options;
+  if (partitioned) {
+    options.partitioned_tables = {"orders", "lineitem"};
+    options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}};
+    options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}};
+  }
   options.dialect = backend().dialect();
   options.stats = &stats;
   auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
@@ -107,6 +116,56 @@ TEST_CASE("a capacity is counted only where the build comes from an earlier stag
       "SELECT o_custkey, count(*) AS n FROM orders WHERE o_custkey IN (SELECT c_custkey FROM customer WHERE c_acctbal > 0) "
       "GROUP BY o_custkey");
   CHECK(plan.counted.empty());
+}
+
+TEST_CASE("phase 2 of a two-phase aggregation: sized by the partial groups it reads, the host's groups") {
+  // Groups by (part, supplier, quantity) from lineitem's share: phase 1 per rank, its groups
+  // materialized (and, under mpirun, gathered), phase 2 combining them — a table the statistics size
+  // for the lines the filter passes, bounded at run time by the rows phase 1 wrote
+  // (ir/pass_output_bounds.cpp).
+  const Database& db = tpch_data();
+  const Column& l_partkey = db.table("lineitem").column("l_partkey");
+  const Column& l_suppkey = db.table("lineitem").column("l_suppkey");
+  const Column& l_quantity = db.table("lineitem").column("l_quantity");
+  const Column& l_shipdate = db.table("lineitem").column("l_shipdate");
+  Executor executor(backend(), nullptr);
+  for (const std::string since : {"1992-01-01", "1998-06-01", "1998-11-20"}) {
+    CAPTURE(since);
+    using Key = std::tuple<int64_t, int64_t, int64_t>;  // part, supplier, quantity as stored
+    std::map<Key, int64_t> host;                        // lines
+    const int64_t day = parse_iso_date(since).value();
+    for (uint64_t r = 0; r < l_partkey.size(); ++r)
+      if (l_shipdate.int_at(r) >= day) ++host[{l_partkey.int_at(r), l_suppkey.int_at(r), l_quantity.int_at(r)}];
+    const ExecutablePlan plan =
+        lower("SELECT l_partkey, l_suppkey, l_quantity, count(*) AS n FROM lineitem WHERE l_shipdate >= date '" + since +
+                  "' GROUP BY l_partkey, l_suppkey, l_quantity ORDER BY l_partkey, l_suppkey, l_quantity",
+              true);
+    REQUIRE(plan.counted.size() == 1);
+    const CountedCapacity& counted = plan.counted[0];
+    CHECK(plan.pipelines[counted.counted_by].name.find("materialize") != std::string::npos);
+    CHECK(counted.groups_per_count == 1.0);  // the count bounds the groups themselves
+    const int64_t statistics = param_values(plan).at(counted.param);
+
+    const Execution run = executor.run(plan, db, ExecutorOptions{});
+    const Result& r = run.result;
+    REQUIRE(r.rows() == host.size());
+    uint64_t i = 0;
+    for (const auto& [key, lines] : host) {
+      CAPTURE(i);
+      CHECK(r.columns[0].ints[i] == std::get<0>(key));
+      CHECK(r.columns[1].ints[i] == std::get<1>(key));
+      CHECK(r.columns[2].ints[i] == std::get<2>(key));
+      CHECK(r.columns[3].ints[i] == lines);
+      ++i;
+    }
+    // In one process phase 1's rows are the groups: the table takes their slots where the statistics
+    // gave more.
+    const uint64_t expected = std::min<uint64_t>(static_cast<uint64_t>(statistics), planner::hash_capacity(host.size(), 1.0, 0.5));
+    REQUIRE(run.stats.counted.count(counted.param) == 1);
+    CHECK(run.stats.counted.at(counted.param).first == statistics);
+    CHECK(run.stats.counted.at(counted.param).second == static_cast<int64_t>(expected));
+    if (host.size() * 8 < static_cast<uint64_t>(statistics)) CHECK(static_cast<int64_t>(expected) < statistics);
+  }
 }
 
 TEST_CASE("deferred state: allocated when its count is read; a grown capacity is allocated up front again") {
