@@ -29,10 +29,12 @@ namespace hqc::ir {
 
 namespace {
 
-// `name` and every param it is computed from (Product / Sum / BitmapWords factors).
+// `name` and every param it is computed from (Product / Sum / BitmapWords factors). Not the source
+// rows a Capacity is estimated from: a capacity is resolved once, for the whole table, and never
+// again per rank, so it stays an upper bound when those rows are a rank's fewer.
 void with_factors(const Program& program, const std::string& name, std::set<std::string>& out) {
   if (name.empty() || !out.insert(name).second) return;
-  if (const Param* p = program.find_param(name))
+  if (const Param* p = program.find_param(name); p != nullptr && p->source != Param::Source::Capacity)
     for (const std::string& f : p->factors) with_factors(program, f, out);
 }
 
@@ -57,7 +59,8 @@ void rank_key_ranges(Program& program) {
     }
     if (!a.rank_local) with_factors(program, a.slots_param, shared);
   }
-  for (const OutputTable& o : program.outputs) with_factors(program, o.capacity_param, shared);
+  // (An output sized by a rank-local table's slots holds the rank's rows: a merge that gathers more
+  // enlarges it, runtime merge_rows / merge_shuffle.)
   for (Param& p : program.params) {
     if (local.count(p.name) == 0 || shared.count(p.name) != 0) continue;
     if (p.source != Param::Source::ColumnMin && p.source != Param::Source::ColumnDomain) continue;

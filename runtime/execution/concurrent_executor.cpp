@@ -174,13 +174,15 @@ struct Footprint {
   uint64_t working_set() const { return state + other_columns + fact; }
 };
 
+// State counts without the buffers of counted capacities (`deferred`): they are allocated, for the
+// rows their count gives, only once that count exists (CountedCapacity).
 Footprint footprint(Backend& backend, DeviceColumnCache& columns, const std::vector<const ExecutablePlan*>& plans,
-                    const std::vector<std::map<std::string, int64_t>>& params, const ScanLayout& layout,
-                    const Database& db, uint64_t memory_limit) {
+                    const std::vector<std::map<std::string, int64_t>>& params, const std::vector<std::set<std::string>>& deferred,
+                    const ScanLayout& layout, const Database& db, uint64_t memory_limit) {
   Footprint f;
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t q = 0; q < plans.size(); ++q) {
-    f.state += state_bytes(*plans[q], params[q]);
+    f.state += state_bytes(*plans[q], params[q], deferred[q]);
     for (const PipelineSpec& pipeline : plans[q]->pipelines) {
       for (const LaunchSpec& launch : pipeline.launches) {
         for (const ArgSpec& a : launch.args) {
@@ -438,9 +440,12 @@ bool Executor::would_stream(const std::vector<const ExecutablePlan*>& plans, con
   const ScanLayout layout = analyse(plans, database, options.stream_among);
   if (layout.table.empty()) return false;
   std::vector<std::map<std::string, int64_t>> params;
-  for (const ExecutablePlan* p : plans) params.push_back(param_values(*p));
-  const Footprint f = footprint(backend_, columns_, plans, params, layout, database,
-                                options.memory_limit);
+  std::vector<std::set<std::string>> deferred;
+  for (const ExecutablePlan* p : plans) {
+    params.push_back(param_values(*p));
+    deferred.push_back(counted_params(*p));
+  }
+  const Footprint f = footprint(backend_, columns_, plans, params, deferred, layout, database, options.memory_limit);
   return f.working_set() > f.limit;
 }
 
@@ -543,6 +548,9 @@ class ConcurrentQueriesRun {
   std::vector<std::shared_ptr<Module>> modules_;
   std::vector<std::map<std::string, int64_t>> params_;
   std::vector<std::map<std::string, AllocatedBuffer>> buffers_;
+  // Per plan, the counted capacities whose buffers wait for their count (allocate_counted before
+  // the phase of their first use), as OverflowRestarts keeps them.
+  std::vector<std::set<std::string>> deferred_;
   ScanLayout layout_;
   bool stream_ = false;
   std::vector<PinnedBuffer const*> pinned_columns_;              // per layout_.columns
@@ -576,6 +584,7 @@ void ConcurrentQueriesRun::compile() {
     }
     stats_.compile_ms += es.compile_ms;
     params_.push_back(param_values(plan));
+    deferred_.push_back(counted_params(plan));
   }
 }
 
@@ -584,7 +593,7 @@ void ConcurrentQueriesRun::place() {
   ss_.table = layout_.table;
   ss_.rows = layout_.rows;
   ss_.bytes_per_row = layout_.bytes_per_row;
-  const Footprint fp = footprint(backend_, columns_, plans_, params_, layout_, database_, options_.memory_limit);
+  const Footprint fp = footprint(backend_, columns_, plans_, params_, deferred_, layout_, database_, options_.memory_limit);
   ss_.working_set_bytes = fp.working_set();
   ss_.memory_limit = fp.limit;
   if (options_.placement == Placement::Stream) {
@@ -748,7 +757,7 @@ void ConcurrentQueriesRun::upload() {
   {
     Watchdog::Phase phase(labels_, "transfer");
     uint64_t state = 0;  // allocated next; room is made for it too (DeviceColumnCache::get_all)
-    for (size_t q = 0; q < plans_.size(); ++q) state += state_bytes(*plans_[q], params_[q]);
+    for (size_t q = 0; q < plans_.size(); ++q) state += state_bytes(*plans_[q], params_[q], deferred_[q]);
     device_columns_ = columns_.get_all(requests, state);
   }
   stats_.transfer_ms = columns_.transfer_ms();
@@ -765,9 +774,12 @@ void ConcurrentQueriesRun::upload() {
   if (stream_) copy_stream_ = backend_.create_stream();
 }
 
-// The pipelines that run in `phase` (one per plan at most), their parameters from earlier pipelines set.
+// The pipelines that run in `phase` (one per plan at most), their parameters from earlier pipelines
+// set and the counted capacities they are the first to use allocated (for the rows counted so far:
+// a plan's pipelines run one phase after the other, so the count's build or output ran before).
 std::vector<Item> ConcurrentQueriesRun::phase_items(size_t phase) {
   std::vector<Item> items;
+  bool allocated = false;
   for (size_t q = 0; q < plans_.size(); ++q) {
     if (phase < layout_.shift[q]) continue;
     const size_t p = phase - layout_.shift[q];
@@ -782,7 +794,9 @@ std::vector<Item> ConcurrentQueriesRun::phase_items(size_t phase) {
     items.push_back(it);
     for (const ParamFromBuffer& f : plans_[q]->pipelines[p].params_from_buffers)
       params_[q][f.param] = param_from_buffer(*plans_[q], f, buffers_[q]);
+    allocated = allocate_counted(backend_, *plans_[q], p, params_[q], buffers_[q], deferred_[q]) || allocated;
   }
+  if (allocated) backend_.synchronize();  // the fills ran on the default queue; streams must see them
   return items;
 }
 
@@ -1057,7 +1071,7 @@ void ConcurrentQueriesRun::run_phases() {
   // sequential schedule chosen by Auto orders its one-kernel batches by events only, so a
   // streamed phase keeps overlapping the next chunk's copy with the current kernel.
   host_sync_ = options_.launch_params == LaunchParams::Sequential;
-  OverflowRestarts restarts(backend_, plans_, params_, buffers_, options_.max_rebuilds);
+  OverflowRestarts restarts(backend_, plans_, params_, buffers_, options_.max_rebuilds, &deferred_);
   restarts.run(labels_, [&] {  // one attempt: every plan from its first pipeline
     stats_.phases.clear();
     exchanges_.clear();
@@ -1132,6 +1146,8 @@ void ConcurrentQueriesRun::finish() {
     e.stats.kernel_ms_per_repeat = {stats_.kernel_ms};
     e.stats.rebuilds = stats_.rebuilds;
     e.stats.params = params_[q];
+    const std::map<std::string, int64_t> resolved = param_values(*plans_[q]);
+    for (const CountedCapacity& c : plans_[q]->counted) e.stats.counted[c.param] = {resolved.at(c.param), params_[q].at(c.param)};
     // Its pipelines ran one per phase (the phase is the wave; the kernel time is the phase's).
     e.stats.pipeline_schedule = "phases";
     e.stats.waves = stats_.phases.size();

@@ -355,11 +355,14 @@ struct StateMerge {
 const char* state_merge_kind_name(StateMerge::Kind k);  // "elementwise", "hashed groups", "rows", "local"
 
 // A capacity bounded by a count made at run time (ir::Param::count_buffer): once pipeline
-// `counted_by` (the build that writes `count_buffer`) ran, the single-query executor lowers `param`
-// to slots(count) when that is smaller, and allocates the buffers it sizes only then, before
-// `first_use` (the first pipeline reading the param or one of those buffers). The concurrent and
-// streamed executor keeps the resolved value, an upper bound. Q18's groups of the orders IN (those
-// of more than 300 items): 2^14 slots where the statistics gave 2^29 at SF 100.
+// `counted_by` (the build that writes `count_buffer`, or the last pipeline writing the output whose
+// row counter it is) ran, the executor lowers `param` to slots(count) when that is smaller, and
+// allocates the buffers it sizes only then, before `first_use` (the first pipeline reading the
+// param or one of those buffers) — the single-query executor before that pipeline, the concurrent
+// and streamed one before its phase; neither counts those buffers in the state it places up front.
+// Q18's groups of the orders IN (those of more than 300 items): 2^14 slots where the statistics
+// gave 2^29 at SF 100; under mpirun, phase 2 of Q3's groups: 2^22 for the 1.1 M gathered rows where
+// they gave 2^27.
 struct CountedCapacity {
   std::string param;
   // Parameters whose value is this capacity's until a pipeline replaces it (the rows of an output it

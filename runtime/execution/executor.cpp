@@ -295,10 +295,8 @@ namespace {
 class SingleQueryRun {
  public:
   SingleQueryRun(Backend& backend, const ExecutablePlan& plan, const ExecutorOptions& options, ExecutionStats& stats)
-      : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1), deferred_(1) {
-    for (const CountedCapacity& c : plan.counted)
-      for (const std::string& p : c.deferred_params()) deferred_[0].insert(p);
-  }
+      : backend_(backend), plan_(plan), options_(options), stats_(stats), params_{param_values(plan)}, buffers_(1),
+        deferred_{counted_params(plan)} {}
 
   // Columns first: they do not depend on capacities and survive restarts and repetitions.
   void upload_columns(DeviceColumnCache& columns, const Database& database);

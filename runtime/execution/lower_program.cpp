@@ -493,16 +493,18 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
 
 // Capacities a count bounds at run time (ir::Param::count_buffer, CountedCapacity): the build that
 // counts (or the last pipeline writing the output whose row counter it is) and the first pipeline
-// touching the capacity or a buffer it sizes. An output
-// the capacity sizes (a two-phase aggregation's partial groups as rows) follows it: its rows
-// parameter, the capacity until its writer's counter replaces it, takes the counted value too. A
-// capacity a product or sum is computed from, or one touched before its count exists, keeps its
-// resolved value.
+// touching the capacity or a buffer it sizes. An output the capacity sizes (a two-phase
+// aggregation's partial groups as rows) follows it: its rows parameter, the capacity until its
+// writer's counter replaces it, takes the counted value too. A capacity a product or sum is
+// computed from, or one touched before its count exists, keeps its resolved value (another
+// capacity estimated from it as its source rows does not hold it back: that estimate stays an
+// upper bound).
 std::vector<CountedCapacity> counted_capacities(const ir::Program& program, const ir::ParamValues& values, const ExecutablePlan& plan) {
   std::vector<CountedCapacity> out;
   for (const auto& [name, c] : values.counted) {
     bool derived = false;
-    for (const ir::Param& p : program.params) derived = derived || std::find(p.factors.begin(), p.factors.end(), name) != p.factors.end();
+    for (const ir::Param& p : program.params)
+      derived = derived || (p.source != ir::Param::Source::Capacity && std::find(p.factors.begin(), p.factors.end(), name) != p.factors.end());
     if (derived) continue;
     std::vector<std::string> same;
     for (const ir::Param& p : program.params) {

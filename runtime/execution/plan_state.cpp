@@ -75,6 +75,13 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
   return buffers;
 }
 
+std::set<std::string> counted_params(const ExecutablePlan& plan) {
+  std::set<std::string> out;
+  for (const CountedCapacity& c : plan.counted)
+    for (const std::string& p : c.deferred_params()) out.insert(p);
+  return out;
+}
+
 bool allocate_counted(Backend& backend, const ExecutablePlan& plan, size_t pipeline, std::map<std::string, int64_t>& params,
                       std::map<std::string, AllocatedBuffer>& buffers, std::set<std::string>& deferred) {
   bool allocated = false;

@@ -48,6 +48,10 @@ std::map<std::string, AllocatedBuffer> allocate_state(Backend& backend, const Ex
                                                       const std::map<std::string, int64_t>& params,
                                                       const std::set<std::string>& deferred = {});
 
+// The parameters whose buffers wait for a count (every CountedCapacity's deferred_params): the
+// `deferred` set an executor starts a run with.
+std::set<std::string> counted_params(const ExecutablePlan& plan);
+
 // For each counted capacity of `plan` still in `deferred` whose first use is pipeline `pipeline` or
 // earlier: its count read (the counting build has run), the parameter lowered to the slots the
 // count needs where that is smaller, the buffers it sizes allocated and initialised, and the

@@ -20,6 +20,7 @@
 #include "frontend/sql/sql_frontend.h"
 #include "planner/sizing.h"
 #include "planner/statistics.h"
+#include "runtime/execution/concurrent_executor.h"
 #include "runtime/execution/executor.h"
 #include "runtime/execution/plan_state.h"
 #include "storage/catalog.h"
@@ -46,11 +47,7 @@ ExecutablePlan lower(const std::string& sql, bool partitioned = false) {
   const Catalog catalog = Catalog::tpch();
   const planner::DatabaseStatistics stats(db);
   driver::CompileOptions options;
-  if (partitioned) {
-    options.partitioned_tables = {"orders", "lineitem"};
-    options.partition_keys = {{"orders", "o_orderkey"}, {"lineitem", "l_orderkey"}};
-    options.partition_groups = {{"orders", "orders"}, {"lineitem", "orders"}};
-  }
+  if (partitioned) driver::partition_like_ranks(catalog, options);
   options.dialect = backend().dialect();
   options.stats = &stats;
   auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
@@ -165,7 +162,55 @@ TEST_CASE("phase 2 of a two-phase aggregation: sized by the partial groups it re
     CHECK(run.stats.counted.at(counted.param).first == statistics);
     CHECK(run.stats.counted.at(counted.param).second == static_cast<int64_t>(expected));
     if (host.size() * 8 < static_cast<uint64_t>(statistics)) CHECK(static_cast<int64_t>(expected) < statistics);
+
+    // Streamed in chunks (the concurrent executor, as a rank streams its share): the same groups,
+    // the table allocated once phase 1's rows are counted, at the same slots.
+    ConcurrentOptions streamed;
+    streamed.placement = Placement::Stream;
+    streamed.chunks = 3;
+    const ConcurrentRun chunks = executor.run(std::vector<const ExecutablePlan*>{&plan}, db, streamed);
+    REQUIRE(chunks.stats.stream.streamed);
+    const Execution& s = chunks.executions.at(0);
+    REQUIRE(s.result.rows() == r.rows());
+    for (size_t c = 0; c < r.columns.size(); ++c) CHECK(s.result.columns[c].ints == r.columns[c].ints);
+    REQUIRE(s.stats.counted.count(counted.param) == 1);
+    CHECK(s.stats.counted.at(counted.param) == run.stats.counted.at(counted.param));
   }
+}
+
+TEST_CASE("a capacity estimated from a counted one does not hold it back; a product of it does") {
+  // TPC-H Q20 under mpirun at SF 1 and more: the build over phase 2's groups estimates its rows from
+  // phase 2's capacity. That estimate stays an upper bound when phase 2's capacity is lowered, so
+  // the latter is still counted; a product computed from it (a buffer's stride) is not.
+  const Database& db = tpch_data();
+  const Catalog catalog = Catalog::tpch();
+  const planner::DatabaseStatistics stats(db);
+  driver::CompileOptions options;
+  options.dialect = backend().dialect();
+  options.stats = &stats;
+  driver::partition_like_ranks(catalog, options);
+  const std::string sql = "SELECT l_partkey, l_suppkey, l_quantity, count(*) AS n FROM lineitem GROUP BY l_partkey, l_suppkey, l_quantity";
+  auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
+  driver::CompiledQuery query = driver::compile_query(plan, catalog, options);
+  const ir::AggregationTable* final_groups = query.program.find_aggregation("agg0");
+  REQUIRE(final_groups != nullptr);
+  const std::string slots = final_groups->slots_param;
+
+  ir::Param estimate;
+  estimate.name = "estimated_from_slots";
+  estimate.source = ir::Param::Source::Capacity;
+  estimate.factors = {slots};
+  query.program.params.push_back(estimate);
+  const ExecutablePlan estimated = driver::lower_query(query, db);
+  REQUIRE(estimated.counted.size() == 1);
+  CHECK(estimated.counted[0].param == slots);
+
+  ir::Param product;
+  product.name = "product_of_slots";
+  product.source = ir::Param::Source::Product;
+  product.factors = {slots};
+  query.program.params.push_back(product);
+  CHECK(driver::lower_query(query, db).counted.empty());
 }
 
 TEST_CASE("deferred state: allocated when its count is read; a grown capacity is allocated up front again") {
