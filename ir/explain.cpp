@@ -288,6 +288,15 @@ std::string explain_exchanges(const Program& p) {
     }
     return std::string();
   };
+  // The result's split table under ORDER BY ... LIMIT: each rank sends only its possible first rows
+  // (runtime StateMerge::top_k, chosen as lower_program does).
+  auto top_k_of = [&](const AggregationTable& a) {
+    const ResultDesc& r = p.result;
+    if (r.kind != ResultDesc::Kind::Aggregation || r.state != a.name || r.order_by.empty() || r.limit < 0 || !r.windows.empty() ||
+        a.merge_on_host)
+      return std::string();
+    return " (each rank's that can be among the first " + std::to_string(r.limit + r.offset) + ")";
+  };
   auto on_share_groups = [&](const Pipeline& pl) {
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);
     return a != nullptr && a->partition_keyed;
@@ -302,7 +311,8 @@ std::string explain_exchanges(const Program& p) {
     if (const AggregationTable* a = p.find_aggregation(pl.sink.state))
       how = a->partition_keyed                   ? "none: groups of the rank's own partition keys, complete there"
             : a->rank_local                      ? "none: the rank's partial groups, materialized next"
-            : a->split_groups && a->compaction   ? "the rank's part of the groups" + split_by(*a) + ", compacted rows concatenated in rank order"
+            : a->split_groups && a->compaction   ? "the rank's part of the groups" + split_by(*a) + ", compacted rows" + top_k_of(*a) +
+                                                       " concatenated in rank order"
             : a->split_groups                    ? "none: the rank's part of the groups" + split_by(*a) + ", read on the rank"
             : a->layout == AggLayout::GlobalHash ? "groups combined by key"
                                                  : "slot by slot";

@@ -8,17 +8,19 @@
 // groups are disjoint, the next aggregation's groups too, and only those few, compacted for the
 // result, are concatenated after the compaction (runtime StateMerge Rows, after the pipeline's last
 // launch) — ORDER BY and LIMIT then run on rank 0 as before.
-// Not where the result reads the final table itself (TPC-H Q3, Q10): every group would then cross to
-// rank 0 as a compacted row, and on 2 H200s at SF 100 that gather (Q10: 0.95 ms) cost more than half
-// of phase 2 saved (bench/results/2026-11-29-h200x2-tpch-sf100, split/); a per-rank top-k first would
-// change that.
+// Where the result reads the final table itself (TPC-H Q3, Q10), only under ORDER BY ... LIMIT k:
+// each rank's compacted groups are narrowed on the device to those that can be among the first k
+// (runtime StateMerge::top_k) before they are concatenated. Without a LIMIT every group would cross
+// to rank 0 as a compacted row, and on 2 H200s at SF 100 that gather (Q10: 0.95 ms) cost more than
+// half of phase 2 saved (bench/results/2026-11-29-h200x2-tpch-sf100, split/).
 //   expects: a distributed compile's Program before fuse_pipelines (the filter this adds is fused as
 //     any other), tables made by two-phase aggregation (AggregationTable::combines, split_candidates).
 //   guarantees: a final table T is split (T.split_key, T.split_groups; its phase-2 pipeline starts
 //     with the filter `K >= lo and K <= hi`, lo and hi Constant params of K's type bounding the
 //     rank's range, Param::split_min_param) only when exactly one pipeline scans T and aggregates into
 //     a table U that only the result reads, grouped by a plain copy of K among its keys — then U is
-//     split_groups too and T is read on its rank only. K is the first of T's split_candidates (the
+//     split_groups too and T is read on its rank only —, or when nothing scans T and the result reads
+//     it under ORDER BY and LIMIT (no window functions). K is the first of T's split_candidates (the
 //     most distinct) that U allows. Nothing else changes: one process (no two-phase table) gets the
 //     same program; under mpirun with one rank the bounds are the key type's extremes (runtime
 //     rank_plan narrows them per rank).
@@ -50,7 +52,12 @@ bool is_result(const Program& program, const std::string& table) {
 std::vector<bool> allowed_keys(Program& program, const AggregationTable& t) {
   std::vector<bool> allowed(t.keys.size(), false);
   const std::vector<const Pipeline*> readers = readers_of(program, t.name);
-  // The result reading T itself would gather every group to rank 0 (see the contract): not split.
+  // The result reading T itself: only a top-k of each rank's groups crosses to rank 0 (see the contract).
+  if (readers.empty() && is_result(program, t.name)) {
+    const ResultDesc& r = program.result;
+    if (!r.order_by.empty() && r.limit >= 0 && r.windows.empty()) allowed.assign(t.keys.size(), true);
+    return allowed;
+  }
   if (readers.size() != 1 || is_result(program, t.name)) return allowed;
   const Pipeline& r = *readers[0];
   if (r.sink.kind != SinkKind::Aggregate || !is_result(program, r.sink.state) || !readers_of(program, r.sink.state).empty())

@@ -87,7 +87,7 @@ std::vector<LaunchStats> RankHooks::after_launch(size_t p, size_t launch, std::m
   try {
     if (write_flags(pipeline, names, mine, maxima, buffers)) return {};  // the executor's checks restart or fail on every rank
     for (const StateMerge* m : d_.merges_after[p]) {
-      const double ms = merge_state(comm_, backend_, plan_, *m, buffers, params);
+      const double ms = merge_state(comm_, backend_, plan_, *m, buffers, params, module_);
       LaunchStats l;
       l.kernel = std::string("merge ") + m->what + " (" + state_merge_kind_name(m->kind) + ", " + std::to_string(comm_.size()) + " ranks)";
       l.library = comm_.transport();

@@ -45,6 +45,7 @@ class RankHooks final : public PipelineHooks {
   bool runs_launch(size_t pipeline, size_t launch) override;
   std::vector<LaunchStats> after_launch(size_t pipeline, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
                                         std::map<std::string, int64_t>& params) override;
+  void module_loaded(const Module& module) override { module_ = &module; }
 
  private:
   // The buffers of the pipeline's overflow checks (flags and need counters), element 0 of each.
@@ -58,6 +59,7 @@ class RankHooks final : public PipelineHooks {
   Backend& backend_;
   const ExecutablePlan& plan_;
   const Distribution& d_;
+  const Module* module_ = nullptr;  // for the device top-k before a merge (StateMerge::top_k)
 };
 
 }  // namespace hqc::runtime

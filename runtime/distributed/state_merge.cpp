@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
+#include "runtime/device/device_primitives.h"
+#include "runtime/execution/device_top_k.h"
 #include "runtime/execution/plan_state.h"
 #include "storage/error.h"
 
@@ -374,6 +377,44 @@ void merge_shuffle(Communicator& comm, Backend& backend, const StateMerge& m, st
   counter.buffer.upload(&total, 8);
 }
 
+// StateMerge::top_k: the rank's rows that can be among the first k by the result's ORDER BY moved to
+// the front of every lane, in row order, and the counter set to their number. Nothing changes where
+// the device cannot order the first key (device_top_k_candidates: nullopt), where the rows are no
+// more than k, or where a lane's elements are not 64-bit words.
+void keep_top_k(Backend& backend, const Module& module, const ExecutablePlan& plan, const StateMerge& m,
+                std::map<std::string, AllocatedBuffer>& buffers) {
+  const ResultSpec& spec = plan.result;
+  if (spec.order_by.empty()) return;
+  const auto first = std::find_if(spec.columns.begin(), spec.columns.end(),
+                                  [&](const ResultColumnSpec& c) { return c.name == spec.order_by.front().first; });
+  if (first == spec.columns.end() || first->source != ResultColumnSpec::Source::Buffer) return;
+  for (const StateMerge::Lane& lane : m.lanes)
+    if (element_bytes(buffer_of(buffers, lane.buffer, m).spec->element) != 8) return;
+  AllocatedBuffer& counter = buffer_of(buffers, m.counter_buffer, m);
+  int64_t rows = 0;
+  counter.buffer.download(&rows, 8);
+  const std::optional<std::vector<uint64_t>> kept =
+      device_top_k_candidates(backend, module, *first, buffer_of(buffers, first->buffer, m), spec.order_by.front().second,
+                              static_cast<uint64_t>(std::max<int64_t>(rows, 0)), static_cast<uint64_t>(m.top_k));
+  if (!kept) return;
+  for (const StateMerge::Lane& lane : m.lanes) {
+    AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
+    const uint64_t n = kept->size() * lane.words;
+    std::vector<uint32_t> map(n);
+    for (size_t i = 0; i < kept->size(); ++i)
+      for (uint32_t w = 0; w < lane.words; ++w) map[i * lane.words + w] = static_cast<uint32_t>((*kept)[i] * lane.words + w);
+    DeviceBuffer indices = backend.acquire_scratch(n * 4);
+    DeviceBuffer moved = backend.acquire_scratch(n * 8);
+    indices.upload(map.data(), n * 4);
+    backend.primitives().gather(indices, b.buffer, moved, n);
+    backend.copy_device(b.buffer, moved, n * 8);
+    backend.release_scratch(std::move(indices));
+    backend.release_scratch(std::move(moved));
+  }
+  const auto count = static_cast<int64_t>(kept->size());
+  counter.buffer.upload(&count, 8);
+}
+
 }  // namespace
 
 std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count) {
@@ -401,9 +442,11 @@ void write_words(AllocatedBuffer& b, const std::vector<int64_t>& words) {
 }
 
 double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,
-                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params) {
+                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params,
+                   const Module* module) {
   const auto start = std::chrono::steady_clock::now();
   backend.synchronize();
+  if (merge.kind == StateMerge::Kind::Rows && merge.top_k >= 0 && module != nullptr) keep_top_k(backend, *module, plan, merge, buffers);
   switch (merge.kind) {
     case StateMerge::Kind::Elementwise: merge_elementwise(comm, backend, merge, buffers, params); break;
     case StateMerge::Kind::HashedGroups: merge_hashed(comm, backend, plan, merge, buffers, params); break;

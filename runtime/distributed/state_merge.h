@@ -12,7 +12,9 @@
 //   - Rows: every rank's rows concatenated in rank order into new buffers of exactly that many rows
 //     (not the output's capacity: nothing writes an output after its merge), the counter set to
 //     their number. A table split across ranks (StateMerge::after_compaction) merges so its
-//     compaction's dense rows, after the compaction: the ranks' groups are disjoint.
+//     compaction's dense rows, after the compaction: the ranks' groups are disjoint; under ORDER BY
+//     ... LIMIT (StateMerge::top_k) only the rows of each rank that can be among the first k, chosen
+//     on the device, are concatenated;
 //   - Shuffle: each of the rank's rows sent to the rank its key lanes hash to (their values as 64-bit
 //     integers, splitmix64-mixed in key order, modulo the ranks), through host memory on every
 //     transport; afterwards the buffers hold the rows every rank sent this one, in rank order (a
@@ -36,7 +38,9 @@ std::vector<int64_t> read_words(const AllocatedBuffer& b, uint64_t count);
 void write_words(AllocatedBuffer& b, const std::vector<int64_t>& words);
 
 // Returns the host-measured time of the merge in milliseconds.
+// `module`: the query's, for the device top-k of StateMerge::top_k (null: every row is concatenated).
 double merge_state(Communicator& comm, Backend& backend, const ExecutablePlan& plan, const StateMerge& merge,
-                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params);
+                   std::map<std::string, AllocatedBuffer>& buffers, std::map<std::string, int64_t>& params,
+                   const Module* module = nullptr);
 
 }  // namespace hqc::runtime

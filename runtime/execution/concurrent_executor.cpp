@@ -581,6 +581,7 @@ void ConcurrentQueriesRun::compile() {
     {
       Watchdog::Phase phase(plan.label, "compile");
       modules_.push_back(owner_.plan_module(plan, es));
+      if (options_.hooks != nullptr) options_.hooks->module_loaded(*modules_.back());
     }
     stats_.compile_ms += es.compile_ms;
     params_.push_back(param_values(plan));

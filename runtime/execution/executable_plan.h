@@ -346,6 +346,11 @@ struct StateMerge {
   // Rows of a compaction (a split table's dense rows, ir/pass_split_combine.cpp): merged after the
   // pipeline's last launch, the compaction's, instead of after its sink launches.
   bool after_compaction = false;
+  // Rows: the result's compacted groups under ORDER BY ... LIMIT (a split table the result reads):
+  // before they are concatenated, each rank keeps only its rows that can be among the first `top_k`
+  // (LIMIT + OFFSET) by the result's ORDER BY — those its first key puts there, ties with the k-th
+  // included (device_top_k_candidates). -1: every row.
+  int64_t top_k = -1;
   // Base tables whose heap strings the state holds as row references (ir/state.h, "heap strings"):
   // a reference is a row of the rank's own partition, so a partitioned table here cannot be merged.
   std::vector<std::string> heap_tables;

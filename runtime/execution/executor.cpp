@@ -550,6 +550,7 @@ double SingleQueryRun::time_wave(const std::vector<size_t>& wave, const std::vec
 
 void SingleQueryRun::run_repeated(std::shared_ptr<Module> module) {
   module_ = std::move(module);
+  if (options_.hooks != nullptr) options_.hooks->module_loaded(*module_);
   const bool concurrent = options_.pipelines == PipelineSchedule::Concurrent && library_.empty() && options_.hooks == nullptr;
   OverflowRestarts restarts(backend_, {&plan_}, params_, buffers_, options_.max_rebuilds, &deferred_);
   const std::map<std::string, int64_t> resolved = params();

@@ -102,6 +102,8 @@ class PipelineHooks {
   // Returns what it did, for the pipeline's timings (LaunchStats with `library` set; none: nothing).
   virtual std::vector<LaunchStats> after_launch(size_t pipeline, size_t launch, std::map<std::string, AllocatedBuffer>& buffers,
                                                 std::map<std::string, int64_t>& params) = 0;
+  // The query's module, once compiled or loaded and before any launch (it outlives the run).
+  virtual void module_loaded(const Module& module) { (void)module; }
 };
 
 struct PipelineTiming {

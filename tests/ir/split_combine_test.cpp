@@ -1,6 +1,7 @@
 // Pass split_combine (ir/pass_split_combine.cpp): phase 2 of a two-phase aggregation keeps on each
-// rank the rows of the rank's range of one key — only where a later aggregation by that key reads it;
-// the result reading it, a join building from it or a scalar stage over it keep it whole.
+// rank the rows of the rank's range of one key — only where a later aggregation by that key reads it,
+// or the result reads it under ORDER BY ... LIMIT; the result reading it without a LIMIT, a join
+// building from it or a scalar stage over it keep it whole.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -56,8 +57,24 @@ const char* kQ10 =
 
 }  // namespace
 
-TEST_CASE("Q10: the result reads the final table itself — not split, every group would cross to rank 0") {
+TEST_CASE("Q10: the result reads the final table under ORDER BY ... LIMIT — split, each rank's top rows gathered") {
   const ir::Program p = split(kQ10);
+  const ir::AggregationTable& t = table(p, "agg0");
+  REQUIRE(t.combines == "agg0_partial");
+  CHECK(t.split_key == "c_custkey");  // the first of the candidates (without statistics: key order)
+  CHECK(t.split_groups);
+  CHECK(t.compaction.has_value());
+  CHECK(split_params(p) == 2);
+  REQUIRE_FALSE(writer(p, "agg0").ops.empty());
+  CHECK(writer(p, "agg0").ops.front().kind == ir::PipelineOpKind::Filter);
+  CHECK(ir::explain(p).find("agg0 — the rank's part of the groups (by c_custkey), compacted rows (each rank's that can be among the "
+                            "first 20) concatenated in rank order") != std::string::npos);
+}
+
+TEST_CASE("Q10 without LIMIT: not split, every group would cross to rank 0") {
+  std::string sql = kQ10;
+  sql = sql.substr(0, sql.find(" LIMIT"));
+  const ir::Program p = split(sql);
   const ir::AggregationTable& t = table(p, "agg0");
   REQUIRE(t.combines == "agg0_partial");
   CHECK_FALSE(t.split_candidates.empty());  // c_custkey could split it
