@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -380,7 +381,7 @@ void merge_shuffle(Communicator& comm, Backend& backend, const StateMerge& m, st
 // StateMerge::top_k: the rank's rows that can be among the first k by the result's ORDER BY moved to
 // the front of every lane, in row order, and the counter set to their number. Nothing changes where
 // the device cannot order the first key (device_top_k_candidates: nullopt), where the rows are no
-// more than k, or where a lane's elements are not 64-bit words.
+// more than k, or where a lane's elements are not 64-bit words or more than 2^32 of them.
 void keep_top_k(Backend& backend, const Module& module, const ExecutablePlan& plan, const StateMerge& m,
                 std::map<std::string, AllocatedBuffer>& buffers) {
   const ResultSpec& spec = plan.result;
@@ -397,6 +398,8 @@ void keep_top_k(Backend& backend, const Module& module, const ExecutablePlan& pl
       device_top_k_candidates(backend, module, *first, buffer_of(buffers, first->buffer, m), spec.order_by.front().second,
                               static_cast<uint64_t>(std::max<int64_t>(rows, 0)), static_cast<uint64_t>(m.top_k));
   if (!kept) return;
+  for (const StateMerge::Lane& lane : m.lanes)  // the gather's map holds 32-bit element indices
+    if (static_cast<uint64_t>(std::max<int64_t>(rows, 0)) * lane.words > UINT32_MAX) return;
   for (const StateMerge::Lane& lane : m.lanes) {
     AllocatedBuffer& b = buffer_of(buffers, lane.buffer, m);
     const uint64_t n = kept->size() * lane.words;

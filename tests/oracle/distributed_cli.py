@@ -151,6 +151,22 @@ def main():
                             "--partition-weights", "1,0,2"], 0).stdout)["queries"][0]
     assert (three["columns"], three["rows"]) == (one["columns"], one["rows"]), three
     assert three["concurrent"]["stream"]["passes"] == 2 and three["concurrent"]["stream"]["table"] == "lineitem", three["concurrent"]
+
+    # ORDER BY ... LIMIT over phase 2's groups (TPC-H Q3's shape: the 10 orders of most revenue): each
+    # rank sends rank 0 only its rows that can be among the first 10, resident and streamed — rank 0's
+    # result reads at most 3 x 10 rows (ties aside) where without the LIMIT it reads every group.
+    q3 = ("SELECT l_orderkey, sum(l_extendedprice * (1 - l_discount)) AS revenue, o_orderdate, o_shippriority "
+          "FROM customer, orders, lineitem WHERE c_mktsegment = 'BUILDING' AND c_custkey = o_custkey AND l_orderkey = o_orderkey "
+          "AND o_orderdate < date '1995-03-15' AND l_shipdate > date '1995-03-15' "
+          "GROUP BY l_orderkey, o_orderdate, o_shippriority ORDER BY revenue DESC, o_orderdate")
+    every = json.loads(run([*mpirun(3), run_bin, "tpch", "--sql", q3, *tbase], 0).stdout)["queries"][0]
+    assert len(every["rows"]) > 3 * 10 + 3, len(every["rows"])
+    for extra in ([], ["--stream", "--chunks", "2"]):
+        got = json.loads(run([*mpirun(3), run_bin, "tpch", "--sql", q3 + " LIMIT 10", *tbase, *extra], 0).stdout)["queries"][0]
+        assert got["rows"] == every["rows"][:10], (extra, got["rows"])
+        calls = [l["library_call"] for pl in got["stats"]["pipelines"] for l in pl["launches"] if "library_call" in l]
+        assert any("compacted groups" in c and "split across ranks" in c for c in calls), (extra, calls)
+        assert got["stats"]["finalize_parts"]["rows"] <= 3 * 10 + 3, (extra, got["stats"]["finalize_parts"])
     print("distributed_cli: OK")
     return 0
 
