@@ -40,18 +40,21 @@ Backend& backend() {
   return *b;
 }
 
-// `partitioned`: compiled as mpirun's ranks compile it (lineitem a share per rank), run here in one
+// `partitioned`: compiled as mpirun's ranks compile it (lineitem a share per rank); run here in one
 // process, where the one rank's share is the whole table.
-ExecutablePlan lower(const std::string& sql, bool partitioned = false) {
-  const Database& db = tpch_data();
+driver::CompiledQuery compile(const std::string& sql, bool partitioned = false) {
   const Catalog catalog = Catalog::tpch();
-  const planner::DatabaseStatistics stats(db);
+  static const planner::DatabaseStatistics stats(tpch_data());
   driver::CompileOptions options;
-  if (partitioned) driver::partition_like_ranks(catalog, options);
   options.dialect = backend().dialect();
   options.stats = &stats;
+  if (partitioned) driver::partition_like_ranks(catalog, options);
   auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
-  return driver::lower_query(driver::compile_query(plan, catalog, options), db);
+  return driver::compile_query(plan, catalog, options);
+}
+
+ExecutablePlan lower(const std::string& sql, bool partitioned = false) {
+  return driver::lower_query(compile(sql, partitioned), tpch_data());
 }
 
 std::string in_heavy_orders(int64_t threshold) {
@@ -183,15 +186,8 @@ TEST_CASE("a capacity estimated from a counted one does not hold it back; a prod
   // phase 2's capacity. That estimate stays an upper bound when phase 2's capacity is lowered, so
   // the latter is still counted; a product computed from it (a buffer's stride) is not.
   const Database& db = tpch_data();
-  const Catalog catalog = Catalog::tpch();
-  const planner::DatabaseStatistics stats(db);
-  driver::CompileOptions options;
-  options.dialect = backend().dialect();
-  options.stats = &stats;
-  driver::partition_like_ranks(catalog, options);
-  const std::string sql = "SELECT l_partkey, l_suppkey, l_quantity, count(*) AS n FROM lineitem GROUP BY l_partkey, l_suppkey, l_quantity";
-  auto plan = std::make_shared<const plan::LogicalPlan>(parse_sql(sql, "counted capacity test", catalog));
-  driver::CompiledQuery query = driver::compile_query(plan, catalog, options);
+  driver::CompiledQuery query =
+      compile("SELECT l_partkey, l_suppkey, l_quantity, count(*) AS n FROM lineitem GROUP BY l_partkey, l_suppkey, l_quantity", true);
   const ir::AggregationTable* final_groups = query.program.find_aggregation("agg0");
   REQUIRE(final_groups != nullptr);
   const std::string slots = final_groups->slots_param;
