@@ -288,14 +288,9 @@ std::string explain_exchanges(const Program& p) {
     }
     return std::string();
   };
-  // The result's split table under ORDER BY ... LIMIT: each rank sends only its possible first rows
-  // (runtime StateMerge::top_k, chosen as lower_program does).
-  auto top_k_of = [&](const AggregationTable& a) {
-    const ResultDesc& r = p.result;
-    if (r.kind != ResultDesc::Kind::Aggregation || r.state != a.name || r.order_by.empty() || r.limit < 0 || !r.windows.empty() ||
-        a.merge_on_host)
-      return std::string();
-    return " (each rank's that can be among the first " + std::to_string(r.limit + r.offset) + ")";
+  // The result's split table under ORDER BY ... LIMIT: each rank sends only its possible first rows.
+  auto top_k_of = [](const AggregationTable& a) {
+    return a.top_k < 0 ? std::string() : " (each rank's that can be among the first " + std::to_string(a.top_k) + ")";
   };
   auto on_share_groups = [&](const Pipeline& pl) {
     const AggregationTable* a = pl.source.aggregation.empty() ? nullptr : p.find_aggregation(pl.source.aggregation);

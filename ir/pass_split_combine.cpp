@@ -20,7 +20,9 @@
 //     rank's range, Param::split_min_param) only when exactly one pipeline scans T and aggregates into
 //     a table U that only the result reads, grouped by a plain copy of K among its keys — then U is
 //     split_groups too and T is read on its rank only —, or when nothing scans T and the result reads
-//     it under ORDER BY and LIMIT (no window functions). K is the first of T's split_candidates (the
+//     it under ORDER BY and LIMIT (no window functions). The split table the result reads (T or U)
+//     takes top_k = LIMIT + OFFSET where the result reads it under ORDER BY and LIMIT and its groups
+//     do not merge on the host. K is the first of T's split_candidates (the
 //     most distinct) that U allows. Nothing else changes: one process (no two-phase table) gets the
 //     same program; under mpirun with one rank the bounds are the key type's extremes (runtime
 //     rank_plan narrows them per rank).
@@ -73,6 +75,14 @@ std::vector<bool> allowed_keys(Program& program, const AggregationTable& t) {
       if (t.keys[i].name == b->attr.name) allowed[i] = true;
   }
   return allowed;
+}
+
+// LIMIT + OFFSET where the result reads split table `a` under ORDER BY ... LIMIT (no window
+// functions, no groups merged on the host), else -1 (AggregationTable::top_k).
+int64_t top_k(const Program& program, const AggregationTable& a) {
+  const ResultDesc& r = program.result;
+  if (!is_result(program, a.name) || r.order_by.empty() || r.limit < 0 || !r.windows.empty() || a.merge_on_host) return -1;
+  return r.limit > std::numeric_limits<int64_t>::max() - r.offset ? std::numeric_limits<int64_t>::max() : r.limit + r.offset;
 }
 
 }  // namespace
@@ -132,9 +142,13 @@ void split_combine(Program& program) {
     t.split_key = k.name;
     t.split_groups = true;
     const std::vector<const Pipeline*> readers = readers_of(program, t.name);
-    if (readers.empty()) continue;
-    for (AggregationTable& u : program.aggregations)
-      if (u.name == readers[0]->sink.state) u.split_groups = true;
+    AggregationTable* result_table = &t;  // the split table the result reads: T, or U aggregated from it
+    for (AggregationTable& u : program.aggregations) {
+      if (readers.empty() || u.name != readers[0]->sink.state) continue;
+      u.split_groups = true;
+      result_table = &u;
+    }
+    result_table->top_k = top_k(program, *result_table);
   }
 }
 

@@ -401,6 +401,10 @@ struct AggregationTable {
   std::vector<size_t> split_candidates;
   std::string split_key;
   bool split_groups = false;
+  // A split table the result reads under ORDER BY ... LIMIT (no window functions, no groups merged on
+  // the host): LIMIT + OFFSET, the rows of each rank that can be among the first of the result are
+  // all that crosses to rank 0 (runtime StateMerge::top_k). -1: every row.
+  int64_t top_k = -1;
 };
 
 // ---------------------------------------------------------------- materialized outputs

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <limits>
 #include <optional>
 #include <set>
 
@@ -419,10 +418,7 @@ std::vector<StateMerge> state_merges(const ir::Program& program) {
         m.what = "compacted groups of " + agg.name + " (split across ranks)";
         m.after_compaction = true;
         m.counter_buffer = c.rows_buffer;
-        const ir::ResultDesc& r = program.result;
-        if (r.kind == ir::ResultDesc::Kind::Aggregation && r.state == agg.name && !r.order_by.empty() && r.limit >= 0 &&
-            r.windows.empty() && !agg.merge_on_host)
-          m.top_k = r.limit > std::numeric_limits<int64_t>::max() - r.offset ? std::numeric_limits<int64_t>::max() : r.limit + r.offset;
+        m.top_k = agg.top_k;
         m.capacity_param = agg.slots_param;
         for (const ir::CompactedColumn& col : c.columns) m.lanes.push_back({col.to, StateMerge::Op::Sum, col.words});
         if (!c.slot_buffer.empty()) m.lanes.push_back({c.slot_buffer, StateMerge::Op::Sum, 1});

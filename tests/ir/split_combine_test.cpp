@@ -63,6 +63,7 @@ TEST_CASE("Q10: the result reads the final table under ORDER BY ... LIMIT — sp
   REQUIRE(t.combines == "agg0_partial");
   CHECK(t.split_key == "c_custkey");  // the first of the candidates (without statistics: key order)
   CHECK(t.split_groups);
+  CHECK(t.top_k == 20);  // LIMIT 20: what each rank's compacted rows narrow to (runtime StateMerge::top_k)
   CHECK(t.compaction.has_value());
   CHECK(split_params(p) == 2);
   REQUIRE_FALSE(writer(p, "agg0").ops.empty());
@@ -80,6 +81,7 @@ TEST_CASE("Q10 without LIMIT: not split, every group would cross to rank 0") {
   CHECK_FALSE(t.split_candidates.empty());  // c_custkey could split it
   CHECK(t.split_key.empty());
   CHECK_FALSE(t.split_groups);
+  CHECK(t.top_k == -1);
   CHECK(split_params(p) == 0);
   CHECK(writer(p, "agg0").ops.empty());  // phase 2 keeps every merged row
 }

@@ -35,6 +35,9 @@ namespace {
 
 const Database& tpch_data() { return test::tpch_sf001(); }
 
+// A column of the generated data, for the host's answers.
+const Column& column(const std::string& table, const std::string& name) { return tpch_data().table(table).column(name); }
+
 Backend& backend() {
   static std::unique_ptr<Backend> b = open_backend(DeviceChoice::OpenCL);
   return *b;
@@ -67,10 +70,10 @@ std::string in_heavy_orders(int64_t threshold) {
 
 TEST_CASE("groups IN an earlier stage's groups: sized by the rows its build counted, the host's groups") {
   const Database& db = tpch_data();
-  const Column& l_orderkey = db.table("lineitem").column("l_orderkey");
-  const Column& l_quantity = db.table("lineitem").column("l_quantity");
-  const Column& o_orderkey = db.table("orders").column("o_orderkey");
-  const Column& o_custkey = db.table("orders").column("o_custkey");
+  const Column& l_orderkey = column("lineitem", "l_orderkey");
+  const Column& l_quantity = column("lineitem", "l_quantity");
+  const Column& o_orderkey = column("orders", "o_orderkey");
+  const Column& o_custkey = column("orders", "o_custkey");
   std::map<int64_t, int64_t> quantity;  // order -> sum(l_quantity), scaled as stored (cents)
   for (uint64_t r = 0; r < l_orderkey.size(); ++r) quantity[l_orderkey.int_at(r)] += l_quantity.int_at(r);
   std::map<int64_t, int64_t> customer;
@@ -124,10 +127,10 @@ TEST_CASE("phase 2 of a two-phase aggregation: sized by the partial groups it re
   // for the lines the filter passes, bounded at run time by the rows phase 1 wrote
   // (ir/pass_output_bounds.cpp).
   const Database& db = tpch_data();
-  const Column& l_partkey = db.table("lineitem").column("l_partkey");
-  const Column& l_suppkey = db.table("lineitem").column("l_suppkey");
-  const Column& l_quantity = db.table("lineitem").column("l_quantity");
-  const Column& l_shipdate = db.table("lineitem").column("l_shipdate");
+  const Column& l_partkey = column("lineitem", "l_partkey");
+  const Column& l_suppkey = column("lineitem", "l_suppkey");
+  const Column& l_quantity = column("lineitem", "l_quantity");
+  const Column& l_shipdate = column("lineitem", "l_shipdate");
   Executor executor(backend(), nullptr);
   for (const std::string since : {"1992-01-01", "1998-06-01", "1998-11-20"}) {
     CAPTURE(since);
