@@ -107,7 +107,7 @@ int run(int argc, char** argv) {
     // Per pipeline, where the run reports one timing per pipeline of the program (in its order).
     if (e.stats.pipelines.size() == q.program.pipelines.size()) {
       for (size_t i = 0; i < q.program.pipelines.size(); ++i) {
-        const uint64_t b = bench::scanned_bytes(q.program.pipelines[i], db);
+        const uint64_t b = bench::scanned_bytes(q.program, i, db);
         const double ms = e.stats.pipelines[i].kernel_ms;
         std::printf("  %-60.60s %10.1f %12.3f %12.3f %10.2f\n", e.stats.pipelines[i].name.c_str(), b / 1048576.0,
                     b / bw, ms, b > 0 ? ms / (b / bw) : 0.0);

@@ -32,6 +32,8 @@ const DialectTable kCuda = {
     "unsigned long long",
     "double",
     "unsigned char",
+    "signed char",
+    "short",
     "const char*",
     "atomicAdd((p), (v))",
     "atomicAdd((p), (v))",
@@ -97,6 +99,8 @@ const DialectTable kOpenCL = {
     "ulong",
     "double",
     "uchar",
+    "char",  // OpenCL C's char is signed
+    "short",
     // OpenCL C places string literals in the constant address space.
     "__constant char*",
     "atomic_add((p), (v))",
@@ -171,6 +175,8 @@ std::string dialect_prelude(Dialect dialect) {
   out += "typedef " + std::string(t.u64) + " hqc_u64;\n";
   out += "typedef " + std::string(t.f64) + " hqc_f64;\n";
   out += "typedef " + std::string(t.u8) + " hqc_u8;\n";
+  out += "typedef " + std::string(t.i8) + " hqc_i8;\n";
+  out += "typedef " + std::string(t.i16) + " hqc_i16;\n";
   define(out, "HQC_KERNEL", t.kernel_qualifier);
   define(out, "HQC_FN", t.device_function);
   define(out, "HQC_CTA_FN", t.collective_function);

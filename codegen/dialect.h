@@ -51,6 +51,8 @@ struct DialectTable {
   const char* u64;
   const char* f64;
   const char* u8;                 // bytes of a string heap
+  const char* i8;                 // a narrowed column's values (ir pass narrow_columns): signed 8 bits
+  const char* i16;                // and 16 bits
   const char* const_string;       // pointer type of a string literal passed to a function
   // Atomics as macro bodies over (p, v) or (p, c, v); overloaded for global and scratchpad
   // pointers where the dialect overloads them (both do for 32/64-bit add and CAS).

@@ -39,6 +39,7 @@ nlohmann::json GeneratedProgram::to_json() const {
       }
       if (a.kind == ir::KernelArg::Kind::ColumnHeap) j["type"] = "u8";
       else if (a.kind != ir::KernelArg::Kind::Scratch) j["type"] = ir::scalar_type_name(a.type);
+      if (a.stored_bytes != 0) j["stored"] = "i" + std::to_string(8 * a.stored_bytes);  // ir pass narrow_columns
       if (a.kind == ir::KernelArg::Kind::Buffer) j["written"] = a.written;
       args.push_back(std::move(j));
     }

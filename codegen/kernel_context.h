@@ -64,6 +64,10 @@ struct KernelContext {
 const char* element_type(ir::ScalarType t);
 // Suffix of typed template functions for a scalar type ("i32", "i64", "f64").
 const char* template_suffix(ir::ScalarType t);
+// A Column argument's device element type and load-function suffix: its stored width where pass
+// narrow_columns narrowed it ("hqc_i8" / "i8", "hqc_i16" / "i16", "hqc_i32" / "i32"), else its type's.
+const char* column_element_type(const ir::KernelArg& a);
+const char* column_load_suffix(const ir::KernelArg& a);
 
 // One parameter of a kernel signature ("HQC_GLOBAL const hqc_i64* agg0_tuples"); "" for Scratch.
 std::string kernel_parameter(const ir::KernelArg& a);

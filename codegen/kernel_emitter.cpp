@@ -128,6 +128,24 @@ const char* template_suffix(ir::ScalarType t) {
   }
 }
 
+const char* column_element_type(const ir::KernelArg& a) {
+  switch (a.stored_bytes) {
+    case 1: return "hqc_i8";
+    case 2: return "hqc_i16";
+    case 4: return "hqc_i32";
+    default: return element_type(a.type);
+  }
+}
+
+const char* column_load_suffix(const ir::KernelArg& a) {
+  switch (a.stored_bytes) {
+    case 1: return "i8";
+    case 2: return "i16";
+    case 4: return "i32";
+    default: return template_suffix(a.type);
+  }
+}
+
 ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect dialect) {
   if (requested == ir::LocalResolution::Simd && !dialect_table(dialect).has_simd) return ir::LocalResolution::WorkEfficient;
   if (requested == ir::LocalResolution::None) return ir::LocalResolution::WorkEfficient;  // resolution needs one
@@ -137,7 +155,7 @@ ir::LocalResolution effective_local(ir::LocalResolution requested, Dialect diale
 std::string kernel_parameter(const ir::KernelArg& a) {
   switch (a.kind) {
     case ir::KernelArg::Kind::Column:
-      return std::string("HQC_GLOBAL const ") + element_type(a.type) + "* HQC_RESTRICT " + a.name;
+      return std::string("HQC_GLOBAL const ") + column_element_type(a) + "* HQC_RESTRICT " + a.name;
     case ir::KernelArg::Kind::ColumnHeap: return "HQC_GLOBAL const hqc_u8* HQC_RESTRICT " + a.name;
     case ir::KernelArg::Kind::Buffer:
       return std::string("HQC_GLOBAL ") + (a.written ? "" : "const ") + element_type(a.type) + "* " + a.name;

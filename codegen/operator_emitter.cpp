@@ -188,11 +188,13 @@ class OperatorWriter {
         loaded_.insert(b.variable);
         continue;
       }
-      const char* t = template_suffix(arg->type);
+      const char* t = arg->kind == ir::KernelArg::Kind::Column ? column_load_suffix(*arg) : template_suffix(arg->type);
       std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::flag() + ")"
                                    : std::string("hqc_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
                                          names::tile_items() + ")";
+      // A narrowed column (ir pass narrow_columns) is widened to its type as it is loaded.
+      if (arg->kind == ir::KernelArg::Kind::Column && arg->stored_bytes != 0) load = std::string("(") + element_type(arg->type) + ")" + load;
       ctx_.w.line(std::string("const ") + element_type(arg->type) + " " + b.variable + " = " + load + ";");
       loaded_.insert(b.variable);
     }

@@ -811,7 +811,13 @@ Program build_program(std::shared_ptr<const plan::LogicalPlan> plan, const Catal
   lowering.lower(*plan);
   if (options.stats != nullptr)
     for (const Pipeline& p : program.pipelines)
-      if (!p.source.table.empty()) program.table_rows[p.source.table] = options.stats->rows(p.source.table);
+      if (!p.source.table.empty()) {
+        program.table_rows[p.source.table] = options.stats->rows(p.source.table);
+        for (const std::string& c : p.source.columns) {
+          const ColumnStats s = options.stats->column(p.source.table, c);
+          if (s.valid) program.column_ranges[p.source.table + "." + c] = {s.min, s.max};
+        }
+      }
   return program;
 }
 

@@ -243,7 +243,10 @@ std::string explain_kernels(const Program& p) {
     for (const KernelArg& a : k.args) {
       s += "  arg ";
       switch (a.kind) {
-        case KernelArg::Kind::Column: s += "column " + a.name + " = " + a.table + "." + a.column + ": " + scalar_type_name(a.type); break;
+        case KernelArg::Kind::Column:
+          s += "column " + a.name + " = " + a.table + "." + a.column + ": " + scalar_type_name(a.type);
+          if (a.stored_bytes != 0) s += " stored as i" + std::to_string(8 * a.stored_bytes);
+          break;
         case KernelArg::Kind::ColumnHeap: s += "column " + a.name + " = " + a.table + "." + a.column + ": bytes"; break;
         case KernelArg::Kind::Buffer: s += std::string(a.written ? "out " : "in ") + a.name + ": " + scalar_type_name(a.type) + "*"; break;
         case KernelArg::Kind::Param: s += "param " + a.name + ": " + scalar_type_name(a.type); break;

@@ -81,6 +81,9 @@ struct KernelArg {
   std::string column;  // Column
   ScalarType type = ScalarType::I64;  // element type (Column/Buffer) or value type (Param)
   bool written = false;               // Buffer: the kernel writes it
+  // Column of an integer type (I32/I64): bytes per value on the device when fewer than the type's
+  // (1, 2 or 4: signed, widened to `type` as the kernel loads it; pass narrow_columns); 0: as `type`.
+  uint8_t stored_bytes = 0;
 };
 
 // What a launch of the kernel must respect (pass launch_constraints); the block size, grid and

@@ -27,6 +27,7 @@ std::vector<Pass> default_passes() {
       {"fuse_pipelines", fuse_pipelines},
       {"compact_result", compact_result},
       {"rank_key_ranges", rank_key_ranges},
+      {"narrow_columns", narrow_columns},
       {"launch_constraints", launch_constraints},
   };
 }

@@ -57,6 +57,8 @@ struct PassOptions {
 //                      it: two kernels after its pipeline (ir/pass_compact_result.cpp)
 //   rank_key_ranges    distributed compiles: a rank-local table placed by slot = key - min spans
 //                      only its rank's keys: its key params resolved per rank (ir/pass_rank_key_ranges.cpp)
+//   narrow_columns     a base-table column stored on the device in the fewest bytes (1, 2, 4) its
+//                      statistics' range needs, widened as kernels load it (ir/pass_narrow_columns.cpp)
 //   launch_constraints each kernel's tuple count and scratchpad demand, for the planner's launch
 //                      decision at run time (ir/pass_launch_constraints.cpp)
 std::vector<Pass> default_passes();
@@ -73,6 +75,7 @@ void flag_arithmetic(Program& program);
 void fuse_pipelines(Program& program);
 void compact_result(Program& program);
 void rank_key_ranges(Program& program);
+void narrow_columns(Program& program);
 void launch_constraints(Program& program);
 
 // Runs `passes` over `program`; returns one timing per pass in order.

@@ -101,6 +101,11 @@ struct Program {
   // (BuildOptions::stats; whole tables, not a rank's share); empty without statistics. For passes
   // that weigh a rewrite by the size of what it touches (reduce_builds).
   std::map<std::string, uint64_t> table_rows;
+  // [min, max] of every integer-backed base-table column a pipeline scans ("table.column"), from the
+  // same statistics (exact: computed over the values at load or generation, the whole table's on a
+  // rank); empty without statistics. Pass narrow_columns stores such a column in fewer bytes on the
+  // device where its range fits (KernelArg::stored_bytes).
+  std::map<std::string, std::pair<int64_t, int64_t>> column_ranges;
 
   std::vector<Param> params;
   std::vector<Buffer> buffers;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <set>
 
 #include "runtime/device/stable_hash.h"
@@ -18,6 +19,13 @@ namespace {
 using HostView = HostColumnBytes;
 
 }  // namespace
+
+std::string DeviceColumnCache::entry_key(const std::string& table, const Column& column, unsigned stored_bytes) {
+  const std::string key = table + "." + column.name;
+  const bool narrowed = stored_bytes != 0 && stored_bytes < host_column_bytes(column).width() &&
+                        !(column.type.is_string() && column.encoding == Encoding::Heap);
+  return narrowed ? key + "@" + std::to_string(stored_bytes) : key;
+}
 
 HostColumnBytes host_column_bytes(const Column& c) {
   if (c.type.is_string() && c.encoding == Encoding::Heap) {
@@ -51,16 +59,70 @@ uint64_t sampled_fingerprint(const HostColumnBytes& view) {
   return h;
 }
 
-uint64_t device_bytes(const Column& column) {
-  uint64_t bytes = host_column_bytes(column).bytes;
-  if (column.type.is_string() && column.encoding == Encoding::Heap) bytes += column.heap.size();
-  return bytes;
+uint64_t device_bytes(const Column& column, unsigned stored_bytes) {
+  const HostColumnBytes view = host_column_bytes(column);
+  if (column.type.is_string() && column.encoding == Encoding::Heap) return view.bytes + column.heap.size();
+  return stored_bytes != 0 && stored_bytes < view.width() ? view.rows * stored_bytes : view.bytes;
 }
 
-void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t bytes) {
+namespace {
+
+template <typename From, typename To>
+void narrow_as(const From* in, uint64_t count, To* out, const std::string& what) {
+  constexpr From lo = std::numeric_limits<To>::min(), hi = std::numeric_limits<To>::max();
+  From seen_lo = 0, seen_hi = 0;  // the loop stays branch-free; the range is checked once after it
+  for (uint64_t i = 0; i < count; ++i) {
+    const From v = in[i];
+    seen_lo = std::min(seen_lo, v);
+    seen_hi = std::max(seen_hi, v);
+    out[i] = static_cast<To>(v);
+  }
+  if (seen_lo < lo || seen_hi > hi) {
+    throw Error(ErrorKind::Input, what + " holds " + std::to_string(seen_lo < lo ? seen_lo : seen_hi) +
+                                      ", outside the " + std::to_string(8 * sizeof(To)) +
+                                      "-bit range its kernels were compiled for from the data's statistics "
+                                      "(the statistics do not describe this data)");
+  }
+}
+
+template <typename From>
+void narrow_from(const From* in, unsigned stored_bytes, uint64_t count, void* out, const std::string& what) {
+  switch (stored_bytes) {
+    case 1: return narrow_as(in, count, static_cast<int8_t*>(out), what);
+    case 2: return narrow_as(in, count, static_cast<int16_t*>(out), what);
+    case 4:
+      if constexpr (sizeof(From) > 4) return narrow_as(in, count, static_cast<int32_t*>(out), what);
+      break;
+  }
+  throw Error(ErrorKind::Internal, what + ": " + std::to_string(stored_bytes) + " bytes per value is no narrowing of " +
+                                       std::to_string(sizeof(From)));
+}
+
+}  // namespace
+
+void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
+                   const std::string& what) {
+  if (first + count > view.rows) throw Error(ErrorKind::Internal, what + ": rows past the column's end narrowed");
+  if (view.width() == 4) return narrow_from(static_cast<const int32_t*>(view.data) + first, stored_bytes, count, out, what);
+  if (view.width() == 8) return narrow_from(static_cast<const int64_t*>(view.data) + first, stored_bytes, count, out, what);
+  throw Error(ErrorKind::Internal, what + ": values of " + std::to_string(view.width()) + " bytes cannot be narrowed");
+}
+
+void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t rows, unsigned width, unsigned stored_bytes,
+                               const std::string& what) {
+  const bool narrow = stored_bytes != 0 && stored_bytes < width;
+  const unsigned out_width = narrow ? stored_bytes : width;
+  const uint64_t bytes = rows * out_width;
+  const HostColumnBytes view{host, rows * width, rows};
   if (staging_.threshold == 0 || bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0 ||
       (slots_.empty() && batch_bytes_ < staging_.batch_threshold)) {
-    target.upload(host, bytes);
+    if (!narrow) {
+      target.upload(host, bytes);
+      return;
+    }
+    std::vector<char> narrowed(bytes);
+    narrow_values(view, stored_bytes, 0, rows, narrowed.data(), what);
+    target.upload(narrowed.data(), bytes);
     return;
   }
   if (slots_.empty()) {
@@ -82,19 +144,24 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
       }
     }
   } drain{*this};
+  // Pieces of whole values: a slot holds slot_rows of them at the device's width.
+  const uint64_t slot_rows = std::max<uint64_t>(1, staging_.slot_bytes / out_width);
   uint64_t piece = 0;
-  for (uint64_t offset = 0; offset < bytes; offset += staging_.slot_bytes, ++piece) {
+  for (uint64_t row = 0; row < rows; row += slot_rows, ++piece) {
     Slot& slot = slots_[piece % slots_.size()];
     backend_.synchronize(slot.stream);  // its previous piece has left the slot
-    const uint64_t n = std::min(staging_.slot_bytes, bytes - offset);
+    const uint64_t n = std::min(slot_rows, rows - row);
     auto* staged = static_cast<char*>(slot.host.data());
-    const uint64_t parts = std::clamp<uint64_t>(n / kMinPiece, 1, threads);
+    const uint64_t parts = std::clamp<uint64_t>(n * out_width / kMinPiece, 1, threads);
     const uint64_t part = (n + parts - 1) / parts;
     parallel_for(parts, threads, [&](size_t p) {
       const uint64_t begin = p * part;
-      if (begin < n) std::memcpy(staged + begin, source + offset + begin, std::min(part, n - begin));
+      if (begin >= n) return;
+      const uint64_t count = std::min(part, n - begin);
+      if (narrow) narrow_values(view, stored_bytes, row + begin, count, staged + begin * out_width, what);
+      else std::memcpy(staged + begin * out_width, source + (row + begin) * width, count * width);
     });
-    backend_.upload_async(slot.stream, target, offset, slot.host, 0, n);
+    backend_.upload_async(slot.stream, target, row * out_width, slot.host, 0, n * out_width);
   }
   drain.done = true;
   for (Slot& slot : slots_) backend_.synchronize(slot.stream);
@@ -142,15 +209,20 @@ std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnC
                                                                                               uint64_t then_allocated) {
   uint64_t pending = 0;
   std::set<std::string> counted;
-  for (const auto& [table, column] : requests) {
-    const std::string key = table + "." + column->name;
-    if (counted.insert(key).second && !resident(key, host_column_bytes(*column))) pending += device_bytes(*column);
+  std::map<std::pair<std::string, std::string>, unsigned> widths;
+  for (const Request& r : requests) {
+    const auto [w, fresh] = widths.emplace(std::pair{r.table, r.column->name}, r.stored_bytes);
+    if (!fresh && w->second != r.stored_bytes)
+      throw Error(ErrorKind::Internal, r.table + "." + r.column->name + " asked for in " + std::to_string(w->second) + " and " +
+                                           std::to_string(r.stored_bytes) + " bytes per value by one batch");
+    const std::string key = entry_key(r.table, *r.column, r.stored_bytes);
+    if (counted.insert(key).second && !resident(key, host_column_bytes(*r.column))) pending += device_bytes(*r.column, r.stored_bytes);
   }
   make_room(pending + then_allocated, counted);
   batch_bytes_ = pending;
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> out;
   try {
-    for (const auto& [table, column] : requests) out[{table, column->name}] = &get(table, *column);
+    for (const Request& r : requests) out[{r.table, r.column->name}] = &get(r.table, *r.column, r.stored_bytes);
   } catch (...) {
     batch_bytes_ = 0;
     throw;
@@ -159,9 +231,11 @@ std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnC
   return out;
 }
 
-const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column) {
-  const std::string key = table + "." + column.name;
+const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Column& column, unsigned stored_bytes) {
+  const std::string key = entry_key(table, column, stored_bytes);
   const HostView view = host_column_bytes(column);
+  const bool heap = column.type.is_string() && column.encoding == Encoding::Heap;
+  if (heap || stored_bytes >= view.width()) stored_bytes = 0;  // heap offsets are never narrowed
   if (resident(key, view)) {
     Entry& entry = entries_.at(key);
     entry.last_used = ++use_clock_;
@@ -174,14 +248,16 @@ const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Colum
   entry.fingerprint = sampled_fingerprint(view);
   entry.last_used = ++use_clock_;
   entry.column.rows = view.rows;
-  entry.column.values = backend_.allocate(view.bytes);
-  upload(entry.column.values, view.data, view.bytes);
-  uint64_t bytes = view.bytes;
-  if (column.type.is_string() && column.encoding == Encoding::Heap) {
+  const uint64_t value_bytes = stored_bytes != 0 ? view.rows * stored_bytes : view.bytes;
+  entry.column.values = backend_.allocate(value_bytes);
+  if (stored_bytes != 0) upload(entry.column.values, view.data, view.rows, view.width(), stored_bytes, table + "." + column.name);
+  else upload(entry.column.values, view.data, view.bytes, 1, 0, table + "." + column.name);
+  uint64_t bytes = value_bytes;
+  if (heap) {
     // A multiple of 8 bytes: LIKE reads the heap in aligned 8-byte words (hqc_find_byte,
     // templates/device/strings.h); the padding's bytes are never part of a match.
     entry.column.heap = backend_.allocate((column.heap.size() + 7) & ~size_t{7});
-    upload(entry.column.heap, column.heap.data(), column.heap.size());
+    upload(entry.column.heap, column.heap.data(), column.heap.size(), 1, 0, table + "." + column.name + " (heap)");
     bytes += column.heap.size();
   }
   transfer_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -5,6 +5,12 @@
 //   - get() returns the device form of a column: one buffer with the physical values (int32 for
 //     Int32/Date/dictionary codes, int64 for Int64/Decimal, double for Float64), or for a Heap
 //     string column `values` = the uint64 offsets (rows + 1) and `heap` = the bytes.
+//   - Narrowed columns (ir pass narrow_columns; `stored_bytes` 1, 2 or 4 of an Int32/Int64-backed
+//     column): the values as signed integers of that width, converted as they are copied (into the
+//     staging slots, or a host vector for a small column). A value that does not fit fails the
+//     upload with Error(Input) naming the column — the kernels were compiled for statistics that
+//     this data contradicts — and nothing is kept; a value is never truncated. The narrowed copy is
+//     an entry of its own ("table.column@bytes"), beside the full-width one if both are asked for.
 //   - An entry is keyed by "table.column" and remembers the host vectors' address, length and a
 //     fingerprint of sampled bytes; a Column that was replaced, resized or visibly rewritten is
 //     uploaded again. A caller that rewrites column values in place (same address and length)
@@ -44,8 +50,15 @@ HostColumnBytes host_column_bytes(const Column& column);
 // FNV-1a over 64 sampled windows of the bytes (all of them when small): notices a different data
 // set at the same address and size without hashing everything.
 uint64_t sampled_fingerprint(const HostColumnBytes& view);
-// Device bytes of a column: values plus its heap.
-uint64_t device_bytes(const Column& column);
+// Device bytes of a column: values plus its heap; with `stored_bytes` (a narrowed column), its rows
+// at that width.
+uint64_t device_bytes(const Column& column, unsigned stored_bytes = 0);
+// Rows [first, first + count) of an Int32- or Int64-backed column's values (`view`) written to `out`
+// as signed integers of `stored_bytes` (1, 2 or 4) each. Throws Error(Input) naming `what` where a
+// value does not fit (what was written to `out` by then is meaningless), Error(Internal) for a
+// width that is no narrowing of the view's.
+void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
+                   const std::string& what);
 
 struct DeviceColumn {
   DeviceBuffer values;  // values, codes, or heap offsets
@@ -70,14 +83,21 @@ class DeviceColumnCache {
  public:
   explicit DeviceColumnCache(Backend& backend, StagingOptions staging = {}) : backend_(backend), staging_(staging) {}
 
-  const DeviceColumn& get(const std::string& table, const Column& column);
+  // `stored_bytes`: 0 for the column's physical values, else the narrowed width (see the contract).
+  const DeviceColumn& get(const std::string& table, const Column& column, unsigned stored_bytes = 0);
   // get() of every (table, column), after adding up the bytes that are not resident yet: a batch of
   // at least StagingOptions::batch_threshold bytes creates the staging slots. Columns of earlier
   // batches stay resident for later ones, but never at the batch's expense: while its uploads plus
   // `then_allocated` (the state the caller allocates next) exceed the device's free memory (or what
   // the memory limit leaves beside the resident columns), the columns it does not read are freed,
   // least recently used first (evictions() counts them).
-  using Request = std::pair<std::string, const Column*>;
+  // A batch may ask for a column at one width only (Error(Internal) otherwise): the result is keyed
+  // by (table, column).
+  struct Request {
+    std::string table;
+    const Column* column = nullptr;
+    unsigned stored_bytes = 0;
+  };
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> get_all(const std::vector<Request>& requests,
                                                                              uint64_t then_allocated = 0);
   // Device bytes horseqc may use (`--gpu-memory-limit`; 0: the device's free memory): get_all()
@@ -109,9 +129,14 @@ class DeviceColumnCache {
     PinnedBuffer host;
     Stream stream;
   };
-  // Copies `bytes` from `host` into `target` (staged through the slots when large enough).
-  void upload(DeviceBuffer& target, const void* host, uint64_t bytes);
+  // Copies `rows` values of `width` bytes from `host` into `target`, narrowed to `stored_bytes` each
+  // where that is fewer (narrow_values; `what` names the column), staged through the slots when
+  // large enough.
+  void upload(DeviceBuffer& target, const void* host, uint64_t rows, unsigned width, unsigned stored_bytes,
+              const std::string& what);
   bool resident(const std::string& key, const HostColumnBytes& view) const;
+  // "table.column", or "table.column@bytes" for a narrowed copy.
+  static std::string entry_key(const std::string& table, const Column& column, unsigned stored_bytes);
   // Frees columns not in `keep`, least recently used first, until `needed` bytes are free (of the
   // device's free memory, and of the memory limit beside the columns held).
   void make_room(uint64_t needed, const std::set<std::string>& keep);

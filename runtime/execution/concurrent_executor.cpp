@@ -27,6 +27,7 @@
 #include "runtime/execution/result_assembly.h"
 #include "runtime/execution/watchdog.h"
 #include "storage/error.h"
+#include "storage/parallel.h"
 
 namespace hqc::runtime {
 
@@ -69,9 +70,20 @@ struct ScanLayout {
   uint64_t bytes_per_row = 0;        // of `columns`, a heap's bytes averaged over the rows
   std::vector<PlanLayout> plans;
   std::string blocker;               // why the table cannot be streamed (empty: it can)
+  std::map<std::string, unsigned> stored;  // of `columns`: ArgSpec::stored_bytes (all plans agree, else a blocker)
+  unsigned stored_bytes(const std::string& column) const {
+    const auto it = stored.find(column);
+    return it == stored.end() ? 0 : it->second;
+  }
   size_t phases = 0;
   std::vector<size_t> shift;         // phase(q, p) = p + shift[q]
 };
+
+// Bytes per value of a column on the device: its physical width, or a narrowed one (ArgSpec::stored_bytes).
+uint64_t stored_width(const Column& column, unsigned stored_bytes) {
+  const uint64_t width = host_column_bytes(column).width();
+  return stored_bytes != 0 && stored_bytes < width ? stored_bytes : width;
+}
 
 ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db, const std::set<std::string>& among) {
   ScanLayout layout;
@@ -85,7 +97,7 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
         for (const ArgSpec& a : launch.args) {
           if (a.kind != ArgSpec::Kind::Column || a.table != table) continue;
           const Column& c = lookup_column(db, a.table, a.column, plan->label);
-          weight[table] += host_column_bytes(c).bytes;
+          weight[table] += device_bytes(c, a.stored_bytes);
         }
       }
     }
@@ -110,6 +122,12 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
           if (a.kind == ArgSpec::Kind::Column || a.kind == ArgSpec::Kind::ColumnHeap) {
             reads = true;
             columns.insert(a.column);
+          }
+          if (a.kind == ArgSpec::Kind::Column) {
+            const auto [w, fresh] = layout.stored.emplace(a.column, a.stored_bytes);
+            if (!fresh && w->second != a.stored_bytes)
+              layout.blocker = who + ": " + pipeline.name + " reads " + layout.table + "." + a.column + " in " +
+                               std::to_string(a.stored_bytes) + " bytes per value, another plan in " + std::to_string(w->second);
           }
         }
         if (!reads) continue;
@@ -144,7 +162,7 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
     for (const std::string& c : columns) {
       layout.columns.push_back(c);
       const Column& column = lookup_column(db, layout.table, c, "fact table");
-      layout.bytes_per_row += host_column_bytes(column).width();
+      layout.bytes_per_row += stored_width(column, layout.stored_bytes(c));
       if (layout.heaps.count(c) != 0 && layout.rows > 0) layout.bytes_per_row += (column.heap.size() + layout.rows - 1) / layout.rows;
     }
   }
@@ -189,7 +207,7 @@ Footprint footprint(Backend& backend, DeviceColumnCache& columns, const std::vec
           if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
           if (!seen.insert({a.table, a.column}).second) continue;
           const Column& c = lookup_column(db, a.table, a.column, plans[q]->label);
-          (a.table == layout.table ? f.fact : f.other_columns) += device_bytes(c);
+          (a.table == layout.table ? f.fact : f.other_columns) += device_bytes(c, a.kind == ArgSpec::Kind::Column ? a.stored_bytes : 0);
         }
       }
     }
@@ -223,7 +241,7 @@ uint64_t read_bytes(const ExecutablePlan& plan, const LaunchSpec& launch, const 
   uint64_t width = 0;
   for (const ArgSpec& a : launch.args) {
     if (a.kind != ArgSpec::Kind::Column || a.table != table || !seen.insert(a.column).second) continue;
-    width += host_column_bytes(lookup_column(db, a.table, a.column, plan.label)).width();
+    width += stored_width(lookup_column(db, a.table, a.column, plan.label), a.stored_bytes);
   }
   return rows * width;
 }
@@ -407,8 +425,10 @@ const Calibration& Executor::calibration() {
   return *calibration_;
 }
 
-const PinnedBuffer& Executor::pinned(const std::string& key, const HostColumnBytes& view, double& pin_ms,
-                                     uint64_t& registered_bytes, uint64_t& copied_bytes) {
+const PinnedBuffer& Executor::pinned(const std::string& name, const HostColumnBytes& view, double& pin_ms,
+                                     uint64_t& registered_bytes, uint64_t& copied_bytes, unsigned stored_bytes) {
+  const bool narrow = stored_bytes != 0 && stored_bytes < view.width();
+  const std::string key = narrow ? name + "@" + std::to_string(stored_bytes) : name;
   const uint64_t fingerprint = sampled_fingerprint(view);
   auto it = pinned_.find(key);
   if (it != pinned_.end() && it->second.host == view.data && it->second.bytes == view.bytes &&
@@ -417,7 +437,16 @@ const PinnedBuffer& Executor::pinned(const std::string& key, const HostColumnByt
   }
   const auto start = Clock::now();
   PinnedColumn entry;
-  if (std::optional<PinnedBuffer> in_place = backend_.register_host(view.data, view.bytes)) {
+  if (narrow) {
+    entry.buffer = backend_.allocate_pinned(std::max<uint64_t>(1, view.rows * stored_bytes));
+    constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
+    auto* out = static_cast<char*>(entry.buffer.data());
+    parallel_for((view.rows + kPart - 1) / kPart, 0, [&](size_t p) {
+      const uint64_t first = p * kPart;
+      narrow_values(view, stored_bytes, first, std::min(kPart, view.rows - first), out + first * stored_bytes, name);
+    });
+    copied_bytes += view.rows * stored_bytes;
+  } else if (std::optional<PinnedBuffer> in_place = backend_.register_host(view.data, view.bytes)) {
     entry.buffer = std::move(*in_place);
     registered_bytes += view.bytes;
   } else {
@@ -476,12 +505,14 @@ struct ChunkValues {
   uint64_t offset = 0;
   uint64_t bytes = 0;
 };
-ChunkValues chunk_values(const Column& column, uint64_t first_row, uint64_t rows) {
+// A narrowed column (`stored_bytes`): in its pinned narrowed copy (Executor::pinned).
+ChunkValues chunk_values(const Column& column, uint64_t first_row, uint64_t rows, unsigned stored_bytes) {
   const HostColumnBytes view = host_column_bytes(column);
   const bool heap = column.encoding == Encoding::Heap;
-  const uint64_t width = heap ? sizeof(uint64_t) : view.width();
-  const uint64_t offset = std::min(view.bytes, first_row * width);
-  return {offset, std::min((rows + (heap ? 1 : 0)) * width, view.bytes - offset)};
+  const uint64_t width = heap ? sizeof(uint64_t) : stored_width(column, stored_bytes);
+  const uint64_t total = view.rows * width + (heap && !column.offsets.empty() ? width : 0);
+  const uint64_t offset = std::min(total, first_row * width);
+  return {offset, std::min((rows + (heap ? 1 : 0)) * width, total - offset)};
 }
 
 // One run of several plans at once (Executor::run(plans)): its steps as methods sharing the
@@ -636,7 +667,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
   for (const std::string& c : layout_.columns) {
     const Column& column = lookup_column(database_, layout_.table, c, "fact table");
     pinned_columns_.push_back(&owner_.pinned(layout_.table + "." + c, host_column_bytes(column), ss_.pin_ms,
-                                             ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes));
+                                             ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes, layout_.stored_bytes(c)));
     if (layout_.heaps.count(c) != 0) {
       pinned_heaps_[c] = &owner_.pinned(layout_.table + "." + c + " heap", {column.heap.data(), column.heap.size(), layout_.rows},
                                         ss_.pin_ms, ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes);
@@ -670,7 +701,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
         if (a.kind == ArgSpec::Kind::Column && a.table == layout_.table) mine.insert(a.column);
       }
     }
-    for (const std::string& c : mine) consumed_bytes += host_column_bytes(lookup_column(database_, layout_.table, c, "fact table")).bytes;
+    for (const std::string& c : mine) consumed_bytes += device_bytes(lookup_column(database_, layout_.table, c, "fact table"), layout_.stored_bytes(c));
   }
   ss_.model.host_to_device = static_cast<double>(layout_.rows * layout_.bytes_per_row) / cal.h2d_bytes_per_s;
   ss_.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;
@@ -728,7 +759,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
 uint64_t ConcurrentQueriesRun::staging_values_bytes(const std::string& column) const {
   const Column& c = lookup_column(database_, layout_.table, column, "fact table");
   uint64_t bytes = 0;
-  for (const auto& [first, rows] : chunk_ranges_) bytes = std::max(bytes, chunk_values(c, first, rows).bytes);
+  for (const auto& [first, rows] : chunk_ranges_) bytes = std::max(bytes, chunk_values(c, first, rows, layout_.stored_bytes(column)).bytes);
   return bytes;
 }
 
@@ -750,7 +781,7 @@ void ConcurrentQueriesRun::upload() {
           if (a.kind != ArgSpec::Kind::Column && a.kind != ArgSpec::Kind::ColumnHeap) continue;
           if (stream_ && a.table == layout_.table) continue;
           const Column& c = lookup_column(database_, a.table, a.column, plans_[q]->label + ": " + pipeline.name);
-          requests.emplace_back(a.table, &c);
+          requests.push_back({a.table, &c, a.kind == ArgSpec::Kind::Column ? a.stored_bytes : 0});
         }
       }
     }
@@ -1038,7 +1069,8 @@ void ConcurrentQueriesRun::issue_phase(const PhaseStats& ps, const std::vector<I
     consumed[slot].clear();
     for (size_t k : moved) {
       const std::string& name = layout_.columns[k];
-      const ChunkValues part = chunk_values(lookup_column(database_, layout_.table, name, "fact table"), first_row, rows);
+      const ChunkValues part = chunk_values(lookup_column(database_, layout_.table, name, "fact table"), first_row, rows,
+                                            layout_.stored_bytes(name));
       backend_.upload_async(copy_stream_, staging_[slot].values.at(name), 0, *pinned_columns_[k], part.offset, part.bytes);
       ss_.bytes_transferred += part.bytes;
     }

@@ -69,6 +69,7 @@ void validate_plan(const ExecutablePlan& plan) {
     }
   }
   std::set<std::string> kernels(plan.module.kernel_names.begin(), plan.module.kernel_names.end());
+  std::map<std::pair<std::string, std::string>, unsigned> stored;  // one device form per column
   for (const PipelineSpec& pipeline : plan.pipelines) {
     for (const LaunchSpec& launch : pipeline.launches) {
       const std::string where = pipeline.name + ", kernel " + launch.kernel;
@@ -94,6 +95,12 @@ void validate_plan(const ExecutablePlan& plan) {
         if (a.kind == ArgSpec::Kind::Param && !params.count(a.name)) fail(where, arg + ": parameter \"" + a.name + "\" is not declared");
         if ((a.kind == ArgSpec::Kind::Column || a.kind == ArgSpec::Kind::ColumnHeap) && (a.table.empty() || a.column.empty())) {
           fail(where, arg + ": column argument without table and column");
+        }
+        if (a.kind == ArgSpec::Kind::Column) {
+          const auto [w, fresh] = stored.emplace(std::pair{a.table, a.column}, a.stored_bytes);
+          if (!fresh && w->second != a.stored_bytes)
+            fail(where, arg + ": " + a.table + "." + a.column + " stored in " + std::to_string(a.stored_bytes) +
+                            " bytes per value here, in " + std::to_string(w->second) + " by an earlier kernel");
         }
       }
     }

@@ -112,8 +112,15 @@ struct ArgSpec {
   // pointer in the generated kernel). Two pipelines that only read a buffer may run at once
   // (pipeline_waves.h); unknown is written.
   bool written = true;
+  // Column: bytes per value on the device when narrowed (ir::KernelArg::stored_bytes; 0: the
+  // column's physical width). Every Column argument of one table.column in a plan agrees.
+  unsigned stored_bytes = 0;
 
-  static ArgSpec col(std::string table, std::string column) { return {Kind::Column, std::move(table), std::move(column), "", ScalarKind::I64}; }
+  static ArgSpec col(std::string table, std::string column, unsigned stored_bytes = 0) {
+    ArgSpec a{Kind::Column, std::move(table), std::move(column), "", ScalarKind::I64};
+    a.stored_bytes = stored_bytes;
+    return a;
+  }
   static ArgSpec heap(std::string table, std::string column) { return {Kind::ColumnHeap, std::move(table), std::move(column), "", ScalarKind::I64}; }
   static ArgSpec buf(std::string name, bool written = true) { return {Kind::Buffer, "", "", std::move(name), ScalarKind::I64, written}; }
   static ArgSpec param(std::string name, ScalarKind k) { return {Kind::Param, "", "", std::move(name), k}; }

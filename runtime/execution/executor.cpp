@@ -350,7 +350,7 @@ void SingleQueryRun::upload_columns(DeviceColumnCache& columns, const Database& 
         if (a.kind == ArgSpec::Kind::ColumnHeap && column.encoding != Encoding::Heap) {
           throw Error(ErrorKind::Internal, context + ": " + a.table + "." + a.column + " has no string heap");
         }
-        requests.emplace_back(a.table, &column);
+        requests.push_back({a.table, &column, a.kind == ArgSpec::Kind::Column ? a.stored_bytes : 0});
       }
     }
   }

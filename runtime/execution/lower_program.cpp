@@ -305,7 +305,7 @@ std::vector<ArgSpec> lower_args(const ir::Program& program, const std::vector<ir
   std::vector<ArgSpec> out;
   for (const ir::KernelArg& a : args) {
     switch (a.kind) {
-      case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column)); break;
+      case ir::KernelArg::Kind::Column: out.push_back(ArgSpec::col(a.table, a.column, a.stored_bytes)); break;
       case ir::KernelArg::Kind::ColumnHeap: out.push_back(ArgSpec::heap(a.table, a.column)); break;
       case ir::KernelArg::Kind::Buffer: out.push_back(ArgSpec::buf(a.name, a.written)); break;
       case ir::KernelArg::Kind::Param: out.push_back(ArgSpec::param(a.name, scalar_of(program, a.type, a.name))); break;

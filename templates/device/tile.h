@@ -44,6 +44,17 @@ HQC_FN hqc_i32 hqc_load_i32(HQC_GLOBAL const hqc_i32* HQC_RESTRICT col, hqc_i64 
   return HQC_LID() < tile_items ? col[tile + HQC_LID()] : 0;
 }
 
+// A narrowed column (ir pass narrow_columns: values stored in 1 or 2 bytes), widened as it loads.
+HQC_FN hqc_i32 hqc_load_i8(HQC_GLOBAL const hqc_i8* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 tile_items) {
+  if (tile_items == HQC_BDIM()) return col[tile + HQC_LID()];
+  return HQC_LID() < tile_items ? col[tile + HQC_LID()] : 0;
+}
+
+HQC_FN hqc_i32 hqc_load_i16(HQC_GLOBAL const hqc_i16* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 tile_items) {
+  if (tile_items == HQC_BDIM()) return col[tile + HQC_LID()];
+  return HQC_LID() < tile_items ? col[tile + HQC_LID()] : 0;
+}
+
 HQC_FN hqc_i64 hqc_load_i64(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 tile_items) {
   if (tile_items == HQC_BDIM()) return col[tile + HQC_LID()];
   return HQC_LID() < tile_items ? col[tile + HQC_LID()] : 0;
@@ -70,6 +81,12 @@ HQC_FN hqc_i128 hqc_load_i128(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc_i6
 // column first needed after a selective filter or probe costs bandwidth only for qualifying rows.
 // `flag` already implies the row is inside the tile.
 HQC_FN hqc_i32 hqc_pred_load_i32(HQC_GLOBAL const hqc_i32* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {
+  return flag ? col[tile + HQC_LID()] : 0;
+}
+HQC_FN hqc_i32 hqc_pred_load_i8(HQC_GLOBAL const hqc_i8* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {
+  return flag ? col[tile + HQC_LID()] : 0;
+}
+HQC_FN hqc_i32 hqc_pred_load_i16(HQC_GLOBAL const hqc_i16* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {
   return flag ? col[tile + HQC_LID()] : 0;
 }
 HQC_FN hqc_i64 hqc_pred_load_i64(HQC_GLOBAL const hqc_i64* HQC_RESTRICT col, hqc_i64 tile, hqc_i32 flag) {

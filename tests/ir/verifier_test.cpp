@@ -136,7 +136,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
   ir::PassOptions options;
   options.skip = {"launch_constraints"};
   std::vector<ir::PassTiming> t = ir::run_passes(p, ir::default_passes(), options);
-  REQUIRE(t.size() == 13);
+  REQUIRE(t.size() == 14);
   CHECK(t[0].name == "shared_aggregations");
   CHECK(t[1].name == "shared_builds");
   CHECK(t[2].name == "reduce_builds");
@@ -149,7 +149,8 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
   CHECK_FALSE(t[0].skipped);
   CHECK(t[0].milliseconds >= 0.0);
   CHECK(t[11].name == "rank_key_ranges");
-  CHECK(t[12].skipped);
+  CHECK(t[12].name == "narrow_columns");
+  CHECK(t[13].skipped);
   CHECK(p.kernels[1].launch.tuples_param.empty());  // launch_constraints did not run
   ir::Program q = test::build_ssb("q1.1");
   options.skip = {"fuse"};
@@ -158,7 +159,7 @@ TEST_CASE("passes are timed, can be skipped by name, and an unknown name is a us
     FAIL("expected a usage error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::Usage);
-    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: shared_aggregations, shared_builds, reduce_builds, order_probes, split_combine, output_bounds, dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, rank_key_ranges, launch_constraints)");
+    CHECK(std::string(e.what()) == "cannot skip unknown pass \"fuse\" (passes: shared_aggregations, shared_builds, reduce_builds, order_probes, split_combine, output_bounds, dictionary_tables, assign_parameters, flag_arithmetic, fuse_pipelines, compact_result, rank_key_ranges, narrow_columns, launch_constraints)");
   }
 }
 

@@ -5,6 +5,8 @@ typedef long long hqc_i64;
 typedef unsigned long long hqc_u64;
 typedef double hqc_f64;
 typedef unsigned char hqc_u8;
+typedef signed char hqc_i8;
+typedef short hqc_i16;
 #define HQC_KERNEL extern "C" __global__
 #define HQC_FN __device__ __forceinline__
 #define HQC_CTA_FN static __device__ __noinline__
