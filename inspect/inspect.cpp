@@ -25,7 +25,7 @@ ByteEstimate estimate(const codegen::KernelManifest& m, const KernelFindings& k,
     if (a.kind != ir::KernelArg::Kind::Column) continue;  // heap bytes depend on the strings
     const ArrayUse* use = k.find_array(a.name);
     if (use == nullptr || use->reads.empty()) continue;
-    const uint64_t bytes = table_rows(catalog, a.table, sf) * ir::scalar_bytes(a.type);
+    const uint64_t bytes = table_rows(catalog, a.table, sf) * (a.stored_bytes != 0 ? a.stored_bytes : ir::scalar_bytes(a.type));
     const bool always = std::any_of(use->reads.begin(), use->reads.end(), [](const Access& r) { return r.guard.empty(); });
     (always ? b.unconditional_read : b.conditional_read) += bytes;
   }

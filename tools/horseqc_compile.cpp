@@ -90,11 +90,7 @@ int run(int argc, char** argv) {
   std::optional<Database> data;
   std::optional<planner::DatabaseStatistics> statistics;
   if (const auto dir = args.get("data")) {
-    std::set<std::string> every_column;
-    for (const TableDef& t : catalog.tables)
-      for (const ColumnDef& c : t.columns) every_column.insert(t.name + "." + c.name);
-    data = load_database_statistics(catalog, *dir, every_column);
-    if (!data) data = load_database(catalog, *dir);
+    data = driver::statistics_database(catalog, *dir);
     statistics.emplace(*data);
     options.stats = &*statistics;
   }

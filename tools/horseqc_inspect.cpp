@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "codegen/dialect.h"
 #include "frontend/sql/sql_frontend.h"
 #include "inspect/inspect.h"
 #include "ir/kernel.h"
+#include "planner/statistics.h"
 #include "ssb/benchmark_queries.h"
 #include "storage/error.h"
 #include "tools/cli/args.h"
@@ -36,6 +38,10 @@ options:
   --schema auto|ssb|tpch|FILE.json  catalog for a query file (default auto, as horseqc-compile)
   --format text|json|html           report format (default text)
   --sf X                            scale factor of the byte estimates (default 1)
+  --data DIR                        compile with the statistics of the data in DIR, as horseqc-run
+                                    --data DIR does (layouts, sizes, columns narrowed to the bytes
+                                    their values need; the byte estimates read narrowed columns at
+                                    their stored width)
   -o, --output DIR                  write the report (<name>.inspect.txt|.json|.html) into DIR instead
                                     of stdout; html also writes <name>.dot and, when Graphviz's dot is
                                     installed, <name>.svg, linked from the page
@@ -51,7 +57,7 @@ bool dot_installed() { return std::system("command -v dot >/dev/null 2>&1") == 0
 
 int run(int argc, char** argv) {
   using namespace hqc;
-  const cli::Args args = cli::parse(argc, argv, {{"model"}, {"target"}, {"schema"}, {"format"}, {"sf"}, {"output"}});
+  const cli::Args args = cli::parse(argc, argv, {{"model"}, {"target"}, {"schema"}, {"format"}, {"sf"}, {"data"}, {"output"}});
   if (args.has("help")) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -81,6 +87,13 @@ int run(int argc, char** argv) {
     const std::string text = driver::read_text_file(input);
     catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(input));
     plan = driver::load_query(input, catalog);
+  }
+  std::optional<Database> data;
+  std::optional<planner::DatabaseStatistics> statistics;
+  if (const auto dir = args.get("data")) {
+    data = driver::statistics_database(catalog, *dir);
+    statistics.emplace(*data);
+    options.stats = &*statistics;
   }
   const driver::CompiledQuery query = driver::compile_query(plan, catalog, options);
   const inspect::QueryReport report = inspect::inspect_query(query.program, query.generated, catalog, sf);

@@ -121,7 +121,11 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
       return;
     }
     std::vector<char> narrowed(bytes);
-    narrow_values(view, stored_bytes, 0, rows, narrowed.data(), what);
+    constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
+    parallel_for((rows + kPart - 1) / kPart, resolve_threads(staging_.threads), [&](size_t p) {
+      const uint64_t first = p * kPart;
+      narrow_values(view, stored_bytes, first, std::min(kPart, rows - first), narrowed.data() + first * stored_bytes, what);
+    });
     target.upload(narrowed.data(), bytes);
     return;
   }

@@ -8,6 +8,7 @@
 #include "planner/sizing.h"
 #include "runtime/execution/lower_program.h"
 #include "storage/partition.h"
+#include "storage/tbl_loader.h"
 
 namespace hqc::driver {
 
@@ -16,6 +17,14 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 }  // namespace
+
+Database statistics_database(const Catalog& catalog, const std::string& dir) {
+  std::set<std::string> every_column;
+  for (const TableDef& t : catalog.tables)
+    for (const ColumnDef& c : t.columns) every_column.insert(t.name + "." + c.name);
+  if (std::optional<Database> headers = load_database_statistics(catalog, dir, every_column)) return std::move(*headers);
+  return load_database(catalog, dir);
+}
 
 CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
                             const CompileOptions& options) {

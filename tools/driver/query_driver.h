@@ -56,6 +56,12 @@ struct CompiledQuery {
   double codegen_ms = 0;  // source generation
 };
 
+// The statistics horseqc-run compiles with, for a tool that compiles without running (horseqc-compile,
+// horseqc-inspect --data DIR): every column's statistics from the headers of DIR's columnar files,
+// or, where DIR holds .tbl files, the tables loaded. Keep the Database alive while planner::
+// DatabaseStatistics over it is used.
+Database statistics_database(const Catalog& catalog, const std::string& dir);
+
 CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
                             const CompileOptions& options);
 
