@@ -7,6 +7,8 @@ typedef long hqc_i64;
 typedef ulong hqc_u64;
 typedef double hqc_f64;
 typedef uchar hqc_u8;
+typedef char hqc_i8;
+typedef short hqc_i16;
 #define HQC_KERNEL __kernel
 #define HQC_FN
 #define HQC_CTA_FN
