@@ -122,7 +122,7 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
     }
     std::vector<char> narrowed(bytes);
     constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
-    parallel_for((rows + kPart - 1) / kPart, resolve_threads(staging_.threads), [&](size_t p) {
+    parallel_for((rows + kPart - 1) / kPart, std::min(resolve_threads(staging_.threads), resolve_threads(0)), [&](size_t p) {
       const uint64_t first = p * kPart;
       narrow_values(view, stored_bytes, first, std::min(kPart, rows - first), narrowed.data() + first * stored_bytes, what);
     });

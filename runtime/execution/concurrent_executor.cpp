@@ -84,6 +84,11 @@ uint64_t stored_width(const Column& column, unsigned stored_bytes) {
   const uint64_t width = host_column_bytes(column).width();
   return stored_bytes != 0 && stored_bytes < width ? stored_bytes : width;
 }
+// A column's values on the device (a heap string's offsets, not its bytes), at its stored width.
+uint64_t stored_value_bytes(const Column& column, unsigned stored_bytes) {
+  const HostColumnBytes view = host_column_bytes(column);
+  return stored_bytes != 0 && stored_bytes < view.width() ? view.rows * stored_bytes : view.bytes;
+}
 
 ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db, const std::set<std::string>& among) {
   ScanLayout layout;
@@ -97,7 +102,7 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
         for (const ArgSpec& a : launch.args) {
           if (a.kind != ArgSpec::Kind::Column || a.table != table) continue;
           const Column& c = lookup_column(db, a.table, a.column, plan->label);
-          weight[table] += device_bytes(c, a.stored_bytes);
+          weight[table] += stored_value_bytes(c, a.stored_bytes);
         }
       }
     }
@@ -701,7 +706,8 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
         if (a.kind == ArgSpec::Kind::Column && a.table == layout_.table) mine.insert(a.column);
       }
     }
-    for (const std::string& c : mine) consumed_bytes += device_bytes(lookup_column(database_, layout_.table, c, "fact table"), layout_.stored_bytes(c));
+    for (const std::string& c : mine)
+      consumed_bytes += stored_value_bytes(lookup_column(database_, layout_.table, c, "fact table"), layout_.stored_bytes(c));
   }
   ss_.model.host_to_device = static_cast<double>(layout_.rows * layout_.bytes_per_row) / cal.h2d_bytes_per_s;
   ss_.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;

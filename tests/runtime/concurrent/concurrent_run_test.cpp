@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -317,6 +318,27 @@ TEST_CASE("auto launch parameters run the schedule the model predicts faster, ph
   }
 }
 
+// Bytes per row of `table` as a plan's kernels read it: each column it reads in the fewest bytes (1,
+// 2, 4) a signed integer needs for the column's values (ir pass narrow_columns), derived here from
+// the values themselves, never more than the column's own width.
+uint64_t stored_bytes_per_row(const ExecutablePlan& plan, const Database& db, const std::string& table) {
+  std::set<std::string> read;
+  for (const PipelineSpec& p : plan.pipelines)
+    for (const LaunchSpec& l : p.launches)
+      for (const ArgSpec& a : l.args)
+        if (a.kind == ArgSpec::Kind::Column && a.table == table) read.insert(a.column);
+  uint64_t bytes = 0;
+  for (const std::string& c : read) {
+    const Column& column = lookup_column(db, table, c, "test");
+    const uint64_t width = column.i64.empty() ? 4 : 8;
+    int64_t lo = 0, hi = 0;
+    for (uint64_t r = 0; r < column.size(); ++r) lo = std::min(lo, column.int_at(r)), hi = std::max(hi, column.int_at(r));
+    const uint64_t need = lo >= -128 && hi <= 127 ? 1 : lo >= -32768 && hi <= 32767 ? 2 : lo >= INT32_MIN && hi <= INT32_MAX ? 4 : 8;
+    bytes += std::min(need, width);
+  }
+  return bytes;
+}
+
 TEST_CASE("each SSB query streamed in chunks under a small memory limit equals its resident run") {
   for (DeviceChoice choice : devices()) {
     Fixture& f = fixture(choice);
@@ -340,6 +362,8 @@ TEST_CASE("each SSB query streamed in chunks under a small memory limit equals i
       CHECK(s.staging_bytes + s.resident_bytes <= s.memory_limit);
       CHECK(s.bytes_transferred == s.rows * s.bytes_per_row);
       CHECK(f.backend->upload_bytes >= s.bytes_transferred);
+      // lineorder streams at its columns' stored widths (narrowed from the statistics).
+      CHECK(s.bytes_per_row == stored_bytes_per_row(f.plans[q], ssb_data(), "lineorder"));
       // One launch of the lineorder kernel per chunk.
       const PhaseStats& last = run.stats.phases.back();
       REQUIRE(last.kernels.size() == 1);
