@@ -39,7 +39,8 @@ options:
                                     has every table the query names)
   --data DIR                        compile with the statistics of the data in DIR (what horseqc-run
                                     --data DIR compiles: sizes, layouts, dictionary codes, 64-bit sums
-                                    where they cannot overflow); read from the columnar files' headers,
+                                    where they cannot overflow, columns stored in the 1, 2 or 4 bytes
+                                    their values need); read from the columnar files' headers,
                                     or by loading .tbl files. Without it: the schema's keys alone
   --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
                                     large tables partitioned across ranks (docs/distributed.md); the
@@ -87,13 +88,8 @@ int run(int argc, char** argv) {
   if (ranks < 2) throw Error(ErrorKind::Usage, "--ranks: expected a count of at least 2");
   options.ranks = static_cast<unsigned>(ranks);
   // --data: the statistics horseqc-run compiles with (the headers of columnar files; a .tbl is loaded).
-  std::optional<Database> data;
-  std::optional<planner::DatabaseStatistics> statistics;
-  if (const auto dir = args.get("data")) {
-    data = driver::statistics_database(catalog, *dir);
-    statistics.emplace(*data);
-    options.stats = &*statistics;
-  }
+  std::optional<driver::DataStatistics> data;
+  if (const auto dir = args.get("data")) options.stats = &data.emplace(catalog, *dir).stats;
   const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);
 
   if (emit == "ir") std::fputs(ir::explain_pipelines(query.program).c_str(), stdout);

@@ -88,13 +88,8 @@ int run(int argc, char** argv) {
     catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(input));
     plan = driver::load_query(input, catalog);
   }
-  std::optional<Database> data;
-  std::optional<planner::DatabaseStatistics> statistics;
-  if (const auto dir = args.get("data")) {
-    data = driver::statistics_database(catalog, *dir);
-    statistics.emplace(*data);
-    options.stats = &*statistics;
-  }
+  std::optional<driver::DataStatistics> data;
+  if (const auto dir = args.get("data")) options.stats = &data.emplace(catalog, *dir).stats;
   const driver::CompiledQuery query = driver::compile_query(plan, catalog, options);
   const inspect::QueryReport report = inspect::inspect_query(query.program, query.generated, catalog, sf);
 

@@ -115,8 +115,8 @@ options:
   --format table|csv|json         result format on stdout (default table)
   --stats                         print table statistics of the loaded data first
   --no-statistics                 compile without the data's statistics, as horseqc-compile does
-                                  (layouts chosen without sizes, every decimal SUM 128-bit); for
-                                  testing those paths
+                                  (layouts chosen without sizes, every decimal SUM 128-bit, every
+                                  column at its full width on the device); for testing those paths
   --in-memory                     with --sf: generate the data straight into memory instead of
                                   files, keeping only the columns the queries read (for scale
                                   factors whose files or full tables would not fit)

@@ -58,9 +58,17 @@ struct CompiledQuery {
 
 // The statistics horseqc-run compiles with, for a tool that compiles without running (horseqc-compile,
 // horseqc-inspect --data DIR): every column's statistics from the headers of DIR's columnar files,
-// or, where DIR holds .tbl files, the tables loaded. Keep the Database alive while planner::
-// DatabaseStatistics over it is used.
+// or, where DIR holds .tbl files, the tables loaded.
 Database statistics_database(const Catalog& catalog, const std::string& dir);
+// That database and the statistics over it, together (CompileOptions::stats points into it: keep it
+// alive while compiling; made in place, never moved).
+struct DataStatistics {
+  DataStatistics(const Catalog& catalog, const std::string& dir) : data(statistics_database(catalog, dir)) {}
+  DataStatistics(const DataStatistics&) = delete;
+  DataStatistics& operator=(const DataStatistics&) = delete;
+  Database data;
+  planner::DatabaseStatistics stats{data};
+};
 
 CompiledQuery compile_query(std::shared_ptr<const plan::LogicalPlan> plan, const Catalog& catalog,
                             const CompileOptions& options);
