@@ -22,9 +22,8 @@ using HostView = HostColumnBytes;
 
 std::string DeviceColumnCache::entry_key(const std::string& table, const Column& column, unsigned stored_bytes) {
   const std::string key = table + "." + column.name;
-  const bool narrowed = stored_bytes != 0 && stored_bytes < host_column_bytes(column).width() &&
-                        !(column.type.is_string() && column.encoding == Encoding::Heap);
-  return narrowed ? key + "@" + std::to_string(stored_bytes) : key;
+  const unsigned narrowed = narrowed_width(column, stored_bytes);
+  return narrowed != 0 ? key + "@" + std::to_string(narrowed) : key;
 }
 
 HostColumnBytes host_column_bytes(const Column& c) {
@@ -59,10 +58,19 @@ uint64_t sampled_fingerprint(const HostColumnBytes& view) {
   return h;
 }
 
+unsigned narrowed_width(const Column& column, unsigned stored_bytes) {
+  if (stored_bytes == 0 || (column.type.is_string() && column.encoding == Encoding::Heap)) return 0;
+  return stored_bytes < host_column_bytes(column).width() ? stored_bytes : 0;
+}
+
+uint64_t device_value_bytes(const Column& column, unsigned stored_bytes) {
+  const unsigned narrowed = narrowed_width(column, stored_bytes);
+  return narrowed != 0 ? column.size() * narrowed : host_column_bytes(column).bytes;
+}
+
 uint64_t device_bytes(const Column& column, unsigned stored_bytes) {
-  const HostColumnBytes view = host_column_bytes(column);
-  if (column.type.is_string() && column.encoding == Encoding::Heap) return view.bytes + column.heap.size();
-  return stored_bytes != 0 && stored_bytes < view.width() ? view.rows * stored_bytes : view.bytes;
+  const uint64_t values = device_value_bytes(column, stored_bytes);
+  return column.type.is_string() && column.encoding == Encoding::Heap ? values + column.heap.size() : values;
 }
 
 namespace {
@@ -108,6 +116,15 @@ void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t 
   throw Error(ErrorKind::Internal, what + ": values of " + std::to_string(view.width()) + " bytes cannot be narrowed");
 }
 
+void narrow_all_values(const HostColumnBytes& view, unsigned stored_bytes, void* out, const std::string& what, unsigned threads) {
+  constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
+  auto* bytes = static_cast<char*>(out);
+  parallel_for((view.rows + kPart - 1) / kPart, std::min(resolve_threads(threads), resolve_threads(0)), [&](size_t p) {
+    const uint64_t first = p * kPart;
+    narrow_values(view, stored_bytes, first, std::min(kPart, view.rows - first), bytes + first * stored_bytes, what);
+  });
+}
+
 void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t rows, unsigned width, unsigned stored_bytes,
                                const std::string& what) {
   const bool narrow = stored_bytes != 0 && stored_bytes < width;
@@ -121,11 +138,7 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
       return;
     }
     std::vector<char> narrowed(bytes);
-    constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
-    parallel_for((rows + kPart - 1) / kPart, std::min(resolve_threads(staging_.threads), resolve_threads(0)), [&](size_t p) {
-      const uint64_t first = p * kPart;
-      narrow_values(view, stored_bytes, first, std::min(kPart, rows - first), narrowed.data() + first * stored_bytes, what);
-    });
+    narrow_all_values(view, stored_bytes, narrowed.data(), what, staging_.threads);
     target.upload(narrowed.data(), bytes);
     return;
   }
@@ -239,7 +252,7 @@ const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Colum
   const std::string key = entry_key(table, column, stored_bytes);
   const HostView view = host_column_bytes(column);
   const bool heap = column.type.is_string() && column.encoding == Encoding::Heap;
-  if (heap || stored_bytes >= view.width()) stored_bytes = 0;  // heap offsets are never narrowed
+  stored_bytes = narrowed_width(column, stored_bytes);
   if (resident(key, view)) {
     Entry& entry = entries_.at(key);
     entry.last_used = ++use_clock_;
@@ -252,7 +265,7 @@ const DeviceColumn& DeviceColumnCache::get(const std::string& table, const Colum
   entry.fingerprint = sampled_fingerprint(view);
   entry.last_used = ++use_clock_;
   entry.column.rows = view.rows;
-  const uint64_t value_bytes = stored_bytes != 0 ? view.rows * stored_bytes : view.bytes;
+  const uint64_t value_bytes = device_value_bytes(column, stored_bytes);
   entry.column.values = backend_.allocate(value_bytes);
   if (stored_bytes != 0) upload(entry.column.values, view.data, view.rows, view.width(), stored_bytes, table + "." + column.name);
   else upload(entry.column.values, view.data, view.bytes, 1, 0, table + "." + column.name);

@@ -50,8 +50,13 @@ HostColumnBytes host_column_bytes(const Column& column);
 // FNV-1a over 64 sampled windows of the bytes (all of them when small): notices a different data
 // set at the same address and size without hashing everything.
 uint64_t sampled_fingerprint(const HostColumnBytes& view);
-// Device bytes of a column: values plus its heap; with `stored_bytes` (a narrowed column), its rows
-// at that width.
+// The width a column asked for in `stored_bytes` (ArgSpec::stored_bytes) has on the device: those
+// bytes where they are fewer than its physical values' (an Int32/Int64-backed column), else 0 (its
+// physical values; heap strings' offsets always). The one rule every narrowed size below follows.
+unsigned narrowed_width(const Column& column, unsigned stored_bytes);
+// Bytes of a column's values on the device (a heap string's offsets, not its bytes), narrowed where
+// narrowed_width says so; device_bytes adds a heap string's bytes.
+uint64_t device_value_bytes(const Column& column, unsigned stored_bytes = 0);
 uint64_t device_bytes(const Column& column, unsigned stored_bytes = 0);
 // Rows [first, first + count) of an Int32- or Int64-backed column's values (`view`) written to `out`
 // as signed integers of `stored_bytes` (1, 2 or 4) each. Throws Error(Input) naming `what` where a
@@ -59,6 +64,8 @@ uint64_t device_bytes(const Column& column, unsigned stored_bytes = 0);
 // width that is no narrowing of the view's.
 void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
                    const std::string& what);
+// All of `view`'s rows so, in pieces of 2^20 rows on up to `threads` threads (0: all there are).
+void narrow_all_values(const HostColumnBytes& view, unsigned stored_bytes, void* out, const std::string& what, unsigned threads);
 
 struct DeviceColumn {
   DeviceBuffer values;  // values, codes, or heap offsets

@@ -27,7 +27,6 @@
 #include "runtime/execution/result_assembly.h"
 #include "runtime/execution/watchdog.h"
 #include "storage/error.h"
-#include "storage/parallel.h"
 
 namespace hqc::runtime {
 
@@ -79,15 +78,10 @@ struct ScanLayout {
   std::vector<size_t> shift;         // phase(q, p) = p + shift[q]
 };
 
-// Bytes per value of a column on the device: its physical width, or a narrowed one (ArgSpec::stored_bytes).
+// Bytes per value of a column on the device: its physical width, or a narrowed one (narrowed_width).
 uint64_t stored_width(const Column& column, unsigned stored_bytes) {
-  const uint64_t width = host_column_bytes(column).width();
-  return stored_bytes != 0 && stored_bytes < width ? stored_bytes : width;
-}
-// A column's values on the device (a heap string's offsets, not its bytes), at its stored width.
-uint64_t stored_value_bytes(const Column& column, unsigned stored_bytes) {
-  const HostColumnBytes view = host_column_bytes(column);
-  return stored_bytes != 0 && stored_bytes < view.width() ? view.rows * stored_bytes : view.bytes;
+  const unsigned narrowed = narrowed_width(column, stored_bytes);
+  return narrowed != 0 ? narrowed : host_column_bytes(column).width();
 }
 
 ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Database& db, const std::set<std::string>& among) {
@@ -102,7 +96,7 @@ ScanLayout analyse(const std::vector<const ExecutablePlan*>& plans, const Databa
         for (const ArgSpec& a : launch.args) {
           if (a.kind != ArgSpec::Kind::Column || a.table != table) continue;
           const Column& c = lookup_column(db, a.table, a.column, plan->label);
-          weight[table] += stored_value_bytes(c, a.stored_bytes);
+          weight[table] += device_value_bytes(c, a.stored_bytes);
         }
       }
     }
@@ -432,7 +426,7 @@ const Calibration& Executor::calibration() {
 
 const PinnedBuffer& Executor::pinned(const std::string& name, const HostColumnBytes& view, double& pin_ms,
                                      uint64_t& registered_bytes, uint64_t& copied_bytes, unsigned stored_bytes) {
-  const bool narrow = stored_bytes != 0 && stored_bytes < view.width();
+  const bool narrow = stored_bytes != 0;
   const std::string key = narrow ? name + "@" + std::to_string(stored_bytes) : name;
   const uint64_t fingerprint = sampled_fingerprint(view);
   auto it = pinned_.find(key);
@@ -444,12 +438,7 @@ const PinnedBuffer& Executor::pinned(const std::string& name, const HostColumnBy
   PinnedColumn entry;
   if (narrow) {
     entry.buffer = backend_.allocate_pinned(std::max<uint64_t>(1, view.rows * stored_bytes));
-    constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
-    auto* out = static_cast<char*>(entry.buffer.data());
-    parallel_for((view.rows + kPart - 1) / kPart, 0, [&](size_t p) {
-      const uint64_t first = p * kPart;
-      narrow_values(view, stored_bytes, first, std::min(kPart, view.rows - first), out + first * stored_bytes, name);
-    });
+    narrow_all_values(view, stored_bytes, entry.buffer.data(), name, 0);
     copied_bytes += view.rows * stored_bytes;
   } else if (std::optional<PinnedBuffer> in_place = backend_.register_host(view.data, view.bytes)) {
     entry.buffer = std::move(*in_place);
@@ -672,7 +661,8 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
   for (const std::string& c : layout_.columns) {
     const Column& column = lookup_column(database_, layout_.table, c, "fact table");
     pinned_columns_.push_back(&owner_.pinned(layout_.table + "." + c, host_column_bytes(column), ss_.pin_ms,
-                                             ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes, layout_.stored_bytes(c)));
+                                             ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes,
+                                             narrowed_width(column, layout_.stored_bytes(c))));
     if (layout_.heaps.count(c) != 0) {
       pinned_heaps_[c] = &owner_.pinned(layout_.table + "." + c + " heap", {column.heap.data(), column.heap.size(), layout_.rows},
                                         ss_.pin_ms, ss_.pinned_in_place_bytes, ss_.pinned_copied_bytes);
@@ -707,7 +697,7 @@ void ConcurrentQueriesRun::plan_chunks(const Footprint& fp) {
       }
     }
     for (const std::string& c : mine)
-      consumed_bytes += stored_value_bytes(lookup_column(database_, layout_.table, c, "fact table"), layout_.stored_bytes(c));
+      consumed_bytes += device_value_bytes(lookup_column(database_, layout_.table, c, "fact table"), layout_.stored_bytes(c));
   }
   ss_.model.host_to_device = static_cast<double>(layout_.rows * layout_.bytes_per_row) / cal.h2d_bytes_per_s;
   ss_.model.kernel = static_cast<double>(consumed_bytes) / cal.kernel_bytes_per_s;
