@@ -116,12 +116,13 @@ void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t 
   throw Error(ErrorKind::Internal, what + ": values of " + std::to_string(view.width()) + " bytes cannot be narrowed");
 }
 
-void narrow_all_values(const HostColumnBytes& view, unsigned stored_bytes, void* out, const std::string& what, unsigned threads) {
-  constexpr uint64_t kPart = uint64_t{1} << 20;  // rows per task
+void narrow_values_parallel(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
+                            const std::string& what, unsigned threads) {
+  constexpr uint64_t kPart = uint64_t{1} << 18;  // rows per task
   auto* bytes = static_cast<char*>(out);
-  parallel_for((view.rows + kPart - 1) / kPart, std::min(resolve_threads(threads), resolve_threads(0)), [&](size_t p) {
-    const uint64_t first = p * kPart;
-    narrow_values(view, stored_bytes, first, std::min(kPart, view.rows - first), bytes + first * stored_bytes, what);
+  parallel_for((count + kPart - 1) / kPart, std::min(resolve_threads(threads), resolve_threads(0)), [&](size_t p) {
+    const uint64_t begin = p * kPart;
+    narrow_values(view, stored_bytes, first + begin, std::min(kPart, count - begin), bytes + begin * stored_bytes, what);
   });
 }
 
@@ -131,15 +132,23 @@ void DeviceColumnCache::upload(DeviceBuffer& target, const void* host, uint64_t 
   const unsigned out_width = narrow ? stored_bytes : width;
   const uint64_t bytes = rows * out_width;
   const HostColumnBytes view{host, rows * width, rows};
-  if (staging_.threshold == 0 || bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0 ||
+  // The host's bytes decide, narrowed or not: the host reads all of them either way.
+  if (staging_.threshold == 0 || view.bytes < staging_.threshold || staging_.slot_bytes == 0 || staging_.slots == 0 ||
       (slots_.empty() && batch_bytes_ < staging_.batch_threshold)) {
     if (!narrow) {
       target.upload(host, bytes);
       return;
     }
-    std::vector<char> narrowed(bytes);
-    narrow_all_values(view, stored_bytes, narrowed.data(), what, staging_.threads);
-    target.upload(narrowed.data(), bytes);
+    const uint64_t piece_rows = std::max<uint64_t>(1, std::min(rows, staging_.piece_bytes / out_width));
+    if (piece_bytes_ < piece_rows * out_width) {
+      piece_ = std::make_unique<char[]>(piece_rows * out_width);  // kept: touched once per process
+      piece_bytes_ = piece_rows * out_width;
+    }
+    for (uint64_t row = 0; row < rows; row += piece_rows) {
+      const uint64_t n = std::min(piece_rows, rows - row);
+      narrow_values_parallel(view, stored_bytes, row, n, piece_.get(), what, staging_.threads);
+      target.upload(piece_.get(), n * out_width, row * out_width);
+    }
     return;
   }
   if (slots_.empty()) {
@@ -224,7 +233,8 @@ void DeviceColumnCache::make_room(uint64_t needed, const std::set<std::string>& 
 
 std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnCache::get_all(const std::vector<Request>& requests,
                                                                                               uint64_t then_allocated) {
-  uint64_t pending = 0;
+  uint64_t pending = 0;       // device bytes, to make room for
+  uint64_t host_pending = 0;  // the host bytes they come from, to decide on staging
   std::set<std::string> counted;
   std::map<std::pair<std::string, std::string>, unsigned> widths;
   for (const Request& r : requests) {
@@ -233,10 +243,13 @@ std::map<std::pair<std::string, std::string>, const DeviceColumn*> DeviceColumnC
       throw Error(ErrorKind::Internal, r.table + "." + r.column->name + " asked for in " + std::to_string(w->second) + " and " +
                                            std::to_string(r.stored_bytes) + " bytes per value by one batch");
     const std::string key = entry_key(r.table, *r.column, r.stored_bytes);
-    if (counted.insert(key).second && !resident(key, host_column_bytes(*r.column))) pending += device_bytes(*r.column, r.stored_bytes);
+    if (counted.insert(key).second && !resident(key, host_column_bytes(*r.column))) {
+      pending += device_bytes(*r.column, r.stored_bytes);
+      host_pending += device_bytes(*r.column);
+    }
   }
   make_room(pending + then_allocated, counted);
-  batch_bytes_ = pending;
+  batch_bytes_ = host_pending;
   std::map<std::pair<std::string, std::string>, const DeviceColumn*> out;
   try {
     for (const Request& r : requests) out[{r.table, r.column->name}] = &get(r.table, *r.column, r.stored_bytes);

@@ -6,8 +6,12 @@
 //     Int32/Date/dictionary codes, int64 for Int64/Decimal, double for Float64), or for a Heap
 //     string column `values` = the uint64 offsets (rows + 1) and `heap` = the bytes.
 //   - Narrowed columns (ir pass narrow_columns; `stored_bytes` 1, 2 or 4 of an Int32/Int64-backed
-//     column): the values as signed integers of that width, converted as they are copied (into the
-//     staging slots, or a host vector for a small column). A value that does not fit fails the
+//     column): the values as signed integers of that width, converted as they are copied: into
+//     the staging slots, or piece by piece into one kept pageable buffer of
+//     StagingOptions::piece_bytes — never a host copy of the whole column, whose first-touch
+//     faults cost more than its copy on the GPU hosts. Whether a narrowed column is staged is
+//     decided by its host bytes (those the host reads to narrow it), as for any other column.
+//     A value that does not fit fails the
 //     upload with Error(Input) naming the column — the kernels were compiled for statistics that
 //     this data contradicts — and nothing is kept; a value is never truncated. The narrowed copy is
 //     an entry of its own ("table.column@bytes"), beside the full-width one if both are asked for.
@@ -30,6 +34,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,8 +69,9 @@ uint64_t device_bytes(const Column& column, unsigned stored_bytes = 0);
 // width that is no narrowing of the view's.
 void narrow_values(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
                    const std::string& what);
-// All of `view`'s rows so, in pieces of 2^20 rows on up to `threads` threads (0: all there are).
-void narrow_all_values(const HostColumnBytes& view, unsigned stored_bytes, void* out, const std::string& what, unsigned threads);
+// Rows [first, first + count) so, in pieces of 2^18 rows on up to `threads` threads (0: all there are).
+void narrow_values_parallel(const HostColumnBytes& view, unsigned stored_bytes, uint64_t first, uint64_t count, void* out,
+                            const std::string& what, unsigned threads);
 
 struct DeviceColumn {
   DeviceBuffer values;  // values, codes, or heap offsets
@@ -74,12 +80,15 @@ struct DeviceColumn {
 };
 
 struct StagingOptions {
-  uint64_t threshold = uint64_t{32} << 20;         // bytes of one buffer; 0 disables staging
-  // Bytes a get_all() batch must upload before the slots are pinned (~70 ms for 192 MiB on the H200
+  uint64_t threshold = uint64_t{32} << 20;         // host bytes of one buffer; 0 disables staging
+  // Host bytes a get_all() batch must read before the slots are pinned (~70 ms for 192 MiB on the H200
   // host, paid once; it is won back after about a GiB: TPC-H SF 10's q1, not SF 1's).
   uint64_t batch_threshold = uint64_t{1} << 30;
   uint64_t slot_bytes = uint64_t{64} << 20;
   unsigned slots = 3;
+  // A narrowed column that is not staged is narrowed into one kept pageable buffer of this many
+  // bytes at most and uploaded piece by piece.
+  uint64_t piece_bytes = uint64_t{16} << 20;
   // Host threads per memcpy into a slot, at most the hardware threads (0: all of them). On the
   // 16-core H100 host 16 threads stage 2 GiB at 37 GB/s, 8 at 28, 4 at 20; the pinned ceiling is
   // 55 GB/s, pageable copies 8.6 (bench/upload-bench; bench/results/2026-11-22-h100-upload-bench).
@@ -151,6 +160,8 @@ class DeviceColumnCache {
   Backend& backend_;
   StagingOptions staging_;
   std::vector<Slot> slots_;  // created at the first staged upload
+  std::unique_ptr<char[]> piece_;  // a narrowed column's pieces when it is not staged
+  uint64_t piece_bytes_ = 0;
   uint64_t staged_bytes_ = 0;
   uint64_t batch_bytes_ = 0;  // of the get_all() in progress
   uint64_t memory_limit_ = 0;

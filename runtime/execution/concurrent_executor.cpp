@@ -438,7 +438,7 @@ const PinnedBuffer& Executor::pinned(const std::string& name, const HostColumnBy
   PinnedColumn entry;
   if (narrow) {
     entry.buffer = backend_.allocate_pinned(std::max<uint64_t>(1, view.rows * stored_bytes));
-    narrow_all_values(view, stored_bytes, entry.buffer.data(), name, 0);
+    narrow_values_parallel(view, stored_bytes, 0, view.rows, entry.buffer.data(), name, 0);
     copied_bytes += view.rows * stored_bytes;
   } else if (std::optional<PinnedBuffer> in_place = backend_.register_host(view.data, view.bytes)) {
     entry.buffer = std::move(*in_place);

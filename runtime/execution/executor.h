@@ -243,7 +243,7 @@ class Executor {
   // A column's bytes (`view`: its values, or a heap string's heap) in page-locked host memory,
   // registered in place where the backend can (CUDA), else copied; cached under `key` while the
   // memory and contents stay the same. With `stored_bytes` (a narrowed column's width: narrowed_width,
-  // never 0 but for full-width values) the copy holds the values narrowed (narrow_all_values;
+  // never 0 but for full-width values) the copy holds the values narrowed (narrow_values_parallel;
   // Error(Input) where one does not fit).
   const PinnedBuffer& pinned(const std::string& key, const HostColumnBytes& view, double& pin_ms, uint64_t& registered_bytes,
                              uint64_t& copied_bytes, unsigned stored_bytes = 0);

@@ -246,16 +246,17 @@ TEST_CASE("narrowed columns hold every value in the width asked for, staged or n
   Column codes;  // int32 values 0..99: one byte
   codes.name = "codes";
   codes.type = DataType::int32();
-  for (int32_t i = 0; i < 999; ++i) codes.i32.push_back(i % 100);
+  for (int32_t i = 0; i < 240; ++i) codes.i32.push_back(i % 100);
 
-  // 40,000 bytes staged through 4,096-byte slots (2,048 values a piece), 999 bytes copied directly.
+  // 40,000 bytes staged through 4,096-byte slots (2,048 values a piece); codes' 960 host bytes are
+  // under the threshold: its 240 narrowed bytes are copied directly.
   auto got = cache.get_all({{"t", &money, 2}, {"t", &codes, 1}});
   const std::vector<int16_t> money16 = got.at({"t", "money"})->values.download_as<int16_t>(20000);
-  const std::vector<int8_t> codes8 = got.at({"t", "codes"})->values.download_as<int8_t>(999);
+  const std::vector<int8_t> codes8 = got.at({"t", "codes"})->values.download_as<int8_t>(240);
   CHECK(std::equal(money16.begin(), money16.end(), money.i64.begin()));
   CHECK(std::equal(codes8.begin(), codes8.end(), codes.i32.begin()));
   CHECK(got.at({"t", "money"})->values.bytes() == 40000);
-  CHECK(cache.bytes_uploaded() == 40999);
+  CHECK(cache.bytes_uploaded() == 40240);
   CHECK(cache.staged_bytes() == 40000);
   CHECK(device_bytes(money, 2) == 40000);
   CHECK(device_bytes(money) == 160000);
@@ -284,4 +285,43 @@ TEST_CASE("narrowed columns hold every value in the width asked for, staged or n
 
   // One batch asking for a column in two widths is a bug of its caller.
   CHECK_THROWS_AS(cache.get_all({{"t", &money, 4}, {"t", &money, 0}}), Error);
+}
+
+// Staging is decided by the host bytes a narrowed column is read from, not the fewer bytes it
+// becomes; one that is not staged goes through the kept piece buffer, piece by piece.
+TEST_CASE("a narrowed column is staged by its host bytes, else uploaded in pieces of the kept buffer") {
+  auto backend = open_backend(DeviceChoice::OpenCL);
+  Column money;  // int64 values of -30,000..29,997: two bytes each
+  money.name = "money";
+  money.type = DataType::int64();
+  for (int64_t i = 0; i < 20000; ++i) money.i64.push_back(i * 3 - 30000);
+
+  // 160,000 host bytes reach a batch threshold of 100,000 that its 40,000 narrowed bytes do not.
+  DeviceColumnCache staged(*backend, StagingOptions{.threshold = 1000, .batch_threshold = 100000, .slot_bytes = 4096,
+                                                    .slots = 2, .threads = 2});
+  auto got = staged.get_all({{"t", &money, 2}});
+  const std::vector<int16_t> money16 = got.at({"t", "money"})->values.download_as<int16_t>(20000);
+  CHECK(std::equal(money16.begin(), money16.end(), money.i64.begin()));
+  CHECK(staged.staged_bytes() == 40000);
+
+  // No slots (the batch threshold is out of reach): 40 pieces of 1,000 bytes (500 values) each.
+  DeviceColumnCache direct(*backend, StagingOptions{.threshold = 1000, .batch_threshold = uint64_t{1} << 40,
+                                                    .slot_bytes = 4096, .slots = 2, .piece_bytes = 1000, .threads = 2});
+  got = direct.get_all({{"t", &money, 2}});
+  const std::vector<int16_t> pieces16 = got.at({"t", "money"})->values.download_as<int16_t>(20000);
+  CHECK(std::equal(pieces16.begin(), pieces16.end(), money.i64.begin()));
+  CHECK(direct.staged_bytes() == 0);
+  CHECK(direct.bytes_uploaded() == 40000);
+
+  // A value past int16 in the last piece: refused, naming the column, nothing kept.
+  money.i64[19999] = -40000;
+  direct.clear();
+  try {
+    direct.get("t", money, 2);
+    FAIL("expected the narrowing to be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Input);
+    CHECK(std::string(e.what()).find("t.money holds -40000, outside the 16-bit range") != std::string::npos);
+  }
+  CHECK(direct.bytes_held() == 0);
 }
