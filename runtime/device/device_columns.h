@@ -81,10 +81,12 @@ struct DeviceColumn {
 
 struct StagingOptions {
   uint64_t threshold = uint64_t{32} << 20;         // host bytes of one buffer; 0 disables staging
-  // Host bytes a get_all() batch must read before the slots are pinned (~70 ms for 192 MiB on the H200
-  // host, paid once; it is won back after about a GiB: TPC-H SF 10's q1, not SF 1's).
-  uint64_t batch_threshold = uint64_t{1} << 30;
-  uint64_t slot_bytes = uint64_t{64} << 20;
+  // Host bytes a get_all() batch must read before the slots are pinned (paid once). On the H200 host
+  // a first upload through 3 x 16 MiB slots, pinning them included, took 26 ms for 256 MiB (pageable
+  // 33 ms) and 57 ms for 720 MiB (3 x 64 MiB slots 134 ms, pageable 88 ms); later ones 9 and 32 ms
+  // (bench/results/2026-12-01-h200-narrow-columns, upload-bench).
+  uint64_t batch_threshold = uint64_t{256} << 20;
+  uint64_t slot_bytes = uint64_t{16} << 20;
   unsigned slots = 3;
   // A narrowed column that is not staged is narrowed into one kept pageable buffer of this many
   // bytes at most and uploaded piece by piece.
