@@ -233,6 +233,17 @@ TEST_CASE("scratch kept between calls gives way to an allocation that would not 
   CHECK_THROWS_AS(device.allocate(400), Error);  // nothing left to give way: the error stands
 }
 
+// get() of `column` narrowed to 2 bytes fails with Error(Input) whose message holds `message`.
+void check_narrowing_refused(DeviceColumnCache& cache, const Column& column, const std::string& message) {
+  try {
+    cache.get("t", column, 2);
+    FAIL("expected the narrowing to be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Input);
+    CHECK(std::string(e.what()).find(message) != std::string::npos);
+  }
+}
+
 // Narrowed columns (ir pass narrow_columns): the device holds each value in fewer bytes, staged or
 // not, and a value the width cannot hold fails the upload instead of being truncated.
 TEST_CASE("narrowed columns hold every value in the width asked for, staged or not, and refuse one that does not fit") {
@@ -270,13 +281,7 @@ TEST_CASE("narrowed columns hold every value in the width asked for, staged or n
   // One value past int16 in the last staged piece: Error(Input) naming the column, nothing kept.
   money.i64[19999] = 40000;
   cache.clear();
-  try {
-    cache.get("t", money, 2);
-    FAIL("expected the narrowing to be refused");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::Input);
-    CHECK(std::string(e.what()).find("t.money holds 40000, outside the 16-bit range") != std::string::npos);
-  }
+  check_narrowing_refused(cache, money, "t.money holds 40000, outside the 16-bit range");
   CHECK_FALSE(cache.holds("t", "money"));
   CHECK(cache.bytes_held() == 0);
   codes.i32[5] = -129;  // below int8, copied without staging
@@ -316,12 +321,6 @@ TEST_CASE("a narrowed column is staged by its host bytes, else uploaded in piece
   // A value past int16 in the last piece: refused, naming the column, nothing kept.
   money.i64[19999] = -40000;
   direct.clear();
-  try {
-    direct.get("t", money, 2);
-    FAIL("expected the narrowing to be refused");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::Input);
-    CHECK(std::string(e.what()).find("t.money holds -40000, outside the 16-bit range") != std::string::npos);
-  }
+  check_narrowing_refused(direct, money, "t.money holds -40000, outside the 16-bit range");
   CHECK(direct.bytes_held() == 0);
 }
