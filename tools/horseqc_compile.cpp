@@ -87,10 +87,11 @@ int run(int argc, char** argv) {
   const long ranks = args.get_long("ranks", 2);
   if (ranks < 2) throw Error(ErrorKind::Usage, "--ranks: expected a count of at least 2");
   options.ranks = static_cast<unsigned>(ranks);
-  // --data: the statistics horseqc-run compiles with (the headers of columnar files; a .tbl is loaded).
+  // --data: the statistics horseqc-run compiles with (the headers of columnar files; a .tbl is loaded);
+  // as there, they order SQL's joins too (frontend/join_order.h).
   std::optional<driver::DataStatistics> data;
   if (const auto dir = args.get("data")) options.stats = &data.emplace(catalog, *dir).stats;
-  const auto query = driver::compile_query(driver::load_query(path, catalog), catalog, options);
+  const auto query = driver::compile_query(driver::load_query(path, catalog, options.stats), catalog, options);
 
   if (emit == "ir") std::fputs(ir::explain_pipelines(query.program).c_str(), stdout);
   if (emit == "kernels") std::fputs(query.generated.source.c_str(), stdout);

@@ -73,23 +73,27 @@ int run(int argc, char** argv) {
   options.model = ir::parse_execution_model(
       args.get_choice("model", {"resolution", "pipelined", "operator_at_a_time", "multi_pass"}, "resolution"));
 
-  // The query: a built-in benchmark query by name, or a file as horseqc-compile reads it.
+  // The query: a built-in benchmark query by name, or a file as horseqc-compile reads it; with --data
+  // its statistics order SQL's joins, as horseqc-run's do.
   Catalog catalog = Catalog::ssb();
-  std::shared_ptr<const plan::LogicalPlan> plan;
+  std::string sql, sql_path;
   if (input.rfind("ssb:", 0) == 0) {
     const std::string name = ssb::canonical_query_name(input.substr(4));
-    plan = std::make_shared<const plan::LogicalPlan>(parse_sql(ssb::query_sql(name), "ssb/queries/" + name + ".sql", catalog));
+    sql = ssb::query_sql(name);
+    sql_path = "ssb/queries/" + name + ".sql";
   } else if (input.rfind("tpch:", 0) == 0) {
     const std::string name = tpch::canonical_query_name(input.substr(5));
     catalog = Catalog::tpch();
-    plan = std::make_shared<const plan::LogicalPlan>(parse_sql(tpch::query_sql(name), tpch::query_path(name), catalog));
+    sql = tpch::query_sql(name);
+    sql_path = tpch::query_path(name);
   } else {
-    const std::string text = driver::read_text_file(input);
-    catalog = driver::choose_catalog(args.get_or("schema", "auto"), text, !driver::is_json_plan_path(input));
-    plan = driver::load_query(input, catalog);
+    catalog = driver::choose_catalog(args.get_or("schema", "auto"), driver::read_text_file(input), !driver::is_json_plan_path(input));
   }
   std::optional<driver::DataStatistics> data;
   if (const auto dir = args.get("data")) options.stats = &data.emplace(catalog, *dir).stats;
+  const std::shared_ptr<const plan::LogicalPlan> plan =
+      sql_path.empty() ? driver::load_query(input, catalog, options.stats)
+                       : std::make_shared<const plan::LogicalPlan>(parse_sql(sql, sql_path, catalog, options.stats));
   const driver::CompiledQuery query = driver::compile_query(plan, catalog, options);
   const inspect::QueryReport report = inspect::inspect_query(query.program, query.generated, catalog, sf);
 
