@@ -73,6 +73,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <vector>
 
 #include "runtime/device/backend.h"
 #include "storage/error.h"
@@ -164,16 +165,22 @@ class BoostComputePrimitives final : public DevicePrimitives {
 
   void stable_sort_by_key(DeviceBuffer& keys, DeviceBuffer& values, uint64_t n) override {
     if (!check_sort_arguments(keys, values, n)) return;
-    run("stable_sort_by_key", [&] {
-      const compute::buffer k = wrap(keys);
-      const compute::buffer v = wrap(values);
-      auto first = begin_of<compute::ulong_>(k);
-      if (gpu_variants_) {
-        compute::detail::dispatch_gpu_ssort_by_key(first, first + n, begin_of<compute::uint_>(v),
-                                                   compute::less<compute::ulong_>(), queue_);
-      } else {
-        compute::stable_sort_by_key(first, first + n, begin_of<compute::uint_>(v), queue_);
-      }
+    run("stable_sort_by_key", [&] { sort_pairs(wrap(keys), wrap(values), n); });
+  }
+
+  bool sort_builds_at_first_use() const override { return true; }
+
+  // The programs are in Boost.Compute's program cache afterwards (see the top of this file). 4,096
+  // pairs: past the sizes its algorithms sort by another method (insertion sorts below 32).
+  void prepare_sort() override {
+    constexpr uint64_t n = 4096;
+    run("stable_sort_by_key (building it)", [&] {
+      const std::vector<compute::ulong_> zeros(n, 0);
+      compute::buffer keys(context_, n * sizeof(compute::ulong_));
+      compute::buffer values(context_, n * sizeof(compute::uint_));
+      queue_.enqueue_write_buffer(keys, 0, keys.size(), zeros.data());
+      queue_.enqueue_write_buffer(values, 0, values.size(), zeros.data());
+      sort_pairs(keys, values, n);
     });
   }
 
@@ -419,6 +426,17 @@ class BoostComputePrimitives final : public DevicePrimitives {
     if (type == ValueType::F64 && !device_.supports_extension("cl_khr_fp64")) {
       throw Error(ErrorKind::Unsupported, std::string(operation) + " of " + value_type_name(type) + " values on " +
                                               device_.name() + ": the device lacks cl_khr_fp64 (double precision)");
+    }
+  }
+
+  // n (ulong key, uint value) pairs sorted by key, stable: the GPU algorithm where asked for.
+  void sort_pairs(const compute::buffer& keys, const compute::buffer& values, uint64_t n) {
+    auto first = begin_of<compute::ulong_>(keys);
+    if (gpu_variants_) {
+      compute::detail::dispatch_gpu_ssort_by_key(first, first + n, begin_of<compute::uint_>(values),
+                                                 compute::less<compute::ulong_>(), queue_);
+    } else {
+      compute::stable_sort_by_key(first, first + n, begin_of<compute::uint_>(values), queue_);
     }
   }
 

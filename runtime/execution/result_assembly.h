@@ -37,6 +37,10 @@ class KernelCache;
 // (device_top_k.h); below it the host reads every row (a launch, a sort and a few copies cost more).
 inline constexpr uint64_t kDeviceTopKRows = uint64_t{1} << 15;
 
+// Whether assemble_result may narrow the plan's ORDER BY ... LIMIT on the device (device_top_k.h):
+// a top-k ordered from its keys over a compacted table; whether it does depends on the rows.
+bool may_narrow_top_k_on_device(const ExecutablePlan& plan);
+
 // Where one assembly's time goes (AssemblyOptions::parts; `finalize_parts` in the stats JSON).
 struct FinalizeParts {
   uint64_t rows = 0;       // rows (an output's) or occupied slots (a table's) the result is made from

@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -320,6 +321,23 @@ TEST_CASE("stable_sort_by_key: one element, small sizes around Boost.Compute's t
     }
     // Every key equal: the values must stay in input order.
     check_sort(*backend, std::vector<uint64_t>(kLarge, 0x123456789abcdefULL));
+  }
+}
+
+TEST_CASE("prepare_sort builds the sort on another thread while the caller uploads; the sorts after it are exact") {
+  for (const auto& backend : test_backends()) {
+    CAPTURE(backend->primitives().library());
+    DevicePrimitives& p = backend->primitives();
+    CHECK(p.sort_builds_at_first_use() == (test_device() != "cuda"));  // Boost.Compute builds at first use, CUB does not
+    std::vector<uint64_t> keys(5000);
+    std::mt19937_64 rng(3);
+    for (uint64_t& k : keys) k = rng() % 1000;
+    std::thread build([&p] { p.prepare_sort(); });
+    DeviceBuffer uploaded = upload(*backend, keys);  // the backend's queue, beside the build
+    build.join();
+    CHECK(download<uint64_t>(uploaded, keys.size()) == keys);
+    check_sort(*backend, keys);
+    check_sort(*backend, {kMaxKey, 0});
   }
 }
 
