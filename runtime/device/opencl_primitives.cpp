@@ -170,10 +170,12 @@ class BoostComputePrimitives final : public DevicePrimitives {
 
   bool sort_builds_at_first_use() const override { return true; }
 
-  // The programs are in Boost.Compute's program cache afterwards (see the top of this file). 4,096
-  // pairs: past the sizes its algorithms sort by another method (insertion sorts below 32).
+  // The programs are in Boost.Compute's program cache afterwards (see the top of this file). 2^15
+  // pairs: the fewest a device top-k sorts (kDeviceTopKRows), past the sizes Boost.Compute sorts by
+  // other methods (insertion sorts up to 32 or 512), and an odd number of merge rounds on a CPU
+  // device, so that the merge sort's final copy is built too.
   void prepare_sort() override {
-    constexpr uint64_t n = 4096;
+    constexpr uint64_t n = uint64_t{1} << 15;
     run("stable_sort_by_key (building it)", [&] {
       const std::vector<compute::ulong_> zeros(n, 0);
       compute::buffer keys(context_, n * sizeof(compute::ulong_));
