@@ -38,10 +38,11 @@ options:
   --schema auto|ssb|tpch|FILE.json  catalog to bind against (default auto: the built-in one that
                                     has every table the query names)
   --data DIR                        compile with the statistics of the data in DIR (what horseqc-run
-                                    --data DIR compiles: sizes, layouts, dictionary codes, 64-bit sums
-                                    where they cannot overflow, columns stored in the 1, 2 or 4 bytes
-                                    their values need); read from the columnar files' headers,
-                                    or by loading .tbl files. Without it: the schema's keys alone
+                                    --data DIR compiles: SQL's join order, sizes, layouts, dictionary
+                                    codes, 64-bit sums where they cannot overflow, columns stored in
+                                    the 1, 2 or 4 bytes their values need); read from the columnar
+                                    files' headers, or by loading .tbl files. Without it: the
+                                    schema's keys alone
   --distributed                     compile as each rank of `mpirun ... horseqc-run` does: the schema's
                                     large tables partitioned across ranks (docs/distributed.md); the
                                     EXPLAIN lists each rank's pipelines and the exchanges between them

@@ -39,9 +39,9 @@ options:
   --format text|json|html           report format (default text)
   --sf X                            scale factor of the byte estimates (default 1)
   --data DIR                        compile with the statistics of the data in DIR, as horseqc-run
-                                    --data DIR does (layouts, sizes, columns narrowed to the bytes
-                                    their values need; the byte estimates read narrowed columns at
-                                    their stored width)
+                                    --data DIR does (SQL's join order, layouts, sizes, columns
+                                    narrowed to the bytes their values need; the byte estimates read
+                                    narrowed columns at their stored width)
   -o, --output DIR                  write the report (<name>.inspect.txt|.json|.html) into DIR instead
                                     of stdout; html also writes <name>.dot and, when Graphviz's dot is
                                     installed, <name>.svg, linked from the page
