@@ -388,6 +388,10 @@ class Backend {
   // Device-wide sort, gather and scans from a library (device_primitives.h: Boost.Compute on
   // OpenCL, CUB on CUDA), created on first use; valid while the backend lives.
   virtual DevicePrimitives& primitives() = 0;
+  // Whether primitives()'s sort builds its programs at its first call (OpenCL's Boost.Compute), so
+  // that a caller may build them ahead (DevicePrimitives::prepare_sort). Asked without creating the
+  // primitives (CUDA's primitives() waits for its library's warm-up).
+  virtual bool library_sort_builds_at_first_use() const { return false; }
 
   // The part of the cache key that identifies device + compiler: the same source compiled by a
   // different driver/compiler/architecture must not hit.

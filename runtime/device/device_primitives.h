@@ -28,7 +28,7 @@
 //     (Backend::acquire_scratch: counted in allocated_bytes(), kept between calls up to
 //     Backend::kScratchCacheBytes). Compiled programs are cached too (Boost.Compute's per-context
 //     program cache; CUB's kernels are compiled ahead).
-//   - Boost.Compute builds a sort's programs at its first call (sort_builds_at_first_use);
+//   - Boost.Compute builds a sort's programs at its first call (Backend::library_sort_builds_at_first_use);
 //     prepare_sort() builds them ahead, on another thread if the caller does nothing else with the
 //     primitives meanwhile. Executor::run does so beside a module's compile when the finalize may
 //     narrow a top-k on the device (result_assembly.h: may_narrow_top_k_on_device).
@@ -65,10 +65,10 @@ class DevicePrimitives {
   // Sorts n (uint64 key, uint32 value) pairs by key ascending, in place; stable (equal keys keep
   // their order).
   virtual void stable_sort_by_key(DeviceBuffer& keys, DeviceBuffer& values, uint64_t n) = 0;
-  // Whether stable_sort_by_key builds its programs at its first call (Boost.Compute: ~0.4 s on a
-  // fresh NVIDIA OpenCL cache), and a sort of a few pairs of its own that builds them. prepare_sort
-  // may run on another thread while the caller does no other work with these primitives.
-  virtual bool sort_builds_at_first_use() const { return false; }
+  // A sort of pairs of its own that builds what stable_sort_by_key builds at its first call, where
+  // it does (Backend::library_sort_builds_at_first_use; Boost.Compute: ~0.4 s on a fresh NVIDIA
+  // OpenCL cache); else nothing. May run on another thread while the caller does no other work with
+  // these primitives.
   virtual void prepare_sort() {}
 
   // out[i] = in[map[i]] for i < n; map uint32 (each < in's element count, not checked), in and out

@@ -287,6 +287,8 @@ class OpenClBackend final : public Backend {
     for (cl_command_queue q : streams_) check(clFinish(q), "clFinish (stream)");
   }
 
+  bool library_sort_builds_at_first_use() const override { return true; }
+
   DevicePrimitives& primitives() override {
     if (!primitives_) {
       primitives_ = make_boost_compute_primitives(context_, device_, queue_, boost_compute_variants_from_environment());

@@ -168,8 +168,6 @@ class BoostComputePrimitives final : public DevicePrimitives {
     run("stable_sort_by_key", [&] { sort_pairs(wrap(keys), wrap(values), n); });
   }
 
-  bool sort_builds_at_first_use() const override { return true; }
-
   // The programs are in Boost.Compute's program cache afterwards (see the top of this file). 2^15
   // pairs: the fewest a device top-k sorts (kDeviceTopKRows), past the sizes Boost.Compute sorts by
   // other methods (insertion sorts up to 32 or 512), and an odd number of merge rounds on a CPU

@@ -591,7 +591,7 @@ Execution Executor::run(const ExecutablePlan& plan, const Database& database, co
   // and the uploads when the finalize may narrow a top-k with it, not inside the finalize; nothing
   // else uses the primitives before the join. A failure here is the real sort's to report.
   std::jthread sort_build;
-  if (may_narrow_top_k_on_device(plan) && backend_.primitives().sort_builds_at_first_use()) {
+  if (may_narrow_top_k_on_device(plan) && backend_.library_sort_builds_at_first_use()) {
     sort_build = std::jthread([&primitives = backend_.primitives()] {
       try {
         primitives.prepare_sort();

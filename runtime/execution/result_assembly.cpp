@@ -470,10 +470,6 @@ std::vector<uint64_t> heap_key_candidates(const ResultSpec& spec, const std::vec
   return candidates;
 }
 
-}  // namespace
-
-namespace {
-
 // ORDER BY from the keys alone, before the other columns are read — not when the host merges groups
 // of equal texts (rows are final only after the merge), nor under window functions (they see every row).
 bool orders_from_keys(const ResultSpec& spec) { return !spec.order_by.empty() && !spec.merge_groups && spec.windows.empty(); }
@@ -495,9 +491,7 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
   const int64_t fetch = spec.limit < 0                                             ? -1
                         : spec.limit > std::numeric_limits<int64_t>::max() - spec.offset ? std::numeric_limits<int64_t>::max()
                                                                                           : spec.limit + spec.offset;
-  // A top-k under a LIMIT.
   const bool order_first = orders_from_keys(spec);
-  const bool top_k = order_first && fetch >= 0;
   FinalizeParts parts;
   auto lap = [&, last = std::chrono::steady_clock::now()](double& into) mutable {
     const auto now = std::chrono::steady_clock::now();
@@ -516,7 +510,7 @@ Result assemble_result(const ExecutablePlan& plan, const std::map<std::string, A
     // Many rows of a compacted table under ORDER BY ... LIMIT k: the device picks the rows that can
     // be among the first k (the module links the compaction module only for a compacted result).
     std::optional<std::vector<uint64_t>> candidates;
-    if (top_k && options.module != nullptr && may_narrow_top_k_on_device(plan) && extent >= options.device_top_k_rows &&
+    if (may_narrow_top_k_on_device(plan) && options.module != nullptr && extent >= options.device_top_k_rows &&
         extent > static_cast<uint64_t>(fetch)) {
       const ResultColumnSpec& first = spec.columns[column_index(spec, spec.order_by.front().first, context)];
       if (first.source == ResultColumnSpec::Source::Buffer)

@@ -328,7 +328,7 @@ TEST_CASE("prepare_sort builds the sort on another thread while the caller uploa
   for (const auto& backend : test_backends()) {
     CAPTURE(backend->primitives().library());
     DevicePrimitives& p = backend->primitives();
-    CHECK(p.sort_builds_at_first_use() == (test_device() != "cuda"));  // Boost.Compute builds at first use, CUB does not
+    CHECK(backend->library_sort_builds_at_first_use() == (test_device() != "cuda"));  // Boost.Compute builds at first use, CUB does not
     std::vector<uint64_t> keys(5000);
     std::mt19937_64 rng(3);
     for (uint64_t& k : keys) k = rng() % 1000;
