@@ -59,7 +59,7 @@ class DistinctSketch {
 };
 
 template <typename T>
-void integer_stats(const std::vector<T>& v, ColumnStats& s) {
+void integer_stats(const Values<T>& v, ColumnStats& s) {
   s = ColumnStats{};
   s.valid = true;
   s.sorted = std::is_sorted(v.begin(), v.end());

@@ -443,14 +443,16 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
 
   // The arrays sit at known offsets, so they are read concurrently, and so are the blocks of one
   // array: a query's first run often reads a handful of long columns (TPC-H q1: 7), more threads than
-  // columns. Every wanted array is sized first (largest first, so the long ones do not start last);
-  // then every block of kBlockBytes is read by pread, hashed and its rows checked while it is still
-  // in the core's cache; each column's checksum folds its arrays' block hashes in file order.
+  // columns. Every wanted array is sized first without writing it (Values leaves numbers unwritten),
+  // so its fresh pages are first touched, and zeroed by the kernel, by the block reads on every
+  // thread rather than one thread per array; then every block of kBlockBytes is read by pread,
+  // hashed and its rows checked while it is still in the core's cache; each column's checksum folds
+  // its arrays' block hashes in file order.
   Table table;
   table.name = def.name;
   table.rows = rows;
   table.columns.resize(ncols);
-  std::vector<std::vector<uint64_t>> dict_offsets(ncols);
+  std::vector<Values<uint64_t>> dict_offsets(ncols);
   std::vector<std::string> dict_bytes(ncols);
   enum class BlockState : uint8_t { Ok, BadRows, Unreadable };  // worse last: a column keeps its worst
   std::vector<uint64_t> checksum_of(ncols, 0);
@@ -505,10 +507,7 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
         break;
     }
   }
-  std::vector<size_t> by_size(arrays.size());
-  for (size_t i = 0; i < arrays.size(); ++i) by_size[i] = i;
-  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t x, size_t y) { return arrays[x].bytes > arrays[y].bytes; });
-  parallel_for(by_size.size(), threads, [&](size_t task) { arrays[by_size[task]].data = arrays[by_size[task]].size_up(); });
+  for (ArrayRead& array : arrays) array.data = array.size_up();  // nothing written yet: cheap
 
   struct BlockRead {
     size_t array = 0;
@@ -565,7 +564,7 @@ std::optional<Table> read_columnar(const TableDef& def, const std::filesystem::p
     if (state_of[c] == BlockState::BadRows)
       return reject(inconsistent + (d.kind == Kind::Heap ? "offsets decrease" : "dictionary offsets decrease or codes outside the dictionary"));
     // Offsets across block edges (each block was checked within itself), then the ends.
-    const std::vector<uint64_t>& offsets = d.kind == Kind::Heap ? col.offsets : dict_offsets[c];
+    const Values<uint64_t>& offsets = d.kind == Kind::Heap ? col.offsets : dict_offsets[c];
     const uint64_t limit = d.kind == Kind::Heap ? d.heap_bytes : d.dict_bytes;
     constexpr uint64_t kPerBlock = kBlockBytes / 8;
     if (d.kind == Kind::Heap || d.kind == Kind::Dictionary) {
@@ -692,7 +691,7 @@ std::optional<Table> ColumnarFile::read_rows(uint64_t first_row, uint64_t rows, 
     };
     const std::string inconsistent = "inconsistent contents: column " + col.name + " (" + col.type.to_string() + ", " +
                                      encoding_name(col.encoding) + "): ";
-    auto non_decreasing = [](const std::vector<uint64_t>& v) { return std::is_sorted(v.begin(), v.end()); };
+    auto non_decreasing = [](const auto& v) { return std::is_sorted(v.begin(), v.end()); };
     switch (d.kind) {
       case Kind::Int32: read(col.i32, rows, base + first_row * 4); break;
       case Kind::Int64: read(col.i64, rows, base + first_row * 8); break;

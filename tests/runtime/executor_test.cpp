@@ -92,7 +92,7 @@ Column int_column(const std::string& name, DataType type, std::vector<int32_t> v
   Column c;
   c.name = name;
   c.type = type;
-  c.i32 = std::move(values);
+  c.i32.assign(values.begin(), values.end());
   return c;
 }
 
@@ -102,7 +102,7 @@ Column dict_column(const std::string& name, std::vector<std::string> dictionary,
   c.type = DataType::varchar(10);
   c.encoding = Encoding::Dictionary;
   c.dictionary = std::move(dictionary);
-  c.i32 = std::move(codes);
+  c.i32.assign(codes.begin(), codes.end());
   return c;
 }
 
@@ -135,7 +135,7 @@ TestData make_data() {
   Column val;
   val.name = "f_val";
   val.type = DataType::decimal(12, 2);
-  val.i64 = t.f_val;
+  val.i64.assign(t.f_val.begin(), t.f_val.end());
   fact.columns.push_back(val);
   fact.columns.push_back(dict_column("f_flag", {"A", "M", "Z"}, t.f_flag));
   t.db.tables["dim"] = dim;

@@ -67,7 +67,7 @@ Column column(const std::string& name, DataType type, std::vector<int32_t> value
   Column c;
   c.name = name;
   c.type = type;
-  c.i32 = std::move(values);
+  c.i32.assign(values.begin(), values.end());
   if (!dictionary.empty()) {
     c.encoding = Encoding::Dictionary;
     c.dictionary = std::move(dictionary);
@@ -138,7 +138,7 @@ TEST_CASE("lower_program: hash join with growth and a two-key direct-indexed agg
   Column val;
   val.name = "f_val";
   val.type = DataType::decimal(12, 2);
-  val.i64 = f_val;
+  val.i64.assign(f_val.begin(), f_val.end());
   fact.columns.push_back(val);
   fact.columns.push_back(column("f_flag", DataType::varchar(1), f_flag, {"A", "M", "Z"}));
   db.tables["dim"] = dim;

@@ -56,13 +56,13 @@ Fixture make_fixture() {
   Column v;
   v.name = "f_val";
   v.type = DataType::decimal(12, 2);
-  v.i64 = f.val;
+  v.i64.assign(f.val.begin(), f.val.end());
   Column t;
   t.name = "f_tag";
   t.type = DataType::varchar(10);
   t.encoding = Encoding::Dictionary;
   t.dictionary = kTags;
-  t.i32 = f.tag;
+  t.i32.assign(f.tag.begin(), f.tag.end());
   fact.columns = {v, t};
   f.db.tables["fact"] = fact;
   return f;

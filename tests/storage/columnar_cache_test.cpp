@@ -490,7 +490,7 @@ TEST_CASE("an empty table round-trips through the cache") {
   CHECK(rep.from_columnar);
   CHECK(t.rows == 0);
   CHECK(t.columns.size() == 4);
-  CHECK(t.column("n_comment").offsets == std::vector<uint64_t>{0});
+  CHECK(t.column("n_comment").offsets == Values<uint64_t>{0});
 }
 
 TEST_CASE("when the cache cannot be written next to the data it goes to the user cache directory") {

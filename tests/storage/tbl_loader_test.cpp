@@ -40,7 +40,7 @@ TEST_CASE("the SSB fixtures load with every column typed") {
   const Table& lo = db.table("lineorder");
   CHECK(lo.rows == 5);
   CHECK(lo.columns.size() == 17);
-  CHECK(lo.column("lo_orderdate").i32 == std::vector<int32_t>{19920101, 19920101, 19971231, 19920102, 19980101});
+  CHECK(lo.column("lo_orderdate").i32 == Values<int32_t>{19920101, 19920101, 19971231, 19920102, 19980101});
   CHECK(lo.column("lo_revenue").i64[0] == 2032150);
   CHECK(lo.column("lo_orderpriority").string_at(4) == "4-NOT SPECIFIED");
   CHECK(lo.column("lo_shipmode").dictionary == std::vector<std::string>{"AIR", "MAIL", "REG AIR", "TRUCK"});
@@ -70,7 +70,7 @@ TEST_CASE("the TPC-H fixtures load: decimals, dates, and a file without trailing
   const Table& l = db.table("lineitem");
   CHECK(l.rows == 5);
   CHECK(l.column("l_extendedprice").i64[0] == 2438667);
-  CHECK(l.column("l_discount").i64 == std::vector<int64_t>{4, 9, 0, 6, 10});
+  CHECK(l.column("l_discount").i64 == Values<int64_t>{4, 9, 0, 6, 10});
   CHECK(l.column("l_quantity").i64[1] == 3600);
   CHECK(format_iso_date(l.column("l_shipdate").i32[0]) == "1996-03-13");
   CHECK(l.column("l_comment").string_at(0) == "egular courts above the");
@@ -210,7 +210,7 @@ TEST_CASE("a user schema from JSON loads yyyymmdd dates, float64 and empty last 
   REQUIRE(t.rows == 2);
   CHECK(format_iso_date(t.column("day").i32[0]) == "1998-08-02");
   CHECK(format_iso_date(t.column("day").i32[1]) == "2000-02-29");
-  CHECK(t.column("ratio").f64 == std::vector<double>{0.25, 1000.0});
+  CHECK(t.column("ratio").f64 == Values<double>{0.25, 1000.0});
   CHECK(t.column("big").i64[0] == -9000000000LL);
   CHECK(t.column("note").string_at(0).empty());
   CHECK(t.column("note").string_at(1) == "hello");

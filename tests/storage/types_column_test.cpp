@@ -62,7 +62,7 @@ TEST_CASE("sorted: integer values that never decrease in row order") {
     Column c;
     c.name = "k";
     c.type = DataType::int64();
-    c.i64 = std::move(v);
+    c.i64.assign(v.begin(), v.end());
     c.compute_stats();
     return c.stats;
   };

@@ -426,7 +426,7 @@ TEST_CASE("TPC-H: lineitem not in order-key order is an input error naming it") 
   const Catalog catalog = Catalog::tpch();
   for (const TableDef& def : catalog.tables) std::filesystem::copy_file(d.dir / (def.name + ".hqc"), dir / (def.name + ".hqc"));
   Table lineitem = d.full.table("lineitem");
-  std::vector<int32_t>& keys = lineitem.find("l_orderkey")->i32;
+  auto& keys = lineitem.find("l_orderkey")->i32;
   std::reverse(keys.begin(), keys.end());
   write_columnar(lineitem, *catalog.find("lineitem"), dir / "lineitem.hqc");
   // Whatever rows the binary search lands on, the keys at the table's ends are out of order.
@@ -448,7 +448,7 @@ TEST_CASE("TPC-H: orders not in order-key order at a split is an input error nam
   const Catalog catalog = Catalog::tpch();
   for (const TableDef& def : catalog.tables) std::filesystem::copy_file(d.dir / (def.name + ".hqc"), dir / (def.name + ".hqc"));
   Table orders = d.full.table("orders");
-  std::vector<int32_t>& keys = orders.find("o_orderkey")->i32;
+  auto& keys = orders.find("o_orderkey")->i32;
   const uint64_t split = orders.rows / 2;
   std::swap(keys[split - 1], keys[split]);
   write_columnar(orders, *catalog.find("orders"), dir / "orders.hqc");

@@ -69,7 +69,7 @@ Column int32_column(const std::string& name, std::vector<int32_t> values) {
   Column c;
   c.name = name;
   c.type = DataType::int32();
-  c.i32 = std::move(values);
+  c.i32.assign(values.begin(), values.end());
   c.compute_stats();
   return c;
 }
@@ -78,7 +78,7 @@ Column int64_column(const std::string& name, std::vector<int64_t> values) {
   Column c;
   c.name = name;
   c.type = DataType::int64();
-  c.i64 = std::move(values);
+  c.i64.assign(values.begin(), values.end());
   c.compute_stats();
   return c;
 }

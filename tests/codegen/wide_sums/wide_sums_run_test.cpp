@@ -92,9 +92,9 @@ const Database& database() {
       return c;
     };
     Column id = column("w_id", DataType::int32()), g = column("w_g", DataType::int32()), v = column("w_v", DataType::decimal(18, 2));
-    id.i32 = r.id;
-    g.i32 = r.g;
-    v.i64 = r.v;
+    id.i32.assign(r.id.begin(), r.id.end());
+    g.i32.assign(r.g.begin(), r.g.end());
+    v.i64.assign(r.v.begin(), r.v.end());
     for (Column* c : {&id, &g, &v}) c->compute_stats();
     Table t;
     t.name = "w";

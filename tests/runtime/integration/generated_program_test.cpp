@@ -50,7 +50,7 @@ Column i32_column(const std::string& name, const std::vector<int32_t>& values) {
   Column c;
   c.name = name;
   c.type = DataType::int32();
-  c.i32 = values;
+  c.i32.assign(values.begin(), values.end());
   c.compute_stats();
   return c;
 }
