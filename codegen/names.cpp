@@ -36,6 +36,10 @@ std::string run_first(const std::string& state) { return "first_" + state; }
 std::string warp_pending(const std::string& state) { return "pending_" + state; }
 std::string warp_group(const std::string& state) { return "group_" + state; }
 std::string warp_lanes(const std::string& state) { return "lanes_" + state; }
+std::string warp_table(const std::string& state) { return "w_" + state; }
+std::string thread_slots(const std::string& state, const std::string& accumulator) {
+  return "r_" + state + "_" + ir::sanitize_identifier(accumulator);
+}
 std::string warp_total(const std::string& state, const std::string& accumulator) {
   return "t_" + state + "_" + ir::sanitize_identifier(accumulator);
 }

@@ -66,6 +66,10 @@ std::string warp_pending(const std::string& state);
 std::string warp_group(const std::string& state);
 std::string warp_lanes(const std::string& state);
 std::string warp_total(const std::string& state, const std::string& accumulator);
+// ... and, where each warp keeps its own copy of the table's slots, this warp's copy, "w_agg0".
+std::string warp_table(const std::string& state);
+// C3 with each work-item's own slots in registers: an accumulator's array of them, "r_agg0_<accumulator>".
+std::string thread_slots(const std::string& state, const std::string& accumulator);
 // Write position of a materialization: "pos_out0".
 std::string write_position(const std::string& state);
 // Multi-pass: the next write position of this work-item's row: "next_out0"; the tuple counted

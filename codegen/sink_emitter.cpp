@@ -23,7 +23,12 @@
 //     one atomic per CTA at the end; B2 = one atomic per qualifying tuple.
 //   - Direct-indexed grouped aggregate: C3 = table privatised in scratchpad, scratchpad atomics per
 //     tuple, one global atomic per non-empty group per CTA at the end; C2 = global atomics per tuple.
-//     C3 only where the fusion pass privatised the table (AggregationTable::scratchpad).
+//     C3 only where the fusion pass privatised the table (AggregationTable::scratchpad). A C3 table
+//     of a few slots (the statistics' count) is updated less often: on CUDA each warp combines its
+//     lanes per group by shuffles and lane 0 adds the totals to the warp's own copy of the slots
+//     (plain stores; the CTA's table by atomics for a data's group past the copy), merged after the
+//     loop; without warps and outside probes each work-item keeps the slots in registers, merged
+//     after the loop. Either way the CTA's table and its flush stay as above.
 //   - Hashed grouped aggregate: C2 — find-or-insert the key (one key column: a CAS on it; several:
 //     a private array of the keys, one lane each per slot), global atomics at its slot. C3 — a small
 //     hashed table per CTA in scratchpad (AggregationTable::local_slots_param slots): scratchpad
@@ -483,6 +488,15 @@ namespace {
 // filtered to a region's five, few rows qualifying) was 1.07x with a limit of 32
 // (bench/results/2026-11-28-h100-tpch-kernels, run 4).
 constexpr uint64_t kWarpGroupSlots = 16;
+// A C3 table of at most this many slots whose accumulators take at most kThreadSlotWords words in
+// all is kept by every work-item in registers over its tiles (device/group_by.h's thread merge): per
+// tuple a few compares and adds instead of a scratchpad atomic. Only where the dialect has no warps
+// (OpenCL) and the pipeline probes no hash table: on the H200, TPC-H Q1 (6 slots x 6 accumulators)
+// 3.84 -> 1.84 ms on NVIDIA OpenCL, but on CUDA 1.31 -> 1.45 ms against the per-warp combining
+// (112 registers instead of 48: fewer loads in flight), and Q12 (7 x 3, behind a probe of orders)
+// 1.77x slower on CUDA and 1.7x on OpenCL (bench/results/2026-12-02-h200-first-query-floor).
+constexpr uint64_t kThreadSlots = 16;
+constexpr uint64_t kThreadSlotWords = 40;
 constexpr uint64_t kWarpLanes = 32;  // CUDA's warp: the only dialect with the few-groups path
 
 class AggregateSink : public SinkEmitter {
@@ -552,13 +566,16 @@ class AggregateSink : public SinkEmitter {
                                              std::to_string(agg_->key_lanes) + " key lanes");
     }
     technique_ = m.technique;
-    if (warp_runs_possible(ctx)) {
+    if (thread_slots_possible(ctx)) {
+      thread_slots_ = agg_->expected_slots;
+    } else if (warp_runs_possible(ctx)) {
       runs_ = true;
       m.local = ir::LocalResolution::Simd;
       ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
     } else if (few_groups_possible(ctx)) {
       few_groups_ = true;  // the CTA's table stays the local resolution; warps combine before it
       ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
+      if (warp_copies_possible()) plan_warp_copies(ctx);
     }
     local_ = m.local;
     ctx.manifest.reductions.push_back(m);
@@ -583,6 +600,24 @@ class AggregateSink : public SinkEmitter {
           ctx.w.line("hqc_gb_local_fill_i64(" + scratch_ptrs_[i] + ", 2 * " + slots + ", 0);");
         else
           ctx.w.line("hqc_gb_local_fill_i64(" + scratch_ptrs_[i] + ", " + slots + ", " + a.identity + ");");
+      }
+      if (!warp_tables_.empty()) {
+        const std::string table = names::warp_table(agg_->name);
+        ctx.w.line("// This warp's own copy of the table's " + std::to_string(warp_slots_) + " slots (few groups per warp).");
+        ctx.w.line("HQC_LOCAL hqc_i64* " + table + " = " + warp_tables_ + " + hqc_warp() * " + std::to_string(warp_words_) + ";");
+        for (size_t i = 0; i < accs_.size(); ++i)
+          if (first_[i] == i)
+            ctx.w.line("hqc_gb_warp_fill_i64(" + warp_row(i) + ", " + std::to_string(warp_slots_) + ", " + accs_[i].identity + ");");
+      }
+      if (thread_slots_ != 0) {
+        ctx.w.line("// This work-item's own copy of the table's " + std::to_string(thread_slots_) + " slots, in registers.");
+        for (size_t i = 0; i < accs_.size(); ++i) {
+          if (first_[i] != i) continue;
+          std::string init;
+          for (uint64_t slot = 0; slot < thread_slots_; ++slot) init += (slot == 0 ? "" : ", ") + accs_[i].identity;
+          ctx.w.line("hqc_" + accs_[i].type + " " + names::thread_slots(agg_->name, accs_[i].name) + "[" +
+                     std::to_string(thread_slots_) + "] = {" + init + "};");
+        }
       }
       ctx.w.line("HQC_BARRIER();");
     }
@@ -617,6 +652,10 @@ class AggregateSink : public SinkEmitter {
     }
     if (agg_->layout == ir::AggLayout::DirectIndexed) {
       emit_direct_slot(ctx, *agg_);
+      if (thread_slots_ != 0) {
+        emit_thread_slot_updates(ctx);
+        return;
+      }
       if (few_groups_) {
         emit_group_updates(ctx);
         return;
@@ -687,6 +726,22 @@ class AggregateSink : public SinkEmitter {
       }
     } else if (technique_ == ir::Technique::C3) {
       ctx.w.banner("aggregate " + agg_->name + ": one atomic per group per CTA (C3)");
+      if (thread_slots_ != 0) {
+        ctx.w.line("// Each work-item's slots into the CTA's table first: one atomic per slot it touched.");
+        for (uint64_t slot = 0; slot < thread_slots_; ++slot)
+          for (size_t i = 0; i < accs_.size(); ++i)
+            if (first_[i] == i)
+              ctx.w.line("hqc_gb_thread_merge_" + accs_[i].op + "_" + accs_[i].type + "(" + scratch_ptrs_[i] + ", " +
+                         std::to_string(slot) + ", " + names::thread_slots(agg_->name, accs_[i].name) + "[" +
+                         std::to_string(slot) + "]);");
+      }
+      if (!warp_tables_.empty()) {
+        ctx.w.line("// Each warp's copy into the CTA's table first: one atomic per slot the warp touched.");
+        for (size_t i = 0; i < accs_.size(); ++i)
+          if (first_[i] == i)
+            ctx.w.line("hqc_gb_warp_merge_" + accs_[i].op + "_i64(" + scratch_ptrs_[i] + ", " + warp_row(i) + ", " +
+                       std::to_string(warp_slots_) + ", " + accs_[i].identity + ");");
+      }
       ctx.w.line("HQC_BARRIER();");
       const std::string& slots = ctx.require_arg(local_slots_param_);
       const std::string& count = scratch_ptrs_.back();
@@ -726,6 +781,93 @@ class AggregateSink : public SinkEmitter {
     return std::all_of(accs_.begin(), accs_.end(), [](const AccumulatorPlan& a) { return a.op == "sum" || a.type == "i64"; });
   }
 
+  // C3 over a direct-indexed table of at most kThreadSlots slots (the statistics' count) whose
+  // distinct accumulators take at most kThreadSlotWords words, each a SUM, MIN or MAX of 64-bit
+  // integers or a SUM of doubles, in a dialect without warps and a pipeline without probes (see
+  // kThreadSlots): every work-item keeps the slots in registers.
+  bool thread_slots_possible(const KernelContext& ctx) const {
+    if (technique_ != ir::Technique::C3 || agg_->layout != ir::AggLayout::DirectIndexed) return false;
+    if (dialect_table(ctx.dialect).has_simd) return false;
+    for (const ir::PipelineOp& op : ctx.pipeline.ops)
+      if (op.kind == ir::PipelineOpKind::Probe) return false;
+    if (agg_->expected_slots == 0 || agg_->expected_slots > kThreadSlots) return false;
+    uint64_t distinct = 0;
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      if (first_[i] != i) continue;
+      const AccumulatorPlan& a = accs_[i];
+      const bool integer = a.type == "i64" && (a.op == "sum" || a.op == "min" || a.op == "max");
+      if (!a.state.empty() || (!integer && !(a.type == "f64" && a.op == "sum"))) return false;
+      ++distinct;
+    }
+    return distinct * agg_->expected_slots <= kThreadSlotWords;
+  }
+
+  // Per tuple, one block per slot of the work-item's copy (constant indices, so the arrays stay in
+  // registers); a slot past them (data beyond the statistics the kernel was compiled with) goes to
+  // the CTA's table.
+  void emit_thread_slot_updates(KernelContext& ctx) {
+    const std::string flag = names::flag(), g = names::group_index(agg_->name);
+    std::vector<std::string> values(accs_.size());
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i) continue;
+      values[i] = a.input == "1" ? "1" : names::accumulator_input(agg_->name, a.name);
+      if (values[i] != "1") ctx.w.line("const hqc_" + a.type + " " + values[i] + " = " + a.input + ";");
+    }
+    ctx.w.line("// This work-item's own slots, one block per slot; the CTA's table past them.");
+    for (uint64_t slot = 0; slot < thread_slots_; ++slot) {
+      auto block = ctx.w.block("if (" + flag + " && " + g + " == " + std::to_string(slot) + ")");
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        const AccumulatorPlan& a = accs_[i];
+        if (first_[i] != i) continue;
+        const std::string r = names::thread_slots(agg_->name, a.name) + "[" + std::to_string(slot) + "]";
+        if (a.op == "sum")
+          ctx.w.line(r + " += " + values[i] + ";");
+        else
+          ctx.w.line(r + " = hqc_" + a.op + "_i64(" + r + ", " + values[i] + ");");
+      }
+    }
+    auto past = ctx.w.block("if (" + flag + " && " + g + " >= " + std::to_string(thread_slots_) + ")");
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i) continue;
+      ctx.w.line("hqc_gb_local_" + a.op + "_" + a.type + "(" + scratch_ptrs_[i] + ", " + g + ", " + values[i] + ");");
+    }
+  }
+
+  // Few groups per warp whose every accumulator (of the distinct ones) is a 64-bit integer SUM, MIN
+  // or MAX: each warp adds its group totals to its own copy of the slots, without atomics
+  // (device/warp_groups.cuh). The statistics' slot count sizes the copies (few_groups_possible:
+  // known, at most kWarpGroupSlots).
+  bool warp_copies_possible() const {
+    for (size_t i = 0; i < accs_.size(); ++i)
+      if (first_[i] == i && (accs_[i].type != "i64" || (accs_[i].op != "sum" && accs_[i].op != "min" && accs_[i].op != "max")))
+        return false;
+    return true;
+  }
+
+  // One row of warp_slots_ words per distinct accumulator, a warp's rows padded to whole bytes per
+  // thread (the scratchpad is sized per thread of the block).
+  void plan_warp_copies(KernelContext& ctx) {
+    warp_slots_ = agg_->expected_slots;
+    uint64_t rows = 0;
+    warp_row_.assign(accs_.size(), 0);
+    for (size_t i = 0; i < accs_.size(); ++i)
+      if (first_[i] == i) warp_row_[i] = rows++;
+    constexpr uint64_t kWordsPerThreadByte = kWarpLanes / 8;  // a warp's 32 threads x 1 byte = 4 words
+    warp_words_ = (warp_slots_ * rows + kWordsPerThreadByte - 1) / kWordsPerThreadByte * kWordsPerThreadByte;
+    ScratchSize size;
+    size.bytes_per_thread = warp_words_ / kWordsPerThreadByte;
+    warp_tables_ = ctx.add_scratch(names::scratch_pointer(agg_->name, "warp_tables"), "hqc_i64",
+                                   "(HQC_BDIM() / " + std::to_string(kWarpLanes) + ") * " + std::to_string(warp_words_), size);
+  }
+
+  // Accumulator i's row in this warp's copy (its distinct equal's).
+  std::string warp_row(size_t i) const {
+    const uint64_t offset = warp_row_[first_[i]] * warp_slots_;
+    return names::warp_table(agg_->name) + (offset == 0 ? "" : " + " + std::to_string(offset));
+  }
+
   // Every lane's contribution (the identity where it does not qualify), then the warp's qualifying
   // lanes one group at a time: their totals by shuffles, one update of the CTA's table by lane 0.
   // Equal accumulators (first_) share one total and one update; a COUNT's total is the group's
@@ -763,8 +905,17 @@ class AggregateSink : public SinkEmitter {
       else if (narrow != nullptr) total = std::string("hqc_i128_from_i64(") + narrow + values[i] + ", " + lanes + "))";
       ctx.w.line("const hqc_" + a.type + " " + totals[i] + " = " + total + ";");
     }
+    if (!warp_tables_.empty()) {
+      const std::string slots = std::to_string(warp_slots_);
+      auto own = ctx.w.block("if (hqc_lane() == 0 && " + group + " < " + slots + ")");
+      for (size_t i = 0; i < accs_.size(); ++i)
+        if (first_[i] == i) ctx.w.line("hqc_gb_warp_" + accs_[i].op + "_i64(" + warp_row(i) + ", " + group + ", " + totals[i] + ");");
+    }
     {
-      auto lane0 = ctx.w.block("if (hqc_lane() == 0)");
+      // Without warp copies every group; with them, a group past their slots (data beyond the
+      // statistics the kernel was compiled with).
+      auto lane0 = ctx.w.block(warp_tables_.empty() ? std::string("if (hqc_lane() == 0)")
+                                                    : "if (hqc_lane() == 0 && " + group + " >= " + std::to_string(warp_slots_) + ")");
       for (size_t i = 0; i < accs_.size(); ++i) {
         const AccumulatorPlan& a = accs_[i];
         if (first_[i] != i) continue;  // shares the scratchpad of its equal
@@ -858,6 +1009,11 @@ class AggregateSink : public SinkEmitter {
   ir::LocalResolution local_ = ir::LocalResolution::None;
   bool runs_ = false;                      // C2 with warp runs
   bool few_groups_ = false;                // C3 with a warp's groups combined first
+  uint64_t thread_slots_ = 0;              // C3 with each work-item's own slots: how many (0: none)
+  std::string warp_tables_;                // few groups: every warp's copy of the slots ("": none)
+  uint64_t warp_slots_ = 0;                // ... the slots of a copy (the statistics' count)
+  uint64_t warp_words_ = 0;                // ... the words of one warp's copy
+  std::vector<uint64_t> warp_row_;         // ... per distinct accumulator, its row in a copy
 };
 
 }  // namespace

@@ -131,3 +131,32 @@ HQC_FN hqc_i128 hqc_warp_group_sum_i128(hqc_i64 v, hqc_u32 lanes) {
 // A group's 128-bit total into slot g of the CTA's table (group_by.h's hqc_gb_local_sum_i128 adds one
 // 64-bit input).
 HQC_FN void hqc_gb_local_sum_group_i128(HQC_LOCAL hqc_i64* s, hqc_i64 g, hqc_i128 v) { hqc_atomic_add_i128_l(&s[2 * g], v); }
+
+// ---- Few groups, one table per warp: the group totals added without atomics ----
+// Lane 0 of every warp updating the CTA's table makes each update of a 64-bit word a shared-memory
+// compare-and-swap loop (there is no 64-bit shared atomic add), retried while the CTA's other warps
+// update the same few words (TPC-H Q1: four groups, six words each). Where the statistics give the
+// table's slots (at most 16), each warp keeps its own copy of them in the scratchpad instead: lane 0
+// adds a group's totals to its warp's copy with plain loads and stores, and after the tile loop the
+// warp merges its copy into the CTA's table, one atomic per slot it touched. A slot past the copy's
+// (data beyond the statistics the kernel was compiled with) goes to the CTA's table as before.
+//   hqc_gb_warp_fill_i64(t, slots, identity): the warp's copy of one accumulator, `slots` <= 32 words.
+//   hqc_gb_warp_<op>_i64(t, g, v): called by one lane of the warp (lane 0) for slot g < slots.
+//   hqc_gb_warp_merge_<op>_i64(s, t, slots, identity): every lane of the warp, after its last update.
+HQC_FN void hqc_gb_warp_fill_i64(HQC_LOCAL hqc_i64* t, hqc_i32 slots, hqc_i64 identity) {
+  if (hqc_lane() < slots) t[hqc_lane()] = identity;
+}
+HQC_FN void hqc_gb_warp_sum_i64(HQC_LOCAL hqc_i64* t, hqc_i64 g, hqc_i64 v) { t[g] += v; }
+HQC_FN void hqc_gb_warp_min_i64(HQC_LOCAL hqc_i64* t, hqc_i64 g, hqc_i64 v) { t[g] = v < t[g] ? v : t[g]; }
+HQC_FN void hqc_gb_warp_max_i64(HQC_LOCAL hqc_i64* t, hqc_i64 g, hqc_i64 v) { t[g] = v > t[g] ? v : t[g]; }
+#define HQC_GB_WARP_MERGE(OP)                                                                               \
+  HQC_FN void hqc_gb_warp_merge_##OP##_i64(HQC_LOCAL hqc_i64* s, HQC_LOCAL const hqc_i64* t, hqc_i32 slots, \
+                                           hqc_i64 identity) {                                             \
+    __syncwarp(); /* lane 0's stores, seen by the warp's other lanes */                                    \
+    const hqc_i32 lane = hqc_lane();                                                                       \
+    if (lane < slots && t[lane] != identity) hqc_gb_local_##OP##_i64(s, lane, t[lane]);                    \
+  }
+HQC_GB_WARP_MERGE(sum)
+HQC_GB_WARP_MERGE(min)
+HQC_GB_WARP_MERGE(max)
+#undef HQC_GB_WARP_MERGE

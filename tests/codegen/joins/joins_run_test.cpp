@@ -545,18 +545,118 @@ void for_each_model_and_dialect(const char* sql, Body body) {
 
 }  // namespace
 
+TEST_CASE("C3 GROUP BY over a few slots: each work-item keeps them in registers without warps (OpenCL), outside probes") {
+  struct Shape {
+    const char* sql;
+    bool registers;  // expected on OpenCL under the resolution model
+  };
+  const Shape shapes[] = {
+      // f_g: 7 values, so 7 slots; COUNT, SUM, MIN, MAX of integers: 28 words.
+      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g", true},
+      // A SUM of doubles.
+      {"select f_g, count(*) as n, sum(cast(f_v as double precision)) as h from f group by f_g", true},
+      // Behind a probe: the registers would cost the probe's loads in flight.
+      {"select d_k2, count(*) as n from f, d where f_k = d_k group by d_k2", false},
+      // f_g x f_v: 35 slots, above kThreadSlots (16).
+      {"select f_g, f_v, count(*) as n from f group by f_g, f_v", false},
+      // Six distinct accumulators over 7 slots: 42 words, above kThreadSlotWords (40).
+      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi, sum(f_k) as sk, min(f_k) as lk "
+       "from f group by f_g",
+       false},
+  };
+  const planner::DatabaseStatistics stats(database());
+  for (const Shape& shape : shapes) {
+    for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
+      ir::Program program = program_with_stats(shape.sql, model, stats);
+      REQUIRE(program.aggregations.size() == 1);
+      CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
+      const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+      const bool expected = shape.registers && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::OpenCL;
+      CHECK((g.kernels_source.find("hqc_i64 r_agg0_") != std::string::npos) == expected);
+      CHECK((g.kernels_source.find("hqc_gb_thread_merge_sum_i64(s_agg0_") != std::string::npos) == expected);
+    });
+  }
+  // The rows, on every device and configuration (OpenCL runs the registers' path).
+  const Rows& r = rows();
+  std::map<int64_t, std::vector<int64_t>> groups;  // f_g -> count, sum, min, max, sum(f_k), min(f_k)
+  for (size_t i = 0; i < r.f_id.size(); ++i) {
+    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{0, 0, r.f_v[i], r.f_v[i], 0, r.f_k[i]});
+    std::vector<int64_t>& v = it->second;
+    v[0] += 1;
+    v[1] += r.f_v[i];
+    v[2] = std::min<int64_t>(v[2], r.f_v[i]);
+    v[3] = std::max<int64_t>(v[3], r.f_v[i]);
+    v[4] += r.f_k[i];
+    v[5] = std::min<int64_t>(v[5], r.f_k[i]);
+  }
+  Table2 four, six;
+  for (const auto& [k, v] : groups) {
+    four.push_back({k, v[0], v[1], v[2], v[3]});
+    six.push_back({k, v[0], v[1], v[2], v[3], v[4], v[5]});
+  }
+  check(shapes[0].sql, four, false);
+  check(shapes[4].sql, six, false);
+  std::map<int64_t, int64_t> matches;  // d_k2 -> f x d rows with f_k = d_k
+  for (size_t i = 0; i < r.f_id.size(); ++i)
+    for (size_t j = 0; j < r.d_id.size(); ++j)
+      if (r.f_k[i] == r.d_k[j]) ++matches[r.d_k2[j]];
+  Table2 counted;
+  for (const auto& [k, n] : matches) counted.push_back({k, n});
+  check(shapes[2].sql, counted, false);
+}
+
+TEST_CASE("C3 GROUP BY in registers: slots past the statistics' (other data than the kernel was compiled for) take the CTA's table") {
+  // Compiled against statistics in which f_g has 4 values (0..3: 4 slots in registers), run on the
+  // data, where it has 7: groups 4..6 go through the scratchpad table and its flush.
+  Database fewer = database();
+  Column& f_g = fewer.tables.at("f").columns[2];
+  REQUIRE(f_g.name == "f_g");
+  for (int32_t& v : f_g.i32) v %= 4;
+  f_g.compute_stats();
+  const planner::DatabaseStatistics stats(fewer);
+  const char* sql = "select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g";
+  const Rows& r = rows();
+  std::map<int64_t, std::vector<int64_t>> groups;
+  for (size_t i = 0; i < r.f_id.size(); ++i) {
+    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{r.f_g[i], 0, 0, r.f_v[i], r.f_v[i]});
+    it->second[1] += 1;
+    it->second[2] += r.f_v[i];
+    it->second[3] = std::min<int64_t>(it->second[3], r.f_v[i]);
+    it->second[4] = std::max<int64_t>(it->second[4], r.f_v[i]);
+  }
+  REQUIRE(groups.size() == 7);
+  Table2 expected;
+  for (const auto& [k, v] : groups) expected.push_back(v);
+  for (Device& device : devices()) {
+    ir::Program program = program_with_stats(sql, ir::ExecutionModel::Resolution, stats);
+    REQUIRE(program.aggregations.size() == 1);
+    CHECK(program.aggregations[0].expected_slots == 4);
+    const codegen::GeneratedProgram generated = codegen::generate(program, device.dialect);
+    CHECK(generated.kernels_source.find("hqc_i64 r_agg0_n[4]") != std::string::npos);
+    const ir::ParamValues values = ir::resolve_parameters(program, database());
+    const runtime::ExecutablePlan exec = runtime::lower_program(program, values, generated);
+    runtime::Executor executor(*device.backend, nullptr);
+    runtime::Execution run = executor.run(exec, database());
+    run.result.validate();
+    CHECK(result_rows(run.result, true) == expected);
+  }
+}
+
 TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on CUDA, resolution model only") {
   struct Shape {
     const char* sql;
-    bool few;  // expected on CUDA under the resolution model
+    bool few;     // expected on CUDA under the resolution model
+    bool copies;  // ... with each warp's own copy of the slots (64-bit integer accumulators only)
   };
   const Shape shapes[] = {
       // f_g: 7 values, so 7 slots; SUM, COUNT, MIN, MAX of integers.
-      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g", true},
+      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g", true, true},
+      // A SUM of doubles: the warp combines, the CTA's table takes its totals.
+      {"select f_g, count(*) as n, sum(cast(f_v as double precision)) as h from f group by f_g", true, false},
       // f_g x f_v: 35 slots, above kWarpGroupSlots (16).
-      {"select f_g, f_v, count(*) as n from f group by f_g, f_v", false},
+      {"select f_g, f_v, count(*) as n from f group by f_g, f_v", false, false},
       // d_k2 in a match loop (several d rows per f row): lanes leave the warp's step.
-      {"select d_k2, count(*) as n from f, d where f_k = d_k group by d_k2", false},
+      {"select d_k2, count(*) as n from f, d where f_k = d_k group by d_k2", false, false},
   };
   const planner::DatabaseStatistics stats(database());
   for (const Shape& shape : shapes) {
@@ -566,17 +666,26 @@ TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on 
       CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
       const codegen::GeneratedProgram g = codegen::generate(program, dialect);
       const bool expected = shape.few && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
+      const bool copies = expected && shape.copies;
       bool c3 = false;
       for (const codegen::KernelManifest& k : g.kernels) {
         for (const codegen::ManifestReduction& r : k.reductions) {
           if (r.technique != ir::Technique::C3) continue;
           c3 = true;
           if (expected) CHECK(k.block_size_multiple == 32);
+          // The copies are sized per thread: 7 slots x 4 distinct accumulators (COUNT, SUM, MIN,
+          // MAX) = 28 words a warp, 7 bytes a thread.
+          if (copies) CHECK(k.scratch.bytes_per_thread == 7);
+          if (expected && !copies) CHECK(k.scratch.bytes_per_thread == 0);
         }
       }
       if (model == ir::ExecutionModel::Resolution && shape.few) CHECK(c3);
+      if (dialect == codegen::Dialect::Cuda) CHECK(g.kernels_source.find("hqc_gb_thread_merge_sum_i64(s_") == std::string::npos);
       CHECK((g.kernels_source.find("hqc_warp_group_of(") != std::string::npos) == expected);
+      CHECK((g.kernels_source.find("hqc_gb_warp_sum_i64(w_") != std::string::npos) == copies);
+      CHECK((g.kernels_source.find("hqc_gb_warp_merge_max_i64(") != std::string::npos) == copies);
       if (expected) CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+      if (copies) CHECK(test::nvrtc_compile_log(g.source, "sm_75") == "");
     });
   }
 }
@@ -618,9 +727,10 @@ TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops
   }
 }
 
-TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result column its value; small sums in 32 bits") {
+TEST_CASE("C3: equal accumulators keep one scratchpad copy (and register array), and each result column its value; small sums in 32 bits") {
   // COUNT(*), COUNT(f_v) (f_v has no NULL: its input is the same 1) and the table's tuple count are
-  // one; SUM(f_v) twice is one. f_g's 7 slots take C3 (a warp's few groups on CUDA).
+  // one; SUM(f_v) twice is one. f_g's 7 slots take C3 (CUDA: a warp's few groups; OpenCL: each
+  // work-item's slots in registers).
   const char* sql = "select f_g, count(*) as n, count(f_v) as m, sum(f_v) as s, sum(f_v) as s2 from f group by f_g";
   const Rows& r = rows();
   std::map<int64_t, std::pair<int64_t, int64_t>> g;  // f_g -> (rows, sum)
@@ -640,6 +750,13 @@ TEST_CASE("C3: equal accumulators keep one scratchpad copy, and each result colu
          at = gen.kernels_source.find("hqc_gb_local_fill_i64(", at + 1))
       ++fills;
     CHECK(fills == 2);  // the count and the sum, not five arrays
+    if (dialect == codegen::Dialect::OpenCL) {
+      size_t slot_arrays = 0;  // ... and so in each work-item's registers
+      for (size_t at = gen.kernels_source.find("hqc_i64 r_agg0_"); at != std::string::npos;
+           at = gen.kernels_source.find("hqc_i64 r_agg0_", at + 1))
+        ++slot_arrays;
+      CHECK(slot_arrays == 2);
+    }
     if (dialect == codegen::Dialect::Cuda) {
       CHECK(gen.kernels_source.find("hqc_warp_group_count(") != std::string::npos);
       // f_v's bound (statistics) is small: a warp's 32 inputs sum in 32 bits, one reduction
