@@ -543,6 +543,15 @@ void for_each_model_and_dialect(const char* sql, Body body) {
   }
 }
 
+// `sql`, one GROUP BY over a direct-indexed table, generated for `dialect` with `stats`.
+codegen::GeneratedProgram direct_table_program(const char* sql, ir::ExecutionModel model, codegen::Dialect dialect,
+                                               const planner::Statistics& stats) {
+  ir::Program program = program_with_stats(sql, model, stats);
+  REQUIRE(program.aggregations.size() == 1);
+  CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
+  return codegen::generate(program, dialect);
+}
+
 }  // namespace
 
 TEST_CASE("C3 GROUP BY over a few slots: each work-item keeps them in registers without warps (OpenCL), outside probes") {
@@ -567,10 +576,7 @@ TEST_CASE("C3 GROUP BY over a few slots: each work-item keeps them in registers 
   const planner::DatabaseStatistics stats(database());
   for (const Shape& shape : shapes) {
     for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
-      ir::Program program = program_with_stats(shape.sql, model, stats);
-      REQUIRE(program.aggregations.size() == 1);
-      CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
-      const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+      const codegen::GeneratedProgram g = direct_table_program(shape.sql, model, dialect, stats);
       const bool expected = shape.registers && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::OpenCL;
       CHECK((g.kernels_source.find("hqc_i64 r_agg0_") != std::string::npos) == expected);
       CHECK((g.kernels_source.find("hqc_gb_thread_merge_sum_i64(s_agg0_") != std::string::npos) == expected);
@@ -661,10 +667,7 @@ TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on 
   const planner::DatabaseStatistics stats(database());
   for (const Shape& shape : shapes) {
     for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
-      ir::Program program = program_with_stats(shape.sql, model, stats);
-      REQUIRE(program.aggregations.size() == 1);
-      CHECK(program.aggregations[0].layout == ir::AggLayout::DirectIndexed);
-      const codegen::GeneratedProgram g = codegen::generate(program, dialect);
+      const codegen::GeneratedProgram g = direct_table_program(shape.sql, model, dialect, stats);
       const bool expected = shape.few && model == ir::ExecutionModel::Resolution && dialect == codegen::Dialect::Cuda;
       const bool copies = expected && shape.copies;
       bool c3 = false;
