@@ -795,8 +795,7 @@ class AggregateSink : public SinkEmitter {
     for (size_t i = 0; i < accs_.size(); ++i) {
       if (first_[i] != i) continue;
       const AccumulatorPlan& a = accs_[i];
-      const bool integer = a.type == "i64" && (a.op == "sum" || a.op == "min" || a.op == "max");
-      if (!a.state.empty() || (!integer && !(a.type == "f64" && a.op == "sum"))) return false;
+      if (!a.state.empty() || (!integer_sum_min_max(a) && !(a.type == "f64" && a.op == "sum"))) return false;
       ++distinct;
     }
     return distinct * agg_->expected_slots <= kThreadSlotWords;
@@ -841,9 +840,13 @@ class AggregateSink : public SinkEmitter {
   // known, at most kWarpGroupSlots).
   bool warp_copies_possible() const {
     for (size_t i = 0; i < accs_.size(); ++i)
-      if (first_[i] == i && (accs_[i].type != "i64" || (accs_[i].op != "sum" && accs_[i].op != "min" && accs_[i].op != "max")))
-        return false;
+      if (first_[i] == i && !integer_sum_min_max(accs_[i])) return false;
     return true;
+  }
+
+  // A SUM, MIN or MAX of 64-bit integers: what a warp's copy or a work-item's registers hold as is.
+  static bool integer_sum_min_max(const AccumulatorPlan& a) {
+    return a.type == "i64" && (a.op == "sum" || a.op == "min" || a.op == "max");
   }
 
   // One row of warp_slots_ words per distinct accumulator, a warp's rows padded to whole bytes per
