@@ -67,7 +67,7 @@ const DialectTable kCuda = {
     // 16-byte aligned as a whole-program compile aligns it, also when compiled as relocatable code
     // (nvrtc_compile_module), which would align it to 8 and lose 16-byte scratchpad accesses.
     "extern __shared__ __attribute__((aligned(16))) hqc_u64 hqc_scratch[];",
-    {"device/warp.cuh"},
+    {"device/loads.cuh", "device/warp.cuh"},
     {"device/warp_groups.cuh"},
 };
 
@@ -134,7 +134,7 @@ const DialectTable kOpenCL = {
     "",  // no independent lanes to reconverge
     ", __local hqc_u64* hqc_scratch",
     "",
-    {"device/atomics_cas.cl"},
+    {"device/loads.cl", "device/atomics_cas.cl"},
     {},
 };
 

@@ -38,6 +38,9 @@ struct KernelContext {
   std::vector<ScratchRegion> scratch;
   // Scratchpad word of hqc_cta_any() for CTA-uniform match loops (empty: loops are per work-item).
   std::string match_any_scratch;
+  // Several tiles per iteration (SinkEmitter::tiles_per_iteration): columns load through the flat
+  // (branch-free) loads of device/tile.h, so that one tile's loads do not wait for another's.
+  bool flat_loads = false;
 
   // Register variable of an attribute of this pipeline.
   std::string variable(const std::string& source, const std::string& name) const;
@@ -90,6 +93,13 @@ class SinkEmitter {
   virtual void begin_tuple(KernelContext&) {}
   virtual void in_loop(KernelContext& ctx) = 0;      // last statement(s) of a tile iteration
   virtual void after_loop(KernelContext& ctx) = 0;   // global propagation after the tile loop
+  // Tiles per iteration of the tile loop (known once plan() ran). 1: one tile of HQC_BDIM() rows.
+  // Above 1, each iteration takes that many consecutive tiles, the operators and in_loop() once per
+  // tile in an unrolled loop (so a work-item has that many rows' loads in flight), between
+  // before_tiles() (declares what in_loop() keeps of each tile) and after_tiles() (uses it).
+  virtual uint32_t tiles_per_iteration() const { return 1; }
+  virtual void before_tiles(KernelContext&) {}
+  virtual void after_tiles(KernelContext&) {}
 };
 
 // The sink of `kernel` (a compound kernel, or a multi-pass count / write kernel) of `pipeline`.

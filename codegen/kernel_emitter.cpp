@@ -9,6 +9,12 @@
 //       <loads / filters / probes / maps>     // operator_emitter.cpp
 //       <sink: per tile>                      // sink_emitter.cpp
 //     }
+//     -- or, where the sink takes T tiles per iteration (SinkEmitter::tiles_per_iteration) --
+//     for (tile_block ...) {                  // grid-stride over blocks of T tiles
+//       <sink: before the tiles>              // what it keeps of each tile
+//       for (tile_step ...) { <as above> }    // unrolled: T tiles' loads in flight at once
+//       <sink: after the tiles>               // e.g. one warp combining of all T tiles
+//     }
 //     <sink: after the loop>                  // B3/C3 global propagation
 //   }
 //
@@ -181,6 +187,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
   detail::KernelContext ctx{program, pipeline, kernel, dialect, w, manifest, {}};
   std::unique_ptr<detail::SinkEmitter> sink = detail::make_sink_emitter(pipeline, kernel);
   sink->plan(ctx);
+  ctx.flat_loads = sink->tiles_per_iteration() > 1;
   detail::plan_operators(ctx);
 
   // Arguments: the IR's order; the scratchpad (if any) last, where HQC_SCRATCH_PARAMS puts it.
@@ -230,13 +237,34 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
   sink->before_loop(ctx);
   {
     const std::string rows = ctx.require_arg(pipeline.source.rows_param);
+    const auto tile_body = [&](const char* items) {
+      w.line(std::string("const hqc_i32 ") + names::tile_items() + " = " + items + "(" + names::tile() + ", " + rows + ");");
+      w.line(std::string("hqc_i32 ") + names::flag() + " = hqc_tile_valid(" + names::tile_items() + ");");
+      sink->begin_tuple(ctx);
+      detail::emit_operators(ctx, [&] { sink->in_loop(ctx); });
+    };
     w.blank();
-    auto loop = w.block(std::string("for (hqc_i64 ") + names::tile() + " = hqc_tile_first(); " + names::tile() + " < " +
-                        rows + "; " + names::tile() + " += hqc_tile_stride())");
-    w.line(std::string("const hqc_i32 ") + names::tile_items() + " = hqc_tile_items(" + names::tile() + ", " + rows + ");");
-    w.line(std::string("hqc_i32 ") + names::flag() + " = hqc_tile_valid(" + names::tile_items() + ");");
-    sink->begin_tuple(ctx);
-    detail::emit_operators(ctx, [&] { sink->in_loop(ctx); });
+    const uint32_t tiles = sink->tiles_per_iteration();
+    if (tiles == 1) {
+      auto loop = w.block(std::string("for (hqc_i64 ") + names::tile() + " = hqc_tile_first(); " + names::tile() + " < " +
+                          rows + "; " + names::tile() + " += hqc_tile_stride())");
+      tile_body("hqc_tile_items");
+    } else {
+      // Blocks of `tiles` consecutive tiles per CTA, grid-strided; a tile past the rows has no valid
+      // row (hqc_tile_items() <= 0), so the unrolled loop needs no bound of its own.
+      const std::string n = std::to_string(tiles), block = names::tile_block(), step = names::tile_step();
+      auto loop = w.block("for (hqc_i64 " + block + " = hqc_tile_first() * " + n + "; " + block + " < " + rows + "; " +
+                          block + " += hqc_tile_stride() * " + n + ")");
+      w.line("hqc_tile_block_begin();");
+      sink->before_tiles(ctx);
+      w.line("#pragma unroll");
+      {
+        auto steps = w.block("for (hqc_i32 " + step + " = 0; " + step + " < " + n + "; ++" + step + ")");
+        w.line(std::string("const hqc_i64 ") + names::tile() + " = " + block + " + " + step + " * (hqc_i64)HQC_BDIM();");
+        tile_body("hqc_tile_rows");
+      }
+      sink->after_tiles(ctx);
+    }
   }
   sink->after_loop(ctx);
 }

@@ -37,6 +37,15 @@ std::string warp_pending(const std::string& state) { return "pending_" + state; 
 std::string warp_group(const std::string& state) { return "group_" + state; }
 std::string warp_lanes(const std::string& state) { return "lanes_" + state; }
 std::string warp_table(const std::string& state) { return "w_" + state; }
+std::string tile_flags(const std::string& state) { return "tf_" + state; }
+std::string tile_groups(const std::string& state) { return "tg_" + state; }
+std::string tile_values(const std::string& state, const std::string& accumulator) {
+  return "tv_" + state + "_" + ir::sanitize_identifier(accumulator);
+}
+std::string lane_rows_left(const std::string& state) { return "left_" + state; }
+std::string lane_lead_group(const std::string& state) { return "lead_" + state; }
+std::string lane_hits(const std::string& state) { return "hits_" + state; }
+std::string lane_hit(const std::string& state) { return "hit_" + state; }
 std::string thread_slots(const std::string& state, const std::string& accumulator) {
   return "r_" + state + "_" + ir::sanitize_identifier(accumulator);
 }

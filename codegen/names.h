@@ -15,6 +15,10 @@ namespace hqc::codegen::names {
 inline const char* tile() { return "tile"; }
 inline const char* tile_items() { return "tile_items"; }
 inline const char* flag() { return "flag"; }                 // tuple still qualifies
+// Several tiles per iteration (SinkEmitter::tiles_per_iteration): the first tile of the iteration,
+// and which of its tiles the unrolled loop is at.
+inline const char* tile_block() { return "tile_block"; }
+inline const char* tile_step() { return "tile_step"; }
 inline const char* scratch_base() { return "hqc_scratch"; }  // dialect prelude: HQC_SCRATCH_BEGIN/PARAMS
 
 // Slot of the match of probe op `op_id` (-1 = no match).
@@ -68,6 +72,17 @@ std::string warp_lanes(const std::string& state);
 std::string warp_total(const std::string& state, const std::string& accumulator);
 // ... and, where each warp keeps its own copy of the table's slots, this warp's copy, "w_agg0".
 std::string warp_table(const std::string& state);
+// ... over several tiles per iteration: each tile's flag, group and accumulator input kept until the
+// warp combines them, "tf_agg0", "tg_agg0", "tv_agg0_<accumulator>" (arrays of one per tile); this
+// lane's qualifying rows not yet taken, one bit per tile, "left_agg0"; the group of the first of
+// them, "lead_agg0"; those in the group taken, "hits_agg0", and whether a tile's row is, "hit_agg0".
+std::string tile_flags(const std::string& state);
+std::string tile_groups(const std::string& state);
+std::string tile_values(const std::string& state, const std::string& accumulator);
+std::string lane_rows_left(const std::string& state);
+std::string lane_lead_group(const std::string& state);
+std::string lane_hits(const std::string& state);
+std::string lane_hit(const std::string& state);
 // C3 with each work-item's own slots in registers: an accumulator's array of them, "r_agg0_<accumulator>".
 std::string thread_slots(const std::string& state, const std::string& accumulator);
 // Write position of a materialization: "pos_out0".

@@ -145,16 +145,19 @@ class OperatorWriter {
     throw Error(ErrorKind::Internal, ctx_.where() + ": " + b.attr.name + " is no column of aggregation " + agg.name);
   }
 
-  // Element hqc_tile_row(tile) of a column of 128-bit values (two words per row).
-  std::string load_i128(const std::string& buffer) const {
-    return narrowed_ ? "hqc_pred_load_i128(" + buffer + ", " + names::tile() + ", " + names::flag() + ")"
-                     : "hqc_load_i128(" + buffer + ", " + names::tile() + ", " + names::tile_items() + ")";
+  // This tile's element of `buffer` by device/tile.h's load of suffix `t`: only where the row still
+  // qualifies once a filter or probe narrowed the rows (hqc_pred_load_*), and the flat (branch-free)
+  // form in a kernel over several tiles per iteration (KernelContext::flat_loads).
+  std::string tile_load(const std::string& t, const std::string& buffer) const {
+    const std::string family = std::string(ctx_.flat_loads ? "hqc_flat_" : "hqc_") + (narrowed_ ? "pred_load_" : "load_");
+    return family + t + "(" + buffer + ", " + names::tile() + ", " + (narrowed_ ? names::flag() : names::tile_items()) + ")";
   }
 
+  // Element hqc_tile_row(tile) of a column of 128-bit values (two words per row).
+  std::string load_i128(const std::string& buffer) const { return tile_load("i128", buffer); }
+
   std::string load_of(const ir::Buffer& buffer, const std::string& to) const {
-    const char* t = template_suffix(buffer.element);
-    std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + buffer.name + ", " + names::tile() + ", " + names::flag() + ")"
-                                 : std::string("hqc_load_") + t + "(" + buffer.name + ", " + names::tile() + ", " + names::tile_items() + ")";
+    const std::string load = tile_load(template_suffix(buffer.element), buffer.name);
     return to == element_type(buffer.element) ? load : "(" + to + ")" + load;
   }
 
@@ -189,10 +192,7 @@ class OperatorWriter {
         continue;
       }
       const char* t = arg->kind == ir::KernelArg::Kind::Column ? column_load_suffix(*arg) : template_suffix(arg->type);
-      std::string load = narrowed_ ? std::string("hqc_pred_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
-                                         names::flag() + ")"
-                                   : std::string("hqc_load_") + t + "(" + arg->name + ", " + names::tile() + ", " +
-                                         names::tile_items() + ")";
+      std::string load = tile_load(t, arg->name);
       // A narrowed column (ir pass narrow_columns) is widened to its type as it is loaded.
       if (arg->kind == ir::KernelArg::Kind::Column && arg->stored_bytes != 0) load = std::string("(") + element_type(arg->type) + ")" + load;
       ctx_.w.line(std::string("const ") + element_type(arg->type) + " " + b.variable + " = " + load + ";");

@@ -498,6 +498,18 @@ constexpr uint64_t kWarpGroupSlots = 16;
 constexpr uint64_t kThreadSlots = 16;
 constexpr uint64_t kThreadSlotWords = 40;
 constexpr uint64_t kWarpLanes = 32;  // CUDA's warp: the only dialect with the few-groups path
+// Tiles per iteration of the tile loop (SinkEmitter::tiles_per_iteration) where the sink keeps
+// per-thread state over them, so that a work-item has that many rows' chains of loads in flight
+// (with the flat loads, device/tile.h). H200, SF 10, against one tile
+// (bench/results/2026-12-02-h200-tiles):
+//   - B3 on CUDA, 4: TPC-H q6 0.54x, q14 0.85x, q19 0.97x (2 tiles: 0.63x, 0.95x, 1.03x). On NVIDIA
+//     OpenCL more tiles were slower (q6 1.67x, q19 3.0x): one tile there.
+//   - the few-groups path with warp copies, 2: its group loop runs once per group and iteration,
+//     not per tile (TPC-H Q1 0.86x; 4 tiles: 0.94x at 96 registers, and q12 1.11x).
+//   - the thread slots in registers (OpenCL), 4: TPC-H Q1 0.86x on NVIDIA OpenCL.
+constexpr uint32_t kRegisterTiles = 4;
+constexpr uint32_t kWarpGroupTiles = 2;
+constexpr uint32_t kThreadSlotTiles = 4;
 
 class AggregateSink : public SinkEmitter {
  public:
@@ -566,8 +578,10 @@ class AggregateSink : public SinkEmitter {
                                              std::to_string(agg_->key_lanes) + " key lanes");
     }
     technique_ = m.technique;
+    if (technique_ == ir::Technique::B3 && dialect_table(ctx.dialect).has_simd) tiles_ = kRegisterTiles;
     if (thread_slots_possible(ctx)) {
       thread_slots_ = agg_->expected_slots;
+      tiles_ = kThreadSlotTiles;
     } else if (warp_runs_possible(ctx)) {
       runs_ = true;
       m.local = ir::LocalResolution::Simd;
@@ -575,7 +589,10 @@ class AggregateSink : public SinkEmitter {
     } else if (few_groups_possible(ctx)) {
       few_groups_ = true;  // the CTA's table stays the local resolution; warps combine before it
       ctx.manifest.block_size_multiple = std::max<uint32_t>(ctx.manifest.block_size_multiple, 32);
-      if (warp_copies_possible()) plan_warp_copies(ctx);
+      if (warp_copies_possible()) {
+        plan_warp_copies(ctx);
+        tiles_ = kWarpGroupTiles;
+      }
     }
     local_ = m.local;
     ctx.manifest.reductions.push_back(m);
@@ -657,7 +674,10 @@ class AggregateSink : public SinkEmitter {
         return;
       }
       if (few_groups_) {
-        emit_group_updates(ctx);
+        if (tiles_ > 1)
+          emit_tile_keep(ctx);
+        else
+          emit_group_updates(ctx);
         return;
       }
     } else {
@@ -695,6 +715,24 @@ class AggregateSink : public SinkEmitter {
       else
         ctx.w.line("hqc_gb_global_" + a.op + "_" + a.type + "(" + a.pointer + ", " + state_arg(a) + g + ", " + a.input + ");");
     }
+  }
+
+  uint32_t tiles_per_iteration() const override { return tiles_; }
+
+  // Few groups over several tiles: what in_loop keeps of each tile (emit_tile_keep).
+  void before_tiles(KernelContext& ctx) override {
+    if (!few_groups_) return;
+    const std::string n = "[" + std::to_string(tiles_) + "]";
+    ctx.w.line("// Each tile's row of this lane, kept until the warp combines the " + std::to_string(tiles_) + " tiles' rows.");
+    ctx.w.line("hqc_i32 " + names::tile_flags(agg_->name) + n + ";");
+    ctx.w.line("hqc_i64 " + names::tile_groups(agg_->name) + n + ";");
+    for (size_t i = 0; i < accs_.size(); ++i)
+      if (first_[i] == i && !counts_lanes(accs_[i]))
+        ctx.w.line("hqc_i64 " + names::tile_values(agg_->name, accs_[i].name) + n + ";");
+  }
+
+  void after_tiles(KernelContext& ctx) override {
+    if (few_groups_) emit_tiles_group_updates(ctx);
   }
 
   void after_loop(KernelContext& ctx) override {
@@ -893,6 +931,82 @@ class AggregateSink : public SinkEmitter {
     auto loop = ctx.w.block("while (" + pending + " != 0u)");
     ctx.w.line("const hqc_i64 " + group + " = hqc_warp_group_of(" + pending + ", " + g + ");");
     ctx.w.line("const hqc_u32 " + lanes + " = hqc_warp_group_lanes(" + flag + ", " + g + ", " + group + ");");
+    emit_group_totals(ctx, values, "hqc_warp_group_count(" + lanes + ")", 1);
+    ctx.w.line(pending + " &= ~" + lanes + ";");
+  }
+
+  // Few groups over several tiles, per tile (inside the unrolled loop): the flag, group and each
+  // distinct accumulator's input (the identity where the row does not qualify) into before_tiles'
+  // arrays.
+  void emit_tile_keep(KernelContext& ctx) {
+    const std::string flag = names::flag(), step = "[" + std::string(names::tile_step()) + "]";
+    ctx.w.line(names::tile_flags(agg_->name) + step + " = " + flag + ";");
+    ctx.w.line(names::tile_groups(agg_->name) + step + " = " + names::group_index(agg_->name) + ";");
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i || counts_lanes(a)) continue;
+      ctx.w.line(names::tile_values(agg_->name, a.name) + step + " = " + flag + " ? " + a.input + " : " + a.identity + ";");
+    }
+  }
+
+  // Few groups over several tiles, after them: the warp's qualifying rows of all its tiles one group
+  // at a time. The group taken is the first row left of the lowest lane with rows left; each lane
+  // combines its rows of that group first (the tiles' loop unrolled: constant indices, registers),
+  // then the warp's totals and one update as emit_group_updates does.
+  void emit_tiles_group_updates(KernelContext& ctx) {
+    const std::string& name = agg_->name;
+    const std::string left = names::lane_rows_left(name), lead = names::lane_lead_group(name);
+    const std::string hits = names::lane_hits(name), hit = names::lane_hit(name);
+    const std::string pending = names::warp_pending(name), group = names::warp_group(name), lanes = names::warp_lanes(name);
+    const std::string flags = names::tile_flags(name), groups = names::tile_groups(name), step = names::tile_step();
+    const std::string n = std::to_string(tiles_);
+    const std::string each_tile = "for (hqc_i32 " + step + " = 0; " + step + " < " + n + "; ++" + step + ")";
+    ctx.w.line("// The warp's qualifying rows of its " + n + " tiles one group at a time: one update of the CTA's table per group.");
+    ctx.w.line("hqc_u32 " + left + " = 0u;");
+    ctx.w.line("#pragma unroll");
+    ctx.w.line(each_tile + " " + left + " |= (hqc_u32)(" + flags + "[" + step + "] != 0) << " + step + ";");
+    ctx.w.line("hqc_u32 " + pending + " = HQC_BALLOT(" + left + " != 0u);");
+    auto loop = ctx.w.block("while (" + pending + " != 0u)");
+    ctx.w.line("hqc_i64 " + lead + " = 0;");
+    ctx.w.line("#pragma unroll");
+    ctx.w.line("for (hqc_i32 " + step + " = " + n + " - 1; " + step + " >= 0; --" + step + ")");
+    ctx.w.line("  if ((" + left + " >> " + step + ") & 1u) " + lead + " = " + groups + "[" + step + "];");
+    ctx.w.line("const hqc_i64 " + group + " = hqc_warp_group_of(" + pending + ", " + lead + ");");
+    ctx.w.line("hqc_u32 " + hits + " = 0u;");
+    std::vector<std::string> values(accs_.size());
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i || counts_lanes(a)) continue;
+      values[i] = names::accumulator_input(name, a.name);
+      ctx.w.line("hqc_i64 " + values[i] + " = " + a.identity + ";");
+    }
+    ctx.w.line("#pragma unroll");
+    {
+      auto tiles = ctx.w.block(each_tile);
+      ctx.w.line("const hqc_i32 " + hit + " = ((" + left + " >> " + step + ") & 1u) && " + groups + "[" + step + "] == " + group + ";");
+      ctx.w.line(hits + " |= (hqc_u32)" + hit + " << " + step + ";");
+      for (size_t i = 0; i < accs_.size(); ++i) {
+        if (values[i].empty()) continue;
+        const AccumulatorPlan& a = accs_[i];
+        const std::string kept = names::tile_values(name, a.name) + "[" + step + "]";
+        if (a.op == "sum")
+          ctx.w.line(values[i] + " += " + hit + " ? " + kept + " : 0;");
+        else
+          ctx.w.line(values[i] + " = " + hit + " ? hqc_" + a.op + "_i64(" + values[i] + ", " + kept + ") : " + values[i] + ";");
+      }
+    }
+    ctx.w.line("const hqc_u32 " + lanes + " = HQC_BALLOT(" + hits + " != 0u);");
+    emit_group_totals(ctx, values, "hqc_warp_group_count_rows(" + hits + ")", tiles_);
+    ctx.w.line(left + " &= ~" + hits + ";");
+    ctx.w.line(pending + " = HQC_BALLOT(" + left + " != 0u);");
+  }
+
+  // The warp's totals of the group taken (`values`: each distinct accumulator's contribution of this
+  // lane, "" for a COUNT, whose total is `count_total`; each lane adds up to `rows_per_lane` rows),
+  // then lane 0's one update: of the warp's copy, or of the CTA's table.
+  void emit_group_totals(KernelContext& ctx, const std::vector<std::string>& values, const std::string& count_total,
+                         uint64_t rows_per_lane) {
+    const std::string group = names::warp_group(agg_->name), lanes = names::warp_lanes(agg_->name);
     std::vector<std::string> totals(accs_.size());
     for (size_t i = 0; i < accs_.size(); ++i) {
       const AccumulatorPlan& a = accs_[i];
@@ -902,8 +1016,10 @@ class AggregateSink : public SinkEmitter {
       }
       totals[i] = names::warp_total(agg_->name, a.name);
       std::string total = "hqc_warp_group_" + a.op + "_" + a.type + "(" + values[i] + ", " + lanes + ")";
-      const char* narrow = lane_sum_fits(a, 0) ? "hqc_warp_group_sum_small(" : lane_sum_fits(a, 16) ? "hqc_warp_group_sum_split(" : nullptr;
-      if (counts_lanes(a)) total = "hqc_warp_group_count(" + lanes + ")";
+      const char* narrow = lane_sum_fits(a, 0, rows_per_lane)    ? "hqc_warp_group_sum_small("
+                           : lane_sum_fits(a, 16, rows_per_lane) ? "hqc_warp_group_sum_split("
+                                                                 : nullptr;
+      if (counts_lanes(a)) total = count_total;
       else if (narrow != nullptr && a.type == "i64") total = narrow + values[i] + ", " + lanes + ")";
       else if (narrow != nullptr) total = std::string("hqc_i128_from_i64(") + narrow + values[i] + ", " + lanes + "))";
       ctx.w.line("const hqc_" + a.type + " " + totals[i] + " = " + total + ";");
@@ -914,19 +1030,16 @@ class AggregateSink : public SinkEmitter {
       for (size_t i = 0; i < accs_.size(); ++i)
         if (first_[i] == i) ctx.w.line("hqc_gb_warp_" + accs_[i].op + "_i64(" + warp_row(i) + ", " + group + ", " + totals[i] + ");");
     }
-    {
-      // Without warp copies every group; with them, a group past their slots (data beyond the
-      // statistics the kernel was compiled with).
-      auto lane0 = ctx.w.block(warp_tables_.empty() ? std::string("if (hqc_lane() == 0)")
-                                                    : "if (hqc_lane() == 0 && " + group + " >= " + std::to_string(warp_slots_) + ")");
-      for (size_t i = 0; i < accs_.size(); ++i) {
-        const AccumulatorPlan& a = accs_[i];
-        if (first_[i] != i) continue;  // shares the scratchpad of its equal
-        const std::string call = a.type == "i128" ? "hqc_gb_local_sum_group_i128(" : "hqc_gb_local_" + a.op + "_" + a.type + "(";
-        ctx.w.line(call + scratch_ptrs_[i] + ", " + group + ", " + totals[i] + ");");
-      }
+    // Without warp copies every group; with them, a group past their slots (data beyond the
+    // statistics the kernel was compiled with).
+    auto lane0 = ctx.w.block(warp_tables_.empty() ? std::string("if (hqc_lane() == 0)")
+                                                  : "if (hqc_lane() == 0 && " + group + " >= " + std::to_string(warp_slots_) + ")");
+    for (size_t i = 0; i < accs_.size(); ++i) {
+      const AccumulatorPlan& a = accs_[i];
+      if (first_[i] != i) continue;  // shares the scratchpad of its equal
+      const std::string call = a.type == "i128" ? "hqc_gb_local_sum_group_i128(" : "hqc_gb_local_" + a.op + "_" + a.type + "(";
+      ctx.w.line(call + scratch_ptrs_[i] + ", " + group + ", " + totals[i] + ");");
     }
-    ctx.w.line(pending + " &= ~" + lanes + ";");
   }
 
   // The group of each lane, the runs of neighbouring lanes in one group, the runs' totals, then one
@@ -970,7 +1083,7 @@ class AggregateSink : public SinkEmitter {
         if (first_[i] != i) continue;
         if (counts_lanes(a))
           ctx.w.line(values[i] + " = (hqc_i64)(hqc_lane() - " + first + " + 1);");
-        else if (a.type == "i64" && lane_sum_fits(a, 0))
+        else if (a.type == "i64" && lane_sum_fits(a, 0, 1))
           ctx.w.line(values[i] + " = hqc_warp_run_sum_small(" + values[i] + ", " + first + ");");
         else
           ctx.w.line(values[i] + " = hqc_warp_run_" + a.op + "_" + a.type + "(" + values[i] + ", " + first + ");");
@@ -991,11 +1104,13 @@ class AggregateSink : public SinkEmitter {
 
   // A COUNT (or any SUM of 1): its total over lanes is how many there are.
   static bool counts_lanes(const AccumulatorPlan& a) { return a.op == "sum" && a.type == "i64" && a.input == "1"; }
-  // An integer SUM whose inputs, split at bit `split` (0: whole), add up over a warp's 32 lanes within
-  // 32 bits (a signed high part and an unsigned low part of `split` bits): by its statistics bound.
-  static bool lane_sum_fits(const AccumulatorPlan& a, unsigned split) {
+  // An integer SUM whose inputs, `rows_per_lane` of them added in each lane and split at bit `split`
+  // (0: whole), add up over a warp's 32 lanes within 32 bits (a signed high part and an unsigned low
+  // part of `split` bits): by its statistics bound.
+  static bool lane_sum_fits(const AccumulatorPlan& a, unsigned split, uint64_t rows_per_lane) {
     if (a.op != "sum" || (a.type != "i64" && a.type != "i128") || a.input_bound == 0) return false;
-    const uint64_t high = static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) / kWarpLanes - (split == 0 ? 0 : 1);
+    const uint64_t high = static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) / (kWarpLanes * rows_per_lane) -
+                          (split == 0 ? 0 : 1);
     return (a.input_bound >> split) <= high;
   }
 
@@ -1013,6 +1128,7 @@ class AggregateSink : public SinkEmitter {
   bool runs_ = false;                      // C2 with warp runs
   bool few_groups_ = false;                // C3 with a warp's groups combined first
   uint64_t thread_slots_ = 0;              // C3 with each work-item's own slots: how many (0: none)
+  uint32_t tiles_ = 1;                     // tiles per iteration of the tile loop
   std::string warp_tables_;                // few groups: every warp's copy of the slots ("": none)
   uint64_t warp_slots_ = 0;                // ... the slots of a copy (the statistics' count)
   uint64_t warp_words_ = 0;                // ... the words of one warp's copy

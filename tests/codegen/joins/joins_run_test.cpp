@@ -693,6 +693,63 @@ TEST_CASE("C3 GROUP BY over a few slots: a warp combines its lanes per group on 
   }
 }
 
+// Several tiles per iteration (SinkEmitter::tiles_per_iteration, sink_emitter.cpp's kRegisterTiles,
+// kWarpGroupTiles, kThreadSlotTiles): B3 on CUDA takes 4, the few-groups path with warp copies 2, the
+// thread slots in registers (OpenCL) 4, everything else 1; only kernels over several tiles use the
+// flat loads. f's 3,000 rows end in a partial block of tiles on PoCL, which runs the thread slots'.
+TEST_CASE("several tiles per iteration: B3 and the few-groups path on CUDA, the thread slots on OpenCL; flat loads only there") {
+  struct Shape {
+    const char* sql;
+    uint32_t cuda_tiles;    // under the resolution model
+    uint32_t opencl_tiles;  // under the resolution model
+  };
+  const Shape shapes[] = {
+      {"select sum(f_v) as s, count(*) as n from f where f_k > 20 and f_g <> 3", 4, 1},
+      {"select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g", 2, 4},
+      {"select f_id, f_v from f where f_k > 150", 1, 1},
+      {"select f_g, f_v, count(*) as n from f group by f_g, f_v", 1, 1},
+  };
+  const planner::DatabaseStatistics stats(database());
+  for (const Shape& shape : shapes) {
+    for_each_model_and_dialect(shape.sql, [&](ir::ExecutionModel model, codegen::Dialect dialect) {
+      const codegen::GeneratedProgram g = codegen::generate(program_with_stats(shape.sql, model, stats), dialect);
+      // The pipelined model: one atomic per tuple, one tile per iteration.
+      const uint32_t tiles = model == ir::ExecutionModel::Pipelined ? 1
+                             : dialect == codegen::Dialect::Cuda    ? shape.cuda_tiles
+                                                                    : shape.opencl_tiles;
+      const std::string frame = "tile_block = hqc_tile_first() * " + std::to_string(tiles) + ";";
+      CHECK((g.kernels_source.find(frame) != std::string::npos) == (tiles > 1));
+      CHECK((g.kernels_source.find("tile_block") != std::string::npos) == (tiles > 1));
+      CHECK((g.kernels_source.find("hqc_flat_load_") != std::string::npos) == (tiles > 1));
+      CHECK((g.kernels_source.find("hqc_load_i") != std::string::npos) == (tiles == 1));
+      const bool kept = tiles > 1 && dialect == codegen::Dialect::Cuda && shape.cuda_tiles == 2;
+      CHECK((g.kernels_source.find("hqc_i64 tg_agg0[2];") != std::string::npos) == kept);
+      CHECK((g.kernels_source.find("hqc_warp_group_count_rows(hits_agg0)") != std::string::npos) == kept);
+      if (dialect == codegen::Dialect::Cuda && tiles > 1) {
+        CHECK(test::nvrtc_compile_log(g.source, "sm_90") == "");
+        CHECK(test::nvrtc_compile_log(g.source, test::nvrtc_oldest_architecture()) == "");
+      }
+    });
+  }
+  // The rows on every device and configuration.
+  const Rows& r = rows();
+  int64_t sum = 0, count = 0;
+  for (size_t i = 0; i < r.f_id.size(); ++i)
+    if (r.f_k[i] > 20 && r.f_g[i] != 3) sum += r.f_v[i], ++count;
+  check(shapes[0].sql, {{sum, count}}, true);
+  std::map<int64_t, std::vector<int64_t>> groups;
+  for (size_t i = 0; i < r.f_id.size(); ++i) {
+    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{r.f_g[i], 0, 0, r.f_v[i], r.f_v[i]});
+    it->second[1] += 1;
+    it->second[2] += r.f_v[i];
+    it->second[3] = std::min<int64_t>(it->second[3], r.f_v[i]);
+    it->second[4] = std::max<int64_t>(it->second[4], r.f_v[i]);
+  }
+  Table2 grouped;
+  for (const auto& [k, v] : groups) grouped.push_back(v);
+  check(shapes[1].sql, grouped, false);
+}
+
 TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops, resolution model only") {
   struct Shape {
     const char* sql;
