@@ -469,6 +469,25 @@ class KernelWalker {
       return;
     }
     if (const auto* call = dyn_cast<CallExpr>(s)) return walk_call(call, f);
+    if (const auto* a = dyn_cast<GCCAsmStmt>(s)) {
+      // Inline PTX (device/loads.cuh's predicated loads): a pointer input is a load through it,
+      // issued only where the other inputs (the predicate) hold, as `pred ? *p : 0` would be.
+      const size_t depth = guards_.size();
+      for (unsigned i = 0; i < a->getNumInputs(); ++i) {
+        const Expr* in = a->getInputExpr(i);
+        if (in->getType()->isPointerType()) continue;
+        walk(in, f);
+        guards_.push_back({in, &f, false});
+      }
+      for (unsigned i = 0; i < a->getNumInputs(); ++i) {
+        const Expr* in = a->getInputExpr(i);
+        if (!in->getType()->isPointerType()) continue;
+        record_access(in, s, f, true, false);
+        walk_address(in, f);
+      }
+      guards_.resize(depth);
+      return;
+    }
     if (const auto* d = dyn_cast<DeclStmt>(s)) {
       for (const Decl* decl : d->decls())
         if (const auto* v = dyn_cast<VarDecl>(decl)) {

@@ -12,32 +12,21 @@
 // The loads are plain ld.global (not .nc): a kernel may read a buffer that another of its steps
 // writes. Not volatile: a load of data the kernel does not write may be moved or merged freely.
 
-#define HQC_LOAD_IF_PTX(name, type, ptx, constraint, zero)                                            \
+// ld: the loaded type (8- and 16-bit values sign-extended into a 32-bit register); mov: the
+// register's type for the zero.
+#define HQC_LOAD_IF_PTX(name, type, ld, mov, constraint, zero)                                        \
   HQC_FN type hqc_load_if_##name(HQC_GLOBAL const void* p, hqc_i32 pred) {                          \
     type v;                                                                                           \
-    asm("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\tmov." ptx " %0, " zero ";\n\t@q ld.global." ptx \
+    asm("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\tmov." mov " %0, " zero ";\n\t@q ld.global." ld \
         " %0, [%1];\n\t}"                                                                             \
         : "=" constraint(v)                                                                           \
         : "l"(p), "r"(pred));                                                                         \
     return v;                                                                                         \
   }
-HQC_LOAD_IF_PTX(i32, hqc_i32, "s32", "r", "0")
-HQC_LOAD_IF_PTX(i64, hqc_i64, "s64", "l", "0")
-HQC_LOAD_IF_PTX(u64, hqc_u64, "u64", "l", "0")
-HQC_LOAD_IF_PTX(f64, hqc_f64, "f64", "d", "0d0000000000000000")
+HQC_LOAD_IF_PTX(i8, hqc_i32, "s8", "s32", "r", "0")
+HQC_LOAD_IF_PTX(i16, hqc_i32, "s16", "s32", "r", "0")
+HQC_LOAD_IF_PTX(i32, hqc_i32, "s32", "s32", "r", "0")
+HQC_LOAD_IF_PTX(i64, hqc_i64, "s64", "s64", "l", "0")
+HQC_LOAD_IF_PTX(u64, hqc_u64, "u64", "u64", "l", "0")
+HQC_LOAD_IF_PTX(f64, hqc_f64, "f64", "f64", "d", "0d0000000000000000")
 #undef HQC_LOAD_IF_PTX
-// 8- and 16-bit values sign-extended into 32 bits (ld.s8 / ld.s16 into a .s32 register).
-HQC_FN hqc_i32 hqc_load_if_i8(HQC_GLOBAL const void* p, hqc_i32 pred) {
-  hqc_i32 v;
-  asm("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\tmov.s32 %0, 0;\n\t@q ld.global.s8 %0, [%1];\n\t}"
-      : "=r"(v)
-      : "l"(p), "r"(pred));
-  return v;
-}
-HQC_FN hqc_i32 hqc_load_if_i16(HQC_GLOBAL const void* p, hqc_i32 pred) {
-  hqc_i32 v;
-  asm("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %2, 0;\n\tmov.s32 %0, 0;\n\t@q ld.global.s16 %0, [%1];\n\t}"
-      : "=r"(v)
-      : "l"(p), "r"(pred));
-  return v;
-}

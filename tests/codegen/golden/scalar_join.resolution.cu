@@ -109,33 +109,38 @@ HQC_KERNEL void t_scalar_p1_aggregate(
   hqc_i64 acc_agg0_revenue = 0;
   hqc_i64 acc_agg0_count = 0;
 
-  for (hqc_i64 tile = hqc_tile_first(); tile < rows_fact; tile += hqc_tile_stride()) {
-    const hqc_i32 tile_items = hqc_tile_items(tile, rows_fact);
-    hqc_i32 flag = hqc_tile_valid(tile_items);
+  for (hqc_i64 tile_block = hqc_tile_first() * 4; tile_block < rows_fact; tile_block += hqc_tile_stride() * 4) {
+    hqc_tile_block_begin();
+    #pragma unroll
+    for (hqc_i32 tile_step = 0; tile_step < 4; ++tile_step) {
+      const hqc_i64 tile = tile_block + tile_step * (hqc_i64)HQC_BDIM();
+      const hqc_i32 tile_items = hqc_tile_rows(tile, rows_fact);
+      hqc_i32 flag = hqc_tile_valid(tile_items);
 
-    // ---- scan fact (for op 2) ----
-    const hqc_i32 f_qty = hqc_load_i32(col_f_qty, tile, tile_items);
+      // ---- scan fact (for op 2) ----
+      const hqc_i32 f_qty = hqc_flat_load_i32(col_f_qty, tile, tile_items);
 
-    // ---- filter (op 2) ----
-    flag = flag && ((f_qty >= 1) && (f_qty < 25));
+      // ---- filter (op 2) ----
+      flag = flag && ((f_qty >= 1) && (f_qty < 25));
 
-    // ---- scan fact (for op 3) ----
-    const hqc_i32 f_key = hqc_pred_load_i32(col_f_key, tile, flag);
+      // ---- scan fact (for op 3) ----
+      const hqc_i32 f_key = hqc_flat_pred_load_i32(col_f_key, tile, flag);
 
-    // ---- probe ht0 (op 3) ----
-    const hqc_i64 slot_op3 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_capacity, ht0_key_min, (hqc_i32)f_key) : -1;
-    flag = flag && slot_op3 >= 0;
-    const hqc_i32 d_year = hqc_ht_get_i32(ht0_d_year, slot_op3);
+      // ---- probe ht0 (op 3) ----
+      const hqc_i64 slot_op3 = flag ? hqc_ph_probe_i32(ht0_keys, ht0_capacity, ht0_key_min, (hqc_i32)f_key) : -1;
+      flag = flag && slot_op3 >= 0;
+      const hqc_i32 d_year = hqc_ht_get_i32(ht0_d_year, slot_op3);
 
-    // ---- scan fact (for op 4) ----
-    const hqc_i32 f_price = hqc_pred_load_i32(col_f_price, tile, flag);
+      // ---- scan fact (for op 4) ----
+      const hqc_i32 f_price = hqc_flat_pred_load_i32(col_f_price, tile, flag);
 
-    // ---- map (op 4) ----
-    const hqc_i64 revenue = (((hqc_i64)f_price) * ((hqc_i64)f_qty));
+      // ---- map (op 4) ----
+      const hqc_i64 revenue = (((hqc_i64)f_price) * ((hqc_i64)f_qty));
 
-    // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_revenue += flag ? (hqc_i64)revenue : 0;
-    acc_agg0_count += flag ? 1 : 0;
+      // ---- aggregate agg0 (B3, sink) ----
+      acc_agg0_revenue += flag ? (hqc_i64)revenue : 0;
+      acc_agg0_count += flag ? 1 : 0;
+    }
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----

@@ -109,30 +109,35 @@ HQC_KERNEL void q1_1_p1_aggregate(
   hqc_i128 acc_agg0_revenue = hqc_i128_zero();
   hqc_i64 acc_agg0_count = 0;
 
-  for (hqc_i64 tile = hqc_tile_first(); tile < rows_lineorder; tile += hqc_tile_stride()) {
-    const hqc_i32 tile_items = hqc_tile_items(tile, rows_lineorder);
-    hqc_i32 flag = hqc_tile_valid(tile_items);
+  for (hqc_i64 tile_block = hqc_tile_first() * 4; tile_block < rows_lineorder; tile_block += hqc_tile_stride() * 4) {
+    hqc_tile_block_begin();
+    #pragma unroll
+    for (hqc_i32 tile_step = 0; tile_step < 4; ++tile_step) {
+      const hqc_i64 tile = tile_block + tile_step * (hqc_i64)HQC_BDIM();
+      const hqc_i32 tile_items = hqc_tile_rows(tile, rows_lineorder);
+      hqc_i32 flag = hqc_tile_valid(tile_items);
 
-    // ---- scan lineorder (for op 1) ----
-    const hqc_i32 lo_quantity = hqc_load_i32(col_lo_quantity, tile, tile_items);
-    const hqc_i32 lo_discount = hqc_load_i32(col_lo_discount, tile, tile_items);
+      // ---- scan lineorder (for op 1) ----
+      const hqc_i32 lo_quantity = hqc_flat_load_i32(col_lo_quantity, tile, tile_items);
+      const hqc_i32 lo_discount = hqc_flat_load_i32(col_lo_discount, tile, tile_items);
 
-    // ---- filter (op 1) ----
-    flag = flag && (((lo_discount >= 1) && (lo_discount <= 3)) && (lo_quantity < 25));
+      // ---- filter (op 1) ----
+      flag = flag && (((lo_discount >= 1) && (lo_discount <= 3)) && (lo_quantity < 25));
 
-    // ---- scan lineorder (for op 2) ----
-    const hqc_i32 lo_orderdate = hqc_pred_load_i32(col_lo_orderdate, tile, flag);
+      // ---- scan lineorder (for op 2) ----
+      const hqc_i32 lo_orderdate = hqc_flat_pred_load_i32(col_lo_orderdate, tile, flag);
 
-    // ---- probe ht0 (op 2) ----
-    const hqc_i64 slot_op2 = flag ? hqc_ph_probe_bits(ht0_key_bits, ht0_slots, ht0_key_min, (hqc_i64)lo_orderdate) : -1;
-    flag = flag && slot_op2 >= 0;
+      // ---- probe ht0 (op 2) ----
+      const hqc_i64 slot_op2 = flag ? hqc_ph_probe_bits(ht0_key_bits, ht0_slots, ht0_key_min, (hqc_i64)lo_orderdate) : -1;
+      flag = flag && slot_op2 >= 0;
 
-    // ---- scan lineorder (for the sink) ----
-    const hqc_i64 lo_extendedprice = hqc_pred_load_i64(col_lo_extendedprice, tile, flag);
+      // ---- scan lineorder (for the sink) ----
+      const hqc_i64 lo_extendedprice = hqc_flat_pred_load_i64(col_lo_extendedprice, tile, flag);
 
-    // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_revenue = hqc_i128_add_i64(acc_agg0_revenue, flag ? (hqc_i64)hqc_mul_chk_i64((hqc_i64)lo_extendedprice, (hqc_i64)((hqc_i64)lo_discount), flag, p1_arith_overflow) : 0);
-    acc_agg0_count += flag ? 1 : 0;
+      // ---- aggregate agg0 (B3, sink) ----
+      acc_agg0_revenue = hqc_i128_add_i64(acc_agg0_revenue, flag ? (hqc_i64)hqc_mul_chk_i64((hqc_i64)lo_extendedprice, (hqc_i64)((hqc_i64)lo_discount), flag, p1_arith_overflow) : 0);
+      acc_agg0_count += flag ? 1 : 0;
+    }
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----

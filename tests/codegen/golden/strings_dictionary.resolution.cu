@@ -82,24 +82,29 @@ HQC_KERNEL void strings_dictionary_p0_aggregate(
   hqc_i64 acc_agg0_n = 0;
   hqc_i64 acc_agg0_count = 0;
 
-  for (hqc_i64 tile = hqc_tile_first(); tile < rows_part; tile += hqc_tile_stride()) {
-    const hqc_i32 tile_items = hqc_tile_items(tile, rows_part);
-    hqc_i32 flag = hqc_tile_valid(tile_items);
+  for (hqc_i64 tile_block = hqc_tile_first() * 4; tile_block < rows_part; tile_block += hqc_tile_stride() * 4) {
+    hqc_tile_block_begin();
+    #pragma unroll
+    for (hqc_i32 tile_step = 0; tile_step < 4; ++tile_step) {
+      const hqc_i64 tile = tile_block + tile_step * (hqc_i64)HQC_BDIM();
+      const hqc_i32 tile_items = hqc_tile_rows(tile, rows_part);
+      hqc_i32 flag = hqc_tile_valid(tile_items);
 
-    // ---- scan part (for op 0) ----
-    const hqc_i32 p_type = hqc_load_i32(col_p_type, tile, tile_items);
-    const hqc_i32 p_container = hqc_load_i32(col_p_container, tile, tile_items);
+      // ---- scan part (for op 0) ----
+      const hqc_i32 p_type = hqc_flat_load_i32(col_p_type, tile, tile_items);
+      const hqc_i32 p_container = hqc_flat_load_i32(col_p_container, tile, tile_items);
 
-    // ---- filter (op 0) ----
-    flag = flag && (hqc_code_in_set(codes_p_type_0, p_type) && (!((p_container == dict_p_container_eq_0) || (p_container == dict_p_container_eq_1))));
+      // ---- filter (op 0) ----
+      flag = flag && (hqc_code_in_set(codes_p_type_0, p_type) && (!((p_container == dict_p_container_eq_0) || (p_container == dict_p_container_eq_1))));
 
-    // ---- scan part (for the sink) ----
-    const hqc_i64 p_retailprice = hqc_pred_load_i64(col_p_retailprice, tile, flag);
+      // ---- scan part (for the sink) ----
+      const hqc_i64 p_retailprice = hqc_flat_pred_load_i64(col_p_retailprice, tile, flag);
 
-    // ---- aggregate agg0 (B3, sink) ----
-    acc_agg0_promo = hqc_i128_add_i64(acc_agg0_promo, flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0);
-    acc_agg0_n += flag ? 1 : 0;
-    acc_agg0_count += flag ? 1 : 0;
+      // ---- aggregate agg0 (B3, sink) ----
+      acc_agg0_promo = hqc_i128_add_i64(acc_agg0_promo, flag ? (hqc_i64)(((p_type >= dict_p_type_lb_2) && (p_type < dict_p_type_pe_3)) ? p_retailprice : ((hqc_i64)0)) : 0);
+      acc_agg0_n += flag ? 1 : 0;
+      acc_agg0_count += flag ? 1 : 0;
+    }
   }
 
   // ---- aggregate agg0: CTA reduction + one atomic per CTA (B3) ----

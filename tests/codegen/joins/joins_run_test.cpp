@@ -552,6 +552,22 @@ codegen::GeneratedProgram direct_table_program(const char* sql, ir::ExecutionMod
   return codegen::generate(program, dialect);
 }
 
+// The rows of "select f_g, count(*), sum(f_v), min(f_v), max(f_v) from f group by f_g", from the data.
+Table2 f_g_count_sum_min_max() {
+  const Rows& r = rows();
+  std::map<int64_t, std::vector<int64_t>> groups;
+  for (size_t i = 0; i < r.f_id.size(); ++i) {
+    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{r.f_g[i], 0, 0, r.f_v[i], r.f_v[i]});
+    it->second[1] += 1;
+    it->second[2] += r.f_v[i];
+    it->second[3] = std::min<int64_t>(it->second[3], r.f_v[i]);
+    it->second[4] = std::max<int64_t>(it->second[4], r.f_v[i]);
+  }
+  Table2 out;
+  for (const auto& [k, v] : groups) out.push_back(v);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("C3 GROUP BY over a few slots: each work-item keeps them in registers without warps (OpenCL), outside probes") {
@@ -621,18 +637,8 @@ TEST_CASE("C3 GROUP BY in registers: slots past the statistics' (other data than
   f_g.compute_stats();
   const planner::DatabaseStatistics stats(fewer);
   const char* sql = "select f_g, count(*) as n, sum(f_v) as s, min(f_v) as lo, max(f_v) as hi from f group by f_g";
-  const Rows& r = rows();
-  std::map<int64_t, std::vector<int64_t>> groups;
-  for (size_t i = 0; i < r.f_id.size(); ++i) {
-    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{r.f_g[i], 0, 0, r.f_v[i], r.f_v[i]});
-    it->second[1] += 1;
-    it->second[2] += r.f_v[i];
-    it->second[3] = std::min<int64_t>(it->second[3], r.f_v[i]);
-    it->second[4] = std::max<int64_t>(it->second[4], r.f_v[i]);
-  }
-  REQUIRE(groups.size() == 7);
-  Table2 expected;
-  for (const auto& [k, v] : groups) expected.push_back(v);
+  const Table2 expected = f_g_count_sum_min_max();
+  REQUIRE(expected.size() == 7);
   for (Device& device : devices()) {
     ir::Program program = program_with_stats(sql, ir::ExecutionModel::Resolution, stats);
     REQUIRE(program.aggregations.size() == 1);
@@ -737,17 +743,7 @@ TEST_CASE("several tiles per iteration: B3 and the few-groups path on CUDA, the 
   for (size_t i = 0; i < r.f_id.size(); ++i)
     if (r.f_k[i] > 20 && r.f_g[i] != 3) sum += r.f_v[i], ++count;
   check(shapes[0].sql, {{sum, count}}, true);
-  std::map<int64_t, std::vector<int64_t>> groups;
-  for (size_t i = 0; i < r.f_id.size(); ++i) {
-    auto [it, fresh] = groups.try_emplace(r.f_g[i], std::vector<int64_t>{r.f_g[i], 0, 0, r.f_v[i], r.f_v[i]});
-    it->second[1] += 1;
-    it->second[2] += r.f_v[i];
-    it->second[3] = std::min<int64_t>(it->second[3], r.f_v[i]);
-    it->second[4] = std::max<int64_t>(it->second[4], r.f_v[i]);
-  }
-  Table2 grouped;
-  for (const auto& [k, v] : groups) grouped.push_back(v);
-  check(shapes[1].sql, grouped, false);
+  check(shapes[1].sql, f_g_count_sum_min_max(), false);
 }
 
 TEST_CASE("C2 GROUP BY: warp runs on CUDA over a sorted key, outside match loops, resolution model only") {
@@ -818,8 +814,9 @@ TEST_CASE("C3: equal accumulators keep one scratchpad copy (and register array),
       CHECK(slot_arrays == 2);
     }
     if (dialect == codegen::Dialect::Cuda) {
-      CHECK(gen.kernels_source.find("hqc_warp_group_count(") != std::string::npos);
-      // f_v's bound (statistics) is small: a warp's 32 inputs sum in 32 bits, one reduction
+      // The COUNTs: each lane's rows of the group over the iteration's tiles, counted over the warp.
+      CHECK(gen.kernels_source.find("hqc_warp_group_count_rows(") != std::string::npos);
+      // f_v's bound (statistics) is small: a warp's 2 x 32 inputs sum in 32 bits, one reduction
       // instruction from sm_80 on, the 64-bit tree before (both must compile).
       CHECK(gen.kernels_source.find("hqc_warp_group_sum_small(") != std::string::npos);
       CHECK(test::nvrtc_compile_log(gen.source, "sm_90") == "");
