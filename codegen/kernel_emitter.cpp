@@ -251,7 +251,7 @@ void emit_kernel(const ir::Program& program, const ir::Kernel& kernel, Dialect d
       tile_body("hqc_tile_items");
     } else {
       // Blocks of `tiles` consecutive tiles per CTA, grid-strided; a tile past the rows has no valid
-      // row (hqc_tile_items() <= 0), so the unrolled loop needs no bound of its own.
+      // row (hqc_tile_rows() <= 0), so the unrolled loop needs no bound of its own.
       const std::string n = std::to_string(tiles), block = names::tile_block(), step = names::tile_step();
       auto loop = w.block("for (hqc_i64 " + block + " = hqc_tile_first() * " + n + "; " + block + " < " + rows + "; " +
                           block + " += hqc_tile_stride() * " + n + ")");
